@@ -1,0 +1,47 @@
+"""The engine's raw command entry: JSON bytes in, events out, checks in the contract's order.
+
+Order (STYLE.md §5): the type is read first (``UNKNOWN_COMMAND``), then the ruleset's common checks
+(``MATCH_OVER``, ``NOT_YOUR_TURN``, ...), then the fields are decoded strictly (``BAD_FIELDS``), then ``decide``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import msgspec
+
+from engine.contract import Actor, Ruleset
+from engine.errors import BAD_FIELDS, UNKNOWN_COMMAND, Rejected
+from engine.rng import Rng
+
+BAD_JSON = "BAD_JSON"
+
+
+def read_type(ruleset: Ruleset, raw: bytes) -> tuple[str, dict[str, Any]]:
+    """The command's type tag and its JSON object; rejects what is not a known command object."""
+    try:
+        obj = msgspec.json.decode(raw)
+    except msgspec.DecodeError as exc:
+        raise Rejected(BAD_JSON, f"command is not valid JSON: {exc}") from None
+    if not isinstance(obj, dict) or not isinstance(obj.get("type"), str):
+        raise Rejected(BAD_FIELDS, "a command is a JSON object with a string field 'type'")
+    kind = obj["type"]
+    if kind not in ruleset.command_types:
+        raise Rejected(UNKNOWN_COMMAND, f"unknown command type {kind!r}")
+    return kind, obj
+
+
+def decode_command(ruleset: Ruleset, state: Any, actor: Actor, raw: bytes) -> Any:
+    """The typed command for ``raw``, after the checks that the spec puts before field checks."""
+    kind, obj = read_type(ruleset, raw)
+    ruleset.precheck(state, actor, kind)
+    try:
+        return msgspec.convert(obj, ruleset.command_types[kind])
+    except msgspec.ValidationError as exc:
+        raise Rejected(BAD_FIELDS, str(exc)) from None
+
+
+def decide_json(ruleset: Ruleset, state: Any, actor: Actor, raw: bytes, rng: Rng) -> Sequence[Any]:
+    """Events for a command given as JSON bytes, or ``Rejected``."""
+    return ruleset.decide(state, actor, decode_command(ruleset, state, actor, raw), rng)

@@ -1,0 +1,98 @@
+"""The ruleset contract (DESIGN.md, The engine contract): what every ruleset package provides.
+
+A ruleset is one ``Ruleset`` value holding its types and pure functions; the engine, the store and the
+service only ever talk to a game through it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import msgspec
+
+from engine.rng import Rng
+
+SYSTEM: Literal["system"] = "system"
+ADMIN: Literal["admin"] = "admin"
+Actor = int | Literal["system", "admin"]
+"""A seat (0 .. n-1), the system (timeouts) or an admin (referee rulings)."""
+
+CONCEDE = "concede"
+"""The tag every ruleset gives its concession command (bots never play it)."""
+
+Viewer = int | None
+"""A seat, or None for a spectator."""
+
+
+class Outcome(msgspec.Struct, frozen=True):
+    """How a match ended: winners and losers by seat, whether it was a draw, and the spec's reason."""
+
+    winners: tuple[int, ...]
+    losers: tuple[int, ...]
+    draw: bool
+    reason: str
+
+
+class Deadline(msgspec.Struct, frozen=True):
+    """Who is on the clock, for how long, and the system command to submit when it runs out."""
+
+    seat: int | None
+    seconds: float
+    timeout: Any
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """One game: its identity, its msgspec types and the pure functions of the contract."""
+
+    id: str
+    version: int
+    title: str
+    card_data_hash: str
+    min_seats: int
+    max_seats: int
+    Config: type
+    State: type
+    Command: Any
+    Event: Any
+    View: type
+    configure: Callable[[Any], Any]
+    """Validate a JSON-like ``{"seats": [...], "options": {...}}``; returns Config or raises ConfigError."""
+    initial: Callable[[Any], Any]
+    """The state before the first setup event, from the configuration alone."""
+    setup: Callable[[Any, Rng], Sequence[Any]]
+    precheck: Callable[[Any, Actor, str], None]
+    """The common checks that precede field decoding (MATCH_OVER, NOT_YOUR_TURN, ...) for a command type."""
+    decide: Callable[[Any, Actor, Any, Rng], Sequence[Any]]
+    """Events for a typed command, or ``Rejected``; runs ``precheck`` itself."""
+    evolve: Callable[[Any, Any], Any]
+    legal_commands: Callable[[Any, int], Sequence[Any]]
+    """Exactly the commands ``decide`` accepts from the seat now, in the spec's canonical order."""
+    to_act: Callable[[Any], tuple[int, ...]]
+    """Seats the game is waiting on now (empty when only the clock or nobody can move)."""
+    view: Callable[[Any, Viewer], Any]
+    redact: Callable[[Any, Viewer], Any]
+    deadline: Callable[[Any], Deadline | None]
+    outcome: Callable[[Any], Outcome | None]
+    hidden_cards: Callable[[Any, Viewer], Sequence[str]]
+    """Instance ids whose identity the viewer may not learn; the leak tests look for them."""
+    greedy_score: Callable[[Any, Any], float]
+    """One-ply preference of the greedy bot for a command, from the bot's view only."""
+    presets: dict[str, Any]
+    """Starter decks (or boxes) by name, served by the API."""
+    options: dict[str, Any]
+    """Option defaults, served by the API."""
+    command_types: dict[str, type] = field(init=False)
+    """Command classes by their tag (the spec's command name)."""
+    event_types: dict[str, type] = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "command_types", _by_tag(self.Command))
+        object.__setattr__(self, "event_types", _by_tag(self.Event))
+
+
+def _by_tag(union: Any) -> dict[str, type]:
+    members = getattr(union, "__args__", (union,))
+    return {cls.__struct_config__.tag: cls for cls in members}

@@ -1,0 +1,104 @@
+"""A match as events: the ruleset-agnostic ``MatchCreated`` head, creation, folding and deciding.
+
+Every stream starts with ``MatchCreated`` (DESIGN.md), then the ruleset's setup events in the same append.
+``v``, the RNG stream key of a command, is the version of the first event the command appends.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import msgspec
+
+from engine.commands import decide_json
+from engine.contract import Actor, Ruleset
+from engine.rng import Rng
+
+MATCH_CREATED = "MatchCreated"
+
+
+class MatchCreated(msgspec.Struct, frozen=True, tag_field="type", tag=MATCH_CREATED):
+    """The public head of every match stream; ``config`` is the ruleset's validated configuration."""
+
+    ruleset: str
+    version: int
+    card_data_hash: str
+    seats: tuple[str, ...]
+    config: dict[str, Any]
+    seed_commitment: str
+
+
+class Match(msgspec.Struct, frozen=True):
+    """A folded match: its head, the ruleset state and the stream version it reflects."""
+
+    created: MatchCreated
+    config: Any
+    state: Any
+    version: int
+
+
+def seed_commitment(seed: bytes) -> str:
+    """Hex SHA-256 of the seed: published at creation, checked against the seed revealed later."""
+    return hashlib.sha256(seed).hexdigest()
+
+
+def create(ruleset: Ruleset, config_data: Any, seat_names: Sequence[str], seed: bytes) -> list[Any]:
+    """The creation append: ``MatchCreated`` then the setup events (RNG stream v = 1).
+
+    ``config_data`` is JSON-like; ``ConfigError`` is raised for an invalid configuration.
+    """
+    config = ruleset.configure(config_data)
+    created = MatchCreated(
+        ruleset=ruleset.id,
+        version=ruleset.version,
+        card_data_hash=ruleset.card_data_hash,
+        seats=tuple(seat_names),
+        config=msgspec.to_builtins(config),
+        seed_commitment=seed_commitment(seed),
+    )
+    return [created, *ruleset.setup(config, Rng(seed, 1))]
+
+
+def start(ruleset: Ruleset, created: MatchCreated) -> Match:
+    """The match right after its head event, before any setup event."""
+    config = msgspec.convert(created.config, ruleset.Config)
+    return Match(created=created, config=config, state=ruleset.initial(config), version=1)
+
+
+def apply(ruleset: Ruleset, match: Match, events: Iterable[Any]) -> Match:
+    """Folds ruleset events onto a match."""
+    state, version = match.state, match.version
+    for event in events:
+        state = ruleset.evolve(state, event)
+        version += 1
+    return msgspec.structs.replace(match, state=state, version=version)
+
+
+def fold(ruleset: Ruleset, events: Sequence[Any]) -> Match:
+    """The match from its full event list (``MatchCreated`` first)."""
+    return apply(ruleset, start(ruleset, events[0]), events[1:])
+
+
+def decide(ruleset: Ruleset, match: Match, actor: Actor, raw: bytes, seed: bytes) -> Sequence[Any]:
+    """Events for a command given as JSON bytes, with its RNG stream keyed by the next version."""
+    return decide_json(ruleset, match.state, actor, raw, Rng(seed, match.version + 1))
+
+
+def event_decoder(ruleset: Ruleset) -> msgspec.json.Decoder[Any]:
+    """A decoder for any event of the ruleset's streams, ``MatchCreated`` included."""
+    return msgspec.json.Decoder(MatchCreated | ruleset.Event)  # type: ignore[operator]
+
+
+_encoder = msgspec.json.Encoder()
+
+
+def encode(value: Any) -> bytes:
+    """Canonical JSON of an event, command or view (field order = declaration order)."""
+    return _encoder.encode(value)
+
+
+def event_type(event: Any) -> str:
+    """The ``type`` tag of an event."""
+    return str(event.__struct_config__.tag)
