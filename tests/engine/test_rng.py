@@ -52,7 +52,7 @@ def test_randint_is_inclusive_and_choose_single_draws_nothing() -> None:
 
 def test_scripted_rng_follows_its_script() -> None:
     rng = ScriptedRng([1, 0])
-    assert rng.shuffle(["a", "b", "c"]) == ["a", "c", "b"]
+    assert rng.shuffle(["a", "b", "c"]) == ["c", "a", "b"]
     assert rng.randbelow(5) == 0
     with pytest.raises(ValueError):
         ScriptedRng([4]).randbelow(2)
