@@ -1,0 +1,301 @@
+from google.protobuf.internal import containers as _containers
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
+from google.protobuf import descriptor as _descriptor
+from google.protobuf import message as _message
+from collections.abc import Iterable as _Iterable, Mapping as _Mapping
+from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
+
+DESCRIPTOR: _descriptor.FileDescriptor
+
+class MatchStatus(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    MATCH_STATUS_UNSPECIFIED: _ClassVar[MatchStatus]
+    MATCH_STATUS_RUNNING: _ClassVar[MatchStatus]
+    MATCH_STATUS_ENDED: _ClassVar[MatchStatus]
+MATCH_STATUS_UNSPECIFIED: MatchStatus
+MATCH_STATUS_RUNNING: MatchStatus
+MATCH_STATUS_ENDED: MatchStatus
+
+class ListRulesetsRequest(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class RulesetSummary(_message.Message):
+    __slots__ = ("id", "version", "title", "min_seats", "max_seats", "card_data_hash")
+    ID_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    TITLE_FIELD_NUMBER: _ClassVar[int]
+    MIN_SEATS_FIELD_NUMBER: _ClassVar[int]
+    MAX_SEATS_FIELD_NUMBER: _ClassVar[int]
+    CARD_DATA_HASH_FIELD_NUMBER: _ClassVar[int]
+    id: str
+    version: int
+    title: str
+    min_seats: int
+    max_seats: int
+    card_data_hash: str
+    def __init__(self, id: _Optional[str] = ..., version: _Optional[int] = ..., title: _Optional[str] = ..., min_seats: _Optional[int] = ..., max_seats: _Optional[int] = ..., card_data_hash: _Optional[str] = ...) -> None: ...
+
+class ListRulesetsResponse(_message.Message):
+    __slots__ = ("rulesets",)
+    RULESETS_FIELD_NUMBER: _ClassVar[int]
+    rulesets: _containers.RepeatedCompositeFieldContainer[RulesetSummary]
+    def __init__(self, rulesets: _Optional[_Iterable[_Union[RulesetSummary, _Mapping]]] = ...) -> None: ...
+
+class DescribeRulesetRequest(_message.Message):
+    __slots__ = ("ruleset",)
+    RULESET_FIELD_NUMBER: _ClassVar[int]
+    ruleset: str
+    def __init__(self, ruleset: _Optional[str] = ...) -> None: ...
+
+class DescribeRulesetResponse(_message.Message):
+    __slots__ = ("ruleset", "config_schema_json", "command_schema_json", "event_schema_json", "view_schema_json", "presets_json", "options_json")
+    RULESET_FIELD_NUMBER: _ClassVar[int]
+    CONFIG_SCHEMA_JSON_FIELD_NUMBER: _ClassVar[int]
+    COMMAND_SCHEMA_JSON_FIELD_NUMBER: _ClassVar[int]
+    EVENT_SCHEMA_JSON_FIELD_NUMBER: _ClassVar[int]
+    VIEW_SCHEMA_JSON_FIELD_NUMBER: _ClassVar[int]
+    PRESETS_JSON_FIELD_NUMBER: _ClassVar[int]
+    OPTIONS_JSON_FIELD_NUMBER: _ClassVar[int]
+    ruleset: RulesetSummary
+    config_schema_json: str
+    command_schema_json: str
+    event_schema_json: str
+    view_schema_json: str
+    presets_json: str
+    options_json: str
+    def __init__(self, ruleset: _Optional[_Union[RulesetSummary, _Mapping]] = ..., config_schema_json: _Optional[str] = ..., command_schema_json: _Optional[str] = ..., event_schema_json: _Optional[str] = ..., view_schema_json: _Optional[str] = ..., presets_json: _Optional[str] = ..., options_json: _Optional[str] = ...) -> None: ...
+
+class SeatSpec(_message.Message):
+    __slots__ = ("name", "config_json")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    CONFIG_JSON_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    config_json: str
+    def __init__(self, name: _Optional[str] = ..., config_json: _Optional[str] = ...) -> None: ...
+
+class CreateMatchRequest(_message.Message):
+    __slots__ = ("ruleset", "seats", "options_json")
+    RULESET_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    OPTIONS_JSON_FIELD_NUMBER: _ClassVar[int]
+    ruleset: str
+    seats: _containers.RepeatedCompositeFieldContainer[SeatSpec]
+    options_json: str
+    def __init__(self, ruleset: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[SeatSpec, _Mapping]]] = ..., options_json: _Optional[str] = ...) -> None: ...
+
+class SeatToken(_message.Message):
+    __slots__ = ("seat", "token")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    TOKEN_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    token: str
+    def __init__(self, seat: _Optional[int] = ..., token: _Optional[str] = ...) -> None: ...
+
+class CreateMatchResponse(_message.Message):
+    __slots__ = ("match", "tokens")
+    MATCH_FIELD_NUMBER: _ClassVar[int]
+    TOKENS_FIELD_NUMBER: _ClassVar[int]
+    match: Match
+    tokens: _containers.RepeatedCompositeFieldContainer[SeatToken]
+    def __init__(self, match: _Optional[_Union[Match, _Mapping]] = ..., tokens: _Optional[_Iterable[_Union[SeatToken, _Mapping]]] = ...) -> None: ...
+
+class Match(_message.Message):
+    __slots__ = ("match_id", "ruleset", "ruleset_version", "seats", "status", "version", "outcome_json", "created_at", "updated_at", "seed_commitment")
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    RULESET_FIELD_NUMBER: _ClassVar[int]
+    RULESET_VERSION_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    OUTCOME_JSON_FIELD_NUMBER: _ClassVar[int]
+    CREATED_AT_FIELD_NUMBER: _ClassVar[int]
+    UPDATED_AT_FIELD_NUMBER: _ClassVar[int]
+    SEED_COMMITMENT_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    ruleset: str
+    ruleset_version: int
+    seats: _containers.RepeatedScalarFieldContainer[str]
+    status: MatchStatus
+    version: int
+    outcome_json: str
+    created_at: str
+    updated_at: str
+    seed_commitment: str
+    def __init__(self, match_id: _Optional[str] = ..., ruleset: _Optional[str] = ..., ruleset_version: _Optional[int] = ..., seats: _Optional[_Iterable[str]] = ..., status: _Optional[_Union[MatchStatus, str]] = ..., version: _Optional[int] = ..., outcome_json: _Optional[str] = ..., created_at: _Optional[str] = ..., updated_at: _Optional[str] = ..., seed_commitment: _Optional[str] = ...) -> None: ...
+
+class GetMatchRequest(_message.Message):
+    __slots__ = ("match_id",)
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    def __init__(self, match_id: _Optional[str] = ...) -> None: ...
+
+class ListMatchesRequest(_message.Message):
+    __slots__ = ("ruleset", "status", "page_size", "page_token")
+    RULESET_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    ruleset: str
+    status: MatchStatus
+    page_size: int
+    page_token: str
+    def __init__(self, ruleset: _Optional[str] = ..., status: _Optional[_Union[MatchStatus, str]] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ...) -> None: ...
+
+class ListMatchesResponse(_message.Message):
+    __slots__ = ("matches", "next_page_token")
+    MATCHES_FIELD_NUMBER: _ClassVar[int]
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    matches: _containers.RepeatedCompositeFieldContainer[Match]
+    next_page_token: str
+    def __init__(self, matches: _Optional[_Iterable[_Union[Match, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
+
+class GetViewRequest(_message.Message):
+    __slots__ = ("match_id", "token")
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    TOKEN_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    token: str
+    def __init__(self, match_id: _Optional[str] = ..., token: _Optional[str] = ...) -> None: ...
+
+class GetViewResponse(_message.Message):
+    __slots__ = ("seat", "version", "view_json")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    VIEW_JSON_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    version: int
+    view_json: str
+    def __init__(self, seat: _Optional[int] = ..., version: _Optional[int] = ..., view_json: _Optional[str] = ...) -> None: ...
+
+class ListLegalCommandsRequest(_message.Message):
+    __slots__ = ("match_id", "token")
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    TOKEN_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    token: str
+    def __init__(self, match_id: _Optional[str] = ..., token: _Optional[str] = ...) -> None: ...
+
+class ListLegalCommandsResponse(_message.Message):
+    __slots__ = ("seat", "version", "commands_json")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    COMMANDS_JSON_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    version: int
+    commands_json: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, seat: _Optional[int] = ..., version: _Optional[int] = ..., commands_json: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class SubmitCommandRequest(_message.Message):
+    __slots__ = ("match_id", "token", "command_json", "command_id", "expected_version")
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    TOKEN_FIELD_NUMBER: _ClassVar[int]
+    COMMAND_JSON_FIELD_NUMBER: _ClassVar[int]
+    COMMAND_ID_FIELD_NUMBER: _ClassVar[int]
+    EXPECTED_VERSION_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    token: str
+    command_json: str
+    command_id: str
+    expected_version: int
+    def __init__(self, match_id: _Optional[str] = ..., token: _Optional[str] = ..., command_json: _Optional[str] = ..., command_id: _Optional[str] = ..., expected_version: _Optional[int] = ...) -> None: ...
+
+class Event(_message.Message):
+    __slots__ = ("version", "type", "data_json", "actor", "recorded_at")
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    TYPE_FIELD_NUMBER: _ClassVar[int]
+    DATA_JSON_FIELD_NUMBER: _ClassVar[int]
+    ACTOR_FIELD_NUMBER: _ClassVar[int]
+    RECORDED_AT_FIELD_NUMBER: _ClassVar[int]
+    version: int
+    type: str
+    data_json: str
+    actor: str
+    recorded_at: str
+    def __init__(self, version: _Optional[int] = ..., type: _Optional[str] = ..., data_json: _Optional[str] = ..., actor: _Optional[str] = ..., recorded_at: _Optional[str] = ...) -> None: ...
+
+class SubmitCommandResponse(_message.Message):
+    __slots__ = ("events", "version", "duplicate")
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    DUPLICATE_FIELD_NUMBER: _ClassVar[int]
+    events: _containers.RepeatedCompositeFieldContainer[Event]
+    version: int
+    duplicate: bool
+    def __init__(self, events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ..., version: _Optional[int] = ..., duplicate: _Optional[bool] = ...) -> None: ...
+
+class WatchMatchRequest(_message.Message):
+    __slots__ = ("match_id", "token", "from_version", "include_view")
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    TOKEN_FIELD_NUMBER: _ClassVar[int]
+    FROM_VERSION_FIELD_NUMBER: _ClassVar[int]
+    INCLUDE_VIEW_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    token: str
+    from_version: int
+    include_view: bool
+    def __init__(self, match_id: _Optional[str] = ..., token: _Optional[str] = ..., from_version: _Optional[int] = ..., include_view: _Optional[bool] = ...) -> None: ...
+
+class MatchUpdate(_message.Message):
+    __slots__ = ("event", "view_json", "match_ended")
+    EVENT_FIELD_NUMBER: _ClassVar[int]
+    VIEW_JSON_FIELD_NUMBER: _ClassVar[int]
+    MATCH_ENDED_FIELD_NUMBER: _ClassVar[int]
+    event: Event
+    view_json: str
+    match_ended: bool
+    def __init__(self, event: _Optional[_Union[Event, _Mapping]] = ..., view_json: _Optional[str] = ..., match_ended: _Optional[bool] = ...) -> None: ...
+
+class ExportReplayRequest(_message.Message):
+    __slots__ = ("match_id", "token")
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    TOKEN_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    token: str
+    def __init__(self, match_id: _Optional[str] = ..., token: _Optional[str] = ...) -> None: ...
+
+class ExportReplayResponse(_message.Message):
+    __slots__ = ("replay",)
+    REPLAY_FIELD_NUMBER: _ClassVar[int]
+    replay: bytes
+    def __init__(self, replay: _Optional[bytes] = ...) -> None: ...
+
+class ImportReplayRequest(_message.Message):
+    __slots__ = ("replay",)
+    REPLAY_FIELD_NUMBER: _ClassVar[int]
+    replay: bytes
+    def __init__(self, replay: _Optional[bytes] = ...) -> None: ...
+
+class ImportReplayResponse(_message.Message):
+    __slots__ = ("match_id", "imported")
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    IMPORTED_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    imported: bool
+    def __init__(self, match_id: _Optional[str] = ..., imported: _Optional[bool] = ...) -> None: ...
+
+class VerifyReplayRequest(_message.Message):
+    __slots__ = ("replay",)
+    REPLAY_FIELD_NUMBER: _ClassVar[int]
+    replay: bytes
+    def __init__(self, replay: _Optional[bytes] = ...) -> None: ...
+
+class VerifyReplayResponse(_message.Message):
+    __slots__ = ("ok", "failure", "checks")
+    OK_FIELD_NUMBER: _ClassVar[int]
+    FAILURE_FIELD_NUMBER: _ClassVar[int]
+    CHECKS_FIELD_NUMBER: _ClassVar[int]
+    ok: bool
+    failure: ReplayFailure
+    checks: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, ok: _Optional[bool] = ..., failure: _Optional[_Union[ReplayFailure, _Mapping]] = ..., checks: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class ReplayFailure(_message.Message):
+    __slots__ = ("check", "version", "message")
+    CHECK_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    MESSAGE_FIELD_NUMBER: _ClassVar[int]
+    check: str
+    version: int
+    message: str
+    def __init__(self, check: _Optional[str] = ..., version: _Optional[int] = ..., message: _Optional[str] = ...) -> None: ...
