@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 from engine.contract import Ruleset
+from engine.rulesets import card_monsters
 
-RULESETS: dict[str, Ruleset] = {}
+RULESETS: dict[str, Ruleset] = {
+    "card_monsters": card_monsters.RULESET,
+}
 
 
 def get(ruleset_id: str) -> Ruleset:

@@ -1,0 +1,369 @@
+"""Commands of card_monsters: checks, emission, decide, legal_commands, outcome, deadline (§6, §7, §9, §10).
+
+Each ``check_<command>(state, actor, cmd)`` raises ``Rejected`` in the spec's precondition order and returns
+what emission needs. ``decide`` runs ``precheck``, the check, then the emission; ``legal_commands`` filters
+the spec's canonical candidates through the same two, so there is no second legality list.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, assert_never
+
+from engine.contract import SYSTEM, Actor, Deadline, Outcome
+from engine.errors import Rejected
+from engine.rng import Rng
+from engine.rulesets.card_monsters.codes import Code
+from engine.rulesets.card_monsters.data import (
+    CATALOG,
+    Card,
+    ConsumableCard,
+    Damage,
+    EquipmentCard,
+    GainCrystals,
+    Heal,
+    MonsterCard,
+    max_hp_bonus,
+)
+from engine.rulesets.card_monsters.model import (
+    MAIN,
+    OVER,
+    POSITIONS,
+    Command,
+    Concede,
+    ConsumableUsed,
+    EffectHit,
+    Engage,
+    Equip,
+    EquipmentAttached,
+    Event,
+    MatchEnded,
+    Monster,
+    MonsterHealed,
+    MonsterPlayed,
+    PlayMonster,
+    Sacrifice,
+    Sacrificed,
+    State,
+    Timeout,
+    UseConsumable,
+)
+from engine.rulesets.card_monsters.resolve import Tape, check_elimination, compact, destroy, end_turn, gain_crystals, refill
+
+# --- common checks (§7) ---------------------------------------------------------------------------------
+
+
+def precheck(state: State, actor: Actor, kind: str) -> None:
+    """§7 checks before the fields: MATCH_OVER and NOT_YOUR_TURN; concede and timeout use their own rows."""
+    if kind == "concede":
+        if state.status == OVER:
+            raise Rejected(Code.MATCH_OVER, "the match is over")
+        return
+    if kind == "timeout":
+        if actor != SYSTEM:
+            raise Rejected(Code.NOT_SYSTEM, "only the system times a turn out")
+        if state.status == OVER:
+            raise Rejected(Code.MATCH_OVER, "the match is over")
+        return
+    if state.status == OVER:
+        raise Rejected(Code.MATCH_OVER, "the match is over")
+    if actor != state.active or state.status != MAIN:
+        raise Rejected(Code.NOT_YOUR_TURN, "it is not your turn")
+
+
+# --- command checks (§7 table, in precondition order) -----------------------------------------------------
+
+
+def check_play_monster(state: State, actor: Actor, cmd: PlayMonster) -> tuple[MonsterCard, int, int]:
+    """The card, the lowest empty position (D9) and the crystals left after paying."""
+    card = _hand_card(state, cmd.card)
+    if not isinstance(card, MonsterCard):
+        raise Rejected(Code.NOT_A_MONSTER, f"{cmd.card} is not a monster")
+    field = state.sides[state.active].field
+    empty = [p for p in POSITIONS if field[p - 1] is None]
+    if not empty:
+        raise Rejected(Code.FIELD_FULL, "all three positions are occupied")
+    return card, empty[0], _pay(state, card.cost)
+
+
+def check_equip(state: State, actor: Actor, cmd: Equip) -> tuple[EquipmentCard, Monster, int]:
+    """The equipment, the monster it goes on and the crystals left after paying."""
+    card = _hand_card(state, cmd.card)
+    if not isinstance(card, EquipmentCard):
+        raise Rejected(Code.NOT_EQUIPMENT, f"{cmd.card} is not equipment")
+    monster = _own_monster(state, cmd.position)
+    colour = _colour(monster)
+    if card.colour != "grey" and card.colour != colour:
+        raise Rejected(Code.COLOUR_MISMATCH, f"{card.colour} equipment does not fit a {colour} monster")
+    return card, monster, _pay(state, card.cost)
+
+
+def check_use_consumable(state: State, actor: Actor, cmd: UseConsumable) -> tuple[ConsumableCard, int | None, int]:
+    """The consumable, the target seat (None when untargeted, §8.3) and the crystals left after paying."""
+    card = _hand_card(state, cmd.card)
+    if not isinstance(card, ConsumableCard):
+        raise Rejected(Code.NOT_CONSUMABLE, f"{cmd.card} is not a consumable")
+    target_seat = _effect_target(state, card, cmd.target_position)
+    return card, target_seat, _pay(state, card.cost)
+
+
+def check_sacrifice(state: State, actor: Actor, cmd: Sacrifice) -> Card | Monster:
+    """The hand card's catalog entry, or the field monster, being sacrificed (§8.4)."""
+    if (cmd.card is None) == (cmd.position is None):
+        raise Rejected(Code.BAD_FIELDS, "give exactly one of card or position")
+    if state.sides[state.active].sacrifice_used:
+        raise Rejected(Code.SACRIFICE_ALREADY_USED, "you have already sacrificed this turn")
+    if cmd.card is not None:
+        return _hand_card(state, cmd.card)
+    assert cmd.position is not None
+    return _own_monster(state, cmd.position)
+
+
+def check_engage(state: State, actor: Actor, cmd: Engage) -> None:
+    """``engage`` has no preconditions beyond the common ones."""
+
+
+def check_concede(state: State, actor: Actor, cmd: Concede) -> int:
+    """The conceding seat; only a seat can concede (the system and admins play no side)."""
+    if actor not in (0, 1):
+        raise Rejected(Code.NOT_YOUR_TURN, "only a seat can concede")
+    return int(actor)
+
+
+def check_timeout(state: State, actor: Actor, cmd: Timeout) -> None:
+    """§9: a timeout for another turn is stale, so replays never depend on the wall clock."""
+    if cmd.turn != state.turn:
+        raise Rejected(Code.TIMEOUT_STALE, f"turn {cmd.turn} is not the current turn")
+
+
+def _hand_card(state: State, card: str) -> Card:
+    side = state.sides[state.active]
+    if card not in side.hand_monsters and card not in side.hand_items:
+        raise Rejected(Code.CARD_NOT_IN_HAND, f"{card} is not in your hand")
+    return CATALOG[state.card_ids[card]]
+
+
+def _own_monster(state: State, position: int) -> Monster:
+    if position not in POSITIONS:
+        raise Rejected(Code.BAD_FIELDS, "position must be 1, 2 or 3")
+    monster = state.sides[state.active].field[position - 1]
+    if monster is None:
+        raise Rejected(Code.POSITION_EMPTY, f"you have no monster at position {position}")
+    return monster
+
+
+def _effect_target(state: State, card: ConsumableCard, position: int | None) -> int | None:
+    effect = card.effect
+    if isinstance(effect, GainCrystals):
+        if position is not None:
+            raise Rejected(Code.INVALID_TARGET, f"{card.name} takes no target")
+        return None
+    seat = state.active if isinstance(effect, Heal) else 1 - state.active
+    if position not in POSITIONS or state.sides[seat].field[position - 1] is None:
+        side = "own" if isinstance(effect, Heal) else "enemy"
+        raise Rejected(Code.INVALID_TARGET, f"{card.name} needs an occupied {side} position")
+    return seat
+
+
+def _pay(state: State, cost: int) -> int:
+    crystals = state.sides[state.active].crystals
+    if crystals < cost:
+        raise Rejected(Code.NOT_ENOUGH_CRYSTALS, f"costs {cost}, you have {crystals}")
+    return crystals - cost
+
+
+def _colour(monster: Monster) -> str:
+    entry = CATALOG[monster.card_id]
+    assert isinstance(entry, MonsterCard)
+    return entry.colour
+
+
+# --- emission (§7 effects, §8) ----------------------------------------------------------------------------
+
+
+def emit_play_monster(tape: Tape, cmd: PlayMonster, plan: tuple[MonsterCard, int, int]) -> None:
+    card, position, crystals = plan
+    tape.emit(MonsterPlayed(tape.state.active, cmd.card, card.id, position, card.cost, crystals))
+    refill(tape, tape.state.active, "monster")
+
+
+def emit_equip(tape: Tape, cmd: Equip, plan: tuple[EquipmentCard, Monster, int]) -> None:
+    """§8.2 (D19): the old equipment's HP bonus comes off (never to 0 hp), then the new one's goes on."""
+    card, monster, crystals = plan
+    max_hp = monster.max_hp - max_hp_bonus(monster.equipment_id)
+    hp = min(monster.hp, max_hp)
+    bonus = max_hp_bonus(card.id)
+    seat = tape.state.active
+    tape.emit(
+        EquipmentAttached(
+            seat, cmd.card, card.id, cmd.position, card.cost, crystals, monster.equipment, hp + bonus, max_hp + bonus
+        )
+    )
+    refill(tape, seat, "item")
+
+
+def emit_use_consumable(tape: Tape, cmd: UseConsumable, plan: tuple[ConsumableCard, int | None, int]) -> None:
+    """§8.3: ConsumableUsed, the effect, the refill, then the elimination check."""
+    card, target_seat, crystals = plan
+    seat = tape.state.active
+    tape.emit(ConsumableUsed(seat, cmd.card, card.id, card.cost, crystals, target_seat, cmd.target_position))
+    effect = card.effect
+    if isinstance(effect, GainCrystals):
+        gain_crystals(tape, seat, effect.amount, "effect")
+    else:
+        assert target_seat is not None and cmd.target_position is not None
+        _apply_effect(tape, cmd, effect, target_seat, cmd.target_position)
+    refill(tape, seat, "item")
+    check_elimination(tape)
+
+
+def _apply_effect(tape: Tape, cmd: UseConsumable, effect: Heal | Damage, seat: int, position: int) -> None:
+    target = tape.state.sides[seat].field[position - 1]
+    assert target is not None
+    if isinstance(effect, Heal):
+        applied = min(effect.amount, target.max_hp - target.hp)
+        tape.emit(MonsterHealed(seat, position, target.card, applied, target.hp + applied))
+        return
+    hp = max(0, target.hp - effect.amount)
+    tape.emit(EffectHit(tape.state.active, cmd.card, seat, position, target.card, effect.amount, hp))
+    if hp == 0:
+        destroy(tape, seat, position)
+        compact(tape, seat)
+
+
+def emit_sacrifice(tape: Tape, cmd: Sacrifice, plan: Card | Monster) -> None:
+    """§8.4 (D18, D27): no destruction crystal, losses unchanged; compaction or refill, then elimination."""
+    seat = tape.state.active
+    if isinstance(plan, Monster):
+        assert cmd.position is not None
+        entry = CATALOG[plan.card_id]
+        tape.emit(Sacrificed(seat, plan.card, plan.card_id, "field", cmd.position, plan.equipment))
+        gain_crystals(tape, seat, 1 + entry.sacrifice_bonus, "sacrifice")
+        compact(tape, seat)
+    else:
+        assert cmd.card is not None
+        base = 2 if isinstance(plan, MonsterCard) else 1  # D30: a consumable yields like equipment
+        tape.emit(Sacrificed(seat, cmd.card, plan.id, "hand", None, None))
+        gain_crystals(tape, seat, base + plan.sacrifice_bonus, "sacrifice")
+        refill(tape, seat, "monster" if isinstance(plan, MonsterCard) else "item")
+    check_elimination(tape)
+
+
+def emit_concede(tape: Tape, seat: int) -> None:
+    """§10.2 (D26): the other seat wins."""
+    losses = (tape.state.sides[0].losses, tape.state.sides[1].losses)
+    tape.emit(MatchEnded("win", 1 - seat, "concede", losses))
+
+
+# --- the contract functions -------------------------------------------------------------------------------
+
+
+def decide(state: State, actor: Actor, cmd: Command, rng: Rng) -> list[Event]:
+    """The events for ``cmd`` from ``actor``, or ``Rejected`` with the spec's code."""
+    precheck(state, actor, type(cmd).__struct_config__.tag)  # type: ignore[attr-defined]
+    tape = Tape(state)
+    match cmd:
+        case PlayMonster():
+            emit_play_monster(tape, cmd, check_play_monster(state, actor, cmd))
+        case Equip():
+            emit_equip(tape, cmd, check_equip(state, actor, cmd))
+        case UseConsumable():
+            emit_use_consumable(tape, cmd, check_use_consumable(state, actor, cmd))
+        case Sacrifice():
+            emit_sacrifice(tape, cmd, check_sacrifice(state, actor, cmd))
+        case Engage():
+            end_turn(tape, "engage", rng)
+        case Concede():
+            emit_concede(tape, check_concede(state, actor, cmd))
+        case Timeout():
+            check_timeout(state, actor, cmd)
+            end_turn(tape, "timeout", rng)
+        case _:
+            assert_never(cmd)
+    return tape.events
+
+
+def _hand_items(state: State) -> list[tuple[str, Card]]:
+    card_ids = state.card_ids
+    return [(card, CATALOG[card_ids[card]]) for card in state.sides[state.active].hand_items]
+
+
+def _targets(card: ConsumableCard) -> tuple[int | None, ...]:
+    """Ascending target positions, or null for an untargeted effect (§7 canonical order)."""
+    return (None,) if isinstance(card.effect, GainCrystals) else POSITIONS
+
+
+def _play_candidates(state: State) -> list[PlayMonster]:
+    return [PlayMonster(card) for card in state.sides[state.active].hand_monsters]
+
+
+def _equip_candidates(state: State) -> list[Equip]:
+    return [Equip(card, p) for card, entry in _hand_items(state) if isinstance(entry, EquipmentCard) for p in POSITIONS]
+
+
+def _consumable_candidates(state: State) -> list[UseConsumable]:
+    return [
+        UseConsumable(card, target)
+        for card, entry in _hand_items(state)
+        if isinstance(entry, ConsumableCard)
+        for target in _targets(entry)
+    ]
+
+
+def _sacrifice_candidates(state: State) -> list[Sacrifice]:
+    side = state.sides[state.active]
+    by_card = [Sacrifice(card=card) for card in (*side.hand_monsters, *side.hand_items)]
+    return [*by_card, *(Sacrifice(position=p) for p in POSITIONS)]
+
+
+_ENGAGE = [Engage()]
+_CONCEDE = [Concede()]
+
+Family = tuple[str, Callable[[State], Sequence[Any]], Callable[[State, Actor, Any], Any]]
+_FAMILIES: tuple[Family, ...] = (
+    ("play_monster", _play_candidates, check_play_monster),
+    ("equip", _equip_candidates, check_equip),
+    ("use_consumable", _consumable_candidates, check_use_consumable),
+    ("sacrifice", _sacrifice_candidates, check_sacrifice),
+    ("engage", lambda state: _ENGAGE, check_engage),
+    ("concede", lambda state: _CONCEDE, check_concede),
+)
+
+
+def legal_commands(state: State, seat: int) -> list[Command]:
+    """§7: exactly what ``decide`` accepts from ``seat`` now, in the canonical order."""
+    legal: list[Command] = []
+    for kind, candidates, check in _FAMILIES:
+        try:
+            precheck(state, seat, kind)
+        except Rejected:
+            continue
+        for cmd in candidates(state):
+            try:
+                check(state, seat, cmd)
+            except Rejected:
+                continue
+            legal.append(cmd)
+    return legal
+
+
+def to_act(state: State) -> tuple[int, ...]:
+    """The active seat during its main phase; nobody once the match is over."""
+    return (state.active,) if state.status == MAIN else ()
+
+
+def deadline(state: State) -> Deadline | None:
+    """§9: the active seat's main phase runs for ``turn_seconds``; expiry submits ``timeout{turn}``."""
+    if state.status != MAIN:
+        return None
+    return Deadline(seat=state.active, seconds=float(state.options.turn_seconds), timeout=Timeout(state.turn))
+
+
+def outcome(state: State) -> Outcome | None:
+    """§10: None while the match runs."""
+    result = state.result
+    if result is None:
+        return None
+    if result.winner is None:
+        return Outcome(winners=(), losers=(), draw=True, reason=result.reason)
+    return Outcome(winners=(result.winner,), losers=(1 - result.winner,), draw=False, reason=result.reason)
