@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import msgspec
 
@@ -17,6 +17,7 @@ from engine.contract import Actor, Ruleset
 from engine.rng import Rng
 
 MATCH_CREATED = "MatchCreated"
+S = TypeVar("S")
 
 
 class MatchCreated(msgspec.Struct, frozen=True, tag_field="type", tag=MATCH_CREATED):
@@ -84,6 +85,25 @@ def fold(ruleset: Ruleset, events: Sequence[Any]) -> Match:
 def decide(ruleset: Ruleset, match: Match, actor: Actor, raw: bytes, seed: bytes) -> Sequence[Any]:
     """Events for a command given as JSON bytes, with its RNG stream keyed by the next version."""
     return decide_json(ruleset, match.state, actor, raw, Rng(seed, match.version + 1))
+
+
+class _SnapshotBody(msgspec.Struct, Generic[S], frozen=True):
+    version: int
+    state: S
+
+
+def snapshot(match: Match) -> bytes:
+    """The match's state and version as JSON: a cache entry, never the truth."""
+    return _encoder.encode(_SnapshotBody(version=match.version, state=match.state))
+
+
+def restore(ruleset: Ruleset, created: MatchCreated, data: bytes) -> Match | None:
+    """The match from a snapshot, or None when the snapshot does not decode as this ruleset's state."""
+    try:
+        body = msgspec.json.decode(data, type=_SnapshotBody[ruleset.State])  # type: ignore[name-defined]
+    except (msgspec.ValidationError, msgspec.DecodeError):
+        return None
+    return msgspec.structs.replace(start(ruleset, created), state=body.state, version=body.version)
 
 
 def event_decoder(ruleset: Ruleset) -> msgspec.json.Decoder[Any]:

@@ -24,7 +24,7 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1a\x64uelhall/v1/duelhall.proto\x12\x0b\x64uelhall.v1\"\x15\n\x13ListRulesetsRequest\"z\n\x0eRulesetSummary\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\x05\x12\r\n\x05title\x18\x03 \x01(\t\x12\x11\n\tmin_seats\x18\x04 \x01(\x05\x12\x11\n\tmax_seats\x18\x05 \x01(\x05\x12\x16\n\x0e\x63\x61rd_data_hash\x18\x06 \x01(\t\"E\n\x14ListRulesetsResponse\x12-\n\x08rulesets\x18\x01 \x03(\x0b\x32\x1b.duelhall.v1.RulesetSummary\")\n\x16\x44\x65scribeRulesetRequest\x12\x0f\n\x07ruleset\x18\x01 \x01(\t\"\xe1\x01\n\x17\x44\x65scribeRulesetResponse\x12,\n\x07ruleset\x18\x01 \x01(\x0b\x32\x1b.duelhall.v1.RulesetSummary\x12\x1a\n\x12\x63onfig_schema_json\x18\x02 \x01(\t\x12\x1b\n\x13\x63ommand_schema_json\x18\x03 \x01(\t\x12\x19\n\x11\x65vent_schema_json\x18\x04 \x01(\t\x12\x18\n\x10view_schema_json\x18\x05 \x01(\t\x12\x14\n\x0cpresets_json\x18\x06 \x01(\t\x12\x14\n\x0coptions_json\x18\x07 \x01(\t\"-\n\x08SeatSpec\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x13\n\x0b\x63onfig_json\x18\x02 \x01(\t\"a\n\x12\x43reateMatchRequest\x12\x0f\n\x07ruleset\x18\x01 \x01(\t\x12$\n\x05seats\x18\x02 \x03(\x0b\x32\x15.duelhall.v1.SeatSpec\x12\x14\n\x0coptions_json\x18\x03 \x01(\t\"(\n\tSeatToken\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\r\n\x05token\x18\x02 \x01(\t\"`\n\x13\x43reateMatchResponse\x12!\n\x05match\x18\x01 \x01(\x0b\x32\x12.duelhall.v1.Match\x12&\n\x06tokens\x18\x02 \x03(\x0b\x32\x16.duelhall.v1.SeatToken\"\xe4\x01\n\x05Match\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0f\n\x07ruleset\x18\x02 \x01(\t\x12\x17\n\x0fruleset_version\x18\x03 \x01(\x05\x12\r\n\x05seats\x18\x04 \x03(\t\x12(\n\x06status\x18\x05 \x01(\x0e\x32\x18.duelhall.v1.MatchStatus\x12\x0f\n\x07version\x18\x06 \x01(\x03\x12\x14\n\x0coutcome_json\x18\x07 \x01(\t\x12\x12\n\ncreated_at\x18\x08 \x01(\t\x12\x12\n\nupdated_at\x18\t \x01(\t\x12\x17\n\x0fseed_commitment\x18\n \x01(\t\"#\n\x0fGetMatchRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\"v\n\x12ListMatchesRequest\x12\x0f\n\x07ruleset\x18\x01 \x01(\t\x12(\n\x06status\x18\x02 \x01(\x0e\x32\x18.duelhall.v1.MatchStatus\x12\x11\n\tpage_size\x18\x03 \x01(\x05\x12\x12\n\npage_token\x18\x04 \x01(\t\"S\n\x13ListMatchesResponse\x12#\n\x07matches\x18\x01 \x03(\x0b\x32\x12.duelhall.v1.Match\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"1\n\x0eGetViewRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\r\n\x05token\x18\x02 \x01(\t\"C\n\x0fGetViewResponse\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0f\n\x07version\x18\x02 \x01(\x03\x12\x11\n\tview_json\x18\x03 \x01(\t\";\n\x18ListLegalCommandsRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\r\n\x05token\x18\x02 \x01(\t\"Q\n\x19ListLegalCommandsResponse\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0f\n\x07version\x18\x02 \x01(\x03\x12\x15\n\rcommands_json\x18\x03 \x03(\t\"\x95\x01\n\x14SubmitCommandRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\r\n\x05token\x18\x02 \x01(\t\x12\x14\n\x0c\x63ommand_json\x18\x03 \x01(\t\x12\x12\n\ncommand_id\x18\x04 \x01(\t\x12\x1d\n\x10\x65xpected_version\x18\x05 \x01(\x03H\x00\x88\x01\x01\x42\x13\n\x11_expected_version\"]\n\x05\x45vent\x12\x0f\n\x07version\x18\x01 \x01(\x03\x12\x0c\n\x04type\x18\x02 \x01(\t\x12\x11\n\tdata_json\x18\x03 \x01(\t\x12\r\n\x05\x61\x63tor\x18\x04 \x01(\t\x12\x13\n\x0brecorded_at\x18\x05 \x01(\t\"_\n\x15SubmitCommandResponse\x12\"\n\x06\x65vents\x18\x01 \x03(\x0b\x32\x12.duelhall.v1.Event\x12\x0f\n\x07version\x18\x02 \x01(\x03\x12\x11\n\tduplicate\x18\x03 \x01(\x08\"`\n\x11WatchMatchRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\r\n\x05token\x18\x02 \x01(\t\x12\x14\n\x0c\x66rom_version\x18\x03 \x01(\x03\x12\x14\n\x0cinclude_view\x18\x04 \x01(\x08\"X\n\x0bMatchUpdate\x12!\n\x05\x65vent\x18\x01 \x01(\x0b\x32\x12.duelhall.v1.Event\x12\x11\n\tview_json\x18\x02 \x01(\t\x12\x13\n\x0bmatch_ended\x18\x03 \x01(\x08\"6\n\x13\x45xportReplayRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\r\n\x05token\x18\x02 \x01(\t\"&\n\x14\x45xportReplayResponse\x12\x0e\n\x06replay\x18\x01 \x01(\x0c\"%\n\x13ImportReplayRequest\x12\x0e\n\x06replay\x18\x01 \x01(\x0c\":\n\x14ImportReplayResponse\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x10\n\x08imported\x18\x02 \x01(\x08\"%\n\x13VerifyReplayRequest\x12\x0e\n\x06replay\x18\x01 \x01(\x0c\"_\n\x14VerifyReplayResponse\x12\n\n\x02ok\x18\x01 \x01(\x08\x12+\n\x07\x66\x61ilure\x18\x02 \x01(\x0b\x32\x1a.duelhall.v1.ReplayFailure\x12\x0e\n\x06\x63hecks\x18\x03 \x03(\t\"@\n\rReplayFailure\x12\r\n\x05\x63heck\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\x03\x12\x0f\n\x07message\x18\x03 \x01(\t*]\n\x0bMatchStatus\x12\x1c\n\x18MATCH_STATUS_UNSPECIFIED\x10\x00\x12\x18\n\x14MATCH_STATUS_RUNNING\x10\x01\x12\x16\n\x12MATCH_STATUS_ENDED\x10\x02\x32\xc3\x01\n\x0eRulesetService\x12S\n\x0cListRulesets\x12 .duelhall.v1.ListRulesetsRequest\x1a!.duelhall.v1.ListRulesetsResponse\x12\\\n\x0f\x44\x65scribeRuleset\x12#.duelhall.v1.DescribeRulesetRequest\x1a$.duelhall.v1.DescribeRulesetResponse2\xbb\x06\n\x0cMatchService\x12P\n\x0b\x43reateMatch\x12\x1f.duelhall.v1.CreateMatchRequest\x1a .duelhall.v1.CreateMatchResponse\x12<\n\x08GetMatch\x12\x1c.duelhall.v1.GetMatchRequest\x1a\x12.duelhall.v1.Match\x12P\n\x0bListMatches\x12\x1f.duelhall.v1.ListMatchesRequest\x1a .duelhall.v1.ListMatchesResponse\x12\x44\n\x07GetView\x12\x1b.duelhall.v1.GetViewRequest\x1a\x1c.duelhall.v1.GetViewResponse\x12\x62\n\x11ListLegalCommands\x12%.duelhall.v1.ListLegalCommandsRequest\x1a&.duelhall.v1.ListLegalCommandsResponse\x12V\n\rSubmitCommand\x12!.duelhall.v1.SubmitCommandRequest\x1a\".duelhall.v1.SubmitCommandResponse\x12H\n\nWatchMatch\x12\x1e.duelhall.v1.WatchMatchRequest\x1a\x18.duelhall.v1.MatchUpdate0\x01\x12S\n\x0c\x45xportReplay\x12 .duelhall.v1.ExportReplayRequest\x1a!.duelhall.v1.ExportReplayResponse\x12S\n\x0cImportReplay\x12 .duelhall.v1.ImportReplayRequest\x1a!.duelhall.v1.ImportReplayResponse\x12S\n\x0cVerifyReplay\x12 .duelhall.v1.VerifyReplayRequest\x1a!.duelhall.v1.VerifyReplayResponseB@\n\x13\x64\x65v.duelhall.api.v1P\x01Z\'duelhall.dev/api/duelhall/v1;duelhallv1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1a\x64uelhall/v1/duelhall.proto\x12\x0b\x64uelhall.v1\"\x15\n\x13ListRulesetsRequest\"z\n\x0eRulesetSummary\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\x05\x12\r\n\x05title\x18\x03 \x01(\t\x12\x11\n\tmin_seats\x18\x04 \x01(\x05\x12\x11\n\tmax_seats\x18\x05 \x01(\x05\x12\x16\n\x0e\x63\x61rd_data_hash\x18\x06 \x01(\t\"E\n\x14ListRulesetsResponse\x12-\n\x08rulesets\x18\x01 \x03(\x0b\x32\x1b.duelhall.v1.RulesetSummary\")\n\x16\x44\x65scribeRulesetRequest\x12\x0f\n\x07ruleset\x18\x01 \x01(\t\"\xe1\x01\n\x17\x44\x65scribeRulesetResponse\x12,\n\x07ruleset\x18\x01 \x01(\x0b\x32\x1b.duelhall.v1.RulesetSummary\x12\x1a\n\x12\x63onfig_schema_json\x18\x02 \x01(\t\x12\x1b\n\x13\x63ommand_schema_json\x18\x03 \x01(\t\x12\x19\n\x11\x65vent_schema_json\x18\x04 \x01(\t\x12\x18\n\x10view_schema_json\x18\x05 \x01(\t\x12\x14\n\x0cpresets_json\x18\x06 \x01(\t\x12\x14\n\x0coptions_json\x18\x07 \x01(\t\"-\n\x08SeatSpec\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x13\n\x0b\x63onfig_json\x18\x02 \x01(\t\"a\n\x12\x43reateMatchRequest\x12\x0f\n\x07ruleset\x18\x01 \x01(\t\x12$\n\x05seats\x18\x02 \x03(\x0b\x32\x15.duelhall.v1.SeatSpec\x12\x14\n\x0coptions_json\x18\x03 \x01(\t\"(\n\tSeatToken\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\r\n\x05token\x18\x02 \x01(\t\"`\n\x13\x43reateMatchResponse\x12!\n\x05match\x18\x01 \x01(\x0b\x32\x12.duelhall.v1.Match\x12&\n\x06tokens\x18\x02 \x03(\x0b\x32\x16.duelhall.v1.SeatToken\"\xe4\x01\n\x05Match\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0f\n\x07ruleset\x18\x02 \x01(\t\x12\x17\n\x0fruleset_version\x18\x03 \x01(\x05\x12\r\n\x05seats\x18\x04 \x03(\t\x12(\n\x06status\x18\x05 \x01(\x0e\x32\x18.duelhall.v1.MatchStatus\x12\x0f\n\x07version\x18\x06 \x01(\x03\x12\x14\n\x0coutcome_json\x18\x07 \x01(\t\x12\x12\n\ncreated_at\x18\x08 \x01(\t\x12\x12\n\nupdated_at\x18\t \x01(\t\x12\x17\n\x0fseed_commitment\x18\n \x01(\t\"#\n\x0fGetMatchRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\"v\n\x12ListMatchesRequest\x12\x0f\n\x07ruleset\x18\x01 \x01(\t\x12(\n\x06status\x18\x02 \x01(\x0e\x32\x18.duelhall.v1.MatchStatus\x12\x11\n\tpage_size\x18\x03 \x01(\x05\x12\x12\n\npage_token\x18\x04 \x01(\t\"S\n\x13ListMatchesResponse\x12#\n\x07matches\x18\x01 \x03(\x0b\x32\x12.duelhall.v1.Match\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"1\n\x0eGetViewRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\r\n\x05token\x18\x02 \x01(\t\"S\n\x0fGetViewResponse\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0f\n\x07version\x18\x02 \x01(\x03\x12\x11\n\tview_json\x18\x03 \x01(\t\x12\x0e\n\x06to_act\x18\x04 \x03(\x05\";\n\x18ListLegalCommandsRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\r\n\x05token\x18\x02 \x01(\t\"t\n\x19ListLegalCommandsResponse\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0f\n\x07version\x18\x02 \x01(\x03\x12\x15\n\rcommands_json\x18\x03 \x03(\t\x12\x11\n\tview_json\x18\x04 \x01(\t\x12\x0e\n\x06to_act\x18\x05 \x03(\x05\"\x95\x01\n\x14SubmitCommandRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\r\n\x05token\x18\x02 \x01(\t\x12\x14\n\x0c\x63ommand_json\x18\x03 \x01(\t\x12\x12\n\ncommand_id\x18\x04 \x01(\t\x12\x1d\n\x10\x65xpected_version\x18\x05 \x01(\x03H\x00\x88\x01\x01\x42\x13\n\x11_expected_version\"]\n\x05\x45vent\x12\x0f\n\x07version\x18\x01 \x01(\x03\x12\x0c\n\x04type\x18\x02 \x01(\t\x12\x11\n\tdata_json\x18\x03 \x01(\t\x12\r\n\x05\x61\x63tor\x18\x04 \x01(\t\x12\x13\n\x0brecorded_at\x18\x05 \x01(\t\"o\n\x15SubmitCommandResponse\x12\"\n\x06\x65vents\x18\x01 \x03(\x0b\x32\x12.duelhall.v1.Event\x12\x0f\n\x07version\x18\x02 \x01(\x03\x12\x11\n\tduplicate\x18\x03 \x01(\x08\x12\x0e\n\x06to_act\x18\x04 \x03(\x05\"`\n\x11WatchMatchRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\r\n\x05token\x18\x02 \x01(\t\x12\x14\n\x0c\x66rom_version\x18\x03 \x01(\x03\x12\x14\n\x0cinclude_view\x18\x04 \x01(\x08\"X\n\x0bMatchUpdate\x12!\n\x05\x65vent\x18\x01 \x01(\x0b\x32\x12.duelhall.v1.Event\x12\x11\n\tview_json\x18\x02 \x01(\t\x12\x13\n\x0bmatch_ended\x18\x03 \x01(\x08\"6\n\x13\x45xportReplayRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\r\n\x05token\x18\x02 \x01(\t\"&\n\x14\x45xportReplayResponse\x12\x0e\n\x06replay\x18\x01 \x01(\x0c\"%\n\x13ImportReplayRequest\x12\x0e\n\x06replay\x18\x01 \x01(\x0c\":\n\x14ImportReplayResponse\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x10\n\x08imported\x18\x02 \x01(\x08\"%\n\x13VerifyReplayRequest\x12\x0e\n\x06replay\x18\x01 \x01(\x0c\"_\n\x14VerifyReplayResponse\x12\n\n\x02ok\x18\x01 \x01(\x08\x12+\n\x07\x66\x61ilure\x18\x02 \x01(\x0b\x32\x1a.duelhall.v1.ReplayFailure\x12\x0e\n\x06\x63hecks\x18\x03 \x03(\t\"@\n\rReplayFailure\x12\r\n\x05\x63heck\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\x03\x12\x0f\n\x07message\x18\x03 \x01(\t*]\n\x0bMatchStatus\x12\x1c\n\x18MATCH_STATUS_UNSPECIFIED\x10\x00\x12\x18\n\x14MATCH_STATUS_RUNNING\x10\x01\x12\x16\n\x12MATCH_STATUS_ENDED\x10\x02\x32\xc3\x01\n\x0eRulesetService\x12S\n\x0cListRulesets\x12 .duelhall.v1.ListRulesetsRequest\x1a!.duelhall.v1.ListRulesetsResponse\x12\\\n\x0f\x44\x65scribeRuleset\x12#.duelhall.v1.DescribeRulesetRequest\x1a$.duelhall.v1.DescribeRulesetResponse2\xbb\x06\n\x0cMatchService\x12P\n\x0b\x43reateMatch\x12\x1f.duelhall.v1.CreateMatchRequest\x1a .duelhall.v1.CreateMatchResponse\x12<\n\x08GetMatch\x12\x1c.duelhall.v1.GetMatchRequest\x1a\x12.duelhall.v1.Match\x12P\n\x0bListMatches\x12\x1f.duelhall.v1.ListMatchesRequest\x1a .duelhall.v1.ListMatchesResponse\x12\x44\n\x07GetView\x12\x1b.duelhall.v1.GetViewRequest\x1a\x1c.duelhall.v1.GetViewResponse\x12\x62\n\x11ListLegalCommands\x12%.duelhall.v1.ListLegalCommandsRequest\x1a&.duelhall.v1.ListLegalCommandsResponse\x12V\n\rSubmitCommand\x12!.duelhall.v1.SubmitCommandRequest\x1a\".duelhall.v1.SubmitCommandResponse\x12H\n\nWatchMatch\x12\x1e.duelhall.v1.WatchMatchRequest\x1a\x18.duelhall.v1.MatchUpdate0\x01\x12S\n\x0c\x45xportReplay\x12 .duelhall.v1.ExportReplayRequest\x1a!.duelhall.v1.ExportReplayResponse\x12S\n\x0cImportReplay\x12 .duelhall.v1.ImportReplayRequest\x1a!.duelhall.v1.ImportReplayResponse\x12S\n\x0cVerifyReplay\x12 .duelhall.v1.VerifyReplayRequest\x1a!.duelhall.v1.VerifyReplayResponseB@\n\x13\x64\x65v.duelhall.api.v1P\x01Z\'duelhall.dev/api/duelhall/v1;duelhallv1b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -32,8 +32,8 @@ _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'duelhall.v1.duelhall_pb2', 
 if not _descriptor._USE_C_DESCRIPTORS:
   _globals['DESCRIPTOR']._loaded_options = None
   _globals['DESCRIPTOR']._serialized_options = b'\n\023dev.duelhall.api.v1P\001Z\'duelhall.dev/api/duelhall/v1;duelhallv1'
-  _globals['_MATCHSTATUS']._serialized_start=2484
-  _globals['_MATCHSTATUS']._serialized_end=2577
+  _globals['_MATCHSTATUS']._serialized_start=2551
+  _globals['_MATCHSTATUS']._serialized_end=2644
   _globals['_LISTRULESETSREQUEST']._serialized_start=43
   _globals['_LISTRULESETSREQUEST']._serialized_end=64
   _globals['_RULESETSUMMARY']._serialized_start=66
@@ -63,37 +63,37 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_GETVIEWREQUEST']._serialized_start=1291
   _globals['_GETVIEWREQUEST']._serialized_end=1340
   _globals['_GETVIEWRESPONSE']._serialized_start=1342
-  _globals['_GETVIEWRESPONSE']._serialized_end=1409
-  _globals['_LISTLEGALCOMMANDSREQUEST']._serialized_start=1411
-  _globals['_LISTLEGALCOMMANDSREQUEST']._serialized_end=1470
-  _globals['_LISTLEGALCOMMANDSRESPONSE']._serialized_start=1472
-  _globals['_LISTLEGALCOMMANDSRESPONSE']._serialized_end=1553
-  _globals['_SUBMITCOMMANDREQUEST']._serialized_start=1556
-  _globals['_SUBMITCOMMANDREQUEST']._serialized_end=1705
-  _globals['_EVENT']._serialized_start=1707
-  _globals['_EVENT']._serialized_end=1800
-  _globals['_SUBMITCOMMANDRESPONSE']._serialized_start=1802
-  _globals['_SUBMITCOMMANDRESPONSE']._serialized_end=1897
-  _globals['_WATCHMATCHREQUEST']._serialized_start=1899
-  _globals['_WATCHMATCHREQUEST']._serialized_end=1995
-  _globals['_MATCHUPDATE']._serialized_start=1997
-  _globals['_MATCHUPDATE']._serialized_end=2085
-  _globals['_EXPORTREPLAYREQUEST']._serialized_start=2087
-  _globals['_EXPORTREPLAYREQUEST']._serialized_end=2141
-  _globals['_EXPORTREPLAYRESPONSE']._serialized_start=2143
-  _globals['_EXPORTREPLAYRESPONSE']._serialized_end=2181
-  _globals['_IMPORTREPLAYREQUEST']._serialized_start=2183
-  _globals['_IMPORTREPLAYREQUEST']._serialized_end=2220
-  _globals['_IMPORTREPLAYRESPONSE']._serialized_start=2222
-  _globals['_IMPORTREPLAYRESPONSE']._serialized_end=2280
-  _globals['_VERIFYREPLAYREQUEST']._serialized_start=2282
-  _globals['_VERIFYREPLAYREQUEST']._serialized_end=2319
-  _globals['_VERIFYREPLAYRESPONSE']._serialized_start=2321
-  _globals['_VERIFYREPLAYRESPONSE']._serialized_end=2416
-  _globals['_REPLAYFAILURE']._serialized_start=2418
-  _globals['_REPLAYFAILURE']._serialized_end=2482
-  _globals['_RULESETSERVICE']._serialized_start=2580
-  _globals['_RULESETSERVICE']._serialized_end=2775
-  _globals['_MATCHSERVICE']._serialized_start=2778
-  _globals['_MATCHSERVICE']._serialized_end=3605
+  _globals['_GETVIEWRESPONSE']._serialized_end=1425
+  _globals['_LISTLEGALCOMMANDSREQUEST']._serialized_start=1427
+  _globals['_LISTLEGALCOMMANDSREQUEST']._serialized_end=1486
+  _globals['_LISTLEGALCOMMANDSRESPONSE']._serialized_start=1488
+  _globals['_LISTLEGALCOMMANDSRESPONSE']._serialized_end=1604
+  _globals['_SUBMITCOMMANDREQUEST']._serialized_start=1607
+  _globals['_SUBMITCOMMANDREQUEST']._serialized_end=1756
+  _globals['_EVENT']._serialized_start=1758
+  _globals['_EVENT']._serialized_end=1851
+  _globals['_SUBMITCOMMANDRESPONSE']._serialized_start=1853
+  _globals['_SUBMITCOMMANDRESPONSE']._serialized_end=1964
+  _globals['_WATCHMATCHREQUEST']._serialized_start=1966
+  _globals['_WATCHMATCHREQUEST']._serialized_end=2062
+  _globals['_MATCHUPDATE']._serialized_start=2064
+  _globals['_MATCHUPDATE']._serialized_end=2152
+  _globals['_EXPORTREPLAYREQUEST']._serialized_start=2154
+  _globals['_EXPORTREPLAYREQUEST']._serialized_end=2208
+  _globals['_EXPORTREPLAYRESPONSE']._serialized_start=2210
+  _globals['_EXPORTREPLAYRESPONSE']._serialized_end=2248
+  _globals['_IMPORTREPLAYREQUEST']._serialized_start=2250
+  _globals['_IMPORTREPLAYREQUEST']._serialized_end=2287
+  _globals['_IMPORTREPLAYRESPONSE']._serialized_start=2289
+  _globals['_IMPORTREPLAYRESPONSE']._serialized_end=2347
+  _globals['_VERIFYREPLAYREQUEST']._serialized_start=2349
+  _globals['_VERIFYREPLAYREQUEST']._serialized_end=2386
+  _globals['_VERIFYREPLAYRESPONSE']._serialized_start=2388
+  _globals['_VERIFYREPLAYRESPONSE']._serialized_end=2483
+  _globals['_REPLAYFAILURE']._serialized_start=2485
+  _globals['_REPLAYFAILURE']._serialized_end=2549
+  _globals['_RULESETSERVICE']._serialized_start=2647
+  _globals['_RULESETSERVICE']._serialized_end=2842
+  _globals['_MATCHSERVICE']._serialized_start=2845
+  _globals['_MATCHSERVICE']._serialized_end=3672
 # @@protoc_insertion_point(module_scope)

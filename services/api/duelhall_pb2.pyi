@@ -159,14 +159,16 @@ class GetViewRequest(_message.Message):
     def __init__(self, match_id: _Optional[str] = ..., token: _Optional[str] = ...) -> None: ...
 
 class GetViewResponse(_message.Message):
-    __slots__ = ("seat", "version", "view_json")
+    __slots__ = ("seat", "version", "view_json", "to_act")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
     VIEW_JSON_FIELD_NUMBER: _ClassVar[int]
+    TO_ACT_FIELD_NUMBER: _ClassVar[int]
     seat: int
     version: int
     view_json: str
-    def __init__(self, seat: _Optional[int] = ..., version: _Optional[int] = ..., view_json: _Optional[str] = ...) -> None: ...
+    to_act: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, seat: _Optional[int] = ..., version: _Optional[int] = ..., view_json: _Optional[str] = ..., to_act: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class ListLegalCommandsRequest(_message.Message):
     __slots__ = ("match_id", "token")
@@ -177,14 +179,18 @@ class ListLegalCommandsRequest(_message.Message):
     def __init__(self, match_id: _Optional[str] = ..., token: _Optional[str] = ...) -> None: ...
 
 class ListLegalCommandsResponse(_message.Message):
-    __slots__ = ("seat", "version", "commands_json")
+    __slots__ = ("seat", "version", "commands_json", "view_json", "to_act")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
     COMMANDS_JSON_FIELD_NUMBER: _ClassVar[int]
+    VIEW_JSON_FIELD_NUMBER: _ClassVar[int]
+    TO_ACT_FIELD_NUMBER: _ClassVar[int]
     seat: int
     version: int
     commands_json: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, seat: _Optional[int] = ..., version: _Optional[int] = ..., commands_json: _Optional[_Iterable[str]] = ...) -> None: ...
+    view_json: str
+    to_act: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, seat: _Optional[int] = ..., version: _Optional[int] = ..., commands_json: _Optional[_Iterable[str]] = ..., view_json: _Optional[str] = ..., to_act: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class SubmitCommandRequest(_message.Message):
     __slots__ = ("match_id", "token", "command_json", "command_id", "expected_version")
@@ -215,14 +221,16 @@ class Event(_message.Message):
     def __init__(self, version: _Optional[int] = ..., type: _Optional[str] = ..., data_json: _Optional[str] = ..., actor: _Optional[str] = ..., recorded_at: _Optional[str] = ...) -> None: ...
 
 class SubmitCommandResponse(_message.Message):
-    __slots__ = ("events", "version", "duplicate")
+    __slots__ = ("events", "version", "duplicate", "to_act")
     EVENTS_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
     DUPLICATE_FIELD_NUMBER: _ClassVar[int]
+    TO_ACT_FIELD_NUMBER: _ClassVar[int]
     events: _containers.RepeatedCompositeFieldContainer[Event]
     version: int
     duplicate: bool
-    def __init__(self, events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ..., version: _Optional[int] = ..., duplicate: _Optional[bool] = ...) -> None: ...
+    to_act: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ..., version: _Optional[int] = ..., duplicate: _Optional[bool] = ..., to_act: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class WatchMatchRequest(_message.Message):
     __slots__ = ("match_id", "token", "from_version", "include_view")

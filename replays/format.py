@@ -1,0 +1,64 @@
+"""The replay file (docs/replay-format.md): one UTF-8 JSON document, readable from any language.
+
+Event data and command payloads are JSON *strings* holding the exact bytes that were hashed and decided,
+so a verifier in another language hashes them as they are, with no re-serialisation.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+FORMAT = "duelhall-replay"
+FORMAT_VERSION = 1
+
+
+class RulesetRef(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    id: str
+    version: int
+    card_data_hash: str
+
+
+class ReplayCommand(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    command_id: str
+    actor: str
+    type: str
+    payload: str
+    first_version: int
+    last_version: int
+
+
+class ReplayEvent(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    version: int
+    type: str
+    data: str
+    hash: str
+    recorded_at: str
+
+
+class Replay(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    format: str
+    format_version: int
+    match_id: str
+    ruleset: RulesetRef
+    seats: list[str]
+    config: dict[str, object]
+    seed_commitment: str
+    seed: str | None
+    outcome: dict[str, object] | None
+    commands: list[ReplayCommand]
+    events: list[ReplayEvent]
+    head_hash: str
+
+
+_decoder = msgspec.json.Decoder(Replay)
+_encoder = msgspec.json.Encoder()
+
+
+def encode_replay(replay: Replay) -> bytes:
+    """The file's bytes: pretty enough to diff, one event per line."""
+    return msgspec.json.format(_encoder.encode(replay), indent=1) + b"\n"
+
+
+def decode_replay(data: bytes) -> Replay:
+    """The replay in ``data``; raises ``msgspec.DecodeError`` / ``ValidationError`` when malformed."""
+    return _decoder.decode(data)

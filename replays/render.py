@@ -1,0 +1,76 @@
+"""``replay show``: a readable text board of one viewer's view at one step of a replay."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from engine import registry
+from engine.contract import Viewer
+from engine.match import event_decoder, fold
+from replays.format import Replay
+
+
+def view_at(replay: Replay, step: int | None, viewer: Viewer) -> tuple[int, Any]:
+    """(version, view) after ``step`` events (all of them when None)."""
+    ruleset = registry.get(replay.ruleset.id)
+    decoder = event_decoder(ruleset)
+    last = len(replay.events) if step is None else max(1, min(step, len(replay.events)))
+    match = fold(ruleset, [decoder.decode(e.data) for e in replay.events[:last]])
+    return last, ruleset.view(match.state, viewer)
+
+
+def board(replay: Replay, step: int | None, viewer: Viewer) -> str:
+    """Header lines, then the view as an indented tree."""
+    version, view = view_at(replay, step, viewer)
+    who = "spectator" if viewer is None else f"seat {viewer} ({replay.seats[viewer]})"
+    event = replay.events[version - 1]
+    lines = [
+        f"match {replay.match_id}  ruleset {replay.ruleset.id} v{replay.ruleset.version}",
+        f"seats: {', '.join(f'{i}={name}' for i, name in enumerate(replay.seats))}",
+        f"step {version}/{len(replay.events)}  last event: {event.type}  as: {who}",
+    ]
+    if version == len(replay.events) and replay.outcome is not None:
+        lines.append(f"outcome: {_inline(replay.outcome)}")
+    lines.append("")
+    lines.extend(_tree(msgspec.to_builtins(view), 0))
+    return "\n".join(lines)
+
+
+def _tree(value: Any, depth: int) -> list[str]:
+    pad = "  " * depth
+    if isinstance(value, dict):
+        lines = []
+        for key, item in value.items():
+            if _is_flat(item):
+                lines.append(f"{pad}{key}: {_inline(item)}")
+            else:
+                lines.append(f"{pad}{key}:")
+                lines.extend(_tree(item, depth + 1))
+        return lines
+    if isinstance(value, list) and not _is_flat(value):
+        lines = []
+        for index, item in enumerate(value):
+            lines.append(f"{pad}[{index}]")
+            lines.extend(_tree(item, depth + 1))
+        return lines
+    return [f"{pad}{_inline(value)}"]
+
+
+def _is_flat(value: Any) -> bool:
+    if isinstance(value, dict):
+        return not value
+    if isinstance(value, list):
+        return all(not isinstance(v, (dict, list)) for v in value)
+    return True
+
+
+def _inline(value: Any) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, list):
+        return "[" + ", ".join(_inline(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {_inline(v)}" for k, v in value.items()) + "}"
+    return str(value)

@@ -1,0 +1,104 @@
+"""Replays in and out of an event store.
+
+Export reads the stream, its command log and (for ended matches) the seed. Import verifies first, then appends
+the events command by command, so the imported stream has the same versions, hashes and command log.
+Both take the async store; the CLI runs them with ``asyncio.run``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import msgspec
+
+from engine import registry
+from engine.match import event_decoder, fold
+from eventstore import CommandRecord, NewEvent, RecordedEvent
+from replays.format import FORMAT, FORMAT_VERSION, Replay, ReplayCommand, ReplayEvent, RulesetRef, encode_replay
+from replays.verify import verify_bytes
+
+SEED_SECRET = "seed"
+
+
+class ReplayInvalid(Exception):
+    """A replay failed verification; carries the failure."""
+
+    def __init__(self, check: str, version: int, message: str) -> None:
+        super().__init__(f"{check} check failed at version {version}: {message}")
+        self.check, self.version, self.message = check, version, message
+
+
+class ReplayConflict(Exception):
+    """The store holds a different match under the replay's match id."""
+
+
+def build(
+    match_id: str, recorded: Sequence[RecordedEvent], commands: Sequence[tuple[CommandRecord, int, int]],
+    seed: bytes | None,
+) -> Replay:
+    """The replay of a stored match."""
+    if not recorded:
+        raise KeyError(match_id)
+    head = msgspec.json.decode(recorded[0].data)
+    ruleset = registry.get(head["ruleset"])
+    decoder = event_decoder(ruleset)
+    outcome = ruleset.outcome(fold(ruleset, [decoder.decode(r.data) for r in recorded]).state)
+    return Replay(
+        format=FORMAT, format_version=FORMAT_VERSION, match_id=match_id,
+        ruleset=RulesetRef(id=head["ruleset"], version=head["version"], card_data_hash=head["card_data_hash"]),
+        seats=head["seats"], config=head["config"], seed_commitment=head["seed_commitment"],
+        seed=None if seed is None else seed.hex(),
+        outcome=None if outcome is None else msgspec.to_builtins(outcome),
+        commands=[ReplayCommand(command_id=c.command_id, actor=c.actor, type=c.type, payload=c.payload.decode(),
+                                first_version=first, last_version=last) for c, first, last in commands],
+        events=[ReplayEvent(version=r.version, type=r.type, data=r.data.decode(), hash=r.hash.hex(),
+                            recorded_at=r.meta.recorded_at.isoformat()) for r in recorded],
+        head_hash=recorded[-1].hash.hex(),
+    )
+
+
+def verified(data: bytes) -> Replay:
+    """The replay in ``data`` if every check passes, else ``ReplayInvalid``."""
+    verdict = verify_bytes(data)
+    if verdict.failure is not None:
+        raise ReplayInvalid(verdict.failure.check, verdict.failure.version, verdict.failure.message)
+    assert verdict.replay is not None
+    return verdict.replay
+
+
+def appends(replay: Replay) -> list[tuple[int, list[NewEvent], CommandRecord, dict[str, bytes] | None]]:
+    """The store appends that recreate the replay's stream: (expected version, events, command, secrets)."""
+    steps: list[tuple[int, list[NewEvent], CommandRecord, dict[str, bytes] | None]] = []
+    for index, command in enumerate(replay.commands):
+        events = [NewEvent(type=e.type, data=e.data.encode())
+                  for e in replay.events[command.first_version - 1 : command.last_version]]
+        record = CommandRecord(command_id=command.command_id, actor=command.actor, type=command.type,
+                               payload=command.payload.encode())
+        secrets = {SEED_SECRET: bytes.fromhex(replay.seed)} if index == 0 and replay.seed else None
+        steps.append((command.first_version - 1, events, record, secrets))
+    return steps
+
+
+def _same_match(replay: Replay, stored_head: Any) -> bool:
+    return stored_head is not None and stored_head.hash.hex() == replay.head_hash
+
+
+async def export(store: Any, match_id: str, include_seed: bool) -> bytes:
+    recorded = await store.read_stream(match_id)
+    seed = await store.read_secret(match_id, SEED_SECRET) if include_seed else None
+    return encode_replay(build(match_id, recorded, await store.read_commands(match_id), seed))
+
+
+async def import_(store: Any, data: bytes) -> tuple[str, bool]:
+    """(match id, imported); False when the same match was already stored."""
+    replay = verified(data)
+    version = await store.stream_version(replay.match_id)
+    if version:
+        last = await store.read_stream(replay.match_id, version, version)
+        if version == len(replay.events) and _same_match(replay, last[0]):
+            return replay.match_id, False
+        raise ReplayConflict(f"another match is stored under {replay.match_id}")
+    for expected, events, record, secrets in appends(replay):
+        await store.append(replay.match_id, expected, events, record, secrets=secrets)
+    return replay.match_id, True

@@ -1,0 +1,195 @@
+"""Replay verification, in order: format, ruleset, chain, fold and outcome, seed, re-execution.
+
+Each failure names its check and the first bad event version (0 when no single event is at fault).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import msgspec
+
+from engine import registry
+from engine.contract import SYSTEM, Actor, Ruleset
+from engine.errors import ConfigError, Rejected
+from engine.match import MatchCreated, apply, create, decide, encode, event_decoder, fold, seed_commitment
+from eventstore import GENESIS_HASH, chain_hash
+from replays.format import FORMAT, FORMAT_VERSION, Replay, decode_replay
+
+CHECKS = ("format", "ruleset", "chain", "fold", "outcome", "seed", "reexecute")
+
+
+class Failure(msgspec.Struct, frozen=True):
+    check: str
+    version: int
+    message: str
+
+
+class Verdict(msgspec.Struct, frozen=True):
+    ok: bool
+    checks: list[str]
+    """The checks that passed, in order."""
+    failure: Failure | None = None
+    replay: Replay | None = None
+
+
+class _Failed(Exception):
+    def __init__(self, check: str, version: int, message: str) -> None:
+        super().__init__(message)
+        self.failure = Failure(check=check, version=version, message=message)
+
+
+def verify_bytes(data: bytes) -> Verdict:
+    """Runs every check on a replay file's bytes; stops at the first failure."""
+    passed: list[str] = []
+    replay = None
+    try:
+        replay = _parse(data)
+        passed.append("format")
+        for check, run in _steps(replay):
+            run()
+            passed.append(check)
+    except _Failed as failed:
+        return Verdict(ok=False, checks=passed, failure=failed.failure, replay=replay)
+    return Verdict(ok=True, checks=passed, replay=replay)
+
+
+def _parse(data: bytes) -> Replay:
+    try:
+        replay = decode_replay(data)
+    except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+        raise _Failed("format", 0, f"not a replay file: {exc}") from None
+    if replay.format != FORMAT or replay.format_version != FORMAT_VERSION:
+        raise _Failed("format", 0, f"unsupported format {replay.format!r} version {replay.format_version}")
+    return replay
+
+
+def _steps(replay: Replay) -> Iterator[tuple[str, Any]]:
+    ruleset = _ruleset(replay)
+    yield "ruleset", lambda: None
+    yield "chain", lambda: _check_chain(replay)
+    folded: dict[str, Any] = {}
+    yield "fold", lambda: folded.update(events=_check_fold(replay, ruleset))
+    yield "outcome", lambda: _check_outcome(replay, ruleset, folded["events"])
+    yield "seed", lambda: _check_seed(replay)
+    yield "reexecute", lambda: _check_reexecution(replay, ruleset, folded["events"])
+
+
+def _ruleset(replay: Replay) -> Ruleset:
+    ref = replay.ruleset
+    ruleset = registry.RULESETS.get(ref.id)
+    if ruleset is None:
+        raise _Failed("ruleset", 0, f"ruleset {ref.id!r} is not hosted here")
+    if (ruleset.version, ruleset.card_data_hash) != (ref.version, ref.card_data_hash):
+        raise _Failed("ruleset", 0, f"{ref.id} here is version {ruleset.version} with card data "
+                                    f"{ruleset.card_data_hash[:12]}, the replay needs version {ref.version} "
+                                    f"with {ref.card_data_hash[:12]}")
+    return ruleset
+
+
+def _check_chain(replay: Replay) -> None:
+    prev = GENESIS_HASH
+    for index, event in enumerate(replay.events):
+        version = index + 1
+        if event.version != version:
+            raise _Failed("chain", version, f"event {index} has version {event.version}, expected {version}")
+        expected = chain_hash(prev, version, event.type, event.data.encode())
+        if event.hash != expected.hex():
+            raise _Failed("chain", version, "hash does not match the event's content and its predecessor")
+        prev = expected
+    if replay.head_hash != prev.hex():
+        raise _Failed("chain", len(replay.events), "head_hash is not the hash of the last event")
+
+
+def _check_fold(replay: Replay, ruleset: Ruleset) -> list[Any]:
+    decoder = event_decoder(ruleset)
+    events: list[Any] = []
+    for event in replay.events:
+        try:
+            decoded = decoder.decode(event.data)
+        except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+            raise _Failed("fold", event.version, f"event does not decode: {exc}") from None
+        if type(decoded).__struct_config__.tag != event.type:
+            raise _Failed("fold", event.version, f"type {event.type!r} differs from the data's type")
+        events.append(decoded)
+    if not events or not isinstance(events[0], MatchCreated):
+        raise _Failed("fold", 1, "the first event is not MatchCreated")
+    head = events[0]
+    header = (replay.ruleset.id, replay.ruleset.version, replay.ruleset.card_data_hash, tuple(replay.seats),
+              replay.config, replay.seed_commitment)
+    if header != (head.ruleset, head.version, head.card_data_hash, head.seats, head.config, head.seed_commitment):
+        raise _Failed("fold", 1, "the replay header differs from MatchCreated")
+    try:
+        fold(ruleset, events)
+    except Exception as exc:  # noqa: BLE001 - any failure to fold is a verdict, not a crash
+        raise _Failed("fold", _failing_version(ruleset, events), f"folding failed: {exc!r}") from None
+    return events
+
+
+def _failing_version(ruleset: Ruleset, events: list[Any]) -> int:
+    for version in range(1, len(events) + 1):
+        try:
+            fold(ruleset, events[:version])
+        except Exception:  # noqa: BLE001
+            return version
+    return 0
+
+
+def _check_outcome(replay: Replay, ruleset: Ruleset, events: list[Any]) -> None:
+    outcome = ruleset.outcome(fold(ruleset, events).state)
+    recorded = None if outcome is None else msgspec.to_builtins(outcome)
+    if recorded != replay.outcome:
+        raise _Failed("outcome", len(events), f"folding gives outcome {recorded}, the replay says {replay.outcome}")
+
+
+def _check_seed(replay: Replay) -> None:
+    if replay.seed is None:
+        raise _Failed("seed", 0, "the replay has no seed (exported before the match ended): cannot re-execute")
+    try:
+        seed = bytes.fromhex(replay.seed)
+    except ValueError:
+        raise _Failed("seed", 0, "the seed is not hex") from None
+    if seed_commitment(seed) != replay.seed_commitment:
+        raise _Failed("seed", 1, "sha256(seed) differs from the commitment in MatchCreated")
+
+
+def _check_reexecution(replay: Replay, ruleset: Ruleset, events: list[Any]) -> None:
+    seed = bytes.fromhex(replay.seed or "")
+    recorded = [e.data.encode() for e in replay.events]
+    match = None
+    expected_first = 1
+    for command in replay.commands:
+        if command.first_version != expected_first or command.last_version < command.first_version:
+            raise _Failed("reexecute", expected_first, f"command {command.command_id} does not start at "
+                                                       f"version {expected_first}")
+        produced = _execute(ruleset, match, command.payload.encode(), _actor(command.actor), seed, replay)
+        for offset, event in enumerate(produced):
+            version = command.first_version + offset
+            if version > command.last_version or encode(event) != recorded[version - 1]:
+                raise _Failed("reexecute", version, f"command {command.command_id} ({command.type}) produces a "
+                                                    f"different event at version {version}")
+        if command.first_version + len(produced) - 1 != command.last_version:
+            raise _Failed("reexecute", command.first_version + len(produced),
+                          f"command {command.command_id} produces fewer events than recorded")
+        done = events[command.first_version - 1 : command.last_version]
+        match = fold(ruleset, done) if match is None else apply(ruleset, match, done)
+        expected_first = command.last_version + 1
+    if expected_first != len(recorded) + 1:
+        raise _Failed("reexecute", expected_first, "events after the last command")
+
+
+def _execute(ruleset: Ruleset, match: Any, payload: bytes, actor: Actor, seed: bytes, replay: Replay) -> list[Any]:
+    try:
+        if match is None:
+            request = msgspec.json.decode(payload)
+            config = {"seats": [s["config"] for s in request["seats"]], "options": request["options"]}
+            return create(ruleset, config, [s["name"] for s in request["seats"]], seed)
+        return list(decide(ruleset, match, actor, payload, seed))
+    except (Rejected, ConfigError, KeyError, TypeError, msgspec.DecodeError) as exc:
+        version = 1 if match is None else match.version + 1
+        raise _Failed("reexecute", version, f"the command is refused on re-execution: {exc}") from None
+
+
+def _actor(name: str) -> Actor:
+    return int(name) if name.isdigit() else SYSTEM if name == SYSTEM else "admin"

@@ -1,0 +1,21 @@
+"""Small helpers shared by the CLI commands: database option and the rich consoles."""
+
+from __future__ import annotations
+
+import argparse
+
+from rich.console import Console
+
+from eventstore import database_url
+
+out = Console(highlight=False)
+err = Console(stderr=True, highlight=False)
+
+
+def add_database_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--database-url", default=None,
+                        help="SQLAlchemy URL (default: $DUELHALL_DATABASE_URL or sqlite:///duelhall.db)")
+
+
+def database(args: argparse.Namespace) -> str:
+    return database_url(args.database_url)

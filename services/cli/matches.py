@@ -1,0 +1,49 @@
+"""``duelhall matches``: the stored matches as a table."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+from typing import Any
+
+from rich.table import Table
+
+from eventstore import open_store
+from services.cli.common import add_database_option, database, out
+from services.readmodel import MatchRow, ReadModel
+
+
+def register(commands: Any) -> None:
+    parser = commands.add_parser("matches", help="list stored matches")
+    add_database_option(parser)
+    parser.add_argument("--ruleset", default="")
+    parser.add_argument("--status", choices=("running", "ended"), default="")
+    parser.add_argument("--limit", type=int, default=100)
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    rows = asyncio.run(_rows(database(args), args.limit, args.ruleset, args.status))
+    table = Table("match", "ruleset", "seats", "status", "version", "outcome", "created")
+    for row in rows:
+        table.add_row(row.match_id, row.ruleset, ", ".join(row.seats), row.status, str(row.version),
+                      _outcome(row), row.created_at.strftime("%Y-%m-%d %H:%M:%S"))
+    out.print(table)
+    return 0
+
+
+async def _rows(url: str, limit: int, ruleset: str, status: str) -> list[MatchRow]:
+    store = await open_store(url)
+    try:
+        rows, _ = await ReadModel(store).page(None, limit, ruleset, status)
+        return rows
+    finally:
+        await store.close()
+
+
+def _outcome(row: MatchRow) -> str:
+    if row.outcome is None:
+        return ""
+    if row.outcome.draw:
+        return f"draw ({row.outcome.reason})"
+    return f"seat {'+'.join(map(str, row.outcome.winners))} wins ({row.outcome.reason})"

@@ -1,0 +1,23 @@
+"""``duelhall migrate``: bring the database schema to the newest revision."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from eventstore import migrate as run_migrations
+from services.cli.common import add_database_option, database, err
+
+
+def register(commands: Any) -> None:
+    parser = commands.add_parser("migrate", help="apply the database migrations")
+    add_database_option(parser)
+    parser.add_argument("--revision", default="head", help="target alembic revision (default: head)")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    url = database(args)
+    run_migrations(url, args.revision)
+    err.print(f"migrated {url} to {args.revision}")
+    return 0

@@ -1,0 +1,95 @@
+"""``duelhall replay export|import|verify|show``: replay files in and out of the database."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+from pathlib import Path
+from typing import Any
+
+from eventstore import migrate, open_store
+from replays import render, storage
+from replays.format import decode_replay
+from replays.verify import verify_bytes
+from services.cli.common import add_database_option, database, err, out
+from services.manager import MatchManager
+from services.readmodel import ENDED, ReadModel
+
+
+def register(commands: Any) -> None:
+    parser = commands.add_parser("replay", help="export, import, verify and show replay files")
+    verbs = parser.add_subparsers(dest="verb", required=True, metavar="VERB")
+    export = verbs.add_parser("export", help="write a match's replay file")
+    export.add_argument("match_id")
+    export.add_argument("-o", "--output", required=True, type=Path)
+    add_database_option(export)
+    export.set_defaults(run=run_export)
+    imp = verbs.add_parser("import", help="verify a replay file, then store its match")
+    imp.add_argument("file", type=Path)
+    add_database_option(imp)
+    imp.set_defaults(run=run_import)
+    verify = verbs.add_parser("verify", help="check a replay: chain, fold, outcome, seed, re-execution")
+    verify.add_argument("file", type=Path)
+    verify.set_defaults(run=run_verify)
+    show = verbs.add_parser("show", help="print a text board of the match at a step")
+    show.add_argument("file", type=Path)
+    show.add_argument("--as", dest="viewer", default="spectator", help="a seat number or 'spectator'")
+    show.add_argument("--step", type=int, default=None, help="event version to show (default: the last)")
+    show.set_defaults(run=run_show)
+
+
+def run_export(args: argparse.Namespace) -> int:
+    data = asyncio.run(_export(database(args), args.match_id))
+    args.output.write_bytes(data)
+    err.print(f"wrote {args.output} ({len(data):,} bytes)")
+    return 0
+
+
+async def _export(url: str, match_id: str) -> bytes:
+    store = await open_store(url)
+    try:
+        row = await ReadModel(store).get(match_id)
+        if row is None:
+            raise LookupError(f"no match {match_id!r} in {url}")
+        return await storage.export(store, match_id, include_seed=row.status == ENDED)
+    finally:
+        await store.close()
+
+
+def run_import(args: argparse.Namespace) -> int:
+    match_id, imported = asyncio.run(_import(database(args), args.file.read_bytes()))
+    out.print(f"{'imported' if imported else 'already stored'}: {match_id}")
+    return 0
+
+
+async def _import(url: str, data: bytes) -> tuple[str, bool]:
+    await asyncio.to_thread(migrate, url)
+    store = await open_store(url)
+    try:
+        match_id, imported = await storage.import_(store, data)
+        await MatchManager(store).reindex(match_id)
+        return match_id, imported
+    finally:
+        await store.close()
+
+
+def run_verify(args: argparse.Namespace) -> int:
+    verdict = verify_bytes(args.file.read_bytes())
+    for check in verdict.checks:
+        out.print(f"ok    {check}")
+    if verdict.failure is not None:
+        failure = verdict.failure
+        where = f" at version {failure.version}" if failure.version else ""
+        out.print(f"FAIL  {failure.check}{where}: {failure.message}")
+        return 1
+    out.print("replay verified")
+    return 0
+
+
+def run_show(args: argparse.Namespace) -> int:
+    replay = decode_replay(args.file.read_bytes())
+    viewer = None if args.viewer == "spectator" else int(args.viewer)
+    if viewer is not None and not 0 <= viewer < len(replay.seats):
+        raise ValueError(f"--as takes a seat 0..{len(replay.seats) - 1} or 'spectator'")
+    out.print(render.board(replay, args.step, viewer), markup=False)
+    return 0

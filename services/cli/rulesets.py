@@ -1,0 +1,23 @@
+"""``duelhall rulesets``: one line per hosted ruleset."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from engine.registry import RULESETS
+from services.cli.common import out
+
+
+def register(commands: Any) -> None:
+    parser = commands.add_parser("rulesets", help="list the hosted rulesets")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    for key in sorted(RULESETS):
+        ruleset = RULESETS[key]
+        players = (f"{ruleset.min_seats}" if ruleset.min_seats == ruleset.max_seats
+                   else f"{ruleset.min_seats}-{ruleset.max_seats}")
+        out.print(f"{ruleset.id}\tv{ruleset.version}\t{players} players\t{ruleset.title}")
+    return 0

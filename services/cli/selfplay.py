@@ -1,0 +1,75 @@
+"""``duelhall selfplay RULESET``: bots play each other in process, on a store, or through a server."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+from typing import Any
+
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from engine import registry
+from engine.bots import BOT_KINDS
+from eventstore import migrate, open_store
+from services import selfplay
+from services.cli.common import err, out
+from services.manager import MatchManager
+
+
+def register(commands: Any) -> None:
+    parser = commands.add_parser("selfplay", help="bots play matches and a summary is printed")
+    parser.add_argument("ruleset")
+    parser.add_argument("--games", type=int, default=10)
+    parser.add_argument("--seed", type=int, default=0, help="seed of the bots (and in process, of the matches)")
+    parser.add_argument("--bot", choices=BOT_KINDS, default="random")
+    parser.add_argument("--players", type=int, default=None, help="seats per match (default: the minimum)")
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--server", default=None, metavar="HOST:PORT", help="play through a running server")
+    where.add_argument("--database-url", default=None, help="play in process through the store at this URL")
+    parser.add_argument("--concurrency", type=int, default=8, help="matches in flight with --server")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    ruleset = registry.get(args.ruleset)
+    with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=err, transient=True) as progress:
+        task = progress.add_task(f"{ruleset.id} games", total=args.games)
+
+        def advance() -> None:
+            progress.advance(task)
+
+        if args.server:
+            summary = asyncio.run(selfplay.play_through_server(
+                args.server, ruleset, args.games, args.seed, args.bot, args.players, advance, args.concurrency))
+        elif args.database_url:
+            summary = asyncio.run(_with_store(args, ruleset, advance))
+        else:
+            summary = selfplay.play_in_process(ruleset, args.games, args.seed, args.bot, args.players, advance)
+    print_summary(summary)
+    return 0 if summary.finished == len(summary.games) else 1
+
+
+async def _with_store(args: argparse.Namespace, ruleset: Any, advance: Any) -> selfplay.Summary:
+    await asyncio.to_thread(migrate, args.database_url)
+    store = await open_store(args.database_url)
+    try:
+        return await selfplay.play_with_store(MatchManager(store), ruleset, args.games, args.seed, args.bot,
+                                              args.players, advance)
+    finally:
+        await store.close()
+
+
+def print_summary(summary: selfplay.Summary) -> None:
+    games = len(summary.games)
+    table = Table(title=f"selfplay {summary.ruleset}", show_header=False)
+    table.add_row("games", f"{games} ({summary.finished} finished)")
+    for outcome, count in sorted(summary.outcomes().items()):
+        table.add_row("  " + outcome, str(count))
+    seconds = max(summary.seconds, 1e-9)
+    table.add_row("commands per game", f"{summary.commands / max(games, 1):.1f}")
+    table.add_row("commands/s", f"{summary.commands / seconds:,.0f}")
+    table.add_row("events/s", f"{summary.events / seconds:,.0f}")
+    table.add_row("seconds", f"{summary.seconds:.2f}")
+    out.print(table)

@@ -1,0 +1,47 @@
+"""A match held in memory: its folded state, seed, token hashes and the lock that serialises its commands."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import datetime
+from typing import Any
+
+from engine.contract import Outcome, Ruleset
+from engine.match import Match, apply
+
+
+class HotMatch:
+    """One loaded match. Mutated only on the event loop, and only under ``lock`` for writes."""
+
+    def __init__(
+        self, match_id: str, ruleset: Ruleset, match: Match, seed: bytes, token_hashes: tuple[bytes, ...],
+        command_ids: dict[str, tuple[int, int]], last_event_at: datetime,
+    ) -> None:
+        self.match_id = match_id
+        self.ruleset = ruleset
+        self.match = match
+        self.seed = seed
+        self.token_hashes = token_hashes
+        self.command_ids = command_ids
+        """Command id -> (first, last) version it appended: answers retries without deciding again."""
+        self.last_event_at = last_event_at
+        self.lock = asyncio.Lock()
+
+    @property
+    def version(self) -> int:
+        return self.match.version
+
+    @property
+    def state(self) -> Any:
+        return self.match.state
+
+    @property
+    def outcome(self) -> Outcome | None:
+        return self.ruleset.outcome(self.match.state)
+
+    def advance(self, events: list[Any], command_id: str, at: datetime) -> None:
+        """Folds the events one command appended."""
+        first = self.match.version + 1
+        self.match = apply(self.ruleset, self.match, events)
+        self.command_ids[command_id] = (first, self.match.version)
+        self.last_event_at = at

@@ -1,0 +1,96 @@
+"""Exceptions to gRPC statuses (AIP-193): this table is the documentation of the service's errors.
+
+| exception                      | status              | ErrorInfo.reason                 |
+|--------------------------------|---------------------|----------------------------------|
+| engine Rejected, malformed     | INVALID_ARGUMENT    | BAD_JSON, BAD_FIELDS, UNKNOWN_COMMAND |
+| engine Rejected, rule refusal  | FAILED_PRECONDITION | the ruleset's code               |
+| engine ConfigError             | INVALID_ARGUMENT    | the spec's deck/option code      |
+| InvalidArgument                | INVALID_ARGUMENT    | e.g. UNKNOWN_RULESET             |
+| Unauthenticated                | UNAUTHENTICATED     | TOKEN_MISSING                    |
+| PermissionDenied               | PERMISSION_DENIED   | TOKEN_INVALID, ADMIN_REQUIRED    |
+| MatchNotFound                  | NOT_FOUND           | MATCH_NOT_FOUND                  |
+| VersionMismatch                | ABORTED             | VERSION_MISMATCH                 |
+| ReplayInvalid                  | FAILED_PRECONDITION | REPLAY_INVALID (check, version)  |
+| ReplayConflict                 | ALREADY_EXISTS      | MATCH_EXISTS                     |
+| anything else (a bug)          | INTERNAL            | INTERNAL (no detail leaves)      |
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import logging
+from collections.abc import Callable
+from typing import Any
+
+import grpc
+from google.protobuf import any_pb2
+from google.rpc import code_pb2, error_details_pb2, status_pb2
+from grpc_status import rpc_status
+
+from engine.commands import BAD_JSON
+from engine.errors import MALFORMED_CODES, ConfigError, Rejected
+from replays.storage import ReplayConflict, ReplayInvalid
+from services.errors import (
+    InvalidArgument, MatchNotFound, PermissionDenied, ServiceError, Unauthenticated, VersionMismatch,
+)
+
+DOMAIN = "duelhall"
+log = logging.getLogger(__name__)
+
+_SERVICE_CODES: list[tuple[type[ServiceError], int]] = [
+    (InvalidArgument, code_pb2.INVALID_ARGUMENT),
+    (Unauthenticated, code_pb2.UNAUTHENTICATED),
+    (PermissionDenied, code_pb2.PERMISSION_DENIED),
+    (MatchNotFound, code_pb2.NOT_FOUND),
+    (VersionMismatch, code_pb2.ABORTED),
+]
+
+
+def to_status(exc: BaseException) -> status_pb2.Status:
+    """The rich status for an exception raised while serving a request."""
+    if isinstance(exc, Rejected):
+        malformed = exc.code in MALFORMED_CODES or exc.code == BAD_JSON
+        code = code_pb2.INVALID_ARGUMENT if malformed else code_pb2.FAILED_PRECONDITION
+        return _status(code, exc.code, exc.message, exc.details)
+    if isinstance(exc, ConfigError):
+        details = {"detail": exc.detail} | ({"seat": str(exc.seat)} if exc.seat is not None else {})
+        return _status(code_pb2.INVALID_ARGUMENT, exc.code, str(exc), details)
+    if isinstance(exc, ReplayInvalid):
+        details = {"check": exc.check, "version": str(exc.version)}
+        return _status(code_pb2.FAILED_PRECONDITION, "REPLAY_INVALID", str(exc), details)
+    if isinstance(exc, ReplayConflict):
+        return _status(code_pb2.ALREADY_EXISTS, "MATCH_EXISTS", str(exc), {})
+    for cls, code in _SERVICE_CODES:
+        if isinstance(exc, cls):
+            return _status(code, exc.reason, exc.message, exc.details)
+    log.exception("internal error", exc_info=exc)
+    return _status(code_pb2.INTERNAL, "INTERNAL", "internal error", {})
+
+
+def _status(code: int, reason: str, message: str, details: dict[str, str]) -> status_pb2.Status:
+    info = error_details_pb2.ErrorInfo(reason=reason, domain=DOMAIN, metadata=details)
+    packed = any_pb2.Any()
+    packed.Pack(info)
+    return status_pb2.Status(code=code, message=message, details=[packed])
+
+
+def rpc_errors(method: Callable[..., Any]) -> Callable[..., Any]:
+    """Wraps a servicer method (unary or server-streaming) so every exception leaves as a rich status."""
+    if inspect.isasyncgenfunction(method):
+        @functools.wraps(method)
+        async def stream(self: Any, request: Any, context: grpc.aio.ServicerContext) -> Any:
+            try:
+                async for item in method(self, request, context):
+                    yield item
+            except Exception as exc:  # noqa: BLE001 - the edge converts every failure
+                await context.abort_with_status(rpc_status.to_status(to_status(exc)))
+        return stream
+
+    @functools.wraps(method)
+    async def unary(self: Any, request: Any, context: grpc.aio.ServicerContext) -> Any:
+        try:
+            return await method(self, request, context)
+        except Exception as exc:  # noqa: BLE001 - the edge converts every failure
+            await context.abort_with_status(rpc_status.to_status(to_status(exc)))
+    return unary

@@ -1,0 +1,126 @@
+"""gRPC servicers: authenticate, one call into the manager (or replays), encode. No rules, no SQL."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import grpc
+
+from engine import registry
+from engine.match import encode
+from replays import storage as replay_io
+from replays.verify import verify_bytes
+from services import wire
+from services.api import duelhall_pb2 as pb
+from services.api import duelhall_pb2_grpc as pb_grpc
+from services.errors import MatchNotFound
+from services.manager import MatchManager, SeatEntry, ruleset_for
+from services.readmodel import ENDED, row_for
+from services.rpc_errors import rpc_errors
+from services.tokens import check_admin, seat_for, viewer_for
+from services.watch import Feed
+
+Context = grpc.aio.ServicerContext
+_MAX_PAGE = 500
+
+
+class RulesetServicer(pb_grpc.RulesetServiceServicer):
+    @rpc_errors
+    async def ListRulesets(self, request: pb.ListRulesetsRequest, context: Context) -> pb.ListRulesetsResponse:
+        rulesets = [wire.ruleset_summary(registry.RULESETS[key]) for key in sorted(registry.RULESETS)]
+        return pb.ListRulesetsResponse(rulesets=rulesets)
+
+    @rpc_errors
+    async def DescribeRuleset(self, request: pb.DescribeRulesetRequest, context: Context) -> pb.DescribeRulesetResponse:
+        return wire.ruleset_description(ruleset_for(request.ruleset))
+
+
+class MatchServicer(pb_grpc.MatchServiceServicer):
+    def __init__(self, matches: MatchManager, feed: Feed, admin_token: str | None) -> None:
+        self._matches, self._feed, self._admin_token = matches, feed, admin_token
+
+    @rpc_errors
+    async def CreateMatch(self, request: pb.CreateMatchRequest, context: Context) -> pb.CreateMatchResponse:
+        seats = [SeatEntry(name=s.name, config=wire.json_object(s.config_json, f"seats[{i}].config_json"))
+                 for i, s in enumerate(request.seats)]
+        created = await self._matches.create(request.ruleset, seats, wire.json_object(request.options_json,
+                                                                                     "options_json"))
+        tokens = [pb.SeatToken(seat=i, token=t) for i, t in enumerate(created.tokens)]
+        return pb.CreateMatchResponse(match=wire.match(created.row), tokens=tokens)
+
+    @rpc_errors
+    async def GetMatch(self, request: pb.GetMatchRequest, context: Context) -> pb.Match:
+        hot = await self._matches.get(request.match_id)
+        previous = await self._matches.read_model.get(request.match_id)
+        return wire.match(row_for(hot, created_at=None, previous=previous))
+
+    @rpc_errors
+    async def ListMatches(self, request: pb.ListMatchesRequest, context: Context) -> pb.ListMatchesResponse:
+        size = min(request.page_size or 50, _MAX_PAGE)
+        rows, next_key = await self._matches.read_model.page(
+            request.page_token or None, size, request.ruleset, wire.STATUS_FROM_PB.get(request.status, ""))
+        return pb.ListMatchesResponse(matches=[wire.match(r) for r in rows], next_page_token=next_key or "")
+
+    @rpc_errors
+    async def GetView(self, request: pb.GetViewRequest, context: Context) -> pb.GetViewResponse:
+        hot = await self._matches.get(request.match_id)
+        viewer = viewer_for(request.token, hot.token_hashes)
+        return pb.GetViewResponse(seat=-1 if viewer is None else viewer, version=hot.version,
+                                  view_json=encode(hot.ruleset.view(hot.state, viewer)).decode(),
+                                  to_act=hot.ruleset.to_act(hot.state))
+
+    @rpc_errors
+    async def ListLegalCommands(
+        self, request: pb.ListLegalCommandsRequest, context: Context,
+    ) -> pb.ListLegalCommandsResponse:
+        hot = await self._matches.get(request.match_id)
+        seat = seat_for(request.token, hot.token_hashes)
+        commands = hot.ruleset.legal_commands(hot.state, seat)
+        return pb.ListLegalCommandsResponse(seat=seat, version=hot.version,
+                                            commands_json=[encode(c).decode() for c in commands],
+                                            view_json=encode(hot.ruleset.view(hot.state, seat)).decode(),
+                                            to_act=hot.ruleset.to_act(hot.state))
+
+    @rpc_errors
+    async def SubmitCommand(self, request: pb.SubmitCommandRequest, context: Context) -> pb.SubmitCommandResponse:
+        hot = await self._matches.get(request.match_id)
+        seat = seat_for(request.token, hot.token_hashes)
+        expected = request.expected_version if request.HasField("expected_version") else None
+        result = await self._matches.submit(request.match_id, seat, request.command_json.encode(),
+                                            request.command_id, expected)
+        return pb.SubmitCommandResponse(events=wire.submitted_events(hot.ruleset, result, seat),
+                                        version=result.version, duplicate=result.duplicate,
+                                        to_act=hot.ruleset.to_act(hot.state))
+
+    @rpc_errors
+    async def WatchMatch(self, request: pb.WatchMatchRequest, context: Context) -> AsyncIterator[pb.MatchUpdate]:
+        hot = await self._matches.get(request.match_id)
+        viewer = viewer_for(request.token, hot.token_hashes)
+        async for update in self._feed.watch(request.match_id, viewer, request.from_version, request.include_view):
+            yield pb.MatchUpdate(event=wire.event(update.recorded, update.data),
+                                 view_json=update.view.decode() if update.view else "", match_ended=update.ended)
+
+    @rpc_errors
+    async def ExportReplay(self, request: pb.ExportReplayRequest, context: Context) -> pb.ExportReplayResponse:
+        row = await self._matches.read_model.get(request.match_id)
+        if row is None:
+            raise MatchNotFound(f"no match {request.match_id!r}")
+        ended = row.status == ENDED
+        if not ended:
+            check_admin(request.token, self._admin_token)
+        return pb.ExportReplayResponse(replay=await replay_io.export(self._matches.store, request.match_id, ended))
+
+    @rpc_errors
+    async def ImportReplay(self, request: pb.ImportReplayRequest, context: Context) -> pb.ImportReplayResponse:
+        match_id, imported = await replay_io.import_(self._matches.store, request.replay)
+        await self._matches.reindex(match_id)
+        return pb.ImportReplayResponse(match_id=match_id, imported=imported)
+
+    @rpc_errors
+    async def VerifyReplay(self, request: pb.VerifyReplayRequest, context: Context) -> pb.VerifyReplayResponse:
+        verdict = verify_bytes(request.replay)
+        failure = None
+        if verdict.failure is not None:
+            failure = pb.ReplayFailure(check=verdict.failure.check, version=verdict.failure.version,
+                                       message=verdict.failure.message)
+        return pb.VerifyReplayResponse(ok=verdict.ok, failure=failure, checks=verdict.checks)

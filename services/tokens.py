@@ -1,0 +1,44 @@
+"""Seat tokens: random secrets handed out once at creation; the store keeps only their SHA-256."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from collections.abc import Sequence
+
+from services.errors import PermissionDenied, Unauthenticated
+
+TOKEN_SECRET_PREFIX = "token:"
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+def token_hash(token: str) -> bytes:
+    return hashlib.sha256(token.encode()).digest()
+
+
+def seat_for(token: str, hashes: Sequence[bytes]) -> int:
+    """The seat this token opens; ``Unauthenticated`` when missing, ``PermissionDenied`` when wrong."""
+    if not token:
+        raise Unauthenticated("a seat token is required")
+    presented = token_hash(token)
+    for seat, expected in enumerate(hashes):
+        if hmac.compare_digest(presented, expected):
+            return seat
+    raise PermissionDenied("the token does not open a seat of this match")
+
+
+def viewer_for(token: str, hashes: Sequence[bytes]) -> int | None:
+    """The viewer of a read request: a seat for a valid token, a spectator (None) for no token."""
+    return seat_for(token, hashes) if token else None
+
+
+def check_admin(token: str, admin_token: str | None) -> None:
+    """Refuses unless ``token`` is the configured admin token."""
+    if not token:
+        raise Unauthenticated("the admin token is required")
+    if not admin_token or not hmac.compare_digest(token.encode(), admin_token.encode()):
+        raise PermissionDenied("this action needs the admin token", reason="ADMIN_REQUIRED")

@@ -1,0 +1,78 @@
+"""Conversions between the service's values and the duelhall.v1 protobuf messages."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+import msgspec
+
+from engine.contract import Ruleset
+from engine.match import encode, event_type
+from eventstore import RecordedEvent
+from services.api import duelhall_pb2 as pb
+from services.errors import InvalidArgument
+from services.manager import Submitted
+from services.readmodel import ENDED, RUNNING, MatchRow
+
+_STATUS_TO_PB = {RUNNING: pb.MATCH_STATUS_RUNNING, ENDED: pb.MATCH_STATUS_ENDED}
+STATUS_FROM_PB = {pb.MATCH_STATUS_UNSPECIFIED: "", pb.MATCH_STATUS_RUNNING: RUNNING, pb.MATCH_STATUS_ENDED: ENDED}
+
+
+def timestamp(at: datetime) -> str:
+    """RFC 3339 in UTC with a Z suffix."""
+    return at.isoformat().replace("+00:00", "Z")
+
+
+def match(row: MatchRow) -> pb.Match:
+    return pb.Match(
+        match_id=row.match_id, ruleset=row.ruleset, ruleset_version=row.ruleset_version, seats=list(row.seats),
+        status=_STATUS_TO_PB[row.status], version=row.version,
+        outcome_json="" if row.outcome is None else msgspec.json.encode(row.outcome).decode(),
+        created_at=timestamp(row.created_at), updated_at=timestamp(row.updated_at),
+        seed_commitment=row.seed_commitment,
+    )
+
+
+def event(recorded: RecordedEvent, data: bytes) -> pb.Event:
+    """A stored event with ``data`` already redacted for the receiver (hashes never leave: D-api-1)."""
+    return pb.Event(version=recorded.version, type=recorded.type, data_json=data.decode(),
+                    actor=recorded.meta.actor, recorded_at=timestamp(recorded.meta.recorded_at))
+
+
+def submitted_events(ruleset: Ruleset, result: Submitted, seat: int) -> list[pb.Event]:
+    """A command's events as its submitter may see them."""
+    return [pb.Event(version=result.first_version + i, type=event_type(e), data_json=encode(ruleset.redact(e, seat)).decode(),
+                     actor=str(seat), recorded_at=timestamp(result.recorded_at))
+            for i, e in enumerate(result.events)]
+
+
+def ruleset_summary(ruleset: Ruleset) -> pb.RulesetSummary:
+    return pb.RulesetSummary(id=ruleset.id, version=ruleset.version, title=ruleset.title,
+                             min_seats=ruleset.min_seats, max_seats=ruleset.max_seats,
+                             card_data_hash=ruleset.card_data_hash)
+
+
+def ruleset_description(ruleset: Ruleset) -> pb.DescribeRulesetResponse:
+    def schema(kind: Any) -> str:
+        return msgspec.json.encode(msgspec.json.schema(kind)).decode()
+
+    return pb.DescribeRulesetResponse(
+        ruleset=ruleset_summary(ruleset), config_schema_json=schema(ruleset.Config),
+        command_schema_json=schema(ruleset.Command), event_schema_json=schema(ruleset.Event),
+        view_schema_json=schema(ruleset.View), presets_json=msgspec.json.encode(ruleset.presets).decode(),
+        options_json=msgspec.json.encode(ruleset.options).decode(),
+    )
+
+
+def json_object(text: str, what: str) -> dict[str, Any]:
+    """A JSON object from a request field ('' means {}); ``InvalidArgument`` otherwise."""
+    if not text:
+        return {}
+    try:
+        value = msgspec.json.decode(text)
+    except msgspec.DecodeError as exc:
+        raise InvalidArgument(f"{what} is not valid JSON: {exc}", reason="BAD_JSON") from None
+    if not isinstance(value, dict):
+        raise InvalidArgument(f"{what} must be a JSON object", reason="BAD_JSON")
+    return value
