@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from engine.contract import Ruleset
-from engine.rulesets import card_monsters
+from engine.rulesets import aq, card_monsters
 
 RULESETS: dict[str, Ruleset] = {
+    "aq": aq.RULESET,
     "card_monsters": card_monsters.RULESET,
 }
 

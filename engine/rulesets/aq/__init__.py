@@ -1,0 +1,41 @@
+"""aq: the 2-6 player pet shedding game (spec shared/rules/aq.md, seed 004)."""
+
+from engine.contract import Ruleset
+from engine.rulesets.aq.data import CARD_DATA_HASH, PRESETS
+from engine.rulesets.aq.model import Command, Config, Event, State, View
+from engine.rulesets.aq.rules import decide, deadline, legal_commands, outcome, precheck, to_act
+from engine.rulesets.aq.evolve import evolve
+from engine.rulesets.aq.setup import OPTION_DEFAULTS, configure, initial, setup
+from engine.rulesets.aq.view import greedy_score, hidden_cards, redact, view
+
+RULESET = Ruleset(
+    id="aq",
+    version=1,
+    title="AQ",
+    card_data_hash=CARD_DATA_HASH,
+    min_seats=2,
+    max_seats=6,
+    Config=Config,
+    State=State,
+    Command=Command,
+    Event=Event,
+    View=View,
+    configure=configure,
+    initial=initial,
+    setup=setup,
+    precheck=precheck,
+    decide=decide,
+    evolve=evolve,
+    legal_commands=legal_commands,
+    to_act=to_act,
+    view=view,
+    redact=redact,
+    deadline=deadline,
+    outcome=outcome,
+    hidden_cards=hidden_cards,
+    greedy_score=greedy_score,
+    presets=PRESETS,
+    options=OPTION_DEFAULTS,
+)
+
+__all__ = ["RULESET"]

@@ -1,0 +1,351 @@
+"""aq data types (spec §3, §5-§11): configuration, state, commands, events and the view. Data only."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+Step = Literal["main", "reserve", "drawn_choice"]
+Direction = Literal["clockwise", "counterclockwise"]
+
+
+# --- configuration (§3.7, §4) -------------------------------------------------------------------
+
+
+class Options(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """§3.7 with its defaults."""
+
+    max_rounds: int = 5
+    phase_seconds: int = 60
+    max_phases_per_round: int = 200
+    box: str = "starter_a"
+
+
+class Config(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A validated match: the player count, the options and the box expanded into instance ids."""
+
+    players: int
+    options: Options
+    pets: tuple[str, ...]
+    """The pets in play (D2), canonical order."""
+    skills: tuple[str, ...]
+    """The box's skill deck, canonical order (§13.4)."""
+
+
+# --- state (§3.4, §3.5) -------------------------------------------------------------------------
+
+
+class Seat(msgspec.Struct, frozen=True):
+    """One seat's zones and counters."""
+
+    hand: tuple[str, ...] = ()
+    """Canonical order."""
+    reserve: tuple[str, ...] = ()
+    """Bottom → top."""
+    skills: tuple[str, ...] = ()
+    """Acquisition order."""
+    total: int = 0
+    conceded: bool = False
+    glimpsed: int = 0
+    """Bits (data.BIT) of cards this seat saw privately: the cards it gave away (§11, CardGiven)."""
+
+
+class State(msgspec.Struct, frozen=True):
+    """§3.5. ``exposed`` records every id ever shown to all, so ``hidden_cards`` can tell what is still secret."""
+
+    config: Config
+    seats: tuple[Seat, ...]
+    status: Literal["live", "over"] = "live"
+    round: int = 0
+    starting_seat: int = 0
+    direction: int = 1
+    current: int = 0
+    phase_no: int = 0
+    phases_in_round: int = 0
+    step: Step = "main"
+    skill_action_available: bool = True
+    wild_active: bool = False
+    reserve_cap: int = 2
+    reserve_remaining: int = 0
+    drawn_playable: tuple[str, ...] = ()
+    skip_next: bool = False
+    field: tuple[str, ...] = ()
+    """Front (index 0) → last."""
+    removed: tuple[str, ...] = ()
+    skill_deck: tuple[str, ...] = ()
+    """Index 0 = top."""
+    used_skills: tuple[str, ...] = ()
+    exposed: int = 0
+    winners: tuple[int, ...] = ()
+    reason: str = ""
+
+
+# --- commands (§7) ------------------------------------------------------------------------------
+
+
+class _Command(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="type"):
+    pass
+
+
+class LearnSkill(_Command, tag="learn_skill"):
+    cards: tuple[str, str]
+
+
+class UseSkill(_Command, tag="use_skill"):
+    skill: str
+    card: str | None = None
+    target_seat: int | None = None
+
+
+class PlayCard(_Command, tag="play_card"):
+    card: str
+
+
+class Draw(_Command, tag="draw"):
+    pass
+
+
+class CoverReserve(_Command, tag="cover_reserve"):
+    card: str
+
+
+class EndPhase(_Command, tag="end_phase"):
+    pass
+
+
+class Concede(_Command, tag="concede"):
+    pass
+
+
+class Timeout(_Command, tag="timeout"):
+    phase_no: int
+
+
+Command = LearnSkill | UseSkill | PlayCard | Draw | CoverReserve | EndPhase | Concede | Timeout
+
+
+# --- events (§5-§10; fields in the spec's order) ------------------------------------------------
+
+
+class _Event(msgspec.Struct, frozen=True, tag_field="type"):
+    pass
+
+
+class StartingPlayerChosen(_Event):
+    seat: int
+
+
+class RoundStarted(_Event):
+    round: int
+    starting_seat: int
+    direction: Direction
+
+
+class PetsShuffled(_Event):
+    round: int
+    order: tuple[str, ...] | None
+    """Redacted (None) for every viewer (§11)."""
+    count: int
+
+
+class HandDealt(_Event):
+    seat: int
+    cards: tuple[str, ...] | None
+    """Canonical order; None for everyone but the seat (§11)."""
+    count: int
+
+
+class FieldLaidOut(_Event):
+    cards: tuple[str, ...]
+
+
+class SkillDeckShuffled(_Event):
+    round: int
+    order: tuple[str, ...] | None
+    """Redacted (None) for every viewer (§11)."""
+    count: int
+
+
+class SkillDealt(_Event):
+    seat: int
+    skill: str | None
+
+
+class PhaseStarted(_Event):
+    round: int
+    seat: int
+    phase_no: int
+    seconds: int
+
+
+class PhaseSkipped(_Event):
+    seat: int
+
+
+class PhaseEnded(_Event):
+    seat: int
+
+
+class RoundEnded(_Event):
+    round: int
+    reason: Literal["field_exhausted", "hand_empty", "phase_limit"]
+    ending_seat: int
+
+
+class SeatScore(msgspec.Struct, frozen=True):
+    """One line of §8.6."""
+
+    seat: int
+    hand: tuple[str, ...]
+    hand_total: int
+    reserve: tuple[str, ...]
+    reserve_total: int
+    round_score: int
+    total_before: int
+    total_after: int
+    flipped: bool
+
+
+class RoundScored(_Event):
+    round: int
+    results: tuple[SeatScore, ...]
+
+
+class MatchEnded(_Event):
+    winners: tuple[int, ...]
+    reason: Literal["exact_zero", "over_100", "round_limit", "concede"]
+    totals: tuple[int, ...]
+
+
+class SkillLearned(_Event):
+    seat: int
+    cards: tuple[str, str]
+    skill: str | None
+
+
+class SkillUsed(_Event):
+    seat: int
+    skill: str
+    skill_id: str
+    card: str | None
+    target_seat: int | None
+
+
+class CardPlayed(_Event):
+    seat: int
+    card: str
+    on_card: str
+    counter_pairs: int
+    beats_attack: bool
+    reserve_allowance: int
+    source: Literal["hand", "drawn"]
+
+
+class HandRevealed(_Event):
+    seat: int
+    cards: tuple[str, ...]
+
+
+class FieldCardDrawn(_Event):
+    seat: int
+    card: str
+
+
+class ReserveReturned(_Event):
+    seat: int
+    card: str | None
+
+
+class ReserveCovered(_Event):
+    seat: int
+    card: str | None
+    source: Literal["play", "skill"]
+
+
+class DirectionChanged(_Event):
+    direction: Direction
+
+
+class NextPhaseSkipped(_Event):
+    seat: int
+
+
+class CardGiven(_Event):
+    from_seat: int
+    to_seat: int
+    card: str | None
+
+
+class CardRemoved(_Event):
+    seat: int
+    card: str
+
+
+class PlayerConceded(_Event):
+    seat: int
+
+
+class PhaseAutoResolved(_Event):
+    seat: int
+    phase_no: int
+    reason: Literal["timeout", "conceded"]
+
+
+Event = (
+    StartingPlayerChosen | RoundStarted | PetsShuffled | HandDealt | FieldLaidOut | SkillDeckShuffled
+    | SkillDealt | PhaseStarted | PhaseSkipped | PhaseEnded | RoundEnded | RoundScored | MatchEnded
+    | SkillLearned | SkillUsed | CardPlayed | HandRevealed | FieldCardDrawn | ReserveReturned
+    | ReserveCovered | DirectionChanged | NextPhaseSkipped | CardGiven | CardRemoved | PlayerConceded
+    | PhaseAutoResolved
+)
+
+
+# --- view (§11) ---------------------------------------------------------------------------------
+
+
+class SeatView(msgspec.Struct, frozen=True):
+    """A seat as one viewer sees it: card lists only for the viewer's own seat."""
+
+    seat: int
+    hand: tuple[str, ...] | None
+    hand_count: int
+    reserve: tuple[str, ...] | None
+    reserve_count: int
+    skills: tuple[str, ...] | None
+    skill_count: int
+    total: int
+    conceded: bool
+
+
+class Pending(msgspec.Struct, frozen=True):
+    """§7 pending decision: ``reserve_remaining`` in step reserve, ``options`` in step drawn_choice."""
+
+    seat: int
+    step: Step
+    reserve_remaining: int | None
+    options: tuple[str, ...] | None
+
+
+class View(msgspec.Struct, frozen=True):
+    viewer: int | None
+    status: Literal["live", "over"]
+    round: int
+    max_rounds: int
+    starting_seat: int
+    direction: Direction
+    current: int
+    phase_no: int
+    phases_in_round: int
+    skill_action_available: bool
+    wild_active: bool
+    reserve_cap: int
+    skip_next: bool
+    field: tuple[str, ...]
+    removed: tuple[str, ...]
+    used_skills: tuple[str, ...]
+    skill_deck_count: int
+    seats: tuple[SeatView, ...]
+    pending: Pending | None
+    winners: tuple[int, ...]
+    reason: str
