@@ -56,7 +56,7 @@ def create(ruleset: Ruleset, config_data: Any, seat_names: Sequence[str], seed: 
         version=ruleset.version,
         card_data_hash=ruleset.card_data_hash,
         seats=tuple(seat_names),
-        config=msgspec.to_builtins(config),
+        config=msgspec.json.decode(_encoder.encode(config)),
         seed_commitment=seed_commitment(seed),
     )
     return [created, *ruleset.setup(config, Rng(seed, 1))]
