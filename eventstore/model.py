@@ -1,0 +1,116 @@
+"""The store's records: what goes in (NewEvent, CommandRecord, AppendRequest) and what comes out.
+
+DESIGN.md "Events, commands and the store": the store knows streams, versions, bytes and hashes, never a
+ruleset or an event class; ``data`` and ``payload`` are canonical JSON bytes made by the caller.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping, Sequence
+from datetime import UTC, datetime, timedelta
+
+import msgspec
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+class NewEvent(msgspec.Struct, frozen=True):
+    """An event to append: its type tag and its canonical JSON bytes."""
+
+    type: str
+    data: bytes
+
+
+class CommandRecord(msgspec.Struct, frozen=True):
+    """The command that caused an append; ``actor`` is a seat ("0".."5"), "system" or "admin"."""
+
+    command_id: str
+    actor: str
+    type: str
+    payload: bytes
+
+
+class EventMeta(msgspec.Struct, frozen=True):
+    """Who caused an event and when the store recorded it (UTC, microsecond precision)."""
+
+    command_id: str
+    actor: str
+    recorded_at: datetime
+
+
+class RecordedEvent(msgspec.Struct, frozen=True):
+    """A stored event: global position, per-stream version, content, metadata and chain hash."""
+
+    position: int
+    stream_id: str
+    version: int
+    type: str
+    data: bytes
+    meta: EventMeta
+    hash: bytes
+
+
+class Appended(msgspec.Struct, frozen=True):
+    """The result of an append; ``duplicate`` is True when the command id had been seen on the stream."""
+
+    stream_id: str
+    first_version: int
+    last_version: int
+    first_position: int
+    last_position: int
+    head_hash: bytes
+    duplicate: bool
+
+
+class Snapshot(msgspec.Struct, frozen=True):
+    """A cached fold of a stream up to ``version``; ``schema`` names the ruleset version that wrote it."""
+
+    stream_id: str
+    version: int
+    schema: str
+    data: bytes
+
+
+class AppendRequest(msgspec.Struct, frozen=True):
+    """One append as the group-commit writer sees it (the arguments of ``append``)."""
+
+    stream_id: str
+    expected_version: int
+    events: tuple[NewEvent, ...]
+    command: CommandRecord
+    secrets: tuple[tuple[str, bytes], ...] = ()
+
+
+def append_request(
+    stream_id: str,
+    expected_version: int,
+    events: Sequence[NewEvent],
+    command: CommandRecord,
+    secrets: Mapping[str, bytes] | None = None,
+) -> AppendRequest:
+    """Validate ``append``'s arguments into a request; bad arguments are bugs (ValueError, TypeError)."""
+    if expected_version < 0:
+        raise ValueError(f"expected_version must be >= 0, got {expected_version}")
+    if not events:
+        raise ValueError("an append needs at least one event")
+    # Checked here, in the caller's task: a malformed request must not reach (and fail) a shared batch.
+    for event in events:
+        if not (isinstance(event, NewEvent) and isinstance(event.type, str) and isinstance(event.data, bytes)):
+            raise TypeError(f"events must be NewEvent(type: str, data: bytes), got {event!r}")
+    if not (isinstance(command, CommandRecord) and isinstance(command.payload, bytes)):
+        raise TypeError(f"command must be a CommandRecord with bytes payload, got {command!r}")
+    pairs = tuple(sorted((secrets or {}).items()))
+    if not all(isinstance(value, bytes) for _, value in pairs):
+        raise TypeError("secret values must be bytes")
+    return AppendRequest(stream_id, expected_version, tuple(events), command, pairs)
+
+
+def now_micros() -> int:
+    """The current time as stored in ``recorded_at``: integer microseconds since the Unix epoch, UTC."""
+    return time.time_ns() // 1000
+
+
+def from_micros(micros: int) -> datetime:
+    """The UTC datetime of a stored ``recorded_at``."""
+    return _EPOCH + timedelta(microseconds=micros)
