@@ -1,0 +1,92 @@
+"""The store's tables, declared once with SQLAlchemy Core (STYLE.md §6); docs/eventstore.md explains them.
+
+Dialect differences are column variants only. Migrations in ``eventstore/migrations`` create exactly these
+tables; ``SCHEMA_REVISION`` is the alembic revision they correspond to (a test keeps the two in step).
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import (
+    BigInteger,
+    Column,
+    Integer,
+    LargeBinary,
+    MetaData,
+    PrimaryKeyConstraint,
+    Table,
+    Text,
+    UniqueConstraint,
+)
+
+SCHEMA_REVISION = "0001"
+
+# On SQLite an INTEGER PRIMARY KEY is the rowid: the events table is then clustered by position.
+Position = BigInteger().with_variant(Integer(), "sqlite")
+
+metadata = MetaData()
+
+# The one-row head counter: the last position handed out. Every append locks and advances it in its
+# transaction, so positions are gap-free and in commit order (docs/eventstore.md "Positions").
+head = Table(
+    "head",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=False),
+    Column("position", BigInteger, nullable=False),
+)
+
+events = Table(
+    "events",
+    metadata,
+    Column("position", Position, primary_key=True, autoincrement=False),
+    Column("stream_id", Text, nullable=False),
+    Column("version", Integer, nullable=False),
+    Column("type", Text, nullable=False),
+    Column("data", LargeBinary, nullable=False),
+    Column("command_id", Text, nullable=False),
+    Column("actor", Text, nullable=False),
+    Column("recorded_at", BigInteger, nullable=False, comment="microseconds since the Unix epoch, UTC"),
+    Column("hash", LargeBinary, nullable=False),
+    # The optimistic-concurrency backstop: two writers can never both store a stream's version n.
+    UniqueConstraint("stream_id", "version", name="events_stream_version"),
+)
+
+commands = Table(
+    "commands",
+    metadata,
+    Column("stream_id", Text, nullable=False),
+    Column("command_id", Text, nullable=False),
+    Column("actor", Text, nullable=False),
+    Column("type", Text, nullable=False),
+    Column("payload", LargeBinary, nullable=False),
+    Column("first_version", Integer, nullable=False),
+    Column("last_version", Integer, nullable=False),
+    PrimaryKeyConstraint("stream_id", "command_id", name="commands_pkey"),
+)
+
+secrets = Table(
+    "secrets",
+    metadata,
+    Column("stream_id", Text, nullable=False),
+    Column("name", Text, nullable=False),
+    Column("value", LargeBinary, nullable=False),
+    PrimaryKeyConstraint("stream_id", "name", name="secrets_pkey"),
+)
+
+# One snapshot per stream: a newer one replaces it, whatever its schema (it is only a cache).
+snapshots = Table(
+    "snapshots",
+    metadata,
+    Column("stream_id", Text, primary_key=True),
+    Column("version", Integer, nullable=False),
+    Column("schema", Text, nullable=False),
+    Column("data", LargeBinary, nullable=False),
+)
+
+projection_rows = Table(
+    "projection_rows",
+    metadata,
+    Column("projection", Text, nullable=False),
+    Column("key", Text, nullable=False),
+    Column("value", LargeBinary, nullable=False),
+    PrimaryKeyConstraint("projection", "key", name="projection_rows_pkey"),
+)
