@@ -1,0 +1,93 @@
+"""Group commit's arithmetic: decide a batch of appends against what the database holds.
+
+Pure: the backends lock the head counter, read each request's ``Known`` facts, call ``plan`` and write
+its rows in the same transaction. Because every writer holds the head lock from those reads to its
+commit, the facts cannot go stale, so version checks and duplicates are decided here, request by request,
+and a conflicting request never touches the database (docs/eventstore.md "Group commit").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import msgspec
+
+from eventstore.errors import StoreError, WrongExpectedVersion
+from eventstore.hashing import GENESIS_HASH, chain_hash
+from eventstore.model import AppendRequest, Appended
+
+Outcome = Appended | StoreError
+
+
+class Known(msgspec.Struct, frozen=True):
+    """What the database holds for one request: its stream's head, and the command's first result if any."""
+
+    version: int = 0
+    hash: bytes = GENESIS_HASH
+    original: Appended | None = None
+
+
+class Plan(msgspec.Struct):
+    """The outcome of every request, the rows to insert, and the head counter after them."""
+
+    outcomes: list[Outcome]
+    event_rows: list[tuple[Any, ...]]
+    command_rows: list[tuple[Any, ...]]
+    secret_rows: list[tuple[Any, ...]]
+    position: int
+
+
+def plan(batch: Sequence[AppendRequest], known: Sequence[Known], position: int, recorded_at: int) -> Plan:
+    """Decide each request in order; later requests see the streams as the earlier ones left them."""
+    result = Plan([], [], [], [], position)
+    heads: dict[str, tuple[int, bytes]] = {}
+    done: dict[tuple[str, str], Appended] = {}
+    for request, facts in zip(batch, known, strict=True):
+        key = (request.stream_id, request.command.command_id)
+        original = done.get(key) or facts.original
+        if original is not None:
+            result.outcomes.append(msgspec.structs.replace(original, duplicate=True))
+            continue
+        version, prev = heads.get(request.stream_id, (facts.version, facts.hash))
+        if request.expected_version != version:
+            result.outcomes.append(WrongExpectedVersion(request.stream_id, request.expected_version, version))
+            continue
+        appended = _add(result, request, prev, recorded_at)
+        heads[request.stream_id] = (appended.last_version, appended.head_hash)
+        done[key] = appended
+        result.outcomes.append(appended)
+    return result
+
+
+def _add(result: Plan, request: AppendRequest, prev: bytes, recorded_at: int) -> Appended:
+    """Append one request's rows to the plan, chaining hashes from ``prev``."""
+    stream_id, command = request.stream_id, request.command
+    first_version, first_position = request.expected_version + 1, result.position + 1
+    for offset, event in enumerate(request.events):
+        version, position = first_version + offset, first_position + offset
+        prev = chain_hash(prev, version, event.type, event.data)
+        result.event_rows.append(
+            (position, stream_id, version, event.type, event.data, command.command_id, command.actor, recorded_at, prev)
+        )
+    last_version = first_version + len(request.events) - 1
+    result.position += len(request.events)
+    result.command_rows.append(
+        (stream_id, command.command_id, command.actor, command.type, command.payload, first_version, last_version)
+    )
+    result.secret_rows.extend((stream_id, name, value) for name, value in request.secrets)
+    return Appended(stream_id, first_version, last_version, first_position, result.position, prev, False)
+
+
+class CommitStats(msgspec.Struct):
+    """Counters of a store's writer: appends committed and the transactions that carried them."""
+
+    appends: int = 0
+    commits: int = 0
+
+    def count(self, outcomes: Sequence[Outcome]) -> None:
+        """Count one committed transaction and the new appends it carried."""
+        new = sum(1 for outcome in outcomes if isinstance(outcome, Appended) and not outcome.duplicate)
+        if new:
+            self.appends += new
+            self.commits += 1
