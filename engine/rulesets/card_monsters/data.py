@@ -113,6 +113,8 @@ class Profile(msgspec.Struct, frozen=True):
     attacks: tuple[tuple[AttackType, int], ...]
     """Non-zero attacks in resolution order (magic, ranged, melee, random; D11)."""
     traits: frozenset[str]
+    trait_names: tuple[str, ...]
+    """The traits sorted by name (for views)."""
     values: tuple[int, int, int, int]
     """All four attack values in ``ATTACK_TYPES`` order, zeros included (for views)."""
 
@@ -144,6 +146,7 @@ def _profile(monster: MonsterCard, equipment: EquipmentCard | None) -> Profile:
     return Profile(
         attacks=tuple((t, v) for t, v in zip(ATTACK_TYPES, values) if v),
         traits=traits,
+        trait_names=tuple(sorted(traits)),
         values=(values[0], values[1], values[2], values[3]),
     )
 

@@ -111,12 +111,17 @@ def check_sacrifice(state: State, actor: Actor, cmd: Sacrifice) -> Card | Monste
     """The hand card's catalog entry, or the field monster, being sacrificed (§8.4)."""
     if (cmd.card is None) == (cmd.position is None):
         raise Rejected(Code.BAD_FIELDS, "give exactly one of card or position")
-    if state.sides[state.active].sacrifice_used:
-        raise Rejected(Code.SACRIFICE_ALREADY_USED, "you have already sacrificed this turn")
+    check_sacrifice_unused(state)
     if cmd.card is not None:
         return _hand_card(state, cmd.card)
     assert cmd.position is not None
     return _own_monster(state, cmd.position)
+
+
+def check_sacrifice_unused(state: State) -> None:
+    """At most one sacrifice per turn (§6.2); the same for every candidate, so legal_commands asks once."""
+    if state.sides[state.active].sacrifice_used:
+        raise Rejected(Code.SACRIFICE_ALREADY_USED, "you have already sacrificed this turn")
 
 
 def check_engage(state: State, actor: Actor, cmd: Engage) -> None:
@@ -319,23 +324,30 @@ def _sacrifice_candidates(state: State) -> list[Sacrifice]:
 _ENGAGE = [Engage()]
 _CONCEDE = [Concede()]
 
-Family = tuple[str, Callable[[State], Sequence[Any]], Callable[[State, Actor, Any], Any]]
+def _no_gate(state: State) -> None:
+    """Families whose every check depends on the candidate."""
+
+
+Family = tuple[str, Callable[[State], None], Callable[[State], Sequence[Any]], Callable[[State, Actor, Any], Any]]
 _FAMILIES: tuple[Family, ...] = (
-    ("play_monster", _play_candidates, check_play_monster),
-    ("equip", _equip_candidates, check_equip),
-    ("use_consumable", _consumable_candidates, check_use_consumable),
-    ("sacrifice", _sacrifice_candidates, check_sacrifice),
-    ("engage", lambda state: _ENGAGE, check_engage),
-    ("concede", lambda state: _CONCEDE, check_concede),
+    ("play_monster", _no_gate, _play_candidates, check_play_monster),
+    ("equip", _no_gate, _equip_candidates, check_equip),
+    ("use_consumable", _no_gate, _consumable_candidates, check_use_consumable),
+    ("sacrifice", check_sacrifice_unused, _sacrifice_candidates, check_sacrifice),
+    ("engage", _no_gate, lambda state: _ENGAGE, check_engage),
+    ("concede", _no_gate, lambda state: _CONCEDE, check_concede),
 )
+"""Per command family: its tag (for ``precheck``), a check shared by all its candidates, the canonical
+candidates (§7 order) and the command's check; all of them are the ones ``decide`` runs."""
 
 
 def legal_commands(state: State, seat: int) -> list[Command]:
     """§7: exactly what ``decide`` accepts from ``seat`` now, in the canonical order."""
     legal: list[Command] = []
-    for kind, candidates, check in _FAMILIES:
+    for kind, gate, candidates, check in _FAMILIES:
         try:
             precheck(state, seat, kind)
+            gate(state)
         except Rejected:
             continue
         for cmd in candidates(state):

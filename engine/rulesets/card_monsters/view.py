@@ -24,6 +24,7 @@ from engine.rulesets.card_monsters.data import (
     MonsterCard,
 )
 from engine.rulesets.card_monsters.model import (
+    POSITIONS,
     AttackHit,
     CardDrawn,
     CardView,
@@ -88,14 +89,14 @@ def _side_view(state: State, seat: int, viewer: Viewer) -> SideView:
         hand_item_count=len(side.hand_items),
         hand_monsters=_cards(state, side.hand_monsters) if is_owner else None,
         hand_items=_cards(state, side.hand_items) if is_owner else None,
-        field=tuple(_monster_view(p, m) for p, m in enumerate(side.field, start=1) if m is not None),
+        field=tuple([_monster_view(p, m) for p, m in zip(POSITIONS, side.field) if m is not None]),
         discard=_cards(state, side.discard),
     )
 
 
 def _cards(state: State, cards: tuple[str, ...]) -> tuple[CardView, ...]:
     card_ids = state.card_ids
-    return tuple(CardView(card, card_ids[card]) for card in cards)
+    return tuple([CardView(card, card_ids[card]) for card in cards])
 
 
 def _monster_view(position: int, monster: Monster) -> MonsterView:
@@ -117,7 +118,7 @@ def _monster_view(position: int, monster: Monster) -> MonsterView:
         ranged=ranged,
         melee=melee,
         random=random,
-        traits=tuple(sorted(profile.traits)),
+        traits=profile.trait_names,
     )
 
 
@@ -172,7 +173,7 @@ def greedy_score(view: View, command: Any) -> float:
             assert isinstance(entry, MonsterCard)
             return 10.0 + sum(PROFILES[entry.id, None].values)
         case Equip(card=card, position=position):
-            return _equip_score(own.field[position - 1], CATALOG[_card_id(own.hand_items, card)])
+            return _equip_score(_at(own.field, position), CATALOG[_card_id(own.hand_items, card)])
         case UseConsumable(card=card, target_position=target):
             return _consumable_score(own.field, enemy.field, CATALOG[_card_id(own.hand_items, card)], target)
         case Sacrifice(card=card):
@@ -185,13 +186,23 @@ def greedy_score(view: View, command: Any) -> float:
 
 
 def _card_id(cards: tuple[CardView, ...] | None, card: str) -> str:
-    return next(c.card_id for c in cards or () if c.card == card)
+    for entry in cards or ():
+        if entry.card == card:
+            return entry.card_id
+    raise ValueError(f"{card} is not in the viewer's hand")
 
 
-def _equip_score(monster: MonsterView, entry: Any) -> float:
+def _at(field: tuple[MonsterView, ...], position: int | None) -> MonsterView | None:
+    for monster in field:
+        if monster.position == position:
+            return monster
+    return None
+
+
+def _equip_score(monster: MonsterView | None, entry: Any) -> float:
     assert isinstance(entry, EquipmentCard)
     gain = sum(m.amount for m in entry.modifiers if isinstance(m, AddAttack | AddMaxHp)) or 2
-    return 4.0 + gain - (6.0 if monster.equipment is not None else 0.0)
+    return 4.0 + gain - (6.0 if monster is not None and monster.equipment is not None else 0.0)
 
 
 def _consumable_score(
@@ -202,8 +213,8 @@ def _consumable_score(
     if isinstance(effect, GainCrystals):
         return 1.0
     if isinstance(effect, Heal):
-        monster = own[target - 1] if target is not None else None
+        monster = _at(own, target)
         return float(min(effect.amount, monster.max_hp - monster.hp)) - 1.0 if monster else -1.0
     assert isinstance(effect, Damage)
-    monster = enemy[target - 1] if target is not None else None
+    monster = _at(enemy, target)
     return 5.0 + (10.0 if monster and monster.hp <= effect.amount else 0.0)
