@@ -1,0 +1,59 @@
+"""Test-side helpers for talking to a real server: error details, match creation, random play."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+import grpc
+import msgspec
+from google.rpc import error_details_pb2, status_pb2
+
+from services.api import duelhall_pb2 as pb
+from services.api import duelhall_pb2_grpc as pb_grpc
+
+
+def error_reason(error: grpc.aio.AioRpcError) -> str:
+    """The ErrorInfo reason in the rich status trailer (AIP-193)."""
+    for key, value in error.trailing_metadata() or ():
+        if key == "grpc-status-details-bin":
+            status = status_pb2.Status.FromString(value)
+            for detail in status.details:
+                info = error_details_pb2.ErrorInfo()
+                if detail.Unpack(info):
+                    assert info.domain == "duelhall"
+                    return info.reason
+    raise AssertionError(f"no ErrorInfo on {error.code()}: {error.details()}")
+
+
+@dataclass
+class Created:
+    match_id: str
+    tokens: list[str]
+    version: int
+
+
+async def create_match(stub: pb_grpc.MatchServiceStub, ruleset: str = "card_monsters", players: int = 2,
+                       options: str = "") -> Created:
+    reply = await stub.CreateMatch(pb.CreateMatchRequest(
+        ruleset=ruleset, seats=[pb.SeatSpec(name=f"player-{i}") for i in range(players)], options_json=options))
+    tokens = [t.token for t in sorted(reply.tokens, key=lambda t: t.seat)]
+    return Created(reply.match.match_id, tokens, reply.match.version)
+
+
+async def play_random(stub: pb_grpc.MatchServiceStub, created: Created, seed: int, max_commands: int = 10_000) -> int:
+    """Plays random non-concede legal commands until the match ends (or ``max_commands``); returns the count."""
+    rng = random.Random(seed)
+    to_act = list((await stub.GetView(pb.GetViewRequest(match_id=created.match_id))).to_act)
+    commands = 0
+    while to_act and commands < max_commands:
+        seat = to_act[0]
+        legal = await stub.ListLegalCommands(pb.ListLegalCommandsRequest(match_id=created.match_id,
+                                                                         token=created.tokens[seat]))
+        options = [c for c in legal.commands_json if msgspec.json.decode(c)["type"] != "concede"]
+        reply = await stub.SubmitCommand(pb.SubmitCommandRequest(
+            match_id=created.match_id, token=created.tokens[seat], command_json=rng.choice(options),
+            command_id=f"c{commands}"))
+        to_act = list(reply.to_act)
+        commands += 1
+    return commands

@@ -1,0 +1,91 @@
+"""A full match through a real server: watchers per seat and a spectator, raw bytes checked for leaks."""
+
+from __future__ import annotations
+
+import asyncio
+
+import grpc
+import msgspec
+
+from engine.match import event_decoder, fold
+from engine.registry import RULESETS
+from replays.format import decode_replay
+from services.api import duelhall_pb2 as pb
+from services.api import duelhall_pb2_grpc as pb_grpc
+from tests.services.client import create_match, play_random
+
+WATCH = "/duelhall.v1.MatchService/WatchMatch"
+
+
+async def watch_raw(channel: grpc.aio.Channel, match_id: str, token: str, from_version: int = 0) -> list[bytes]:
+    """Every MatchUpdate exactly as it crossed the wire, until the one marking the end."""
+    call = channel.unary_stream(WATCH, request_serializer=pb.WatchMatchRequest.SerializeToString,
+                                response_deserializer=None)
+    raw: list[bytes] = []
+    async for message in call(pb.WatchMatchRequest(match_id=match_id, token=token, from_version=from_version,
+                                                   include_view=True)):
+        raw.append(message)
+        if pb.MatchUpdate.FromString(message).match_ended:
+            break
+    return raw
+
+
+async def test_full_match_with_watchers_never_leaks_a_hidden_card(
+    channel: grpc.aio.Channel, matches: pb_grpc.MatchServiceStub,
+) -> None:
+    created = await create_match(matches)
+    viewers = {0: created.tokens[0], 1: created.tokens[1], None: ""}
+    watchers = {v: asyncio.create_task(watch_raw(channel, created.match_id, t)) for v, t in viewers.items()}
+    commands = await play_random(matches, created, seed=1)
+    streams = {v: await asyncio.wait_for(task, 30) for v, task in watchers.items()}
+
+    final = await matches.GetMatch(pb.GetMatchRequest(match_id=created.match_id))
+    assert final.status == pb.MATCH_STATUS_ENDED and commands > 0
+    replay = decode_replay((await matches.ExportReplay(pb.ExportReplayRequest(match_id=created.match_id))).replay)
+    ruleset = RULESETS["card_monsters"]
+    decoder = event_decoder(ruleset)
+    events = [decoder.decode(e.data) for e in replay.events]
+    secrets_checked = 0
+    for viewer, raw in streams.items():
+        updates = [pb.MatchUpdate.FromString(m) for m in raw]
+        assert [u.event.version for u in updates] == list(range(1, final.version + 1))
+        for message, update in zip(raw, updates):
+            state = fold(ruleset, events[: update.event.version]).state
+            hidden = ruleset.hidden_cards(state, viewer)
+            secrets_checked += len(hidden)
+            leaked = [card for card in hidden if msgspec.json.encode(card) in message]
+            assert not leaked, f"version {update.event.version} leaks {leaked} to {viewer}"
+    assert secrets_checked > 0
+    drawn = [msgspec.json.decode(e.data) for e in replay.events if e.type == "CardDrawn"]
+    assert drawn and all(d["card"] for d in drawn), "the stored events do hold the identities the wire hid"
+
+
+async def test_a_resumed_watch_gets_exactly_the_events_after_its_version(
+    channel: grpc.aio.Channel, matches: pb_grpc.MatchServiceStub,
+) -> None:
+    created = await create_match(matches)
+    await play_random(matches, created, seed=2)
+    final = await matches.GetMatch(pb.GetMatchRequest(match_id=created.match_id))
+    resume_from = final.version // 2
+    raw = await asyncio.wait_for(watch_raw(channel, created.match_id, created.tokens[1], resume_from), 30)
+    versions = [pb.MatchUpdate.FromString(m).event.version for m in raw]
+    assert versions == list(range(resume_from + 1, final.version + 1))
+
+
+async def test_a_live_watch_follows_commands_as_they_are_submitted(
+    channel: grpc.aio.Channel, matches: pb_grpc.MatchServiceStub,
+) -> None:
+    created = await create_match(matches)
+    stream = matches.WatchMatch(pb.WatchMatchRequest(match_id=created.match_id, from_version=created.version))
+    view = await matches.GetView(pb.GetViewRequest(match_id=created.match_id))
+    seat = view.to_act[0]
+    reply = await matches.SubmitCommand(pb.SubmitCommandRequest(
+        match_id=created.match_id, token=created.tokens[seat], command_json='{"type": "engage"}', command_id="e1"))
+    received = []
+    async for update in stream:
+        received.append(update.event.version)
+        if update.event.version == reply.version:
+            break
+    stream.cancel()
+    assert received == list(range(created.version + 1, reply.version + 1))
+    assert [e.type for e in reply.events][0] == "TurnEnded"

@@ -1,0 +1,65 @@
+"""Replays over the wire: export an ended match, import it into a fresh PostgreSQL database, verify."""
+
+from __future__ import annotations
+
+import grpc
+import pytest
+
+from services.api import duelhall_pb2 as pb
+from services.api import duelhall_pb2_grpc as pb_grpc
+from services.server import ServerConfig, create_server
+from tests.postgres import throwaway_database
+from tests.services.client import create_match, error_reason, play_random
+from tests.services.conftest import ADMIN_TOKEN
+
+
+@pytest.mark.postgres
+async def test_export_import_into_fresh_postgres_then_verify(matches: pb_grpc.MatchServiceStub) -> None:
+    created = await create_match(matches)
+    await play_random(matches, created, seed=3)
+    replay = (await matches.ExportReplay(pb.ExportReplayRequest(match_id=created.match_id))).replay
+    with throwaway_database("duelhall_import") as url:
+        other = await create_server(ServerConfig(database_url=url, listen="127.0.0.1:0"))
+        try:
+            async with grpc.aio.insecure_channel(f"127.0.0.1:{other.port}") as channel:
+                stub = pb_grpc.MatchServiceStub(channel)
+                first = await stub.ImportReplay(pb.ImportReplayRequest(replay=replay))
+                second = await stub.ImportReplay(pb.ImportReplayRequest(replay=replay))
+                assert (first.match_id, first.imported) == (created.match_id, True)
+                assert (second.match_id, second.imported) == (created.match_id, False)
+                verdict = await stub.VerifyReplay(pb.VerifyReplayRequest(replay=replay))
+                assert verdict.ok and list(verdict.checks)[-1] == "reexecute"
+                stored = await stub.GetMatch(pb.GetMatchRequest(match_id=created.match_id))
+                assert stored.status == pb.MATCH_STATUS_ENDED
+                again = (await stub.ExportReplay(pb.ExportReplayRequest(match_id=created.match_id))).replay
+                assert _events(again) == _events(replay)
+        finally:
+            await other.stop(0)
+
+
+def _events(replay: bytes) -> list[tuple[int, str, str]]:
+    from replays.format import decode_replay
+
+    return [(e.version, e.data, e.hash) for e in decode_replay(replay).events]
+
+
+async def test_a_running_match_exports_without_seed_for_the_admin_only(matches: pb_grpc.MatchServiceStub) -> None:
+    created = await create_match(matches)
+    replay = (await matches.ExportReplay(pb.ExportReplayRequest(match_id=created.match_id, token=ADMIN_TOKEN))).replay
+    verdict = await matches.VerifyReplay(pb.VerifyReplayRequest(replay=replay))
+    assert not verdict.ok and verdict.failure.check == "seed"
+    assert list(verdict.checks) == ["format", "ruleset", "chain", "fold", "outcome"]
+    with pytest.raises(grpc.aio.AioRpcError) as caught:
+        await matches.ImportReplay(pb.ImportReplayRequest(replay=replay))
+    assert caught.value.code() == grpc.StatusCode.FAILED_PRECONDITION
+    assert error_reason(caught.value) == "REPLAY_INVALID"
+
+
+async def test_a_tampered_replay_is_refused_naming_the_version(matches: pb_grpc.MatchServiceStub) -> None:
+    created = await create_match(matches)
+    await play_random(matches, created, seed=4)
+    replay = (await matches.ExportReplay(pb.ExportReplayRequest(match_id=created.match_id))).replay
+    tampered = replay.replace(b'\\"turn\\":2,', b'\\"turn\\":3,', 1)
+    assert tampered != replay
+    verdict = await matches.VerifyReplay(pb.VerifyReplayRequest(replay=tampered))
+    assert not verdict.ok and verdict.failure.check == "chain" and verdict.failure.version > 1
