@@ -6,6 +6,7 @@ import argparse
 import asyncio
 from typing import Any
 
+import msgspec
 from rich.table import Table
 
 from eventstore import open_store
@@ -19,11 +20,15 @@ def register(commands: Any) -> None:
     parser.add_argument("--ruleset", default="")
     parser.add_argument("--status", choices=("running", "ended"), default="")
     parser.add_argument("--limit", type=int, default=100)
+    parser.add_argument("--json", action="store_true", help="print the rows as JSON")
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     rows = asyncio.run(_rows(database(args), args.limit, args.ruleset, args.status))
+    if args.json:
+        print(msgspec.json.encode(rows).decode())
+        return 0
     table = Table("match", "ruleset", "seats", "status", "version", "outcome", "created")
     for row in rows:
         table.add_row(row.match_id, row.ruleset, ", ".join(row.seats), row.status, str(row.version),

@@ -1,0 +1,64 @@
+"""The CLI in process: exit codes and output of each command (STYLE.md §8)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import msgspec
+import pytest
+
+from services.cli.main import main
+
+
+def listed_ids(url: str, capsys: pytest.CaptureFixture[str], *filters: str) -> list[str]:
+    assert main(["matches", "--database-url", url, "--json", *filters]) == 0
+    return [row["match_id"] for row in msgspec.json.decode(capsys.readouterr().out)]
+
+
+def test_rulesets_lists_one_line_per_ruleset(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rulesets"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert any(line.startswith("card_monsters\tv1\t2 players") for line in lines)
+
+
+def test_selfplay_in_process_finishes_and_summarises(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["selfplay", "card_monsters", "--games", "5", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "5 (5 finished)" in out and "commands/s" in out
+
+
+def test_selfplay_refuses_a_bad_player_count(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["selfplay", "card_monsters", "--players", "3"]) == 1
+    assert "ValueError: card_monsters takes 2 to 2 players, not 3" in capsys.readouterr().err
+
+
+def test_store_selfplay_then_export_verify_show_import(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    url = f"sqlite:///{tmp_path / 'cli.db'}"
+    assert main(["selfplay", "card_monsters", "--games", "2", "--database-url", url]) == 0
+    capsys.readouterr()
+    match_id = listed_ids(url, capsys, "--status", "ended")[0]
+    replay = tmp_path / "match.json"
+    assert main(["replay", "export", match_id, "-o", str(replay), "--database-url", url]) == 0
+    assert main(["replay", "verify", str(replay)]) == 0
+    assert "replay verified" in capsys.readouterr().out
+    assert main(["replay", "show", str(replay), "--as", "1", "--step", "12"]) == 0
+    board = capsys.readouterr().out
+    assert "step 12/" in board and "as: seat 1" in board
+    other = f"sqlite:///{tmp_path / 'other.db'}"
+    assert main(["replay", "import", str(replay), "--database-url", other]) == 0
+    assert main(["replay", "import", str(replay), "--database-url", other]) == 0
+    assert capsys.readouterr().out.splitlines()[-2:] == [f"imported: {match_id}", f"already stored: {match_id}"]
+
+
+def test_verify_names_the_first_bad_version(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    url = f"sqlite:///{tmp_path / 'cli.db'}"
+    assert main(["selfplay", "card_monsters", "--games", "1", "--database-url", url]) == 0
+    capsys.readouterr()
+    match_id = listed_ids(url, capsys)[0]
+    replay = tmp_path / "match.json"
+    assert main(["replay", "export", match_id, "-o", str(replay), "--database-url", url]) == 0
+    document = msgspec.json.decode(replay.read_bytes())
+    document["events"][4]["data"] += " "
+    replay.write_bytes(msgspec.json.encode(document))
+    assert main(["replay", "verify", str(replay)]) == 1
+    assert "FAIL  chain at version 5" in capsys.readouterr().out
