@@ -17,7 +17,7 @@ from engine.contract import Actor
 from engine.errors import Rejected
 from engine.rng import Rng, ScriptedRng
 from engine.rulesets.aq import RULESET
-from engine.rulesets.aq.data import ATTACK
+from engine.rulesets.aq.data import ATTACK, bits
 from engine.rulesets.aq.evolve import evolve
 from engine.rulesets.aq.model import Command, Event, Seat, State, Step
 
@@ -65,10 +65,11 @@ def given(
              total=totals[s] if totals else 0, conceded=s in conceded)
         for s in range(n)
     )
+    removed = tuple(c for c in cfg.pets if c not in placed)
     return replace(
-        RULESET.initial(cfg), seats=seats, round=round, current=current, direction=direction, step=step,
+        RULESET.initial(cfg), seats=seats, exposed=bits((*field, *removed, *used_skills)), round=round, current=current, direction=direction, step=step,
         reserve_remaining=reserve_remaining, drawn_playable=tuple(drawn_playable), phase_no=phase_no,
-        phases_in_round=phases_in_round, field=tuple(field), removed=tuple(c for c in cfg.pets if c not in placed),
+        phases_in_round=phases_in_round, field=tuple(field), removed=removed,
         skill_deck=tuple(deck), used_skills=tuple(used_skills),
     )
 
