@@ -29,7 +29,7 @@ class _Data(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     pass
 
 
-class Attack(_Data):
+class Attack(_Data, frozen=True):
     """Attack values by type (0 = no attack of that type)."""
 
     magic: AttackValue = 0
@@ -38,30 +38,30 @@ class Attack(_Data):
     random: AttackValue = 0
 
 
-class AddAttack(_Data, tag_field="op", tag="add_attack"):
+class AddAttack(_Data, tag_field="op", tag="add_attack", frozen=True):
     attack_type: AttackType
     amount: Amount10
 
 
-class AddMaxHp(_Data, tag_field="op", tag="add_max_hp"):
+class AddMaxHp(_Data, tag_field="op", tag="add_max_hp", frozen=True):
     amount: Amount20
 
 
-class GrantTrait(_Data, tag_field="op", tag="grant_trait"):
+class GrantTrait(_Data, tag_field="op", tag="grant_trait", frozen=True):
     trait: Trait
 
 
-class Heal(_Data, tag_field="op", tag="heal"):
+class Heal(_Data, tag_field="op", tag="heal", frozen=True):
     target: Literal["own_monster"]
     amount: Amount20
 
 
-class Damage(_Data, tag_field="op", tag="damage"):
+class Damage(_Data, tag_field="op", tag="damage", frozen=True):
     target: Literal["enemy_monster"]
     amount: Amount20
 
 
-class GainCrystals(_Data, tag_field="op", tag="gain_crystals"):
+class GainCrystals(_Data, tag_field="op", tag="gain_crystals", frozen=True):
     amount: Amount10
 
 
@@ -69,7 +69,7 @@ Modifier = AddAttack | AddMaxHp | GrantTrait
 Effect = Heal | Damage | GainCrystals
 
 
-class MonsterCard(_Data, tag_field="kind", tag="monster"):
+class MonsterCard(_Data, tag_field="kind", tag="monster", frozen=True):
     id: str
     name: str
     colour: Colour
@@ -80,7 +80,7 @@ class MonsterCard(_Data, tag_field="kind", tag="monster"):
     sacrifice_bonus: Bonus = 0
 
 
-class EquipmentCard(_Data, tag_field="kind", tag="equipment"):
+class EquipmentCard(_Data, tag_field="kind", tag="equipment", frozen=True):
     id: str
     name: str
     colour: Literal["red", "green", "blue", "grey"]
@@ -89,7 +89,7 @@ class EquipmentCard(_Data, tag_field="kind", tag="equipment"):
     sacrifice_bonus: Bonus = 0
 
 
-class ConsumableCard(_Data, tag_field="kind", tag="consumable"):
+class ConsumableCard(_Data, tag_field="kind", tag="consumable", frozen=True):
     id: str
     name: str
     cost: Cost
@@ -100,7 +100,7 @@ class ConsumableCard(_Data, tag_field="kind", tag="consumable"):
 Card = MonsterCard | EquipmentCard | ConsumableCard
 
 
-class CardData(_Data):
+class CardData(_Data, frozen=True):
     """The file's shape: the catalog and the preset decks (list order defines instance indexes, §13.4)."""
 
     cards: tuple[Card, ...]

@@ -103,36 +103,36 @@ class _Command(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_fiel
     pass
 
 
-class PlayMonster(_Command, tag="play_monster"):
+class PlayMonster(_Command, tag="play_monster", frozen=True):
     card: str
 
 
-class Equip(_Command, tag="equip"):
+class Equip(_Command, tag="equip", frozen=True):
     card: str
     position: int
 
 
-class UseConsumable(_Command, tag="use_consumable"):
+class UseConsumable(_Command, tag="use_consumable", frozen=True):
     card: str
     target_position: int | None = None
 
 
-class Sacrifice(_Command, tag="sacrifice"):
+class Sacrifice(_Command, tag="sacrifice", frozen=True):
     """Exactly one of ``card`` (from hand) or ``position`` (from the field); null counts as absent."""
 
     card: str | None = None
     position: int | None = None
 
 
-class Engage(_Command, tag="engage"):
+class Engage(_Command, tag="engage", frozen=True):
     pass
 
 
-class Concede(_Command, tag="concede"):
+class Concede(_Command, tag="concede", frozen=True):
     pass
 
 
-class Timeout(_Command, tag="timeout"):
+class Timeout(_Command, tag="timeout", frozen=True):
     turn: int
 
 
@@ -146,7 +146,7 @@ class _Event(msgspec.Struct, frozen=True, tag_field="type", tag=True):
     pass
 
 
-class PileShuffled(_Event):
+class PileShuffled(_Event, frozen=True):
     """``order`` is redacted to null for every viewer (§11); ``count`` is what they see."""
 
     seat: int
@@ -155,11 +155,11 @@ class PileShuffled(_Event):
     count: int
 
 
-class FirstPlayerChosen(_Event):
+class FirstPlayerChosen(_Event, frozen=True):
     seat: int
 
 
-class CardDrawn(_Event):
+class CardDrawn(_Event, frozen=True):
     """``card`` and ``card_id`` are null for everyone but the drawing seat (§11)."""
 
     seat: int
@@ -168,20 +168,20 @@ class CardDrawn(_Event):
     card_id: str | None
 
 
-class TurnStarted(_Event):
+class TurnStarted(_Event, frozen=True):
     turn: int
     seat: int
     seconds: int
 
 
-class CrystalsGained(_Event):
+class CrystalsGained(_Event, frozen=True):
     seat: int
     amount: int
     reason: CrystalReason
     total: int
 
 
-class MonsterPlayed(_Event):
+class MonsterPlayed(_Event, frozen=True):
     seat: int
     card: str
     card_id: str
@@ -190,7 +190,7 @@ class MonsterPlayed(_Event):
     crystals: int
 
 
-class EquipmentAttached(_Event):
+class EquipmentAttached(_Event, frozen=True):
     seat: int
     card: str
     card_id: str
@@ -202,7 +202,7 @@ class EquipmentAttached(_Event):
     max_hp: int
 
 
-class ConsumableUsed(_Event):
+class ConsumableUsed(_Event, frozen=True):
     seat: int
     card: str
     card_id: str
@@ -212,7 +212,7 @@ class ConsumableUsed(_Event):
     target_position: int | None
 
 
-class MonsterHealed(_Event):
+class MonsterHealed(_Event, frozen=True):
     seat: int
     position: int
     card: str
@@ -220,7 +220,7 @@ class MonsterHealed(_Event):
     hp: int
 
 
-class EffectHit(_Event):
+class EffectHit(_Event, frozen=True):
     source_seat: int
     card: str
     target_seat: int
@@ -230,7 +230,7 @@ class EffectHit(_Event):
     hp: int
 
 
-class Sacrificed(_Event):
+class Sacrificed(_Event, frozen=True):
     seat: int
     card: str
     card_id: str
@@ -239,13 +239,13 @@ class Sacrificed(_Event):
     equipment: str | None
 
 
-class TurnEnded(_Event):
+class TurnEnded(_Event, frozen=True):
     seat: int
     turn: int
     reason: Literal["engage", "timeout"]
 
 
-class AttackHit(_Event):
+class AttackHit(_Event, frozen=True):
     attacker_seat: int
     from_position: int
     attack_type: str
@@ -257,7 +257,7 @@ class AttackHit(_Event):
     hp: int
 
 
-class MonsterDestroyed(_Event):
+class MonsterDestroyed(_Event, frozen=True):
     seat: int
     position: int
     card: str
@@ -265,14 +265,14 @@ class MonsterDestroyed(_Event):
     equipment: str | None
 
 
-class MonsterMoved(_Event):
+class MonsterMoved(_Event, frozen=True):
     seat: int
     card: str
     from_: int = msgspec.field(name="from")
     to: int
 
 
-class MatchEnded(_Event):
+class MatchEnded(_Event, frozen=True):
     result: Literal["win", "draw"]
     winner: int | None
     reason: Literal["eliminated", "turn_limit", "concede"]

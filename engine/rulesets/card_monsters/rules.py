@@ -265,7 +265,7 @@ def emit_concede(tape: Tape, seat: int) -> None:
 
 def decide(state: State, actor: Actor, cmd: Command, rng: Rng) -> list[Event]:
     """The events for ``cmd`` from ``actor``, or ``Rejected`` with the spec's code."""
-    precheck(state, actor, type(cmd).__struct_config__.tag)  # type: ignore[attr-defined]
+    precheck(state, actor, str(type(cmd).__struct_config__.tag))
     tape = Tape(state)
     match cmd:
         case PlayMonster():

@@ -50,7 +50,8 @@ def mon(card: str, card_id: str, hp: int | None = None, max_hp: int | None = Non
 
 def side(**fields: Any) -> SideSpec:
     """A ``SideSpec`` with tuple-converted fields (lists are accepted for brevity)."""
-    return SideSpec(**{name: tuple(value) if isinstance(value, list) else value for name, value in fields.items()})
+    converted: dict[str, Any] = {name: tuple(v) if isinstance(v, list) else v for name, v in fields.items()}
+    return SideSpec(**converted)
 
 
 def given(

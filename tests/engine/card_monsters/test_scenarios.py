@@ -29,6 +29,7 @@ from engine.rulesets.card_monsters.model import (
     MonsterHealed,
     MonsterMoved,
     MonsterPlayed,
+    Pile,
     PileShuffled,
     PlayMonster,
     Sacrifice,
@@ -100,7 +101,7 @@ def after_setup() -> tuple[list[Any], State]:
 def test_s02_setup_with_all_zero_rng() -> None:
     events, state = after_setup()
     rotated = [*range(1, 8), 0]
-    draws = [(0, "monster", 1, "M01"), (0, "monster", 2, "M02"), (0, "monster", 3, "M03"),
+    draws: list[tuple[int, Pile, int, str]] = [(0, "monster", 1, "M01"), (0, "monster", 2, "M02"), (0, "monster", 3, "M03"),
              (0, "item", 9, "E02"), (0, "item", 10, "E02"), (0, "item", 11, "E04"),
              (1, "monster", 1, "M05"), (1, "monster", 2, "M06"), (1, "monster", 3, "M07"),
              (1, "item", 9, "E03"), (1, "item", 10, "E03"), (1, "item", 11, "E04")]  # fmt: skip

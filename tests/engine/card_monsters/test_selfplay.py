@@ -21,6 +21,7 @@ from engine.rulesets.card_monsters.model import (
     Concede,
     Engage,
     Equip,
+    Event,
     PlayMonster,
     Sacrifice,
     State,
@@ -57,7 +58,7 @@ def test_same_seed_same_bytes_and_fold_matches() -> None:
     first, second = random_game(5), random_game(5)
     assert [encode(e) for e in first.events] == [encode(e) for e in second.events]
     assert fold(RULESET, first.events).state == first.match.state
-    decoded = msgspec.json.decode(b"[" + b",".join(encode(e) for e in first.events[1:]) + b"]", type=list[RULESET.Event])
+    decoded = msgspec.json.decode(b"[" + b",".join(encode(e) for e in first.events[1:]) + b"]", type=list[Event])
     assert decoded == first.events[1:]
 
 
