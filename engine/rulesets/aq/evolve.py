@@ -42,7 +42,7 @@ def evolve(state: State, event: Event) -> State:
             return state
         case CardPlayed():
             return _card_played(state, event)
-        case ReserveCovered(seat=s, card=c, source=src):
+        case ReserveCovered(seat=s, card=str(c), source=src):
             seat = state.seats[s]
             state = replace(state, seats=_seat(state, s, replace(
                 seat, hand=drop(seat.hand, c), reserve=(*seat.reserve, c))))
@@ -51,7 +51,7 @@ def evolve(state: State, event: Event) -> State:
             return _field_card_drawn(state, event)
         case HandRevealed(cards=cs):
             return replace(state, exposed=state.exposed | bits(cs), drawn_playable=())
-        case ReserveReturned(seat=s, card=c):
+        case ReserveReturned(seat=s, card=str(c)):
             seat = state.seats[s]
             return replace(state, seats=_seat(state, s, replace(
                 seat, reserve=seat.reserve[:-1], hand=_add(seat.hand, c))))
@@ -65,7 +65,7 @@ def evolve(state: State, event: Event) -> State:
             return replace(state, skip_next=True)
         case PhaseSkipped():
             return replace(state, skip_next=False)
-        case CardGiven(from_seat=a, to_seat=b, card=c):
+        case CardGiven(from_seat=a, to_seat=b, card=str(c)):
             giver, taker = state.seats[a], state.seats[b]
             seats = put(state.seats, a, replace(giver, hand=drop(giver.hand, c), glimpsed=giver.glimpsed | BIT[c]))
             return replace(state, seats=put(seats, b, replace(taker, hand=_add(taker.hand, c))))
@@ -96,6 +96,8 @@ def evolve(state: State, event: Event) -> State:
                            seats=_seat(state, s, replace(seat, skills=(*seat.skills, k))))
         case StartingPlayerChosen(seat=s):
             return replace(state, starting_seat=s)
+        case ReserveCovered() | ReserveReturned() | CardGiven():
+            raise ValueError(f"a redacted {type(event).__name__} cannot be folded")
         case _:
             assert_never(event)
 

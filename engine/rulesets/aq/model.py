@@ -88,37 +88,37 @@ class _Command(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_fiel
     pass
 
 
-class LearnSkill(_Command, tag="learn_skill"):
+class LearnSkill(_Command, tag="learn_skill", frozen=True):
     cards: tuple[str, str]
 
 
-class UseSkill(_Command, tag="use_skill"):
+class UseSkill(_Command, tag="use_skill", frozen=True):
     skill: str
     card: str | None = None
     target_seat: int | None = None
 
 
-class PlayCard(_Command, tag="play_card"):
+class PlayCard(_Command, tag="play_card", frozen=True):
     card: str
 
 
-class Draw(_Command, tag="draw"):
+class Draw(_Command, tag="draw", frozen=True):
     pass
 
 
-class CoverReserve(_Command, tag="cover_reserve"):
+class CoverReserve(_Command, tag="cover_reserve", frozen=True):
     card: str
 
 
-class EndPhase(_Command, tag="end_phase"):
+class EndPhase(_Command, tag="end_phase", frozen=True):
     pass
 
 
-class Concede(_Command, tag="concede"):
+class Concede(_Command, tag="concede", frozen=True):
     pass
 
 
-class Timeout(_Command, tag="timeout"):
+class Timeout(_Command, tag="timeout", frozen=True):
     phase_no: int
 
 
@@ -132,62 +132,62 @@ class _Event(msgspec.Struct, frozen=True, tag_field="type"):
     pass
 
 
-class StartingPlayerChosen(_Event):
+class StartingPlayerChosen(_Event, frozen=True):
     seat: int
 
 
-class RoundStarted(_Event):
+class RoundStarted(_Event, frozen=True):
     round: int
     starting_seat: int
     direction: Direction
 
 
-class PetsShuffled(_Event):
+class PetsShuffled(_Event, frozen=True):
     round: int
     order: tuple[str, ...] | None
     """Redacted (None) for every viewer (§11)."""
     count: int
 
 
-class HandDealt(_Event):
+class HandDealt(_Event, frozen=True):
     seat: int
     cards: tuple[str, ...] | None
     """Canonical order; None for everyone but the seat (§11)."""
     count: int
 
 
-class FieldLaidOut(_Event):
+class FieldLaidOut(_Event, frozen=True):
     cards: tuple[str, ...]
 
 
-class SkillDeckShuffled(_Event):
+class SkillDeckShuffled(_Event, frozen=True):
     round: int
     order: tuple[str, ...] | None
     """Redacted (None) for every viewer (§11)."""
     count: int
 
 
-class SkillDealt(_Event):
+class SkillDealt(_Event, frozen=True):
     seat: int
     skill: str | None
 
 
-class PhaseStarted(_Event):
+class PhaseStarted(_Event, frozen=True):
     round: int
     seat: int
     phase_no: int
     seconds: int
 
 
-class PhaseSkipped(_Event):
+class PhaseSkipped(_Event, frozen=True):
     seat: int
 
 
-class PhaseEnded(_Event):
+class PhaseEnded(_Event, frozen=True):
     seat: int
 
 
-class RoundEnded(_Event):
+class RoundEnded(_Event, frozen=True):
     round: int
     reason: Literal["field_exhausted", "hand_empty", "phase_limit"]
     ending_seat: int
@@ -207,24 +207,24 @@ class SeatScore(msgspec.Struct, frozen=True):
     flipped: bool
 
 
-class RoundScored(_Event):
+class RoundScored(_Event, frozen=True):
     round: int
     results: tuple[SeatScore, ...]
 
 
-class MatchEnded(_Event):
+class MatchEnded(_Event, frozen=True):
     winners: tuple[int, ...]
     reason: Literal["exact_zero", "over_100", "round_limit", "concede"]
     totals: tuple[int, ...]
 
 
-class SkillLearned(_Event):
+class SkillLearned(_Event, frozen=True):
     seat: int
     cards: tuple[str, str]
     skill: str | None
 
 
-class SkillUsed(_Event):
+class SkillUsed(_Event, frozen=True):
     seat: int
     skill: str
     skill_id: str
@@ -232,7 +232,7 @@ class SkillUsed(_Event):
     target_seat: int | None
 
 
-class CardPlayed(_Event):
+class CardPlayed(_Event, frozen=True):
     seat: int
     card: str
     on_card: str
@@ -242,51 +242,51 @@ class CardPlayed(_Event):
     source: Literal["hand", "drawn"]
 
 
-class HandRevealed(_Event):
+class HandRevealed(_Event, frozen=True):
     seat: int
     cards: tuple[str, ...]
 
 
-class FieldCardDrawn(_Event):
+class FieldCardDrawn(_Event, frozen=True):
     seat: int
     card: str
 
 
-class ReserveReturned(_Event):
+class ReserveReturned(_Event, frozen=True):
     seat: int
     card: str | None
 
 
-class ReserveCovered(_Event):
+class ReserveCovered(_Event, frozen=True):
     seat: int
     card: str | None
     source: Literal["play", "skill"]
 
 
-class DirectionChanged(_Event):
+class DirectionChanged(_Event, frozen=True):
     direction: Direction
 
 
-class NextPhaseSkipped(_Event):
+class NextPhaseSkipped(_Event, frozen=True):
     seat: int
 
 
-class CardGiven(_Event):
+class CardGiven(_Event, frozen=True):
     from_seat: int
     to_seat: int
     card: str | None
 
 
-class CardRemoved(_Event):
+class CardRemoved(_Event, frozen=True):
     seat: int
     card: str
 
 
-class PlayerConceded(_Event):
+class PlayerConceded(_Event, frozen=True):
     seat: int
 
 
-class PhaseAutoResolved(_Event):
+class PhaseAutoResolved(_Event, frozen=True):
     seat: int
     phase_no: int
     reason: Literal["timeout", "conceded"]

@@ -20,6 +20,7 @@ from engine.rulesets.aq import RULESET
 from engine.rulesets.aq.data import ATTACK, bits
 from engine.rulesets.aq.evolve import evolve
 from engine.rulesets.aq.model import Command, Event, Seat, State, Step
+from engine.rulesets.aq.setup import configure, initial
 
 
 def config(players: int = 4, **options: Any) -> dict[str, Any]:
@@ -51,7 +52,7 @@ def given(
     hands = dict(hands or {})
     reserves = dict(reserves or {})
     skills = dict(skills or {})
-    cfg = RULESET.configure(config(n, **dict(options or {})))
+    cfg = configure(config(n, **dict(options or {})))
     named = {*field, *drawn_playable, *(c for cs in (*hands.values(), *reserves.values()) for c in cs)}
     fillers = iter(c for c in cfg.pets if c not in named and ATTACK[c] >= 1)
     for s in range(n):
@@ -67,7 +68,7 @@ def given(
     )
     removed = tuple(c for c in cfg.pets if c not in placed)
     return replace(
-        RULESET.initial(cfg), seats=seats, exposed=bits((*field, *removed, *used_skills)), round=round, current=current, direction=direction, step=step,
+        initial(cfg), seats=seats, exposed=bits((*field, *removed, *used_skills)), round=round, current=current, direction=direction, step=step,
         reserve_remaining=reserve_remaining, drawn_playable=tuple(drawn_playable), phase_no=phase_no,
         phases_in_round=phases_in_round, field=tuple(field), removed=removed,
         skill_deck=tuple(deck), used_skills=tuple(used_skills),

@@ -9,7 +9,7 @@ from engine.errors import ConfigError
 from engine.rng import ScriptedRng
 from engine.rulesets.aq import RULESET
 from engine.rulesets.aq.model import (
-    CardGiven, CardPlayed, CardRemoved, Concede, CoverReserve, DirectionChanged, Draw, EndPhase, FieldCardDrawn,
+    CardGiven, CardPlayed, CardRemoved, Concede, Event, CoverReserve, DirectionChanged, Draw, EndPhase, FieldCardDrawn,
     FieldLaidOut, HandDealt, HandRevealed, LearnSkill, MatchEnded, NextPhaseSkipped, Pending, PetsShuffled,
     PhaseAutoResolved, PhaseEnded, PhaseSkipped, PhaseStarted, PlayCard, PlayerConceded, ReserveCovered,
     ReserveReturned, RoundEnded, RoundScored, RoundStarted, SeatScore, SkillDealt, SkillDeckShuffled,
@@ -347,7 +347,7 @@ def test_s14d_burden_exhausts_the_field() -> None:
 # --- 15-17. Scoring and the end ------------------------------------------------------------------
 
 
-def s15_events(total: int) -> list[object]:
+def s15_events(total: int) -> list[Event]:
     state = given(2, round=3, step="reserve", reserve_remaining=1, hands={0: mon(17, 21), 1: ()},
                   reserves={0: mon(2), 1: mon(6, 10)}, totals=[total, -10])
     events, _ = run(state, 0, EndPhase())
@@ -371,7 +371,7 @@ def test_s15_variant_minus_50_does_not_flip() -> None:
 
 
 def round_end(n: int, round: int, hands: dict[int, tuple[str, ...]], reserves: dict[int, tuple[str, ...]],
-              totals: list[int], conceded: tuple[int, ...] = ()) -> list[object]:
+              totals: list[int], conceded: tuple[int, ...] = ()) -> list[Event]:
     """Ends the round: the last seat ends its reserve step and seat 0 starts with an empty hand."""
     state = given(n, current=n - 1, round=round, step="reserve", reserve_remaining=1, hands=hands,
                   reserves=reserves, totals=totals, conceded=conceded)
