@@ -59,7 +59,9 @@ def evolve(state: State, event: Event) -> State:
             return _with_side(state, event.seat, _attach(state.sides[event.seat], event))
         case ConsumableUsed(seat=s, card=card, crystals=crystals):
             side = state.sides[s]
-            side = replace(side, hand_items=drop(side.hand_items, card), discard=(*side.discard, card), crystals=crystals)
+            side = replace(
+                side, hand_items=drop(side.hand_items, card), discard=(*side.discard, card), crystals=crystals
+            )
             return _with_side(state, s, side)
         case MonsterHealed(seat=s, position=p, hp=hp):
             return _with_side(state, s, _set_hp(state.sides[s], p, hp))

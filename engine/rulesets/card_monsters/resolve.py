@@ -57,7 +57,10 @@ def refill(tape: Tape, seat: int, pile: Pile) -> None:
     limit = options.hand_monsters if pile == "monster" else options.hand_items
     while True:
         side = tape.state.sides[seat]
-        hand, cards = (side.hand_monsters, side.monster_pile) if pile == "monster" else (side.hand_items, side.item_pile)
+        if pile == "monster":
+            hand, cards = side.hand_monsters, side.monster_pile
+        else:
+            hand, cards = side.hand_items, side.item_pile
         if len(hand) >= limit or not cards:
             return
         tape.emit(CardDrawn(seat, pile, cards[0], tape.state.card_ids[cards[0]]))

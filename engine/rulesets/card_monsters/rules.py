@@ -48,7 +48,15 @@ from engine.rulesets.card_monsters.model import (
     Timeout,
     UseConsumable,
 )
-from engine.rulesets.card_monsters.resolve import Tape, check_elimination, compact, destroy, end_turn, gain_crystals, refill
+from engine.rulesets.card_monsters.resolve import (
+    Tape,
+    check_elimination,
+    compact,
+    destroy,
+    end_turn,
+    gain_crystals,
+    refill,
+)
 
 # --- common checks (§7) ---------------------------------------------------------------------------------
 

@@ -18,7 +18,7 @@ from engine.rng import Rng, ScriptedRng
 from engine.rulesets.card_monsters import RULESET
 from engine.rulesets.card_monsters.data import CATALOG, PRESETS, MonsterCard, max_hp_bonus
 from engine.rulesets.card_monsters.evolve import evolve
-from engine.rulesets.card_monsters.model import AttackHit, Event, Monster, Options, Side, State
+from engine.rulesets.card_monsters.model import AttackHit, Event, HitKind, Monster, Options, Side, State
 
 CardRef = tuple[str, str]
 NO_PILE: tuple[CardRef, ...] = ()
@@ -38,14 +38,17 @@ class SideSpec(msgspec.Struct, frozen=True):
     losses: int = 0
 
 
-def mon(card: str, card_id: str, hp: int | None = None, max_hp: int | None = None, equipment: CardRef | None = None) -> Monster:
+def mon(
+    card: str, card_id: str, hp: int | None = None, max_hp: int | None = None, equipment: CardRef | None = None
+) -> Monster:
     """A field monster; hp and max_hp default to the catalog value plus the equipment's HP bonus."""
     entry = CATALOG[card_id]
     assert isinstance(entry, MonsterCard)
     equipment_id = equipment[1] if equipment else None
     full = entry.max_hp + max_hp_bonus(equipment_id)
     max_hp = full if max_hp is None else max_hp
-    return Monster(card, card_id, max_hp if hp is None else hp, max_hp, equipment[0] if equipment else None, equipment_id)
+    hp = max_hp if hp is None else hp
+    return Monster(card, card_id, hp, max_hp, equipment[0] if equipment else None, equipment_id)
 
 
 def side(**fields: Any) -> SideSpec:
@@ -115,6 +118,8 @@ def rejection(state: State, actor: Any, cmd: Any) -> str:
     return str(info.value.code)
 
 
-def hit(seat: int, origin: int, kind: str, hit_kind: str, target_position: int, target: str, amount: int, hp: int) -> AttackHit:
+def hit(
+    seat: int, origin: int, kind: str, hit_kind: HitKind, target_position: int, target: str, amount: int, hp: int
+) -> AttackHit:
     """§14's abbreviated ``AttackHit{from, type, hit, target_pos, target, amount, hp}`` for attacker ``seat``."""
-    return AttackHit(seat, origin, kind, hit_kind, 1 - seat, target_position, target, amount, hp)  # type: ignore[arg-type]
+    return AttackHit(seat, origin, kind, hit_kind, 1 - seat, target_position, target, amount, hp)

@@ -160,7 +160,8 @@ def test_replacing_an_iron_shield(hp: int, new: tuple[str, str], expected_hp: in
     events, state = run(state, 0, Equip(new[0], 1))
     assert events == [EquipmentAttached(0, new[0], new[1], 1, 1, 0, "0:12", expected_hp, expected_max)]
     monster = state.sides[0].field[0]
-    assert monster is not None and (monster.hp, monster.max_hp, monster.equipment) == (expected_hp, expected_max, new[0])
+    assert monster is not None
+    assert (monster.hp, monster.max_hp, monster.equipment) == (expected_hp, expected_max, new[0])
     assert state.sides[0].discard == ("0:12",)
 
 
@@ -214,7 +215,10 @@ def test_sacrifice_yields(card: tuple[str, str], amount: int) -> None:
     kind = "hand_monsters" if card[1].startswith("M") else "hand_items"
     state = given(side(**{kind: [card]}))
     events, _ = run(state, 0, Sacrifice(card=card[0]))
-    assert events[:2] == [Sacrificed(0, card[0], card[1], "hand", None, None), CrystalsGained(0, amount, "sacrifice", amount)]
+    assert events[:2] == [
+        Sacrificed(0, card[0], card[1], "hand", None, None),
+        CrystalsGained(0, amount, "sacrifice", amount),
+    ]
 
 
 def test_crystal_gain_at_the_cap_is_still_emitted() -> None:

@@ -78,7 +78,9 @@ def with_decks(deck0: Any = "starter_a", deck1: Any = "starter_b") -> dict[str, 
         pytest.param(with_decks(["M99"]), "DECK_UNKNOWN_CARD", 0, "M99", id="d"),
         pytest.param({"seats": [{}, {}, {}], "options": {}}, "PLAYER_COUNT_INVALID", None, None, id="e"),
         pytest.param(with_decks("starter_c"), "DECK_UNKNOWN_PRESET", 0, "starter_c", id="f"),
-        pytest.param({"seats": [{}, {}], "options": {"max_turns": 1}}, "OPTION_OUT_OF_RANGE", None, "max_turns", id="g"),
+        pytest.param(
+            {"seats": [{}, {}], "options": {"max_turns": 1}}, "OPTION_OUT_OF_RANGE", None, "max_turns", id="g"
+        ),
     ],
 )
 def test_s01_deck_checks(data: dict[str, Any], code: str, seat: int | None, detail: str | None) -> None:
@@ -101,10 +103,12 @@ def after_setup() -> tuple[list[Any], State]:
 def test_s02_setup_with_all_zero_rng() -> None:
     events, state = after_setup()
     rotated = [*range(1, 8), 0]
-    draws: list[tuple[int, Pile, int, str]] = [(0, "monster", 1, "M01"), (0, "monster", 2, "M02"), (0, "monster", 3, "M03"),
-             (0, "item", 9, "E02"), (0, "item", 10, "E02"), (0, "item", 11, "E04"),
-             (1, "monster", 1, "M05"), (1, "monster", 2, "M06"), (1, "monster", 3, "M07"),
-             (1, "item", 9, "E03"), (1, "item", 10, "E03"), (1, "item", 11, "E04")]  # fmt: skip
+    draws: list[tuple[int, Pile, int, str]] = [
+        (0, "monster", 1, "M01"), (0, "monster", 2, "M02"), (0, "monster", 3, "M03"),
+        (0, "item", 9, "E02"), (0, "item", 10, "E02"), (0, "item", 11, "E04"),
+        (1, "monster", 1, "M05"), (1, "monster", 2, "M06"), (1, "monster", 3, "M07"),
+        (1, "item", 9, "E03"), (1, "item", 10, "E03"), (1, "item", 11, "E04"),
+    ]  # fmt: skip
     assert events == [
         PileShuffled(0, "monster", tuple(f"0:{i}" for i in rotated), 8),
         PileShuffled(0, "item", tuple(f"0:{i + 8}" for i in rotated), 8),

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.bots import GreedyBot, RandomBot
+from engine.bots import Bot, GreedyBot, RandomBot
 from engine.contract import ADMIN, SYSTEM
 from engine.errors import Rejected
 from engine.match import apply, create, encode, fold
@@ -40,7 +40,10 @@ def random_game(seed: int, config: dict[str, Any] = CONFIG) -> Played:
 @pytest.mark.parametrize("seed", range(4))
 @pytest.mark.parametrize("kind", ["random", "greedy"])
 def test_bots_finish_with_an_outcome(kind: str, seed: int) -> None:
-    bots = [RandomBot(seed), RandomBot(seed + 1)] if kind == "random" else [GreedyBot(RULESET, seed), GreedyBot(RULESET, seed + 1)]
+    if kind == "random":
+        bots: list[Bot] = [RandomBot(seed), RandomBot(seed + 1)]
+    else:
+        bots = [GreedyBot(RULESET, seed), GreedyBot(RULESET, seed + 1)]
     played = play(RULESET, CONFIG, ["a", "b"], seed.to_bytes(32, "big"), bots)
     assert played.outcome is not None
     assert played.outcome.reason in ("eliminated", "turn_limit")

@@ -125,7 +125,8 @@ def _strings(value: Any) -> set[str]:
 
 @pytest.mark.parametrize("seed", [3, 11])
 def test_no_hidden_card_reaches_a_viewer_during_a_game(seed: int) -> None:
-    played = play(RULESET, {"seats": [{}, {}]}, ["a", "b"], seed.to_bytes(32, "big"), [RandomBot(seed), RandomBot(~seed)])
+    bots = [RandomBot(seed), RandomBot(~seed)]
+    played = play(RULESET, {"seats": [{}, {}]}, ["a", "b"], seed.to_bytes(32, "big"), bots)
     state = RULESET.initial(played.match.config)
     seen_in_events: dict[Any, set[str]] = {0: set(), 1: set(), None: set()}
     for event in played.events[1:]:
