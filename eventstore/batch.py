@@ -13,7 +13,7 @@ from typing import Any
 
 import msgspec
 
-from eventstore.errors import StoreError, WrongExpectedVersion
+from eventstore.errors import DatabaseError, StoreError, WrongExpectedVersion
 from eventstore.hashing import GENESIS_HASH, chain_hash
 from eventstore.model import AppendRequest, Appended
 
@@ -91,3 +91,17 @@ class CommitStats(msgspec.Struct):
         if new:
             self.appends += new
             self.commits += 1
+
+
+def refused(request: AppendRequest, exc: BaseException) -> DatabaseError:
+    """The outcome of a request the database refused or could not take (the driver's error as cause)."""
+    error = DatabaseError(f"append to {request.stream_id!r} failed: {exc}")
+    error.__cause__ = exc
+    return error
+
+
+def broken(exc: BaseException) -> StoreError:
+    """The outcome handed to every caller of a batch that failed on a bug, so none waits forever."""
+    error = StoreError(f"append failed: {exc!r}")
+    error.__cause__ = exc
+    return error

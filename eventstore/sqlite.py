@@ -13,10 +13,11 @@ from contextlib import contextmanager
 from functools import wraps
 from typing import Any, ParamSpec, TypeVar
 
+import msgspec
 from sqlalchemy.dialects import sqlite as sqlite_dialect
 
 from eventstore import statements as st
-from eventstore.batch import CommitStats, Known, Outcome, plan
+from eventstore.batch import CommitStats, Known, Outcome, plan, refused
 from eventstore.errors import DatabaseError, StoreError, StreamNotFound
 from eventstore.model import (
     AppendRequest,
@@ -43,6 +44,7 @@ def _compile(statement: Any) -> st.Sql:
 
 
 LOCK_HEAD = _compile(st.LOCK_HEAD)
+READ_HEAD = _compile(st.READ_HEAD)
 SET_HEAD = _compile(st.SET_HEAD)
 INSERT_EVENT = _compile(st.INSERT_EVENT).takes_rows_of(events)
 INSERT_COMMAND = _compile(st.INSERT_COMMAND).takes_rows_of(commands)
@@ -68,7 +70,8 @@ def connect(url: str, synchronous: str = "NORMAL") -> sqlite3.Connection:
     level = synchronous.upper()
     if level not in SYNCHRONOUS:
         raise ValueError(f"sqlite_synchronous must be one of {', '.join(SYNCHRONOUS)}, got {synchronous!r}")
-    connection = sqlite3.connect(sqlite_path(url), isolation_level=None, check_same_thread=False, timeout=BUSY_TIMEOUT)
+    path = sqlite_path(url)
+    connection = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=BUSY_TIMEOUT)
     connection.execute("PRAGMA journal_mode=WAL")
     connection.execute(f"PRAGMA synchronous={level}")
     return connection
@@ -90,13 +93,6 @@ def _translated(method: Callable[_P, _R]) -> Callable[_P, _R]:
 def is_request_error(exc: sqlite3.Error) -> bool:
     """Whether the error came from one request's rows (then the others may still commit without it)."""
     return isinstance(exc, sqlite3.IntegrityError | sqlite3.DataError)
-
-
-def failed(request: AppendRequest, exc: BaseException) -> DatabaseError:
-    """The outcome of a request the database refused."""
-    error = DatabaseError(f"append to {request.stream_id!r} failed: {exc}")
-    error.__cause__ = exc
-    return error
 
 
 class SqliteStore:
@@ -143,27 +139,25 @@ class SqliteStore:
             if len(batch) > 1 and is_request_error(exc):
                 # One request's rows broke the shared transaction: give each its own.
                 return [outcome for request in batch for outcome in self.append_batch([request])]
-            return [failed(request, exc) for request in batch]
+            return [refused(request, exc) for request in batch]
 
     def _commit(self, batch: Sequence[AppendRequest]) -> list[Outcome]:
         with self._transaction() as connection:
-            (position,) = connection.execute(LOCK_HEAD.text, LOCK_HEAD.args()).fetchone()
+            (position,) = self._row(LOCK_HEAD)
             result = plan(batch, [self._known(request) for request in batch], position, now_micros())
             if result.event_rows:
                 connection.executemany(INSERT_EVENT.text, result.event_rows)
                 connection.executemany(INSERT_COMMAND.text, result.command_rows)
                 connection.executemany(INSERT_SECRET.text, result.secret_rows)
-                connection.execute(SET_HEAD.text, SET_HEAD.args(position=result.position))
+                self._execute(SET_HEAD, position=result.position)
         self.stats.count(result.outcomes)
         return result.outcomes
 
     def _known(self, request: AppendRequest) -> Known:
-        connection = self._connection
-        head = connection.execute(STREAM_HEAD.text, STREAM_HEAD.args(stream_id=request.stream_id)).fetchone()
+        head = self._row(STREAM_HEAD, stream_id=request.stream_id)
         if head is None:
             return Known()
-        args = ORIGINAL.args(stream_id=request.stream_id, command_id=request.command.command_id)
-        row = connection.execute(ORIGINAL.text, args).fetchone()
+        row = self._row(ORIGINAL, stream_id=request.stream_id, command_id=request.command.command_id)
         original = Appended(request.stream_id, *row, duplicate=False) if row else None
         return Known(head[0], head[1], original)
 
@@ -180,89 +174,88 @@ class SqliteStore:
                 connection.execute("ROLLBACK")
             raise
 
+    def _rows(self, sql: st.Sql, **values: Any) -> list[Any]:
+        return self._connection.execute(sql.text, sql.args(**values)).fetchall()
+
+    def _row(self, sql: st.Sql, **values: Any) -> Any:
+        return self._connection.execute(sql.text, sql.args(**values)).fetchone()
+
+    def _execute(self, sql: st.Sql, **values: Any) -> None:
+        self._connection.execute(sql.text, sql.args(**values))
+
     @_translated
-    def read_stream(self, stream_id: str, from_version: int = 1, to_version: int | None = None) -> list[RecordedEvent]:
+    def read_stream(
+        self, stream_id: str, from_version: int = 1, to_version: int | None = None
+    ) -> list[RecordedEvent]:
         """The stream's events from ``from_version`` to ``to_version`` (both inclusive), in order."""
         last = st.MAX_VERSION if to_version is None else to_version
-        rows = self._connection.execute(
-            READ_STREAM.text, READ_STREAM.args(stream_id=stream_id, from_version=from_version, to_version=last)
-        ).fetchall()
+        rows = self._rows(READ_STREAM, stream_id=stream_id, from_version=from_version, to_version=last)
         return list(map(st.recorded, rows))
 
     @_translated
     def read_all(self, from_position: int = 1, limit: int = 1000) -> list[RecordedEvent]:
         """Up to ``limit`` events of every stream from ``from_position`` (inclusive), in global order."""
-        rows = self._connection.execute(READ_ALL.text, READ_ALL.args(from_position=from_position, limit=limit))
-        return list(map(st.recorded, rows.fetchall()))
+        return list(map(st.recorded, self._rows(READ_ALL, from_position=from_position, limit=limit)))
 
     @_translated
     def stream_version(self, stream_id: str) -> int:
         """The stream's last version; 0 when it does not exist."""
-        (version,) = self._connection.execute(STREAM_VERSION.text, STREAM_VERSION.args(stream_id=stream_id)).fetchone()
-        return int(version)
+        return int(self._row(STREAM_VERSION, stream_id=stream_id)[0])
+
+    @_translated
+    def head_position(self) -> int:
+        """The last position committed."""
+        return int(self._row(READ_HEAD)[0])
 
     @_translated
     def read_commands(self, stream_id: str) -> list[tuple[CommandRecord, int, int]]:
         """The stream's command log in order: each command with the first and last version it appended."""
-        rows = self._connection.execute(READ_COMMANDS.text, READ_COMMANDS.args(stream_id=stream_id)).fetchall()
-        return [(CommandRecord(*row[:4]), row[4], row[5]) for row in rows]
+        return [(CommandRecord(*row[:4]), row[4], row[5]) for row in self._rows(READ_COMMANDS, stream_id=stream_id)]
 
     @_translated
     def read_secret(self, stream_id: str, name: str) -> bytes | None:
         """A secret stored with an append (e.g. the match seed), or None."""
-        row = self._connection.execute(READ_SECRET.text, READ_SECRET.args(stream_id=stream_id, name=name)).fetchone()
+        row = self._row(READ_SECRET, stream_id=stream_id, name=name)
         return None if row is None else row[0]
 
     @_translated
     def save_snapshot(self, snapshot: Snapshot) -> None:
         """Replace the stream's snapshot; StreamNotFound if the stream has no event at its version."""
-        with self._transaction() as connection:
-            if connection.execute(HAS_VERSION.text, HAS_VERSION.args(stream_id=snapshot.stream_id, version=snapshot.version)).fetchone() is None:
+        with self._transaction():
+            if self._row(HAS_VERSION, stream_id=snapshot.stream_id, version=snapshot.version) is None:
                 raise StreamNotFound(snapshot.stream_id, snapshot.version)
-            args = PUT_SNAPSHOT.args(
-                stream_id=snapshot.stream_id, version=snapshot.version, schema=snapshot.schema, data=snapshot.data
-            )
-            connection.execute(PUT_SNAPSHOT.text, args)
+            self._execute(PUT_SNAPSHOT, **msgspec.structs.asdict(snapshot))
 
     @_translated
     def load_snapshot(self, stream_id: str, schema: str) -> Snapshot | None:
         """The stream's snapshot if one was saved under ``schema``; a snapshot of another schema is ignored."""
-        row = self._connection.execute(LOAD_SNAPSHOT.text, LOAD_SNAPSHOT.args(stream_id=stream_id, schema=schema)).fetchone()
+        row = self._row(LOAD_SNAPSHOT, stream_id=stream_id, schema=schema)
         return None if row is None else Snapshot(stream_id, row[0], schema, row[1])
 
     @_translated
     def put_row(self, table: str, key: str, value: bytes) -> None:
         """Set a projection row (insert or replace)."""
-        with self._transaction() as connection:
-            connection.execute(PUT_ROW.text, PUT_ROW.args(projection=table, key=key, value=value))
+        with self._transaction():
+            self._execute(PUT_ROW, projection=table, key=key, value=value)
 
     @_translated
     def get_row(self, table: str, key: str) -> bytes | None:
         """A projection row's value, or None."""
-        row = self._connection.execute(GET_ROW.text, GET_ROW.args(projection=table, key=key)).fetchone()
+        row = self._row(GET_ROW, projection=table, key=key)
         return None if row is None else row[0]
 
     @_translated
     def list_rows(self, table: str, after_key: str | None = None, limit: int = 100) -> list[tuple[str, bytes]]:
         """Up to ``limit`` rows of a projection in key order, starting after ``after_key`` (exclusive)."""
         if after_key is None:
-            rows = self._connection.execute(LIST_ROWS.text, LIST_ROWS.args(projection=table, limit=limit))
-        else:
-            args = LIST_ROWS_AFTER.args(projection=table, after_key=after_key, limit=limit)
-            rows = self._connection.execute(LIST_ROWS_AFTER.text, args)
-        return rows.fetchall()
+            return self._rows(LIST_ROWS, projection=table, limit=limit)
+        return self._rows(LIST_ROWS_AFTER, projection=table, after_key=after_key, limit=limit)
 
     @_translated
     def clear_rows(self, table: str) -> None:
         """Delete every row of a projection (before rebuilding it)."""
-        with self._transaction() as connection:
-            connection.execute(CLEAR_ROWS.text, CLEAR_ROWS.args(projection=table))
-
-    @_translated
-    def head_position(self) -> int:
-        """The last position handed out."""
-        (position,) = self._connection.execute(LOCK_HEAD.text, LOCK_HEAD.args()).fetchone()
-        return int(position)
+        with self._transaction():
+            self._execute(CLEAR_ROWS, projection=table)
 
     def close(self) -> None:
         """Close the connection."""

@@ -11,7 +11,7 @@ from typing import Any
 
 from sqlalchemy import Insert, Table, and_, bindparam, func, insert, select, true
 from sqlalchemy.engine import Dialect
-from sqlalchemy.sql import ClauseElement, delete, update
+from sqlalchemy.sql import ClauseElement, ColumnElement, Select, delete, update
 
 from eventstore.model import EventMeta, RecordedEvent, from_micros
 from eventstore.schema import commands, events, head, projection_rows, secrets, snapshots
@@ -23,17 +23,18 @@ MAX_VERSION = 2**31 - 1
 class Sql:
     """A statement compiled once for one driver: its text and the order of its positional parameters."""
 
-    __slots__ = ("_defaults", "_names", "text")
+    __slots__ = ("_fixed", "_names", "text")
 
     def __init__(self, statement: ClauseElement, dialect: Dialect) -> None:
         compiled = statement.compile(dialect=dialect)
         self.text = compiled.string
         self._names: tuple[str, ...] = tuple(compiled.positiontup or ())
-        self._defaults = {name: compiled.binds[name].value for name in self._names}
+        # Values Core fixed itself (a literal id, LIMIT 1, OFFSET 0); the named parameters must be given.
+        self._fixed = {name: compiled.binds[name].value for name in self._names if not compiled.binds[name].required}
 
     def args(self, **values: Any) -> tuple[Any, ...]:
-        """The parameters in the statement's order; unnamed ones take the value Core gave them."""
-        return tuple(values[name] if name in values else self._defaults[name] for name in self._names)
+        """The parameters in the statement's order (KeyError if a named one is missing)."""
+        return tuple(values[name] if name in values else self._fixed[name] for name in self._names)
 
     def takes_rows_of(self, table: Table) -> Sql:
         """Assert the parameters are the table's columns in order, so plain row tuples can be passed."""
@@ -53,34 +54,39 @@ EVENT_COLUMNS = (
     events.c.hash,
 )
 
-LOCK_HEAD = select(head.c.position).where(head.c.id == 1).with_for_update()
+READ_HEAD = select(head.c.position).where(head.c.id == 1)
+LOCK_HEAD = READ_HEAD.with_for_update()
 SET_HEAD = update(head).where(head.c.id == 1).values(position=bindparam("position"))
 INSERT_EVENT = insert(events)
 INSERT_COMMAND = insert(commands)
 INSERT_SECRET = insert(secrets)
 
-STREAM_HEAD = (
-    select(events.c.version, events.c.hash)
-    .where(events.c.stream_id == bindparam("stream_id"))
-    .order_by(events.c.version.desc())
-    .limit(1)
-)
-_first, _last = events.alias("first_event"), events.alias("last_event")
-ORIGINAL_COLUMNS = (
-    commands.c.first_version,
-    commands.c.last_version,
-    _first.c.position,
-    _last.c.position,
-    _last.c.hash,
-)
-ORIGINAL_JOIN = commands.join(
-    _first, and_(_first.c.stream_id == commands.c.stream_id, _first.c.version == commands.c.first_version)
-).join(_last, and_(_last.c.stream_id == commands.c.stream_id, _last.c.version == commands.c.last_version))
-ORIGINAL = (
-    select(*ORIGINAL_COLUMNS)
-    .select_from(ORIGINAL_JOIN)
-    .where(commands.c.stream_id == bindparam("stream_id"), commands.c.command_id == bindparam("command_id"))
-)
+def stream_head(stream_id: ColumnElement[Any]) -> Select[Any]:
+    """The version and hash of the stream's last event (an index probe, whatever the stream's length)."""
+    return (
+        select(events.c.version, events.c.hash)
+        .where(events.c.stream_id == stream_id)
+        .order_by(events.c.version.desc())
+        .limit(1)
+    )
+
+
+def original(stream_id: ColumnElement[Any], command_id: ColumnElement[Any]) -> Select[Any]:
+    """What a recorded command appended: first and last version, their positions, the last hash."""
+    first, last = events.alias("first_event"), events.alias("last_event")
+    return (
+        select(commands.c.first_version, commands.c.last_version, first.c.position, last.c.position, last.c.hash)
+        .select_from(
+            commands.join(
+                first, and_(first.c.stream_id == commands.c.stream_id, first.c.version == commands.c.first_version)
+            ).join(last, and_(last.c.stream_id == commands.c.stream_id, last.c.version == commands.c.last_version))
+        )
+        .where(commands.c.stream_id == stream_id, commands.c.command_id == command_id)
+    )
+
+
+STREAM_HEAD = stream_head(bindparam("stream_id"))
+ORIGINAL = original(bindparam("stream_id"), bindparam("command_id"))
 
 READ_STREAM = (
     select(*EVENT_COLUMNS)

@@ -1,0 +1,359 @@
+"""The PostgreSQL store on asyncpg (PERFORMANCE.md: about twice SQLAlchemy's async layer).
+
+An append transaction locks the head-counter row first (``SELECT .. FOR UPDATE``): writers of every
+process queue on that row, so positions are gap-free and committed in order, and the facts read after
+the lock cannot go stale before the commit. The commit notifies ``duelhall_events`` with the new head;
+every store LISTENs, so subscribers in other processes wake at once. With group commit one writer task
+takes every append waiting in its queue into one transaction.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Mapping, Sequence
+from typing import Any
+
+import asyncpg
+import msgspec
+from sqlalchemy import Text, bindparam, cast, func, select, true, update
+from sqlalchemy.dialects import postgresql
+from sqlalchemy.dialects.postgresql import ARRAY
+
+from eventstore import statements as st
+from eventstore.batch import CommitStats, Known, Outcome, broken, plan, refused
+from eventstore.errors import DatabaseError, StoreError, StreamNotFound
+from eventstore.hashing import GENESIS_HASH
+from eventstore.model import (
+    AppendRequest,
+    Appended,
+    CommandRecord,
+    NewEvent,
+    RecordedEvent,
+    Snapshot,
+    append_request,
+    now_micros,
+)
+from eventstore.schema import SCHEMA_REVISION, commands, events, head
+from eventstore.subscription import HeadSignal, follow
+from eventstore.urls import asyncpg_dsn
+
+CHANNEL = "duelhall_events"
+MAX_BATCH = 256
+DRIVER_ERRORS = (asyncpg.PostgresError, asyncpg.InterfaceError, OSError)
+
+
+def _compile(statement: Any) -> st.Sql:
+    return st.Sql(statement, postgresql.asyncpg.dialect())  # type: ignore[attr-defined]
+
+
+def _known_statement() -> Any:
+    """Per request, in order: its stream's head and its command's first result (one round trip)."""
+    keys = (
+        func.unnest(bindparam("stream_ids", type_=ARRAY(Text)), bindparam("command_ids", type_=ARRAY(Text)))
+        .table_valued("stream_id", "command_id", with_ordinality="n")
+        .render_derived(name="k")
+    )
+    stream_head = st.stream_head(keys.c.stream_id).lateral("h")
+    original = st.original(keys.c.stream_id, keys.c.command_id).lateral("o")
+    return (
+        select(stream_head.c.version, stream_head.c.hash, *original.c)
+        .select_from(keys.outerjoin(stream_head, true()).outerjoin(original, true()))
+        .order_by(keys.c.n)
+    )
+
+
+def _set_head_and_notify() -> Any:
+    moved = update(head).where(head.c.id == 1).values(position=bindparam("position")).returning(head.c.position)
+    cte = moved.cte("moved")
+    return select(func.pg_notify(CHANNEL, cast(cte.c.position, Text)))
+
+
+LOCK_HEAD = _compile(st.LOCK_HEAD)
+READ_HEAD = _compile(st.READ_HEAD)
+KNOWN = _compile(_known_statement())
+INSERT_EVENT = _compile(st.INSERT_EVENT).takes_rows_of(events)
+INSERT_COMMAND = _compile(st.INSERT_COMMAND).takes_rows_of(commands)
+INSERT_SECRET = _compile(st.INSERT_SECRET).takes_rows_of(st.secrets)
+SET_HEAD = _compile(_set_head_and_notify())
+READ_STREAM = _compile(st.READ_STREAM)
+READ_ALL = _compile(st.READ_ALL)
+STREAM_VERSION = _compile(st.STREAM_VERSION)
+HAS_VERSION = _compile(st.HAS_VERSION)
+READ_COMMANDS = _compile(st.READ_COMMANDS)
+READ_SECRET = _compile(st.READ_SECRET)
+LOAD_SNAPSHOT = _compile(st.LOAD_SNAPSHOT)
+GET_ROW = _compile(st.GET_ROW)
+LIST_ROWS = _compile(st.LIST_ROWS)
+LIST_ROWS_AFTER = _compile(st.LIST_ROWS_AFTER)
+CLEAR_ROWS = _compile(st.CLEAR_ROWS)
+PUT_SNAPSHOT, PUT_ROW = (_compile(s) for s in st.upserts(postgresql.insert))
+
+
+def is_request_error(exc: BaseException) -> bool:
+    """Whether one request's rows caused the error: data (22), integrity (23), or a trigger's RAISE (P0)."""
+    return str(getattr(exc, "sqlstate", "") or "")[:2] in ("22", "23", "P0")
+
+
+def _known(request: AppendRequest, row: Sequence[Any]) -> Known:
+    version, hash_, *original = row
+    if version is None:
+        return Known()
+    found = None if original[0] is None else Appended(request.stream_id, *original, duplicate=False)
+    return Known(version, hash_ or GENESIS_HASH, found)
+
+
+class _Job(msgspec.Struct):
+    request: AppendRequest
+    future: asyncio.Future[Outcome]
+
+
+class PostgresStore:
+    """The event store on PostgreSQL for asyncio code (see ``AsyncEventStore`` for the contract)."""
+
+    def __init__(
+        self, pool: asyncpg.Pool, listener: asyncpg.Connection, *, group_commit: bool, poll_interval: float
+    ) -> None:
+        self._pool, self._listener = pool, listener
+        self._poll_interval = poll_interval
+        self._signal = HeadSignal()
+        self.stats = CommitStats()
+        self._queue: asyncio.Queue[_Job | None] | None = None
+        self._writer: asyncio.Task[None] | None = None
+        if group_commit:
+            self._queue = asyncio.Queue()
+            self._writer = asyncio.create_task(self._write_loop(self._queue), name="duelhall-pg-writer")
+
+    @classmethod
+    async def open(
+        cls, url: str, *, group_commit: bool = True, poll_interval: float = 5.0, pool_size: int = 10
+    ) -> PostgresStore:
+        """Connect (a pool and a listening connection) and check the schema revision."""
+        dsn = asyncpg_dsn(url)
+        try:
+            pool = await asyncpg.create_pool(dsn, min_size=1, max_size=pool_size)
+        except DRIVER_ERRORS as exc:
+            raise DatabaseError(f"cannot connect to PostgreSQL: {exc}") from exc
+        try:
+            await _check_schema(pool)
+            listener = await asyncpg.connect(dsn)
+        except BaseException:
+            await pool.close()
+            raise
+        store = cls(pool, listener, group_commit=group_commit, poll_interval=poll_interval)
+        await listener.add_listener(CHANNEL, store._heard)
+        store._signal.advance(await store.head_position())
+        return store
+
+    def _heard(self, connection: Any, pid: int, channel: str, payload: str) -> None:
+        self._signal.advance(int(payload))
+
+    # -- appends -----------------------------------------------------------------------------------
+
+    async def append(
+        self,
+        stream_id: str,
+        expected_version: int,
+        events: Sequence[NewEvent],
+        command: CommandRecord,
+        secrets: Mapping[str, bytes] | None = None,
+    ) -> Appended:
+        """Append events and their command in one transaction; see ``AsyncEventStore.append``."""
+        request = append_request(stream_id, expected_version, events, command, secrets)
+        if self._queue is None:
+            (outcome,) = await self.append_batch([request])
+        else:
+            if self._signal.closed:
+                raise StoreError("the store is closed")
+            future: asyncio.Future[Outcome] = asyncio.get_running_loop().create_future()
+            self._queue.put_nowait(_Job(request, future))
+            outcome = await future
+        if isinstance(outcome, StoreError):
+            raise outcome
+        return outcome
+
+    async def append_batch(self, requests: Sequence[AppendRequest]) -> list[Outcome]:
+        """Commit these appends in one transaction, each with its own outcome (never raised)."""
+        try:
+            async with self._pool.acquire() as connection:
+                return await self._append_on(connection, requests)
+        except DRIVER_ERRORS as exc:
+            return [refused(request, exc) for request in requests]
+
+    async def _append_on(self, connection: asyncpg.Connection, requests: Sequence[AppendRequest]) -> list[Outcome]:
+        try:
+            outcomes = await self._commit(connection, requests)
+        except DRIVER_ERRORS as exc:
+            if len(requests) > 1 and is_request_error(exc):
+                # One request's rows broke the shared transaction: give each its own.
+                return [outcome for request in requests for outcome in await self._append_on(connection, [request])]
+            return [refused(request, exc) for request in requests]
+        self.stats.count(outcomes)
+        self._signal.advance(max((o.last_position for o in outcomes if isinstance(o, Appended)), default=0))
+        return outcomes
+
+    async def _commit(self, connection: asyncpg.Connection, requests: Sequence[AppendRequest]) -> list[Outcome]:
+        async with connection.transaction():
+            position = await connection.fetchval(LOCK_HEAD.text, *LOCK_HEAD.args())
+            args = KNOWN.args(
+                stream_ids=[r.stream_id for r in requests], command_ids=[r.command.command_id for r in requests]
+            )
+            rows = await connection.fetch(KNOWN.text, *args)
+            known = [_known(request, row) for request, row in zip(requests, rows, strict=True)]
+            result = plan(requests, known, position, now_micros())
+            if result.event_rows:
+                await connection.executemany(INSERT_EVENT.text, result.event_rows)
+                await connection.executemany(INSERT_COMMAND.text, result.command_rows)
+                if result.secret_rows:
+                    await connection.executemany(INSERT_SECRET.text, result.secret_rows)
+                await connection.execute(SET_HEAD.text, *SET_HEAD.args(position=result.position))
+        return result.outcomes
+
+    async def _write_loop(self, jobs: asyncio.Queue[_Job | None]) -> None:
+        """The group-commit writer: take every append waiting, commit them together, settle each."""
+        while (job := await jobs.get()) is not None:
+            batch = [job]
+            while len(batch) < MAX_BATCH and not jobs.empty():
+                waiting = jobs.get_nowait()
+                if waiting is None:
+                    jobs.put_nowait(None)
+                    break
+                batch.append(waiting)
+            try:
+                outcomes = await self.append_batch([job.request for job in batch])
+            except Exception as exc:  # a bug: every caller hears of it rather than waiting forever
+                outcomes = [broken(exc) for _ in batch]
+            for job, outcome in zip(batch, outcomes, strict=True):
+                if not job.future.done():  # else the caller was cancelled; its append may have committed
+                    job.future.set_result(outcome)
+
+    # -- other writes ------------------------------------------------------------------------------
+
+    async def save_snapshot(self, snapshot: Snapshot) -> None:
+        """Replace the stream's snapshot; StreamNotFound if the stream has no event at its version."""
+        async with self._connection() as connection, connection.transaction():
+            args = HAS_VERSION.args(stream_id=snapshot.stream_id, version=snapshot.version)
+            if await connection.fetchval(HAS_VERSION.text, *args) is None:
+                raise StreamNotFound(snapshot.stream_id, snapshot.version)
+            args = PUT_SNAPSHOT.args(
+                stream_id=snapshot.stream_id, version=snapshot.version, schema=snapshot.schema, data=snapshot.data
+            )
+            await connection.execute(PUT_SNAPSHOT.text, *args)
+
+    async def put_row(self, table: str, key: str, value: bytes) -> None:
+        """Set a projection row (insert or replace)."""
+        await self._execute(PUT_ROW, projection=table, key=key, value=value)
+
+    async def clear_rows(self, table: str) -> None:
+        """Delete every row of a projection."""
+        await self._execute(CLEAR_ROWS, projection=table)
+
+    # -- reads -------------------------------------------------------------------------------------
+
+    async def read_stream(
+        self, stream_id: str, from_version: int = 1, to_version: int | None = None
+    ) -> list[RecordedEvent]:
+        """The stream's events from ``from_version`` to ``to_version`` (both inclusive), in order."""
+        last = st.MAX_VERSION if to_version is None else to_version
+        rows = await self._fetch(READ_STREAM, stream_id=stream_id, from_version=from_version, to_version=last)
+        return list(map(st.recorded, rows))
+
+    async def read_all(self, from_position: int = 1, limit: int = 1000) -> list[RecordedEvent]:
+        """Up to ``limit`` events from ``from_position`` (inclusive), in global order."""
+        return list(map(st.recorded, await self._fetch(READ_ALL, from_position=from_position, limit=limit)))
+
+    async def stream_version(self, stream_id: str) -> int:
+        """The stream's last version; 0 when it does not exist."""
+        (row,) = await self._fetch(STREAM_VERSION, stream_id=stream_id)
+        return int(row[0])
+
+    async def head_position(self) -> int:
+        """The last position committed."""
+        (row,) = await self._fetch(READ_HEAD)
+        return int(row[0])
+
+    async def read_commands(self, stream_id: str) -> list[tuple[CommandRecord, int, int]]:
+        """The stream's command log in order, each command with the first and last version it appended."""
+        rows = await self._fetch(READ_COMMANDS, stream_id=stream_id)
+        return [(CommandRecord(*row[:4]), row[4], row[5]) for row in rows]
+
+    async def read_secret(self, stream_id: str, name: str) -> bytes | None:
+        """A secret stored with an append, or None."""
+        rows = await self._fetch(READ_SECRET, stream_id=stream_id, name=name)
+        return rows[0][0] if rows else None
+
+    async def load_snapshot(self, stream_id: str, schema: str) -> Snapshot | None:
+        """The stream's snapshot if saved under ``schema``, else None."""
+        rows = await self._fetch(LOAD_SNAPSHOT, stream_id=stream_id, schema=schema)
+        return Snapshot(stream_id, rows[0][0], schema, rows[0][1]) if rows else None
+
+    async def get_row(self, table: str, key: str) -> bytes | None:
+        """A projection row's value, or None."""
+        rows = await self._fetch(GET_ROW, projection=table, key=key)
+        return rows[0][0] if rows else None
+
+    async def list_rows(self, table: str, after_key: str | None = None, limit: int = 100) -> list[tuple[str, bytes]]:
+        """Up to ``limit`` rows of a projection in key order, after ``after_key`` (exclusive)."""
+        if after_key is None:
+            rows = await self._fetch(LIST_ROWS, projection=table, limit=limit)
+        else:
+            rows = await self._fetch(LIST_ROWS_AFTER, projection=table, after_key=after_key, limit=limit)
+        return [(row[0], row[1]) for row in rows]
+
+    def subscribe(self, from_position: int = 1) -> AsyncIterator[RecordedEvent]:
+        """Every event from ``from_position`` on, catching up then live; ends when the store closes."""
+        return follow(self.read_all, self._signal, from_position, self._poll_interval)
+
+    async def close(self) -> None:
+        """Finish queued appends, end subscriptions, close every connection."""
+        if self._signal.closed:
+            return
+        self._signal.close()
+        if self._queue is not None and self._writer is not None:
+            self._queue.put_nowait(None)
+            await self._writer
+        await self._listener.close()
+        await self._pool.close()
+
+    # -- plumbing ----------------------------------------------------------------------------------
+
+    def _connection(self) -> Any:
+        if self._signal.closed:
+            raise StoreError("the store is closed")
+        return _translated(self._pool.acquire())
+
+    async def _fetch(self, sql: st.Sql, **values: Any) -> list[asyncpg.Record]:
+        async with self._connection() as connection:
+            rows: list[asyncpg.Record] = await connection.fetch(sql.text, *sql.args(**values))
+            return rows
+
+    async def _execute(self, sql: st.Sql, **values: Any) -> None:
+        async with self._connection() as connection:
+            await connection.execute(sql.text, *sql.args(**values))
+
+
+class _translated:
+    """Acquire a pool connection; the driver's errors inside become DatabaseError."""
+
+    def __init__(self, acquiring: Any) -> None:
+        self._acquiring = acquiring
+
+    async def __aenter__(self) -> asyncpg.Connection:
+        try:
+            connection: asyncpg.Connection = await self._acquiring.__aenter__()
+        except DRIVER_ERRORS as exc:
+            raise DatabaseError(str(exc)) from exc
+        return connection
+
+    async def __aexit__(self, kind: Any, exc: BaseException | None, traceback: Any) -> None:
+        await self._acquiring.__aexit__(kind, exc, traceback)
+        if isinstance(exc, DRIVER_ERRORS):
+            raise DatabaseError(str(exc)) from exc
+
+
+async def _check_schema(pool: asyncpg.Pool) -> None:
+    try:
+        found = await pool.fetchval("SELECT version_num FROM alembic_version")
+    except asyncpg.UndefinedTableError:
+        found = None
+    if found != SCHEMA_REVISION:
+        raise DatabaseError(f"schema revision is {found or 'none'}, need {SCHEMA_REVISION}: run `duelhall migrate`")

@@ -1,0 +1,222 @@
+"""The async SQLite store: the blocking ``SqliteStore`` run off the event loop.
+
+Writes go to one writer thread owning the only write connection (PERFORMANCE.md: aiosqlite through
+SQLAlchemy's async layer is ten times slower). With group commit the writer takes every append waiting in
+its queue into one transaction (``SqliteStore.append_batch``), so fsyncs are shared. Reads run on a small
+pool of threads, one connection each: in WAL mode they never wait for the writer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import queue
+import threading
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
+
+import msgspec
+
+from eventstore.batch import CommitStats, Outcome, broken
+from eventstore.errors import StoreError
+from eventstore.model import AppendRequest, Appended, CommandRecord, NewEvent, RecordedEvent, Snapshot, append_request
+from eventstore.sqlite import SqliteStore
+from eventstore.subscription import HeadSignal, follow
+
+MAX_BATCH = 256
+READERS = 2
+
+_T = TypeVar("_T")
+
+
+class _Job(msgspec.Struct):
+    """Work for the writer thread: ``requests`` to append, or a ``call`` on the writer's store."""
+
+    future: asyncio.Future[Any]
+    requests: tuple[AppendRequest, ...] = ()
+    call: Callable[[SqliteStore], Any] | None = None
+    shared: bool = True  # whether these appends may share a transaction with others waiting
+
+
+class AsyncSqliteStore:
+    """The event store on SQLite for asyncio code (see ``AsyncEventStore`` for the contract)."""
+
+    def __init__(self, url: str, *, group_commit: bool, synchronous: str, poll_interval: float) -> None:
+        self._url, self._synchronous = url, synchronous
+        self._group_commit, self._poll_interval = group_commit, poll_interval
+        self._loop = asyncio.get_running_loop()
+        self._writer = SqliteStore(url, synchronous=synchronous)
+        self.stats: CommitStats = self._writer.stats
+        self._signal = HeadSignal(self._writer.head_position())
+        self._jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
+        self._thread = threading.Thread(target=self._write_loop, name="duelhall-sqlite-writer", daemon=True)
+        self._thread.start()
+        self._readers = ThreadPoolExecutor(READERS, thread_name_prefix="duelhall-sqlite-reader")
+        self._local = threading.local()
+        self._reader_stores: list[SqliteStore] = []
+        self._reader_lock = threading.Lock()
+
+    # -- writes: one thread, batched ------------------------------------------------------------
+
+    async def append(
+        self,
+        stream_id: str,
+        expected_version: int,
+        events: Sequence[NewEvent],
+        command: CommandRecord,
+        secrets: Mapping[str, bytes] | None = None,
+    ) -> Appended:
+        """Append events and their command in one transaction; see ``AsyncEventStore.append``."""
+        request = append_request(stream_id, expected_version, events, command, secrets)
+        (outcome,) = await self._submit(requests=(request,), shared=self._group_commit)
+        if isinstance(outcome, StoreError):
+            raise outcome
+        assert isinstance(outcome, Appended)
+        return outcome
+
+    async def append_batch(self, requests: Sequence[AppendRequest]) -> list[Outcome]:
+        """Commit these appends in one transaction, each with its own outcome (never raised)."""
+        result: list[Outcome] = await self._submit(requests=tuple(requests), shared=False)
+        return result
+
+    async def save_snapshot(self, snapshot: Snapshot) -> None:
+        """Replace the stream's snapshot; StreamNotFound if the stream has no event at its version."""
+        await self._submit(call=lambda store: store.save_snapshot(snapshot))
+
+    async def put_row(self, table: str, key: str, value: bytes) -> None:
+        """Set a projection row (insert or replace)."""
+        await self._submit(call=lambda store: store.put_row(table, key, value))
+
+    async def clear_rows(self, table: str) -> None:
+        """Delete every row of a projection."""
+        await self._submit(call=lambda store: store.clear_rows(table))
+
+    def _submit(self, **job: Any) -> asyncio.Future[Any]:
+        if self._signal.closed:
+            raise StoreError("the store is closed")
+        future = self._loop.create_future()
+        self._jobs.put(_Job(future, **job))
+        return future
+
+    def _write_loop(self) -> None:
+        """The writer thread: take what is waiting, commit it, hand the outcomes back to the loop."""
+        while (job := self._jobs.get()) is not None:
+            jobs = [job]
+            while len(jobs) < MAX_BATCH and jobs[-1].shared and jobs[-1].call is None:
+                try:
+                    waiting = self._jobs.get_nowait()
+                except queue.Empty:
+                    break
+                if waiting is None:
+                    self._jobs.put(None)
+                    break
+                jobs.append(waiting)
+            self._run(jobs)
+
+    def _run(self, jobs: list[_Job]) -> None:
+        """Run the jobs in order: the shared appends (always a prefix) in one transaction, then the rest."""
+        shared = [job for job in jobs if job.shared and job.call is None]
+        settled: list[tuple[asyncio.Future[Any], Any, bool]] = []
+        committed: list[Outcome] = []
+        if shared:
+            committed = self._attempt([job.requests[0] for job in shared])
+            settled += [(job.future, [outcome], False) for job, outcome in zip(shared, committed, strict=True)]
+        for job in jobs[len(shared) :]:
+            try:
+                if job.call is not None:
+                    settled.append((job.future, job.call(self._writer), False))
+                else:
+                    outcomes = self._attempt(list(job.requests))
+                    committed += outcomes
+                    settled.append((job.future, outcomes, False))
+            except Exception as exc:
+                settled.append((job.future, exc, True))
+        head = max((o.last_position for o in committed if isinstance(o, Appended)), default=0)
+        self._loop.call_soon_threadsafe(self._settle, settled, head)
+
+    def _attempt(self, requests: list[AppendRequest]) -> list[Outcome]:
+        try:
+            return self._writer.append_batch(requests)
+        except Exception as exc:  # a bug: every caller hears of it rather than waiting forever
+            return [broken(exc) for _ in requests]
+
+    def _settle(self, settled: list[tuple[asyncio.Future[Any], Any, bool]], head: int) -> None:
+        """On the loop: announce the new head, then resolve the callers' futures."""
+        self._signal.advance(head)
+        for future, value, is_error in settled:
+            if future.done():  # the caller was cancelled; its append may still have committed
+                continue
+            if is_error:
+                future.set_exception(value)
+            else:
+                future.set_result(value)
+
+    # -- reads: a thread pool, a connection per thread --------------------------------------------
+
+    async def _read(self, read: Callable[[SqliteStore], _T]) -> _T:
+        if self._signal.closed:
+            raise StoreError("the store is closed")
+        return await self._loop.run_in_executor(self._readers, lambda: read(self._reader()))
+
+    def _reader(self) -> SqliteStore:
+        store: SqliteStore | None = getattr(self._local, "store", None)
+        if store is None:
+            store = self._local.store = SqliteStore(self._url, synchronous=self._synchronous)
+            with self._reader_lock:
+                self._reader_stores.append(store)
+        return store
+
+    async def read_stream(
+        self, stream_id: str, from_version: int = 1, to_version: int | None = None
+    ) -> list[RecordedEvent]:
+        """The stream's events from ``from_version`` to ``to_version`` (both inclusive), in order."""
+        return await self._read(lambda store: store.read_stream(stream_id, from_version, to_version))
+
+    async def read_all(self, from_position: int = 1, limit: int = 1000) -> list[RecordedEvent]:
+        """Up to ``limit`` events from ``from_position`` (inclusive), in global order."""
+        return await self._read(lambda store: store.read_all(from_position, limit))
+
+    async def stream_version(self, stream_id: str) -> int:
+        """The stream's last version; 0 when it does not exist."""
+        return await self._read(lambda store: store.stream_version(stream_id))
+
+    async def head_position(self) -> int:
+        """The last position committed."""
+        return await self._read(lambda store: store.head_position())
+
+    async def read_commands(self, stream_id: str) -> list[tuple[CommandRecord, int, int]]:
+        """The stream's command log in order, each command with the first and last version it appended."""
+        return await self._read(lambda store: store.read_commands(stream_id))
+
+    async def read_secret(self, stream_id: str, name: str) -> bytes | None:
+        """A secret stored with an append, or None."""
+        return await self._read(lambda store: store.read_secret(stream_id, name))
+
+    async def load_snapshot(self, stream_id: str, schema: str) -> Snapshot | None:
+        """The stream's snapshot if saved under ``schema``, else None."""
+        return await self._read(lambda store: store.load_snapshot(stream_id, schema))
+
+    async def get_row(self, table: str, key: str) -> bytes | None:
+        """A projection row's value, or None."""
+        return await self._read(lambda store: store.get_row(table, key))
+
+    async def list_rows(
+        self, table: str, after_key: str | None = None, limit: int = 100
+    ) -> list[tuple[str, bytes]]:
+        """Up to ``limit`` rows of a projection in key order, after ``after_key`` (exclusive)."""
+        return await self._read(lambda store: store.list_rows(table, after_key, limit))
+
+    def subscribe(self, from_position: int = 1) -> AsyncIterator[RecordedEvent]:
+        """Every event from ``from_position`` on, catching up then live; ends when the store closes."""
+        return follow(self.read_all, self._signal, from_position, self._poll_interval)
+
+    async def close(self) -> None:
+        """Finish queued writes, end subscriptions, close every connection."""
+        if self._signal.closed:
+            return
+        self._signal.close()
+        self._jobs.put(None)
+        await asyncio.to_thread(self._thread.join)
+        self._readers.shutdown(wait=True)
+        for store in [self._writer, *self._reader_stores]:
+            store.close()

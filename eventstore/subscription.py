@@ -1,0 +1,75 @@
+"""Catch-up-then-live subscriptions in global order (DESIGN.md; docs/eventstore.md "Subscriptions").
+
+Positions are gap-free and become visible in commit order, so a subscriber only ever asks for
+``position >= next``: it cannot skip an event committed by a concurrent writer. Between reads it waits on
+a ``HeadSignal``: raised by this process's own commits, by PostgreSQL notifications, and else by a timeout
+(polling, for other processes' commits on SQLite).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Awaitable, Callable
+
+from eventstore.model import RecordedEvent
+
+PAGE = 500
+
+
+class HeadSignal:
+    """The highest committed position this process has heard of; subscribers wait for it to pass theirs."""
+
+    def __init__(self, position: int = 0) -> None:
+        self.position = position
+        self.closed = False
+        self._waiters: set[asyncio.Future[None]] = set()
+
+    def advance(self, position: int) -> None:
+        """Record that ``position`` is committed and wake the waiters (call on the event loop)."""
+        if position > self.position:
+            self.position = position
+            self._wake()
+
+    def close(self) -> None:
+        """End every subscription waiting on this signal."""
+        self.closed = True
+        self._wake()
+
+    async def wait_past(self, position: int, timeout: float) -> None:
+        """Return once the head is past ``position``, the signal closed, or ``timeout`` seconds passed."""
+        if self.position > position or self.closed:
+            return
+        waiter = asyncio.get_running_loop().create_future()
+        self._waiters.add(waiter)
+        try:
+            await asyncio.wait_for(waiter, timeout)
+        except TimeoutError:
+            pass
+        finally:
+            self._waiters.discard(waiter)
+
+    def _wake(self) -> None:
+        for waiter in self._waiters:
+            if not waiter.done():
+                waiter.set_result(None)
+        self._waiters.clear()
+
+
+async def follow(
+    read_all: Callable[[int, int], Awaitable[list[RecordedEvent]]],
+    signal: HeadSignal,
+    from_position: int,
+    poll_interval: float,
+) -> AsyncIterator[RecordedEvent]:
+    """Every event from ``from_position`` on, in order, each exactly once; ends when the signal closes."""
+    position = from_position
+    while not signal.closed:
+        # Taken before the read: a commit announced after this line wakes the wait below at once.
+        heard = signal.position
+        events = await read_all(position, PAGE)
+        for event in events:
+            yield event
+        if events:
+            position = events[-1].position + 1
+        if len(events) < PAGE:
+            await signal.wait_past(max(position - 1, heard), poll_interval)
