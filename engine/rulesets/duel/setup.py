@@ -1,0 +1,121 @@
+"""Configuration checks, the initial state and the setup events (duel.md §4, §5, D1-D3, D28)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import msgspec
+
+from engine.errors import ConfigError
+from engine.rng import Rng
+from engine.rulesets.duel.codes import Code
+from engine.rulesets.duel.data import PRESETS
+from engine.rulesets.duel.decks import Problem, deck_problems
+from engine.rulesets.duel.model.events import CardDrawn, CardRef, DeckShuffled, DuelCreated, FirstPlayerDecided, Event, SeatDeck
+from engine.rulesets.duel.model.state import SEATS, Config, DeckList, Options, SeatConfig, State, card_of, instance_id
+from engine.rulesets.duel.resolve.end import check_end
+from engine.rulesets.duel.resolve.tape import Tape
+from engine.rulesets.duel.resolve.turn import settle, start_turn
+
+OPENING_HAND = 5
+
+
+class DuelConfigError(ConfigError):
+    """A configuration that fails §4: ``errors`` lists every problem, the first one is the primary code."""
+
+    def __init__(self, errors: Sequence[Problem]) -> None:
+        first = errors[0]
+        super().__init__(first.code, first.seat, msgspec.json.encode(list(errors)).decode())
+        self.errors = tuple(errors)
+
+
+_OPTION_RULES: dict[str, tuple[type, int, int]] = {
+    "starting_lp": (int, 1, 1_000_000),
+    "first_player_draws": (bool, 0, 1),
+    "first_turn_battle": (bool, 0, 1),
+    "turn_time_s": (int, 10, 3600),
+    "decision_time_s": (int, 5, 600),
+    "max_timeouts": (int, 0, 100),
+}
+
+
+def _option_valid(key: str, value: Any) -> bool:
+    """§5: the option's type (bool is not an int here) and range."""
+    if key == "first_player":
+        return value == "coin" or (type(value) is int and value in SEATS)
+    kind, low, high = _OPTION_RULES[key]
+    return type(value) is kind and (kind is bool or low <= value <= high)
+
+
+def _config_problems(data: Any) -> list[Problem]:
+    """§4 configuration checks: CONFIG_INVALID, then UNKNOWN_PRESET by seat, then OPTION_INVALID by key."""
+    seats = data.get("seats") if isinstance(data, dict) else None
+    options = data.get("options", {}) if isinstance(data, dict) else None
+    shaped = (
+        isinstance(seats, list) and len(seats) == 2 and isinstance(options, dict)
+        and set(data) <= {"seats", "options"}
+        and all(isinstance(s, dict) and set(s) == {"deck"} and isinstance(s["deck"], str | dict) for s in seats)
+    )
+    if not shaped:
+        return [Problem(Code.CONFIG_INVALID)]
+    problems = [
+        Problem(Code.UNKNOWN_PRESET, seat)
+        for seat, entry in enumerate(seats)  # type: ignore[arg-type]
+        if isinstance(entry["deck"], str) and entry["deck"] not in PRESETS
+    ]
+    for key in sorted(options):  # type: ignore[union-attr]
+        if key not in Options.__struct_fields__ or not _option_valid(key, options[key]):  # type: ignore[index]
+            problems.append(Problem(Code.OPTION_INVALID, key=key))
+    return problems
+
+
+def configure(data: Any) -> Config:
+    """A validated, self-contained configuration (presets expanded); raises ``DuelConfigError`` (§4)."""
+    problems = _config_problems(data)
+    if problems:
+        raise DuelConfigError(problems)
+    decks = [entry["deck"] for entry in data["seats"]]
+    decks = [PRESETS[d] if isinstance(d, str) else d for d in decks]
+    problems = [p for seat, deck in enumerate(decks) for p in deck_problems(seat, deck)]
+    if problems:
+        raise DuelConfigError(problems)
+    seats = tuple(SeatConfig(msgspec.convert(deck, DeckList)) for deck in decks)
+    return Config(seats=seats, options=msgspec.convert(data.get("options", {}), Options))
+
+
+def initial(config: Config) -> State:
+    """The state before ``DuelCreated``: options only, empty zones."""
+    return State(options=config.options)
+
+
+def setup(config: Config, rng: Rng) -> list[Event]:
+    """§5 steps 2-7: creation, first player, shuffles, opening hands, the first turn."""
+    tape = Tape(initial(config))
+    tape.emit(DuelCreated(config.options, tuple(_seat_deck(seat, entry.deck) for seat, entry in enumerate(config.seats))))
+    first = config.options.first_player
+    if first == "coin":
+        r = rng.randint(0, 1)
+        tape.emit(FirstPlayerDecided("coin", "heads" if r == 0 else "tails", r))
+    else:
+        tape.emit(FirstPlayerDecided("fixed", None, int(first)))
+    for seat in SEATS:
+        tape.emit(DeckShuffled(seat=seat, order=tuple(rng.shuffle(tape.state.sides[seat].deck))))
+    first_seat = tape.state.first_seat
+    for seat in (first_seat, 1 - first_seat):
+        for _ in range(OPENING_HAND):
+            deck = tape.state.sides[seat].deck
+            card_id = card_of(tape.state, deck[0])
+            tape.emit(CardDrawn(seat=seat, instance=deck[0], card_id=card_id, deck_count=len(deck) - 1))
+    check_end(tape)
+    if not tape.ended:
+        start_turn(tape, 1, first_seat)
+        settle(tape)
+    return tape.events
+
+
+def _seat_deck(seat: int, deck: DeckList) -> SeatDeck:
+    def refs(section: str, cards: tuple[str, ...]) -> tuple[CardRef, ...]:
+        return tuple(CardRef(instance_id(seat, section, i), card_id) for i, card_id in enumerate(cards))
+
+    return SeatDeck(seat=seat, main=refs("m", deck.main), extra=refs("x", deck.extra), side=refs("s", deck.side))
