@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from engine.contract import Ruleset
-from engine.rulesets import aq, card_monsters
+from engine.rulesets import aq, card_monsters, duel
 
 RULESETS: dict[str, Ruleset] = {
     "aq": aq.RULESET,
     "card_monsters": card_monsters.RULESET,
+    "duel": duel.RULESET,
 }
 
 

@@ -19,6 +19,7 @@ from engine.rulesets.duel.resolve.tape import Tape
 from engine.rulesets.duel.resolve.turn import settle, start_turn
 
 OPENING_HAND = 5
+DEFAULT_DECKS = ("starter_a", "starter_b")
 
 
 class DuelConfigError(ConfigError):
@@ -55,14 +56,14 @@ def _config_problems(data: Any) -> list[Problem]:
     shaped = (
         isinstance(seats, list) and len(seats) == 2 and isinstance(options, dict)
         and set(data) <= {"seats", "options"}
-        and all(isinstance(s, dict) and set(s) == {"deck"} and isinstance(s["deck"], str | dict) for s in seats)
+        and all(isinstance(s, dict) and set(s) <= {"deck"} and isinstance(s.get("deck", ""), str | dict) for s in seats)
     )
     if not shaped:
         return [Problem(Code.CONFIG_INVALID)]
     problems = [
         Problem(Code.UNKNOWN_PRESET, seat)
-        for seat, entry in enumerate(seats)  # type: ignore[arg-type]
-        if isinstance(entry["deck"], str) and entry["deck"] not in PRESETS
+        for seat, deck in enumerate(_decks(data))
+        if isinstance(deck, str) and deck not in PRESETS
     ]
     for key in sorted(options):  # type: ignore[union-attr]
         if key not in Options.__struct_fields__ or not _option_valid(key, options[key]):  # type: ignore[index]
@@ -70,13 +71,17 @@ def _config_problems(data: Any) -> list[Problem]:
     return problems
 
 
+def _decks(data: Any) -> list[Any]:
+    """Each seat's deck; a seat entry without one gets the spec's scenario default (docs/rulesets/duel.md)."""
+    return [entry.get("deck", DEFAULT_DECKS[seat]) for seat, entry in enumerate(data["seats"])]
+
+
 def configure(data: Any) -> Config:
     """A validated, self-contained configuration (presets expanded); raises ``DuelConfigError`` (§4)."""
     problems = _config_problems(data)
     if problems:
         raise DuelConfigError(problems)
-    decks = [entry["deck"] for entry in data["seats"]]
-    decks = [PRESETS[d] if isinstance(d, str) else d for d in decks]
+    decks = [PRESETS[d] if isinstance(d, str) else d for d in _decks(data)]
     problems = [p for seat, deck in enumerate(decks) for p in deck_problems(seat, deck)]
     if problems:
         raise DuelConfigError(problems)
