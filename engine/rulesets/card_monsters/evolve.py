@@ -91,9 +91,12 @@ def _with_side(state: State, seat: int, side: Side) -> State:
 
 
 def _with_field(side: Side, position: int, monster: Monster | None) -> Side:
-    field = side.field
-    i = position - 1
-    return replace(side, field=(*field[:i], monster, *field[i + 1 :]))
+    one, two, three = side.field
+    if position == 1:
+        return replace(side, field=(monster, two, three))
+    if position == 2:
+        return replace(side, field=(one, monster, three))
+    return replace(side, field=(one, two, monster))
 
 
 def _draw(side: Side, pile: str, card: str | None) -> Side:

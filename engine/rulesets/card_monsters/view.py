@@ -166,23 +166,26 @@ def greedy_score(view: View, command: Any) -> float:
     """One-ply preference from the view alone: deploy, equip and hit; engage when nothing helps."""
     assert view.viewer is not None
     own = view.sides[view.viewer]
-    enemy = view.sides[1 - view.viewer]
     match command:
+        case Sacrifice():
+            return -5.0  # crystals now for a card gone for good: never worth it one ply ahead
+        case Engage():
+            return 0.0
         case PlayMonster(card=card):
-            entry = CATALOG[_card_id(own.hand_monsters, card)]
-            assert isinstance(entry, MonsterCard)
-            return 10.0 + sum(PROFILES[entry.id, None].values)
+            return _DEPLOY_SCORES[_card_id(own.hand_monsters, card)]
         case Equip(card=card, position=position):
             return _equip_score(_at(own.field, position), CATALOG[_card_id(own.hand_items, card)])
         case UseConsumable(card=card, target_position=target):
+            enemy = view.sides[1 - view.viewer]
             return _consumable_score(own.field, enemy.field, CATALOG[_card_id(own.hand_items, card)], target)
-        case Sacrifice(card=card):
-            return -3.0 if card is not None and any(c.card == card for c in own.hand_items or ()) else -10.0
-        case Engage():
-            return 0.0
         case Concede() | Timeout():
             return -1000.0
     return 0.0
+
+
+_DEPLOY_SCORES = {
+    card.id: 10.0 + sum(PROFILES[card.id, None].values) for card in CATALOG.values() if isinstance(card, MonsterCard)
+}
 
 
 def _card_id(cards: tuple[CardView, ...] | None, card: str) -> str:
