@@ -67,7 +67,7 @@ def evolve(state: State, event: Event) -> State:
             return replace(state, skip_next=False)
         case CardGiven(from_seat=a, to_seat=b, card=str(c)):
             giver, taker = state.seats[a], state.seats[b]
-            seats = put(state.seats, a, replace(giver, hand=drop(giver.hand, c), glimpsed=giver.glimpsed | BIT[c]))
+            seats = put(state.seats, a, replace(giver, hand=drop(giver.hand, c)))
             return replace(state, seats=put(seats, b, replace(taker, hand=_add(taker.hand, c))))
         case CardRemoved(seat=s, card=c):
             seat = state.seats[s]
@@ -139,17 +139,30 @@ def _skill_learned(state: State, event: SkillLearned) -> State:
 
 
 def _skill_used(state: State, event: SkillUsed) -> State:
-    """§7 use_skill; Wild and Greed change the phase here, as they have no event of their own (§8.4)."""
+    """§7 use_skill; Wild and Greed change the phase here, as they have no event of their own (§8.4).
+
+    The event itself shows its card (§11): to all for Banish, to giver and receiver for Gift.
+    """
     seat = state.seats[event.seat]
     state = replace(state, seats=_seat(state, event.seat, replace(seat, skills=drop(seat.skills, event.skill))),
                     used_skills=(*state.used_skills, event.skill), skill_action_available=False,
                     exposed=state.exposed | BIT[event.skill])
     effect = SKILLS[event.skill].effect
+    if effect.op == "remove_card" and event.card is not None:
+        return replace(state, exposed=state.exposed | BIT[event.card])
+    if effect.op == "give_card" and event.card is not None and event.target_seat is not None:
+        return replace(state, seats=_glimpse(state.seats, (event.seat, event.target_seat), BIT[event.card]))
     if effect.op == "all_playable_this_phase":
         return replace(state, wild_active=True)
     if effect.op == "set_reserve_cap_this_phase":
         return replace(state, reserve_cap=effect.value)
     return state
+
+
+def _glimpse(seats: tuple[Seat, ...], who: tuple[int, ...], bit: int) -> tuple[Seat, ...]:
+    for s in who:
+        seats = put(seats, s, replace(seats[s], glimpsed=seats[s].glimpsed | bit))
+    return seats
 
 
 def _round_scored(state: State, results: tuple[SeatScore, ...]) -> State:

@@ -48,7 +48,7 @@ class Seat(msgspec.Struct, frozen=True):
     total: int = 0
     conceded: bool = False
     glimpsed: int = 0
-    """Bits (data.BIT) of cards this seat saw privately: the cards it gave away (§11, CardGiven)."""
+    """Bits (data.BIT) of cards this seat was shown privately: Gift cards, as giver or receiver (§11)."""
 
 
 class State(msgspec.Struct, frozen=True):

@@ -105,22 +105,39 @@ def test_hidden_cards_follow_what_was_shown() -> None:
     assert "Mon.21a" not in hidden_cards(gift, 0) and "Mon.21a" in hidden_cards(gift, 1)
 
 
-@pytest.mark.parametrize("players", [2, 6])
+def assert_no_leak(state: State, viewer: int | None, shown: list[bytes]) -> None:
+    tokens = [msgspec.json.encode(c) for c in hidden_cards(state, viewer)]
+    assert not [t for t in tokens for blob in shown if t in blob], viewer
+
+
+@pytest.mark.parametrize("players", [2, 4, 6])
 @pytest.mark.parametrize("bot", ["random", "greedy"])
 def test_whole_games_never_leak(players: int, bot: str) -> None:
-    """Every batch of a full game, redacted for every viewer, and every view, against hidden_cards."""
+    """Event by event, as a watch stream sends them: each redacted event and the view after it, against the
+    hidden cards of the state after it, for every viewer and a whole game."""
     seed = bytes(32)
     bots = [make_bot(bot, RULESET, 40 + seat) for seat in range(players)]
     created = create(RULESET, config(players), [str(s) for s in range(players)], seed)
-    match = fold(RULESET, created)
+    match = fold(RULESET, created[:1])
     batch: list[Event] = created[1:]
     while True:
-        for viewer in [None, *range(players)]:
-            tokens = [msgspec.json.encode(c) for c in hidden_cards(match.state, viewer)]
-            shown = [encode(view(match.state, viewer)), *(encode(redact(e, viewer)) for e in batch)]
-            assert not [t for t in tokens for blob in shown if t in blob]
+        state = match.state
+        for event in batch:
+            state = RULESET.evolve(state, event)
+            for viewer in [None, *range(players)]:
+                assert_no_leak(state, viewer, [encode(redact(event, viewer)), encode(view(state, viewer))])
+        match = apply(RULESET, match, batch)
         if RULESET.outcome(match.state) is not None:
             break
         actor, command = next_move(RULESET, match.state, bots)
         batch = list(RULESET.decide(match.state, actor, command, Rng(seed, match.version + 1)))
-        match = apply(RULESET, match, batch)
+
+
+@pytest.mark.parametrize(("skill", "target", "knows"), [("SK05-1", None, {None, 0, 1, 2, 3}), ("SK03-1", 2, {0, 2})])
+def test_a_card_shown_by_skill_used_is_known_from_that_event_on(skill: str, target: int | None, knows: set[int | None]) -> None:
+    # A watch stream sends SkillUsed before CardRemoved / CardGiven: the card must count as shown already.
+    state = given(hands={0: ["Mon.02a", "Mon.21a"]}, skills={0: [skill]})
+    events, _ = run(state, 0, UseSkill(skill, "Mon.21a", target))
+    after_skill_used = RULESET.evolve(state, events[0])
+    for viewer in VIEWERS:
+        assert ("Mon.21a" in hidden_cards(after_skill_used, viewer)) == (viewer not in knows)
