@@ -1,0 +1,163 @@
+"""append and the reads, on both backends (DESIGN.md "Events, commands and the store", issue #3 items 2-4)."""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import UTC, datetime, timedelta
+
+import msgspec
+import pytest
+
+from eventstore import (
+    AsyncEventStore,
+    CommandRecord,
+    DatabaseError,
+    NewEvent,
+    WrongExpectedVersion,
+)
+from tests.eventstore.conftest import command, events
+
+
+async def test_append_numbers_versions_and_positions(store: AsyncEventStore) -> None:
+    first = await store.append("m1", 0, events("A", "B"), command("c1"))
+    second = await store.append("m2", 0, events("C"), command("c2"))
+    third = await store.append("m1", 2, events("D"), command("c3"))
+    assert (first.first_version, first.last_version, first.first_position, first.last_position) == (1, 2, 1, 2)
+    assert (second.first_version, second.last_version, second.first_position, second.last_position) == (1, 1, 3, 3)
+    assert (third.first_version, third.last_version, third.first_position, third.last_position) == (3, 3, 4, 4)
+    assert not (first.duplicate or second.duplicate or third.duplicate)
+    recorded = await store.read_stream("m1")
+    assert [(e.position, e.version, e.type, e.data) for e in recorded] == [
+        (1, 1, "A", events("A")[0].data),
+        (2, 2, "B", events("A", "B")[1].data),
+        (4, 3, "D", events("D")[0].data),
+    ]
+    assert await store.stream_version("m1") == 3
+    assert await store.head_position() == 4
+
+
+async def test_events_carry_their_command_and_time(store: AsyncEventStore) -> None:
+    before = datetime.now(UTC)
+    await store.append("m1", 0, events("A", "B"), command("c1", actor="system"))
+    after = datetime.now(UTC)
+    for event in await store.read_stream("m1"):
+        assert (event.meta.command_id, event.meta.actor) == ("c1", "system")
+        assert event.meta.recorded_at.tzinfo is not None
+        assert before - timedelta(milliseconds=1) <= event.meta.recorded_at <= after + timedelta(milliseconds=1)
+
+
+async def test_hashes_chain_over_the_stream(store: AsyncEventStore) -> None:
+    await store.append("m1", 0, events("A", "B"), command("c1"))
+    await store.append("other", 0, events("X"), command("c2"))
+    appended = await store.append("m1", 2, events("C"), command("c3"))
+    prev = bytes(32)
+    for event in await store.read_stream("m1"):
+        body = prev + event.version.to_bytes(8, "big") + event.type.encode() + b"\x00" + event.data
+        prev = hashlib.sha256(body).digest()
+        assert event.hash == prev
+    assert appended.head_hash == prev
+
+
+async def test_read_stream_cursors_are_inclusive(store: AsyncEventStore) -> None:
+    await store.append("m1", 0, events("A", "B", "C", "D"), command("c1"))
+    assert [e.version for e in await store.read_stream("m1", 2)] == [2, 3, 4]
+    assert [e.version for e in await store.read_stream("m1", 2, 3)] == [2, 3]
+    assert [e.version for e in await store.read_stream("m1", 4, 4)] == [4]
+    assert await store.read_stream("m1", 5) == []
+    assert await store.read_stream("absent") == []
+
+
+async def test_read_all_in_global_order_from_an_inclusive_position(store: AsyncEventStore) -> None:
+    await store.append("a", 0, events("A1", "A2"), command("c1"))
+    await store.append("b", 0, events("B1"), command("c2"))
+    await store.append("a", 2, events("A3"), command("c3"))
+    everything = await store.read_all()
+    assert [(e.position, e.stream_id, e.type) for e in everything] == [
+        (1, "a", "A1"), (2, "a", "A2"), (3, "b", "B1"), (4, "a", "A3"),
+    ]
+    assert [e.position for e in await store.read_all(2, limit=2)] == [2, 3]
+    assert await store.read_all(5) == []
+
+
+@pytest.mark.parametrize(("expected", "actual"), [(0, 2), (1, 2), (3, 2)])
+async def test_wrong_expected_version_carries_the_actual_one(
+    store: AsyncEventStore, expected: int, actual: int
+) -> None:
+    await store.append("m1", 0, events("A", "B"), command("c1"))
+    with pytest.raises(WrongExpectedVersion) as raised:
+        await store.append("m1", expected, events("C"), command("c2"))
+    assert (raised.value.stream_id, raised.value.expected, raised.value.actual) == ("m1", expected, actual)
+    assert await store.head_position() == 2
+    assert [c.command_id for c, _, _ in await store.read_commands("m1")] == ["c1"]
+
+
+async def test_expecting_a_stream_that_does_not_exist(store: AsyncEventStore) -> None:
+    with pytest.raises(WrongExpectedVersion) as raised:
+        await store.append("absent", 1, events("A"), command("c1"))
+    assert raised.value.actual == 0
+    assert await store.stream_version("absent") == 0
+
+
+async def test_a_repeated_command_returns_the_first_result(store: AsyncEventStore) -> None:
+    original = await store.append("m1", 0, events("A", "B"), command("c1"))
+    await store.append("m1", 2, events("C"), command("c2"))
+    retried = await store.append("m1", 0, events("A", "B"), command("c1"))
+    assert retried.duplicate
+    assert retried == msgspec.structs.replace(original, duplicate=True)
+    # Same answer whatever the retry expects: the command id decides before the version does.
+    assert (await store.append("m1", 3, events("Z"), command("c1"))).duplicate
+    assert await store.head_position() == 3
+    assert [c.command_id for c, _, _ in await store.read_commands("m1")] == ["c1", "c2"]
+
+
+async def test_a_command_id_is_per_stream(store: AsyncEventStore) -> None:
+    await store.append("m1", 0, events("A"), command("same"))
+    other = await store.append("m2", 0, events("A"), command("same"))
+    assert not other.duplicate
+    assert await store.stream_version("m2") == 1
+
+
+async def test_a_failure_midway_leaves_nothing(store: AsyncEventStore, failing_type: str) -> None:
+    with pytest.raises(DatabaseError):
+        await store.append("m1", 0, events("A", failing_type, "C"), command("c1"), {"seed": b"s" * 32})
+    assert await store.stream_version("m1") == 0
+    assert await store.read_all() == []
+    assert await store.read_commands("m1") == []
+    assert await store.read_secret("m1", "seed") is None
+    assert await store.head_position() == 0
+    appended = await store.append("m1", 0, events("A"), command("c1"))
+    assert (appended.first_position, appended.first_version) == (1, 1)  # no gap left behind
+
+
+async def test_secrets_are_stored_with_the_append_but_never_in_events(store: AsyncEventStore) -> None:
+    seed = bytes(range(32))
+    await store.append("m1", 0, events("A"), command("c1"), {"seed": seed, "token:0": b"hash0"})
+    assert await store.read_secret("m1", "seed") == seed
+    assert await store.read_secret("m1", "token:0") == b"hash0"
+    assert await store.read_secret("m1", "nothing") is None
+    assert await store.read_secret("m2", "seed") is None
+    assert all(seed not in e.data for e in await store.read_all())
+
+
+async def test_the_command_log_in_order(store: AsyncEventStore) -> None:
+    await store.append("m1", 0, events("A", "B"), command("c1", actor="system"))
+    await store.append("m1", 2, events("C"), command("c2", actor="1"))
+    await store.append("m1", 3, events("D", "E", "F"), command("c3", actor="admin"))
+    log = await store.read_commands("m1")
+    assert [(c.command_id, c.actor, first, last) for c, first, last in log] == [
+        ("c1", "system", 1, 2), ("c2", "1", 3, 3), ("c3", "admin", 4, 6),
+    ]
+    assert log[0][0] == command("c1", actor="system")
+    assert await store.read_commands("absent") == []
+
+
+async def test_bad_arguments_are_refused_before_the_database(store: AsyncEventStore) -> None:
+    with pytest.raises(ValueError, match="at least one event"):
+        await store.append("m1", 0, [], command("c1"))
+    with pytest.raises(ValueError, match="expected_version"):
+        await store.append("m1", -1, events("A"), command("c1"))
+    with pytest.raises(TypeError):
+        await store.append("m1", 0, [NewEvent("A", "not bytes")], command("c1"))  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        await store.append("m1", 0, events("A"), CommandRecord("c1", "0", "Play", "{}"))  # type: ignore[arg-type]
+    assert await store.head_position() == 0

@@ -1,0 +1,106 @@
+"""Subscriptions and concurrent writers (issue #3 items 3-4 and its concurrency test)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections import defaultdict
+from collections.abc import AsyncIterator
+
+import pytest
+
+from eventstore import (
+    AsyncEventStore,
+    RecordedEvent,
+    WrongExpectedVersion,
+    open_store,
+    open_sync_store,
+    verify_chain,
+)
+from tests.eventstore.conftest import command, events
+
+WAIT = 30.0  # seconds: a guard against a hang, never a measurement
+
+
+async def collect(subscription: AsyncIterator[RecordedEvent], count: int) -> list[RecordedEvent]:
+    """The next ``count`` events of a subscription."""
+    seen: list[RecordedEvent] = []
+    async for event in subscription:
+        seen.append(event)
+        if len(seen) == count:
+            break
+    return seen
+
+
+async def test_catches_up_then_goes_live(store: AsyncEventStore) -> None:
+    await store.append("m1", 0, events("A", "B"), command("c1"))
+    await store.append("m2", 0, events("C"), command("c2"))
+    subscription = store.subscribe(2)
+    assert [e.position for e in await collect(subscription, 2)] == [2, 3]
+    live = asyncio.create_task(collect(subscription, 2))
+    await store.append("m1", 2, events("D", "E"), command("c3"))
+    assert [(e.position, e.type) for e in await asyncio.wait_for(live, WAIT)] == [(4, "D"), (5, "E")]
+
+
+async def test_a_subscription_ends_when_the_store_closes(database: str) -> None:
+    store = await open_store(database, poll_interval=3600)
+    waiting = asyncio.create_task(collect(store.subscribe(), 1))
+    await store.append("m1", 0, events("A"), command("c1"))
+    assert len(await asyncio.wait_for(waiting, WAIT)) == 1
+    idle = asyncio.create_task(collect(store.subscribe(2), 1))
+    await store.close()
+    assert await asyncio.wait_for(idle, WAIT) == []
+
+
+async def test_a_commit_by_another_process_wakes_the_subscriber(database: str) -> None:
+    # No polling to fall back on for PostgreSQL: only the notification can wake the subscriber in time.
+    interval = 0.05 if database.startswith("sqlite") else 3600
+    store = await open_store(database, poll_interval=interval)
+    other = open_sync_store(database)
+    try:
+        waiting = asyncio.create_task(collect(store.subscribe(), 2))
+        await asyncio.to_thread(other.append, "m1", 0, events("A", "B"), command("c1"))
+        seen = await asyncio.wait_for(waiting, WAIT)
+        assert [(e.position, e.stream_id) for e in seen] == [(1, "m1"), (2, "m1")]
+    finally:
+        other.close()
+        await store.close()
+
+
+async def write(store: AsyncEventStore, writer: int, rounds: int, shared: str) -> int:
+    """Alternate appends to the writer's own stream and a shared one; retry lost races. Events written."""
+    for n in range(rounds):
+        stream = f"own-{writer}" if n % 2 == 0 else shared
+        while True:
+            version = await store.stream_version(stream)
+            try:
+                await store.append(stream, version, events(f"w{writer}", f"n{n}"), command(f"{writer}:{n}"))
+                break
+            except WrongExpectedVersion:
+                continue
+    return 2 * rounds
+
+
+@pytest.mark.parametrize("group_commit", [True, False], ids=["group", "single"])
+async def test_sixteen_writers_and_a_live_subscriber(database: str, group_commit: bool) -> None:
+    """Two store instances (as two service processes), eight writers each, on distinct and shared streams."""
+    stores = [await open_store(database, group_commit=group_commit, poll_interval=0.02) for _ in range(2)]
+    try:
+        subscriber = asyncio.create_task(collect(stores[0].subscribe(), 16 * 12 * 2))
+        written = await asyncio.gather(*(
+            write(stores[w % 2], w, 12, f"shared-{w % 3}") for w in range(16)
+        ))
+        seen = await asyncio.wait_for(subscriber, WAIT)
+        assert sum(written) == len(seen) == await stores[1].head_position()
+        assert [e.position for e in seen] == list(range(1, len(seen) + 1))
+        by_stream: dict[str, list[RecordedEvent]] = defaultdict(list)
+        for event in seen:
+            by_stream[event.stream_id].append(event)
+        for stream_id, stream in by_stream.items():
+            assert [e.version for e in stream] == list(range(1, len(stream) + 1)), stream_id
+            verify_chain(stream)
+            assert stream == await stores[1].read_stream(stream_id)
+        commands = {e.meta.command_id for e in seen}
+        assert commands == {f"{w}:{n}" for w in range(16) for n in range(12)}
+    finally:
+        for store in stores:
+            await store.close()
