@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import queue
 import threading
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
@@ -35,7 +35,25 @@ class _Job(msgspec.Struct):
     future: asyncio.Future[Any]
     requests: tuple[AppendRequest, ...] = ()
     call: Callable[[SqliteStore], Any] | None = None
-    shared: bool = True  # whether these appends may share a transaction with others waiting
+    joins: bool = False  # a single append that may share a transaction with the appends around it
+
+
+def _runs(jobs: list[_Job]) -> Iterator[list[_Job]]:
+    """Split jobs, in order, into transactions: joining appends together (up to MAX_BATCH), others alone."""
+    run: list[_Job] = []
+    for job in jobs:
+        if not job.joins:
+            if run:
+                yield run
+                run = []
+            yield [job]
+            continue
+        if len(run) == MAX_BATCH:
+            yield run
+            run = []
+        run.append(job)
+    if run:
+        yield run
 
 
 class AsyncSqliteStore:
@@ -48,7 +66,8 @@ class AsyncSqliteStore:
         self._writer = SqliteStore(url, synchronous=synchronous)
         self.stats: CommitStats = self._writer.stats
         self._signal = HeadSignal(self._writer.head_position())
-        self._jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
+        self._pending: list[_Job] = []
+        self._jobs: queue.SimpleQueue[list[_Job] | None] = queue.SimpleQueue()
         self._thread = threading.Thread(target=self._write_loop, name="duelhall-sqlite-writer", daemon=True)
         self._thread.start()
         self._readers = ThreadPoolExecutor(READERS, thread_name_prefix="duelhall-sqlite-reader")
@@ -68,7 +87,7 @@ class AsyncSqliteStore:
     ) -> Appended:
         """Append events and their command in one transaction; see ``AsyncEventStore.append``."""
         request = append_request(stream_id, expected_version, events, command, secrets)
-        (outcome,) = await self._submit(requests=(request,), shared=self._group_commit)
+        (outcome,) = await self._submit(requests=(request,), joins=self._group_commit)
         if isinstance(outcome, StoreError):
             raise outcome
         assert isinstance(outcome, Appended)
@@ -76,7 +95,7 @@ class AsyncSqliteStore:
 
     async def append_batch(self, requests: Sequence[AppendRequest]) -> list[Outcome]:
         """Commit these appends in one transaction, each with its own outcome (never raised)."""
-        result: list[Outcome] = await self._submit(requests=tuple(requests), shared=False)
+        result: list[Outcome] = await self._submit(requests=tuple(requests))
         return result
 
     async def save_snapshot(self, snapshot: Snapshot) -> None:
@@ -92,45 +111,50 @@ class AsyncSqliteStore:
         await self._submit(call=lambda store: store.clear_rows(table))
 
     def _submit(self, **job: Any) -> asyncio.Future[Any]:
+        """Queue a job; jobs queued in the same loop iteration reach the writer together."""
         if self._signal.closed:
             raise StoreError("the store is closed")
         future = self._loop.create_future()
-        self._jobs.put(_Job(future, **job))
+        self._pending.append(_Job(future, **job))
+        if len(self._pending) == 1:
+            self._loop.call_soon(self._flush)
         return future
 
+    def _flush(self) -> None:
+        jobs, self._pending = self._pending, []
+        self._jobs.put(jobs)
+
     def _write_loop(self) -> None:
-        """The writer thread: take what is waiting, commit it, hand the outcomes back to the loop."""
-        while (job := self._jobs.get()) is not None:
-            jobs = [job]
-            while len(jobs) < MAX_BATCH and jobs[-1].shared and jobs[-1].call is None:
+        """The writer thread: take everything waiting, commit it run by run, hand outcomes to the loop."""
+        closing = False
+        while not closing and (jobs := self._jobs.get()) is not None:
+            while True:
                 try:
-                    waiting = self._jobs.get_nowait()
+                    more = self._jobs.get_nowait()
                 except queue.Empty:
                     break
-                if waiting is None:
-                    self._jobs.put(None)
+                if more is None:
+                    closing = True
                     break
-                jobs.append(waiting)
-            self._run(jobs)
+                jobs += more
+            for run in _runs(jobs):
+                self._run(run)
 
-    def _run(self, jobs: list[_Job]) -> None:
-        """Run the jobs in order: the shared appends (always a prefix) in one transaction, then the rest."""
-        shared = [job for job in jobs if job.shared and job.call is None]
+    def _run(self, run: list[_Job]) -> None:
+        """One transaction: joining appends together, or one job alone."""
         settled: list[tuple[asyncio.Future[Any], Any, bool]] = []
         committed: list[Outcome] = []
-        if shared:
-            committed = self._attempt([job.requests[0] for job in shared])
-            settled += [(job.future, [outcome], False) for job, outcome in zip(shared, committed, strict=True)]
-        for job in jobs[len(shared) :]:
+        if run[0].call is not None:
             try:
-                if job.call is not None:
-                    settled.append((job.future, job.call(self._writer), False))
-                else:
-                    outcomes = self._attempt(list(job.requests))
-                    committed += outcomes
-                    settled.append((job.future, outcomes, False))
+                settled.append((run[0].future, run[0].call(self._writer), False))
             except Exception as exc:
-                settled.append((job.future, exc, True))
+                settled.append((run[0].future, exc, True))
+        elif run[0].joins:
+            committed = self._attempt([job.requests[0] for job in run])
+            settled += [(job.future, [outcome], False) for job, outcome in zip(run, committed, strict=True)]
+        else:
+            committed = self._attempt(list(run[0].requests))
+            settled.append((run[0].future, committed, False))
         head = max((o.last_position for o in committed if isinstance(o, Appended)), default=0)
         self._loop.call_soon_threadsafe(self._settle, settled, head)
 
