@@ -102,6 +102,7 @@ _SKILL_VALUE = {
     "reverse_direction": 1.0, "skip_next_phase": 1.0, "all_playable_this_phase": 0.5,
     "target_draws_from_field": 3.0, "set_reserve_cap_this_phase": 0.5,
 }
+"""Skills without a card: small fixed preferences (Burden hands an opponent a card that scores against it)."""
 
 
 def greedy_score(v: View, command: Command) -> float:
@@ -114,13 +115,11 @@ def greedy_score(v: View, command: Command) -> float:
             return 2 * ATTACK[c] + 1
         case LearnSkill(cards=(a, b)):
             return ATTACK[a] + ATTACK[b] + 1
-        case UseSkill(skill=k, card=c):
-            op = SKILLS[k].effect.op
-            if op == "cover_reserve":
-                return 2 * ATTACK[c or ""] + 1
-            if op in ("give_card", "remove_card"):
-                return ATTACK[c or ""] + 1
-            return _SKILL_VALUE[op]
+        case UseSkill(skill=k, card=str(c)):
+            # Stash moves the card from hand to reserve; Gift and Banish only take it out of the hand.
+            return (2 if SKILLS[k].effect.op == "cover_reserve" else 1) * ATTACK[c] + 1
+        case UseSkill(skill=k):
+            return _SKILL_VALUE[SKILLS[k].effect.op]
         case Draw():
             return -10.0
         case EndPhase():
