@@ -75,9 +75,9 @@ def evolve(state: State, event: Event) -> State:
         case MatchEnded(result=result, winner=winner, reason=reason, losses=losses):
             return replace(state, status=OVER, result=Result(result, winner, reason, losses))
         case PileShuffled(seat=s, pile=pile, order=order):
+            assert order is not None, "the fold takes full events, never a viewer's redacted copy"
             side = state.sides[s]
-            pile_cards = order or ()
-            side = replace(side, monster_pile=pile_cards) if pile == "monster" else replace(side, item_pile=pile_cards)
+            side = replace(side, monster_pile=order) if pile == "monster" else replace(side, item_pile=order)
             return _with_side(state, s, side)
         case FirstPlayerChosen(seat=s):
             return replace(state, active=s)
@@ -100,6 +100,7 @@ def _with_field(side: Side, position: int, monster: Monster | None) -> Side:
 
 
 def _draw(side: Side, pile: str, card: str | None) -> Side:
+    assert card is not None, "the fold takes full events, never a viewer's redacted copy"
     if pile == "monster":
         return replace(side, monster_pile=side.monster_pile[1:], hand_monsters=(*side.hand_monsters, card))
     return replace(side, item_pile=side.item_pile[1:], hand_items=(*side.hand_items, card))

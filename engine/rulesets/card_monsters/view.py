@@ -204,6 +204,7 @@ def _at(field: tuple[MonsterView, ...], position: int | None) -> MonsterView | N
 
 def _equip_score(monster: MonsterView | None, entry: Any) -> float:
     assert isinstance(entry, EquipmentCard)
+    # a granted trait (no amount) is valued like a small attack bonus
     gain = sum(m.amount for m in entry.modifiers if isinstance(m, AddAttack | AddMaxHp)) or 2
     return 4.0 + gain - (6.0 if monster is not None and monster.equipment is not None else 0.0)
 

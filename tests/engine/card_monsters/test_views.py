@@ -8,20 +8,26 @@ import msgspec
 import pytest
 
 from engine.bots import RandomBot
+from engine.match import encode
 from engine.rulesets.card_monsters import RULESET
 from engine.rulesets.card_monsters.model import (
     AttackHit,
     CardDrawn,
     CardView,
+    Concede,
     CrystalsGained,
+    Engage,
     FirstPlayerChosen,
     MatchEnded,
     MonsterMoved,
     PileShuffled,
+    PlayMonster,
+    Sacrifice,
     Sacrificed,
     TurnStarted,
+    UseConsumable,
 )
-from engine.rulesets.card_monsters.view import hidden_cards, redact, view
+from engine.rulesets.card_monsters.view import greedy_score, hidden_cards, redact, view
 from engine.selfplay import play
 
 from .helpers import given, mon, side
@@ -134,3 +140,17 @@ def test_no_hidden_card_reaches_a_viewer_during_a_game(seed: int) -> None:
         for viewer, seen in seen_in_events.items():
             seen |= _strings(redact(event, viewer))
             assert not set(hidden_cards(state, viewer)) & (seen | _strings(view(state, viewer)))
+
+
+def test_greedy_score_prefers_useful_plays_to_engaging_and_never_sacrifices() -> None:
+    state = given(
+        side(field=[mon("0:0", "M01", 3, 7)], hand_monsters=[("0:2", "M02"), ("0:7", "M10")],
+             hand_items=[("0:14", "C02"), ("0:13", "C01")], crystals=10),
+        side(field=[mon("1:0", "M05", 3, 4), mon("1:3", "M07", 5, 5)]),
+    )  # fmt: skip
+    seen = view(state, 0)
+    scores = {encode(cmd): greedy_score(seen, cmd) for cmd in RULESET.legal_commands(state, 0)}
+    assert scores[encode(PlayMonster("0:2"))] > scores[encode(PlayMonster("0:7"))] > scores[encode(Engage())]
+    assert scores[encode(UseConsumable("0:14", 1))] > scores[encode(UseConsumable("0:14", 2))] > 0
+    assert scores[encode(UseConsumable("0:13", 1))] > 0
+    assert scores[encode(Sacrifice(position=1))] < 0 and scores[encode(Concede())] < 0
