@@ -1,0 +1,70 @@
+"""Pure pieces: the hash chain's published vector, database URLs, the package's exported names."""
+
+from __future__ import annotations
+
+import pytest
+
+import eventstore
+from eventstore import (
+    DEFAULT_DATABASE_URL,
+    GENESIS_HASH,
+    EventMeta,
+    RecordedEvent,
+    chain_hash,
+    database_url,
+    verify_chain,
+)
+from eventstore.model import from_micros
+from eventstore.urls import asyncpg_dsn, backend_of, sqlite_path, sync_url
+
+# docs/eventstore.md "Hash chain": vectors other implementations check themselves against (computed with
+# printf and sha256sum, not with this code).
+V1 = "c4e7369d7b5e1b9069c26151d33df6b667cc8a3bd995d580b57090ec4d5dfb67"
+V2 = "629a5003bd7e2ee000adb168d4a665e6f63b55c6f314a97cc674735b796e5a21"
+
+
+def test_chain_hash_vector() -> None:
+    first = chain_hash(GENESIS_HASH, 1, "MatchCreated", b'{"seats":2}')
+    second = chain_hash(first, 2, "CardDrawn", b"{}")
+    assert (first.hex(), second.hex()) == (V1, V2)
+    assert len(GENESIS_HASH) == 32 and not any(GENESIS_HASH)
+
+
+def test_verify_chain_names_the_first_tampered_event() -> None:
+    stream: list[RecordedEvent] = []
+    prev = GENESIS_HASH
+    for version, data in enumerate([b"{}", b'{"x":1}', b"{}"], start=1):
+        prev = chain_hash(prev, version, "T", data)
+        stream.append(RecordedEvent(version, "m1", version, "T", data, EventMeta("c", "0", from_micros(0)), prev))
+    assert verify_chain(stream) == prev
+    stream[1] = RecordedEvent(2, "m1", 2, "T", b'{"x":2}', stream[1].meta, stream[1].hash)
+    with pytest.raises(ValueError, match="'m1' version 2"):
+        verify_chain(stream)
+
+
+def test_database_url_prefers_explicit_then_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("DUELHALL_DATABASE_URL", raising=False)
+    assert database_url() == DEFAULT_DATABASE_URL == "sqlite:///duelhall.db"
+    monkeypatch.setenv("DUELHALL_DATABASE_URL", "postgresql://db/duelhall")
+    assert database_url() == "postgresql://db/duelhall"
+    assert database_url("sqlite:///x.db") == "sqlite:///x.db"
+
+
+def test_urls_pick_the_driver_per_backend() -> None:
+    assert backend_of("postgres://u@h/d") == "postgresql"
+    assert sync_url("postgresql://u:p@h:5433/d").drivername == "postgresql+psycopg"
+    assert sync_url("sqlite:///x.db").drivername == "sqlite+pysqlite"
+    assert asyncpg_dsn("postgresql+psycopg://u:p%40ss@h:5433/d") == "postgresql://u:p%40ss@h:5433/d"
+    assert sqlite_path("sqlite:///dir/x.db") == "dir/x.db"
+    with pytest.raises(ValueError, match="in-memory"):
+        sqlite_path("sqlite://")
+    with pytest.raises(ValueError, match="unsupported"):
+        backend_of("mysql://h/d")
+
+
+def test_exports_are_sorted_and_exist() -> None:
+    def group(name: str) -> tuple[int, str]:  # isort order: CONSTANTS, Classes, functions
+        return (0 if name.isupper() else 1 if name[0].isupper() else 2, name)
+
+    assert eventstore.__all__ == sorted(eventstore.__all__, key=group)
+    assert all(hasattr(eventstore, name) for name in eventstore.__all__)
