@@ -227,6 +227,7 @@ def legal_commands(state: State, seat: int) -> list[Command]:
         return [_CONCEDE]
     out: list[Command] = []
     hand = state.seats[seat].hand
+    # The pair-independent parts of check_learn_skill are run once: they accept or refuse every pair alike.
     if check_common(state, seat, "learn_skill") is None and check_skill_action(state) is None:
         if check_skill_deck(state) is None:
             for i, a in enumerate(hand):

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import assert_never
 
+from msgspec.structs import replace
+
 from engine.contract import Viewer
 from engine.rulesets.aq.data import ATTACK, BIT, SKILLS, allowance
 from engine.rulesets.aq.model import (
@@ -13,7 +15,6 @@ from engine.rulesets.aq.model import (
     ReserveCovered, ReserveReturned, RoundEnded, RoundScored, RoundStarted, Seat, SeatView, SkillDealt,
     SkillDeckShuffled, SkillLearned, SkillUsed, StartingPlayerChosen, State, UseSkill, View,
 )
-from msgspec.structs import replace
 
 
 def pending(state: State) -> Pending | None:
