@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import msgspec
 
+from engine.contract import Outcome
+
 FORMAT = "duelhall-replay"
 FORMAT_VERSION = 1
 
@@ -44,7 +46,7 @@ class Replay(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     config: dict[str, object]
     seed_commitment: str
     seed: str | None
-    outcome: dict[str, object] | None
+    outcome: Outcome | None
     commands: list[ReplayCommand]
     events: list[ReplayEvent]
     head_hash: str

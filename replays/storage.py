@@ -49,7 +49,7 @@ def build(
         ruleset=RulesetRef(id=head["ruleset"], version=head["version"], card_data_hash=head["card_data_hash"]),
         seats=head["seats"], config=head["config"], seed_commitment=head["seed_commitment"],
         seed=None if seed is None else seed.hex(),
-        outcome=None if outcome is None else msgspec.to_builtins(outcome),
+        outcome=outcome,
         commands=[ReplayCommand(command_id=c.command_id, actor=c.actor, type=c.type, payload=c.payload.decode(),
                                 first_version=first, last_version=last) for c, first, last in commands],
         events=[ReplayEvent(version=r.version, type=r.type, data=r.data.decode(), hash=r.hash.hex(),

@@ -138,9 +138,8 @@ def _failing_version(ruleset: Ruleset, events: list[Any]) -> int:
 
 def _check_outcome(replay: Replay, ruleset: Ruleset, events: list[Any]) -> None:
     outcome = ruleset.outcome(fold(ruleset, events).state)
-    recorded = None if outcome is None else msgspec.to_builtins(outcome)
-    if recorded != replay.outcome:
-        raise _Failed("outcome", len(events), f"folding gives outcome {recorded}, the replay says {replay.outcome}")
+    if outcome != replay.outcome:
+        raise _Failed("outcome", len(events), f"folding gives outcome {outcome}, the replay says {replay.outcome}")
 
 
 def _check_seed(replay: Replay) -> None:

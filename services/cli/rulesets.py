@@ -6,7 +6,6 @@ import argparse
 from typing import Any
 
 from engine.registry import RULESETS
-from services.cli.common import out
 
 
 def register(commands: Any) -> None:
@@ -19,5 +18,5 @@ def run(args: argparse.Namespace) -> int:
         ruleset = RULESETS[key]
         players = (f"{ruleset.min_seats}" if ruleset.min_seats == ruleset.max_seats
                    else f"{ruleset.min_seats}-{ruleset.max_seats}")
-        out.print(f"{ruleset.id}\tv{ruleset.version}\t{players} players\t{ruleset.title}")
+        print(f"{ruleset.id}\tv{ruleset.version}\t{players} players\t{ruleset.title}")
     return 0
