@@ -19,6 +19,7 @@ import msgspec
 
 from engine import registry
 from engine.contract import SYSTEM, Actor, Ruleset
+from engine.errors import Rejected
 from engine.match import (
     Match, MatchCreated, apply, create, decide, encode, event_decoder, event_type, fold, restore, snapshot,
 )
@@ -123,7 +124,13 @@ class MatchManager:
                 if expected_version is not None and expected_version != hot.version:
                     raise VersionMismatch(f"match is at version {hot.version}, not {expected_version}",
                                           actual=str(hot.version))
-                events = decide(hot.ruleset, hot.match, actor, raw, hot.seed)
+                try:
+                    events = decide(hot.ruleset, hot.match, actor, raw, hot.seed)
+                except Rejected:
+                    # Decided on a copy another instance may have moved past: refuse only when current.
+                    if await self._catch_up(hot):
+                        continue
+                    raise
                 record = CommandRecord(command_id=command_id, actor=actor_name(actor),
                                        type=_command_type(raw), payload=raw)
                 try:
@@ -171,6 +178,13 @@ class MatchManager:
         self._changed(hot)
         return hot
 
+    async def fresh(self, match_id: str) -> HotMatch:
+        """The loaded match caught up with the store, for reads: another instance may have written it."""
+        hot = await self.get(match_id)
+        async with hot.lock:
+            await self._catch_up(hot)
+        return hot
+
     async def reindex(self, match_id: str) -> MatchRow:
         """Rewrites the match's read-model row from its events (after an import)."""
         hot = await self.get(match_id)
@@ -210,11 +224,11 @@ class MatchManager:
         last_at = (tail or recorded)[-1].meta.recorded_at
         return HotMatch(match_id, ruleset, match, seed, tuple(hashes), commands, last_at)
 
-    async def _catch_up(self, hot: HotMatch) -> None:
-        """Folds what other writers appended since the hot version, with their command ids."""
+    async def _catch_up(self, hot: HotMatch) -> bool:
+        """Folds what other writers appended since the hot version, with their command ids; True if any."""
         tail = await self.store.read_stream(hot.match_id, hot.version + 1)
         if not tail:
-            return
+            return False
         decoder = event_decoder(hot.ruleset)
         was_running = hot.outcome is None
         for recorded in tail:
@@ -225,6 +239,7 @@ class MatchManager:
         if was_running and hot.outcome is not None:
             await self.read_model.put(row_for(hot, created_at=None, previous=await self.read_model.get(hot.match_id)))
         self._changed(hot)
+        return True
 
     async def _snapshot(self, hot: HotMatch) -> None:
         await self.store.save_snapshot(Snapshot(stream_id=hot.match_id, version=hot.version,

@@ -6,8 +6,9 @@ import asyncio
 
 import grpc
 import msgspec
+import pytest
 
-from engine.match import event_decoder, fold
+from engine.match import apply, event_decoder, fold
 from engine.registry import RULESETS
 from replays.format import decode_replay
 from services.api import duelhall_pb2 as pb
@@ -30,34 +31,51 @@ async def watch_raw(channel: grpc.aio.Channel, match_id: str, token: str, from_v
     return raw
 
 
-async def test_full_match_with_watchers_never_leaks_a_hidden_card(
-    channel: grpc.aio.Channel, matches: pb_grpc.MatchServiceStub,
+@pytest.mark.parametrize(("ruleset_id", "players"), [("card_monsters", 2), ("aq", 6)])
+async def test_full_match_with_a_watcher_per_seat_never_leaks_a_hidden_card(
+    channel: grpc.aio.Channel, matches: pb_grpc.MatchServiceStub, ruleset_id: str, players: int,
 ) -> None:
-    created = await create_match(matches)
-    viewers = {0: created.tokens[0], 1: created.tokens[1], None: ""}
+    created = await create_match(matches, ruleset_id, players)
+    viewers: dict[int | None, str] = {seat: created.tokens[seat] for seat in range(players)} | {None: ""}
     watchers = {v: asyncio.create_task(watch_raw(channel, created.match_id, t)) for v, t in viewers.items()}
     commands = await play_random(matches, created, seed=1)
-    streams = {v: await asyncio.wait_for(task, 30) for v, task in watchers.items()}
+    streams = {v: await asyncio.wait_for(task, 60) for v, task in watchers.items()}
 
     final = await matches.GetMatch(pb.GetMatchRequest(match_id=created.match_id))
     assert final.status == pb.MATCH_STATUS_ENDED and commands > 0
     replay = decode_replay((await matches.ExportReplay(pb.ExportReplayRequest(match_id=created.match_id))).replay)
-    ruleset = RULESETS["card_monsters"]
-    decoder = event_decoder(ruleset)
-    events = [decoder.decode(e.data) for e in replay.events]
+    states = states_by_version(ruleset_id, [e.data for e in replay.events])
+    ruleset = RULESETS[ruleset_id]
     secrets_checked = 0
     for viewer, raw in streams.items():
         updates = [pb.MatchUpdate.FromString(m) for m in raw]
         assert [u.event.version for u in updates] == list(range(1, final.version + 1))
         for message, update in zip(raw, updates):
-            state = fold(ruleset, events[: update.event.version]).state
-            hidden = ruleset.hidden_cards(state, viewer)
+            hidden = ruleset.hidden_cards(states[update.event.version], viewer)
             secrets_checked += len(hidden)
             leaked = [card for card in hidden if msgspec.json.encode(card) in message]
             assert not leaked, f"version {update.event.version} leaks {leaked} to {viewer}"
     assert secrets_checked > 0
+
+
+def states_by_version(ruleset_id: str, data: list[str]) -> dict[int, object]:
+    """The state after each event version, folded once."""
+    ruleset = RULESETS[ruleset_id]
+    decoder = event_decoder(ruleset)
+    match = fold(ruleset, [decoder.decode(data[0])])
+    states = {1: match.state}
+    for version, raw in enumerate(data[1:], start=2):
+        match = apply(ruleset, match, [decoder.decode(raw)])
+        states[version] = match.state
+    return states
+
+
+async def test_stored_events_hold_the_identities_the_wire_hides(matches: pb_grpc.MatchServiceStub) -> None:
+    created = await create_match(matches)
+    await play_random(matches, created, seed=1)
+    replay = decode_replay((await matches.ExportReplay(pb.ExportReplayRequest(match_id=created.match_id))).replay)
     drawn = [msgspec.json.decode(e.data) for e in replay.events if e.type == "CardDrawn"]
-    assert drawn and all(d["card"] for d in drawn), "the stored events do hold the identities the wire hid"
+    assert drawn and all(d["card"] for d in drawn)
 
 
 async def test_a_resumed_watch_gets_exactly_the_events_after_its_version(

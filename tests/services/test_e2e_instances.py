@@ -1,0 +1,71 @@
+"""Two service instances on one database: commands through either, one consistent stream."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+import grpc
+import msgspec
+
+from services.api import duelhall_pb2 as pb
+from services.api import duelhall_pb2_grpc as pb_grpc
+from services.server import ServerConfig, create_server
+from tests.services.client import Created, create_match
+
+
+async def test_two_instances_share_matches_and_their_watchers_see_both(database_url: str) -> None:
+    first = await create_server(ServerConfig(database_url=database_url, listen="127.0.0.1:0"))
+    second = await create_server(ServerConfig(database_url=database_url, listen="127.0.0.1:0"))
+    try:
+        async with grpc.aio.insecure_channel(f"127.0.0.1:{first.port}") as a, \
+                grpc.aio.insecure_channel(f"127.0.0.1:{second.port}") as b:
+            stubs = [pb_grpc.MatchServiceStub(a), pb_grpc.MatchServiceStub(b)]
+            created = await create_match(stubs[0])
+            watch = stubs[1].WatchMatch(pb.WatchMatchRequest(match_id=created.match_id))
+            await stale_instance_decides_again(stubs, created)
+            rng = random.Random(8)
+            to_act = list((await stubs[1].GetView(pb.GetViewRequest(match_id=created.match_id))).to_act)
+            commands = 0
+            while to_act:
+                stub = stubs[commands % 2]
+                seat = to_act[0]
+                legal = await stub.ListLegalCommands(pb.ListLegalCommandsRequest(
+                    match_id=created.match_id, token=created.tokens[seat]))
+                options = [c for c in legal.commands_json if msgspec.json.decode(c)["type"] != "concede"]
+                reply = await stub.SubmitCommand(pb.SubmitCommandRequest(
+                    match_id=created.match_id, token=created.tokens[seat], command_json=rng.choice(options),
+                    command_id=f"x{commands}"))
+                to_act = list(reply.to_act)
+                commands += 1
+
+            async def watched() -> list[int]:
+                versions = []
+                async for update in watch:
+                    versions.append(update.event.version)
+                    if update.match_ended:
+                        return versions
+                return versions
+
+            versions = await asyncio.wait_for(watched(), 30)
+            ends = [await s.GetMatch(pb.GetMatchRequest(match_id=created.match_id)) for s in stubs]
+            assert ends[0].version == ends[1].version == versions[-1]
+            assert versions == list(range(1, versions[-1] + 1))
+            assert all(e.status == pb.MATCH_STATUS_ENDED for e in ends) and commands > 10
+            replay = (await stubs[1].ExportReplay(pb.ExportReplayRequest(match_id=created.match_id))).replay
+            assert (await stubs[0].VerifyReplay(pb.VerifyReplayRequest(replay=replay))).ok
+    finally:
+        await first.stop(0)
+        await second.stop(0)
+
+
+async def stale_instance_decides_again(stubs: list[pb_grpc.MatchServiceStub], created: Created) -> None:
+    """The second instance loads the match, the first moves it on, then the second takes a command at once."""
+    seat = (await stubs[1].GetView(pb.GetViewRequest(match_id=created.match_id))).to_act[0]
+    engage = '{"type": "engage"}'
+    moved = await stubs[0].SubmitCommand(pb.SubmitCommandRequest(
+        match_id=created.match_id, token=created.tokens[seat], command_json=engage, command_id="first-engage"))
+    reply = await stubs[1].SubmitCommand(pb.SubmitCommandRequest(
+        match_id=created.match_id, token=created.tokens[1 - seat], command_json=engage, command_id="second-engage"))
+    assert reply.version > moved.version
+    assert [e.type for e in reply.events][0] == "TurnEnded"
