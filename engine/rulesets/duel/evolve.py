@@ -15,7 +15,7 @@ from engine.rulesets.duel.model.events import (
     SpellTrapSet, TimeoutRecorded, TurnEnded, TurnStarted,
 )
 from engine.rulesets.duel.model.state import (
-    Attack, DeckList, Monster, Pending, QueuedTrigger, Result, Side, SpellTrap, State, owner_of,
+    Attack, Monster, Pending, QueuedTrigger, Result, Side, SpellTrap, State, owner_of,
 )
 from engine.tuples import drop, put
 
@@ -120,18 +120,19 @@ def _with(state: State, seat: int, side: Side) -> State:
 
 
 def _created(state: State, event: DuelCreated) -> State:
-    decks, sides = [], []
+    card_ids: dict[str, str] = {}
+    sides = []
     for seat in event.seats:
         main, extra, side_deck = seat.main, seat.extra, seat.side
         assert isinstance(main, tuple) and isinstance(extra, tuple) and isinstance(side_deck, tuple)
-        decks.append(DeckList(*(tuple(r.card_id for r in refs) for refs in (main, extra, side_deck))))
+        card_ids.update((r.instance, r.card_id) for refs in (main, extra, side_deck) for r in refs)
         sides.append(Side(
             lp=event.options.starting_lp,
             deck=tuple(r.instance for r in main),
             extra=tuple(r.instance for r in extra),
             side_deck=tuple(r.instance for r in side_deck),
         ))
-    return State(options=event.options, decks=tuple(decks), sides=tuple(sides))
+    return State(options=event.options, card_ids=card_ids, sides=tuple(sides))
 
 
 def _summon(state: State, seat: int, slot: int, monster: Monster) -> State:

@@ -196,13 +196,13 @@ class QueuedTrigger(msgspec.Struct, frozen=True):
 class State(msgspec.Struct, frozen=True):
     """The match folded from its events (§3.6).
 
-    ``decks`` keeps each seat's submitted card ids so an instance id resolves to its card; ``revealed``
+    ``card_ids`` maps every instance of the match to its card id (fixed at ``DuelCreated``); ``revealed``
     lists cards made public (returned to a hand or turned face-down after being face-up), which stay
     known to everyone even in a hidden zone (D29).
     """
 
     options: Options
-    decks: tuple[DeckList, ...] = ()
+    card_ids: dict[str, str] = {}
     first_seat: int = 0
     turn: int = 0
     turn_seat: int = 0
@@ -220,11 +220,8 @@ class State(msgspec.Struct, frozen=True):
 
 
 def card_of(state: State, instance: str) -> str:
-    """The card id of an instance known to be in this match (§3.2 id scheme)."""
-    deck = state.decks[ord(instance[0]) - 48]
-    section = instance[2]
-    cards = deck.main if section == "m" else deck.extra if section == "x" else deck.side
-    return cards[int(instance[3:]) - 1]
+    """The card id of an instance known to be in this match (§3.2)."""
+    return state.card_ids[instance]
 
 
 def owner_of(instance: str) -> int:

@@ -19,10 +19,15 @@ def check_advance(state: State, cmd: Advance) -> None:
         raise Rejected(Code.NO_BATTLE_FIRST_TURN, "no battle phase on turn 1 in this duel")
 
 
-def check_declare_attack(state: State, seat: int, cmd: DeclareAttack) -> None:
-    """§7.2 ``declare_attack`` preconditions, in order."""
+def check_attack_gate(state: State) -> None:
+    """The first check of ``declare_attack``: the battle phase only."""
     if state.phase != "battle":
         raise Rejected(Code.WRONG_PHASE, "attacks are declared in the battle phase")
+
+
+def check_declare_attack(state: State, seat: int, cmd: DeclareAttack) -> None:
+    """§7.2 ``declare_attack`` preconditions, in order."""
+    check_attack_gate(state)
     attacker = state.sides[seat].monsters[cmd.attacker]
     if attacker is None:
         raise Rejected(Code.NO_MONSTER_IN_SLOT, f"you have no monster in slot {cmd.attacker}")

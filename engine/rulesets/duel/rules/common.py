@@ -12,6 +12,13 @@ from engine.rulesets.duel.model.commands import (
 from engine.rulesets.duel.model.state import SEATS, SLOTS, GraveyardRef, State, TargetRef
 
 
+GENERAL_CODES = frozenset({
+    Code.MATCH_OVER, Code.BAD_FIELDS, Code.NOT_SYSTEM_COMMAND, Code.NOT_A_PLAYER, Code.NOT_YOUR_DECISION,
+    Code.DECISION_PENDING, Code.NO_PENDING_DECISION, Code.NOT_YOUR_TURN,
+})
+"""Codes of the general checks G1-G6: they depend on the command's type and the actor, not its values."""
+
+
 def precheck(state: State, actor: Actor, command_type: str) -> None:
     """G1, the only check before the fields are decoded: the match has not ended."""
     if state.ended:

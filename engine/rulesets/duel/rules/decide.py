@@ -37,10 +37,11 @@ def check(state: State, actor: Actor, cmd: Command) -> tuple[int | None, Any]:
         assert isinstance(cmd, Timeout)
         answers.check_timeout(state, cmd)
         return None, None
-    return seat, _check_command(state, seat, cmd)
+    return seat, check_command(state, seat, cmd)
 
 
-def _check_command(state: State, seat: int, cmd: Command) -> Any:
+def check_command(state: State, seat: int, cmd: Command) -> Any:
+    """The command's own preconditions (§7.2, §8.7), once the general checks passed for ``seat``."""
     match cmd:
         case NormalSummon() | SetMonster():
             return summon.check_summon(state, seat, cmd)

@@ -1,13 +1,17 @@
-"""``legal_commands`` (duel.md §7.4): canonical candidates filtered through the same ``check`` as ``decide``.
+"""``legal_commands`` (duel.md §7.4): canonical candidates filtered through the same checks as ``decide``.
 
 Candidates only leave out commands that fail a check whatever their other fields (an empty slot, a
-tribute list of the wrong length), so the filter, not the generator, decides what is legal. The result
-is ordered by the §7.2 table, then by the canonical JSON of the fields, with ``concede`` last.
+tribute list of the wrong length), so the checks, not the generator, decide what is legal. A family of
+candidates is skipped when its gate (the first checks of its command, shared with ``decide``) fails.
+
+Order: the §7.2 table, then the canonical JSON of the fields (keys sorted). Families are generated in
+that order (instances sorted as strings, slots ascending, ``null`` after numbers); ``activate`` and
+``choose_target``, whose fields nest, are sorted by their canonical JSON. ``concede`` comes last.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from itertools import combinations, product
 
 import msgspec
@@ -20,14 +24,12 @@ from engine.rulesets.duel.model.commands import (
 )
 from engine.rulesets.duel.model.state import SLOTS, State, card_of
 from engine.rulesets.duel.rules.activate import check_card
-from engine.rulesets.duel.rules.decide import check
+from engine.rulesets.duel.rules.battle import PHASE_TARGETS, check_attack_gate
+from engine.rulesets.duel.rules.common import GENERAL_CODES
+from engine.rulesets.duel.rules.decide import check, check_command
+from engine.rulesets.duel.rules.summon import check_flip_gate, check_main_gate, check_summon_gate
 from engine.rulesets.duel.targets import all_refs
 
-TABLE_ORDER = (
-    NormalSummon, SetMonster, FlipSummon, ChangePosition, SetSpellTrap, Activate, Advance, DeclareAttack,
-    Pass, ChooseTarget, ReplayAttack, CancelAttack, Discard,
-)
-_RANK = {cls: rank for rank, cls in enumerate(TABLE_ORDER)}
 _CONCEDE = Concede()
 
 
@@ -35,26 +37,60 @@ def legal_commands(state: State, seat: int) -> list[Command]:
     """Exactly the commands ``decide`` accepts from ``seat`` now, in §7.4 order."""
     if state.ended:
         return []
-    accepted = []
-    for cmd in _candidates(state, seat):
-        try:
-            check(state, seat, cmd)
-        except Rejected:
-            continue
-        accepted.append(cmd)
-    if len(accepted) > 1:
-        accepted.sort(key=_order)
+    accepted: list[Command] = []
+    for family, canonical in _families(state, seat):
+        passed = _filter(state, seat, family)
+        if not canonical and len(passed) > 1:
+            passed.sort(key=canonical_json)
+        accepted += passed
     accepted.append(_CONCEDE)
     return accepted
 
 
-def _order(cmd: Command) -> tuple[int, bytes]:
+def _filter(state: State, seat: int, family: Iterable[Command]) -> list[Command]:
+    """The family's commands that pass every check. The general checks (G1-G6) depend on the command's
+    type alone once its values are in range, which generated candidates always are, so they run in full
+    for the first candidate and only the command's own checks run for the rest."""
+    passed: list[Command] = []
+    general_checked = False
+    for cmd in family:
+        try:
+            if general_checked:
+                check_command(state, seat, cmd)
+            else:
+                check(state, seat, cmd)
+        except Rejected as refused:
+            if not general_checked and refused.code in GENERAL_CODES:
+                return []
+            continue
+        finally:
+            general_checked = True
+        passed.append(cmd)
+    return passed
+
+
+def canonical_json(cmd: Command) -> bytes:
+    """The fields of a command as JSON with sorted keys, the §7.4 tie-break."""
     fields = msgspec.to_builtins(cmd)
     del fields["type"]
-    return _RANK[type(cmd)], msgspec.json.encode(fields, order="sorted")
+    return msgspec.json.encode(fields, order="sorted")
 
 
-def _candidates(state: State, seat: int) -> Iterator[Command]:
+def _gate_open(gate: Callable[[State], None], state: State) -> bool:
+    try:
+        gate(state)
+    except Rejected:
+        return False
+    return True
+
+
+Family = tuple[Iterable[Command], bool]
+"""Candidates of one command type and whether they already come in canonical order."""
+
+
+def _families(state: State, seat: int) -> Iterator[Family]:
+    """Candidate families in table order: a seat's answers while it decides, the turn player's commands
+    in its open state, nothing otherwise (every other command fails G5/G6)."""
     pending = state.pending
     if pending is not None:
         if pending.seat == seat:
@@ -62,60 +98,61 @@ def _candidates(state: State, seat: int) -> Iterator[Command]:
         return
     if seat != state.turn_seat:
         return
-    yield from _summons(state, seat)
     side = state.sides[seat]
-    for slot in SLOTS:
-        if side.monsters[slot] is not None:
-            yield FlipSummon(slot, "attack")
-            yield FlipSummon(slot, "defense")
-            yield ChangePosition(slot)
-    for instance in side.hand:
-        yield SetSpellTrap(instance)
-    yield from _activations(state, seat)
-    for to in ("battle", "main2", "end"):
-        yield Advance(to)  # type: ignore[arg-type]
-    yield from _attacks(state, seat)
+    hand = sorted(side.hand)
+    spells = [i for i in hand if CATALOG[card_of(state, i)].category != "monster"]
+    face_up = [s for s in SLOTS if (m := side.monsters[s]) is not None and m.face_up]
+    face_down = [s for s in SLOTS if (m := side.monsters[s]) is not None and not m.face_up]
+    if _gate_open(check_summon_gate, state):
+        occupied = sorted(face_up + face_down)
+        yield _summons(state, hand, occupied, NormalSummon), True
+        yield _summons(state, hand, occupied, SetMonster), True
+    if _gate_open(check_flip_gate, state):
+        yield (FlipSummon(slot, position) for position in ("attack", "defense") for slot in face_down), True
+    if _gate_open(check_main_gate, state):
+        yield (ChangePosition(slot) for slot in face_up), True
+        yield (SetSpellTrap(instance) for instance in spells), True
+    yield _activations(state, seat), False
+    yield (Advance(to) for to in sorted(PHASE_TARGETS.get(state.phase, ()))), True  # type: ignore[arg-type]
+    if _gate_open(check_attack_gate, state):
+        yield _attacks(state, seat), True
 
 
-def _answers(state: State, seat: int) -> Iterator[Command]:
+def _answers(state: State, seat: int) -> Iterator[Family]:
     pending = state.pending
     assert pending is not None
-    details = pending.details
+    candidates = pending.details.candidates
     if pending.kind == "response_window":
-        yield from _activations(state, seat)
-        yield Pass()
+        yield _activations(state, seat), False
+        yield (Pass(),), True
     elif pending.kind == "select_target":
-        for ref in details.candidates:  # type: ignore[union-attr]
-            assert not isinstance(ref, int)
-            yield ChooseTarget(ref)
+        assert isinstance(candidates, tuple)
+        yield (ChooseTarget(ref) for ref in candidates if not isinstance(ref, int)), False
     elif pending.kind == "replay":
-        for slot in details.candidates:  # type: ignore[union-attr]
-            assert isinstance(slot, int)
-            yield ReplayAttack(slot)
-        yield ReplayAttack(None)
-        yield CancelAttack()
+        assert isinstance(candidates, tuple)
+        yield (*(ReplayAttack(slot) for slot in candidates if isinstance(slot, int)), ReplayAttack(None)), True
+        yield (CancelAttack(),), True
     else:
-        for instance in state.sides[seat].hand:
-            yield Discard(instance)
+        yield (Discard(instance) for instance in sorted(state.sides[seat].hand)), True
 
 
-def _summons(state: State, seat: int) -> Iterator[Command]:
-    side = state.sides[seat]
-    occupied = [slot for slot in SLOTS if side.monsters[slot] is not None]
-    for instance in side.hand:
+def _summons(
+    state: State, hand: list[str], occupied: list[int], kind: type[NormalSummon | SetMonster],
+) -> Iterator[Command]:
+    for instance in hand:
         card = CATALOG[card_of(state, instance)]
-        if card.category != "monster":
-            continue
-        for tributes in combinations(occupied, required_tributes(card.level)):
-            yield NormalSummon(instance, tributes)
-            yield SetMonster(instance, tributes)
+        if card.category == "monster":
+            for tributes in combinations(occupied, required_tributes(card.level)):
+                yield kind(instance, tributes)
 
 
 def _attacks(state: State, seat: int) -> Iterator[Command]:
+    """Attacks by ready face-up attack monsters: at each enemy monster, or directly at an empty field."""
     own, other = state.sides[seat].monsters, state.sides[1 - seat].monsters
-    targets = [slot for slot in SLOTS if other[slot] is not None] + [None]
+    targets = [slot for slot in SLOTS if other[slot] is not None] or [None]
     for attacker in SLOTS:
-        if own[attacker] is not None:
+        monster = own[attacker]
+        if monster is not None and monster.position == "fu_attack" and monster.attacked_turn != state.turn:
             for target in targets:
                 yield DeclareAttack(attacker, target)
 
@@ -142,7 +179,9 @@ def _choices(state: State, seat: int, instance: str, names: tuple[str, ...]) -> 
     """Every combination of values for the effect's choice names; dependent choices follow their parent."""
     options: list[dict[str, object]] = [{}]
     for name in names:
-        options = [{**partial, name: value} for partial in options for value in _values(state, seat, instance, name, partial)]
+        options = [
+            {**partial, name: value} for partial in options for value in _values(state, seat, instance, name, partial)
+        ]
     for option in options:
         yield Choices(**option)  # type: ignore[arg-type]
 
