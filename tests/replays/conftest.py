@@ -1,0 +1,31 @@
+"""A real replay of an ended match, exported from a SQLite store through the match manager."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from engine.registry import RULESETS
+from eventstore import migrate, open_store
+from replays import storage
+from services import selfplay
+from services.manager import MatchManager
+
+
+async def _played(url: str) -> bytes:
+    migrate(url)
+    store = await open_store(url)
+    try:
+        summary = await selfplay.play_with_store(MatchManager(store), RULESETS["card_monsters"], 1, 4, "random",
+                                                 None, lambda: None)
+        return await storage.export(store, summary.games[0].match_id, include_seed=True)
+    finally:
+        await store.close()
+
+
+@pytest.fixture(scope="session")
+def replay_bytes(tmp_path_factory: pytest.TempPathFactory) -> bytes:
+    path: Path = tmp_path_factory.mktemp("replay") / "store.db"
+    return asyncio.run(_played(f"sqlite:///{path}"))
