@@ -26,7 +26,7 @@ const RPC_TYPES = protobuf.parse(`
   message Any { string type_url = 1; bytes value = 2; }
   message Status { int32 code = 1; string message = 2; repeated Any details = 3; }
   message ErrorInfo { string reason = 1; string domain = 2; map<string, string> metadata = 3; }
-`).root;
+`, { keepCase: true }).root;
 
 function options() {
   const { values } = parseArgs({
@@ -98,7 +98,8 @@ function watchAsSpectator(client, matchId) {
         draws += 1;
         const data = JSON.parse(update.event.data_json);
         if (data.card !== null || data.card_id !== null) {
-          settle(reject, new Error(`spectator saw a drawn card at version ${update.event.version}: ${update.event.data_json}`));
+          const { version, data_json: json } = update.event;
+          settle(reject, new Error(`spectator saw a drawn card at version ${version}: ${json}`));
         }
       }
       if (update.match_ended) {
