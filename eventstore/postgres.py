@@ -1,10 +1,12 @@
 """The PostgreSQL store on asyncpg (PERFORMANCE.md: about twice SQLAlchemy's async layer).
 
-An append transaction locks the head-counter row first (``SELECT .. FOR UPDATE``): writers of every
-process queue on that row, so positions are gap-free and committed in order, and the facts read after
-the lock cannot go stale before the commit. The commit notifies ``duelhall_events`` with the new head;
-every store LISTENs, so subscribers in other processes wake at once. With group commit one writer task
-takes every append waiting in its queue into one transaction.
+Every append advances the one-row head counter in its transaction, which takes that row's lock: writers
+of every process queue on it, so positions are gap-free and committed in order. An append whose streams'
+heads this store remembers (``heads.py``) is one statement in autocommit, one round trip (``WRITE``,
+guarded); otherwise, or when that statement refuses, the checked path locks the head, reads the facts
+(``KNOWN``), plans and writes in one transaction. Each commit notifies ``duelhall_events`` with the new
+head; every store LISTENs, so subscribers in other processes wake at once. With group commit one writer
+task takes every append waiting into one batch (docs/eventstore.md "Appends on PostgreSQL").
 """
 
 from __future__ import annotations
@@ -15,14 +17,11 @@ from typing import Any
 
 import asyncpg
 import msgspec
-from sqlalchemy import Text, bindparam, cast, func, select, true, update
-from sqlalchemy.dialects import postgresql
-from sqlalchemy.dialects.postgresql import ARRAY
 
-from eventstore import statements as st
+from eventstore import postgres_sql as sql
 from eventstore.batch import CommitStats, Known, Outcome, broken, plan, refused
 from eventstore.errors import DatabaseError, StoreError, StreamNotFound
-from eventstore.hashing import GENESIS_HASH
+from eventstore.heads import StreamHeads
 from eventstore.model import (
     AppendRequest,
     Appended,
@@ -33,60 +32,13 @@ from eventstore.model import (
     append_request,
     now_micros,
 )
-from eventstore.schema import SCHEMA_REVISION, commands, events, head
+from eventstore.schema import SCHEMA_REVISION
+from eventstore.statements import MAX_VERSION, Sql, recorded
 from eventstore.subscription import HeadSignal, follow
 from eventstore.urls import asyncpg_dsn
 
-CHANNEL = "duelhall_events"
 MAX_BATCH = 256
 DRIVER_ERRORS = (asyncpg.PostgresError, asyncpg.InterfaceError, OSError)
-
-
-def _compile(statement: Any) -> st.Sql:
-    return st.Sql(statement, postgresql.asyncpg.dialect())  # type: ignore[attr-defined]
-
-
-def _known_statement() -> Any:
-    """Per request, in order: its stream's head and its command's first result (one round trip)."""
-    keys = (
-        func.unnest(bindparam("stream_ids", type_=ARRAY(Text)), bindparam("command_ids", type_=ARRAY(Text)))
-        .table_valued("stream_id", "command_id", with_ordinality="n")
-        .render_derived(name="k")
-    )
-    stream_head = st.stream_head(keys.c.stream_id).lateral("h")
-    original = st.original(keys.c.stream_id, keys.c.command_id).lateral("o")
-    return (
-        select(stream_head.c.version, stream_head.c.hash, *original.c)
-        .select_from(keys.outerjoin(stream_head, true()).outerjoin(original, true()))
-        .order_by(keys.c.n)
-    )
-
-
-def _set_head_and_notify() -> Any:
-    moved = update(head).where(head.c.id == 1).values(position=bindparam("position")).returning(head.c.position)
-    cte = moved.cte("moved")
-    return select(func.pg_notify(CHANNEL, cast(cte.c.position, Text)))
-
-
-LOCK_HEAD = _compile(st.LOCK_HEAD)
-READ_HEAD = _compile(st.READ_HEAD)
-KNOWN = _compile(_known_statement())
-INSERT_EVENT = _compile(st.INSERT_EVENT).takes_rows_of(events)
-INSERT_COMMAND = _compile(st.INSERT_COMMAND).takes_rows_of(commands)
-INSERT_SECRET = _compile(st.INSERT_SECRET).takes_rows_of(st.secrets)
-SET_HEAD = _compile(_set_head_and_notify())
-READ_STREAM = _compile(st.READ_STREAM)
-READ_ALL = _compile(st.READ_ALL)
-STREAM_VERSION = _compile(st.STREAM_VERSION)
-HAS_VERSION = _compile(st.HAS_VERSION)
-READ_COMMANDS = _compile(st.READ_COMMANDS)
-READ_SECRET = _compile(st.READ_SECRET)
-LOAD_SNAPSHOT = _compile(st.LOAD_SNAPSHOT)
-GET_ROW = _compile(st.GET_ROW)
-LIST_ROWS = _compile(st.LIST_ROWS)
-LIST_ROWS_AFTER = _compile(st.LIST_ROWS_AFTER)
-CLEAR_ROWS = _compile(st.CLEAR_ROWS)
-PUT_SNAPSHOT, PUT_ROW = (_compile(s) for s in st.upserts(postgresql.insert))
 
 
 def is_request_error(exc: BaseException) -> bool:
@@ -94,12 +46,20 @@ def is_request_error(exc: BaseException) -> bool:
     return str(getattr(exc, "sqlstate", "") or "")[:2] in ("22", "23", "P0")
 
 
-def _known(request: AppendRequest, row: Sequence[Any]) -> Known:
-    version, hash_, *original = row
-    if version is None:
-        return Known()
-    found = None if original[0] is None else Appended(request.stream_id, *original, duplicate=False)
-    return Known(version, hash_ or GENESIS_HASH, found)
+def _guard(requests: Sequence[AppendRequest], known: Sequence[Known | None]) -> list[tuple[str, int, bytes]]:
+    """(stream, version, hash) of the event each stream's first request chains from, where there is one."""
+    first: dict[str, tuple[str, int, bytes]] = {}
+    for request, facts in zip(requests, known, strict=True):
+        assert facts is not None
+        first.setdefault(request.stream_id, (request.stream_id, request.expected_version, facts.hash))
+    return [entry for entry in first.values() if entry[1] > 0]
+
+
+def _shifted(outcome: Outcome, base: int) -> Outcome:
+    if not isinstance(outcome, Appended):
+        return outcome
+    first, last = outcome.first_position + base, outcome.last_position + base
+    return msgspec.structs.replace(outcome, first_position=first, last_position=last)
 
 
 class _Job(msgspec.Struct):
@@ -117,6 +77,7 @@ class PostgresStore:
         self._poll_interval = poll_interval
         self._signal = HeadSignal()
         self.stats = CommitStats()
+        self._heads = StreamHeads()
         self._queue: asyncio.Queue[_Job | None] | None = None
         self._writer: asyncio.Task[None] | None = None
         if group_commit:
@@ -140,7 +101,7 @@ class PostgresStore:
             await pool.close()
             raise
         store = cls(pool, listener, group_commit=group_commit, poll_interval=poll_interval)
-        await listener.add_listener(CHANNEL, store._heard)
+        await listener.add_listener(sql.CHANNEL, store._heard)
         store._signal.advance(await store.head_position())
         return store
 
@@ -181,31 +142,54 @@ class PostgresStore:
 
     async def _append_on(self, connection: asyncpg.Connection, requests: Sequence[AppendRequest]) -> list[Outcome]:
         try:
-            outcomes = await self._commit(connection, requests)
+            outcomes = await self._append_remembered(connection, requests)
+            if outcomes is None:
+                outcomes = await self._append_checked(connection, requests)
         except DRIVER_ERRORS as exc:
             if len(requests) > 1 and is_request_error(exc):
                 # One request's rows broke the shared transaction: give each its own.
                 return [outcome for request in requests for outcome in await self._append_on(connection, [request])]
             return [refused(request, exc) for request in requests]
+        for outcome in outcomes:
+            if isinstance(outcome, Appended):
+                self._heads.learn(outcome.stream_id, outcome.last_version, outcome.head_hash)
         self.stats.count(outcomes)
         self._signal.advance(max((o.last_position for o in outcomes if isinstance(o, Appended)), default=0))
         return outcomes
 
-    async def _commit(self, connection: asyncpg.Connection, requests: Sequence[AppendRequest]) -> list[Outcome]:
+    async def _append_remembered(
+        self, connection: asyncpg.Connection, requests: Sequence[AppendRequest]
+    ) -> list[Outcome] | None:
+        """One statement, no transaction block, planned from remembered heads; None when that cannot do."""
+        known = [self._heads.known(request) for request in requests]
+        if any(facts is None for facts in known):
+            return None
+        result = plan(requests, known, 0, now_micros())  # type: ignore[arg-type]
+        if not all(isinstance(outcome, Appended) for outcome in result.outcomes):
+            return None  # a conflict must be reported with the database's facts, not remembered ones
+        try:
+            base = await connection.fetchval(sql.WRITE.text, *sql.write_args(result, 0, _guard(requests, known)))
+        except DRIVER_ERRORS as exc:
+            if is_request_error(exc):  # a stale head (another process appended) or a refused row
+                return None
+            raise
+        return None if base is None else [_shifted(outcome, base) for outcome in result.outcomes]
+
+    async def _append_checked(self, connection: asyncpg.Connection, requests: Sequence[AppendRequest]) -> list[Outcome]:
+        """Lock the head, read every request's facts, plan and write: one transaction."""
         async with connection.transaction():
-            position = await connection.fetchval(LOCK_HEAD.text, *LOCK_HEAD.args())
-            args = KNOWN.args(
+            position = await connection.fetchval(sql.LOCK_HEAD.text, *sql.LOCK_HEAD.args())
+            args = sql.KNOWN.args(
                 stream_ids=[r.stream_id for r in requests], command_ids=[r.command.command_id for r in requests]
             )
-            rows = await connection.fetch(KNOWN.text, *args)
-            known = [_known(request, row) for request, row in zip(requests, rows, strict=True)]
+            rows = await connection.fetch(sql.KNOWN.text, *args)
+            known = [sql.known(request, row) for request, row in zip(requests, rows, strict=True)]
             result = plan(requests, known, position, now_micros())
             if result.event_rows:
-                await connection.executemany(INSERT_EVENT.text, result.event_rows)
-                await connection.executemany(INSERT_COMMAND.text, result.command_rows)
-                if result.secret_rows:
-                    await connection.executemany(INSERT_SECRET.text, result.secret_rows)
-                await connection.execute(SET_HEAD.text, *SET_HEAD.args(position=result.position))
+                await connection.fetchval(sql.WRITE.text, *sql.write_args(result, position))
+        for request, facts in zip(requests, known, strict=True):
+            if facts.version:
+                self._heads.learn(request.stream_id, facts.version, facts.hash)
         return result.outcomes
 
     async def _write_loop(self, jobs: asyncio.Queue[_Job | None]) -> None:
@@ -231,21 +215,21 @@ class PostgresStore:
     async def save_snapshot(self, snapshot: Snapshot) -> None:
         """Replace the stream's snapshot; StreamNotFound if the stream has no event at its version."""
         async with self._connection() as connection, connection.transaction():
-            args = HAS_VERSION.args(stream_id=snapshot.stream_id, version=snapshot.version)
-            if await connection.fetchval(HAS_VERSION.text, *args) is None:
+            args = sql.HAS_VERSION.args(stream_id=snapshot.stream_id, version=snapshot.version)
+            if await connection.fetchval(sql.HAS_VERSION.text, *args) is None:
                 raise StreamNotFound(snapshot.stream_id, snapshot.version)
-            args = PUT_SNAPSHOT.args(
+            args = sql.PUT_SNAPSHOT.args(
                 stream_id=snapshot.stream_id, version=snapshot.version, schema=snapshot.schema, data=snapshot.data
             )
-            await connection.execute(PUT_SNAPSHOT.text, *args)
+            await connection.execute(sql.PUT_SNAPSHOT.text, *args)
 
     async def put_row(self, table: str, key: str, value: bytes) -> None:
         """Set a projection row (insert or replace)."""
-        await self._execute(PUT_ROW, projection=table, key=key, value=value)
+        await self._execute(sql.PUT_ROW, projection=table, key=key, value=value)
 
     async def clear_rows(self, table: str) -> None:
         """Delete every row of a projection."""
-        await self._execute(CLEAR_ROWS, projection=table)
+        await self._execute(sql.CLEAR_ROWS, projection=table)
 
     # -- reads -------------------------------------------------------------------------------------
 
@@ -253,50 +237,53 @@ class PostgresStore:
         self, stream_id: str, from_version: int = 1, to_version: int | None = None
     ) -> list[RecordedEvent]:
         """The stream's events from ``from_version`` to ``to_version`` (both inclusive), in order."""
-        last = st.MAX_VERSION if to_version is None else to_version
-        rows = await self._fetch(READ_STREAM, stream_id=stream_id, from_version=from_version, to_version=last)
-        return list(map(st.recorded, rows))
+        last = MAX_VERSION if to_version is None else to_version
+        rows = await self._fetch(sql.READ_STREAM, stream_id=stream_id, from_version=from_version, to_version=last)
+        stream = list(map(recorded, rows))
+        if stream and to_version is None:  # read to the end: the head as of this read
+            self._heads.learn(stream_id, stream[-1].version, stream[-1].hash)
+        return stream
 
     async def read_all(self, from_position: int = 1, limit: int = 1000) -> list[RecordedEvent]:
         """Up to ``limit`` events from ``from_position`` (inclusive), in global order."""
-        return list(map(st.recorded, await self._fetch(READ_ALL, from_position=from_position, limit=limit)))
+        return list(map(recorded, await self._fetch(sql.READ_ALL, from_position=from_position, limit=limit)))
 
     async def stream_version(self, stream_id: str) -> int:
         """The stream's last version; 0 when it does not exist."""
-        (row,) = await self._fetch(STREAM_VERSION, stream_id=stream_id)
+        (row,) = await self._fetch(sql.STREAM_VERSION, stream_id=stream_id)
         return int(row[0])
 
     async def head_position(self) -> int:
         """The last position committed."""
-        (row,) = await self._fetch(READ_HEAD)
+        (row,) = await self._fetch(sql.READ_HEAD)
         return int(row[0])
 
     async def read_commands(self, stream_id: str) -> list[tuple[CommandRecord, int, int]]:
         """The stream's command log in order, each command with the first and last version it appended."""
-        rows = await self._fetch(READ_COMMANDS, stream_id=stream_id)
+        rows = await self._fetch(sql.READ_COMMANDS, stream_id=stream_id)
         return [(CommandRecord(*row[:4]), row[4], row[5]) for row in rows]
 
     async def read_secret(self, stream_id: str, name: str) -> bytes | None:
         """A secret stored with an append, or None."""
-        rows = await self._fetch(READ_SECRET, stream_id=stream_id, name=name)
+        rows = await self._fetch(sql.READ_SECRET, stream_id=stream_id, name=name)
         return rows[0][0] if rows else None
 
     async def load_snapshot(self, stream_id: str, schema: str) -> Snapshot | None:
         """The stream's snapshot if saved under ``schema``, else None."""
-        rows = await self._fetch(LOAD_SNAPSHOT, stream_id=stream_id, schema=schema)
+        rows = await self._fetch(sql.LOAD_SNAPSHOT, stream_id=stream_id, schema=schema)
         return Snapshot(stream_id, rows[0][0], schema, rows[0][1]) if rows else None
 
     async def get_row(self, table: str, key: str) -> bytes | None:
         """A projection row's value, or None."""
-        rows = await self._fetch(GET_ROW, projection=table, key=key)
+        rows = await self._fetch(sql.GET_ROW, projection=table, key=key)
         return rows[0][0] if rows else None
 
     async def list_rows(self, table: str, after_key: str | None = None, limit: int = 100) -> list[tuple[str, bytes]]:
         """Up to ``limit`` rows of a projection in key order, after ``after_key`` (exclusive)."""
         if after_key is None:
-            rows = await self._fetch(LIST_ROWS, projection=table, limit=limit)
+            rows = await self._fetch(sql.LIST_ROWS, projection=table, limit=limit)
         else:
-            rows = await self._fetch(LIST_ROWS_AFTER, projection=table, after_key=after_key, limit=limit)
+            rows = await self._fetch(sql.LIST_ROWS_AFTER, projection=table, after_key=after_key, limit=limit)
         return [(row[0], row[1]) for row in rows]
 
     def subscribe(self, from_position: int = 1) -> AsyncIterator[RecordedEvent]:
@@ -321,14 +308,14 @@ class PostgresStore:
             raise StoreError("the store is closed")
         return _translated(self._pool.acquire())
 
-    async def _fetch(self, sql: st.Sql, **values: Any) -> list[asyncpg.Record]:
+    async def _fetch(self, statement: Sql, **values: Any) -> list[asyncpg.Record]:
         async with self._connection() as connection:
-            rows: list[asyncpg.Record] = await connection.fetch(sql.text, *sql.args(**values))
+            rows: list[asyncpg.Record] = await connection.fetch(statement.text, *statement.args(**values))
             return rows
 
-    async def _execute(self, sql: st.Sql, **values: Any) -> None:
+    async def _execute(self, statement: Sql, **values: Any) -> None:
         async with self._connection() as connection:
-            await connection.execute(sql.text, *sql.args(**values))
+            await connection.execute(statement.text, *statement.args(**values))
 
 
 class _translated:

@@ -14,8 +14,10 @@ from eventstore import (
     DatabaseError,
     NewEvent,
     WrongExpectedVersion,
+    open_store,
+    verify_chain,
 )
-from tests.eventstore.conftest import command, events
+from tests.eventstore.conftest import command, events, run_sql
 
 
 async def test_append_numbers_versions_and_positions(store: AsyncEventStore) -> None:
@@ -108,6 +110,33 @@ async def test_a_repeated_command_returns_the_first_result(store: AsyncEventStor
     assert (await store.append("m1", 3, events("Z"), command("c1"))).duplicate
     assert await store.head_position() == 3
     assert [c.command_id for c, _, _ in await store.read_commands("m1")] == ["c1", "c2"]
+
+
+async def test_two_stores_on_one_database_keep_each_stream_consistent(database: str) -> None:
+    """Two service instances: each learns of the other's appends from the database, never from memory."""
+    first, second = await open_store(database), await open_store(database)
+    try:
+        await first.append("m1", 0, events("A", "B"), command("c1"))
+        await second.append("m1", 2, events("C"), command("c2"))
+        with pytest.raises(WrongExpectedVersion) as raised:
+            await first.append("m1", 2, events("D"), command("c3"))
+        assert raised.value.actual == 3
+        appended = await first.append("m1", 3, events("D"), command("c3"))
+        assert (appended.first_version, appended.first_position) == (4, 4)
+        assert (await second.append("m1", 2, events("C"), command("c2"))).duplicate
+        assert verify_chain(await second.read_stream("m1")) == appended.head_hash
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def test_an_append_never_chains_from_an_event_the_database_lost(store: AsyncEventStore, database: str) -> None:
+    await store.append("m1", 0, events("A", "B"), command("c1"))
+    run_sql(database, "DELETE FROM events", "DELETE FROM commands", "UPDATE head SET position = 0")
+    with pytest.raises(WrongExpectedVersion) as raised:
+        await store.append("m1", 2, events("C"), command("c2"))
+    assert raised.value.actual == 0
+    assert await store.read_all() == []
 
 
 async def test_a_command_id_is_per_stream(store: AsyncEventStore) -> None:

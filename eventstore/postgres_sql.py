@@ -1,0 +1,145 @@
+"""PostgreSQL's statements, compiled for asyncpg: the shared ones, plus the two an append is made of.
+
+``KNOWN`` reads, for a batch, each request's stream head and first result of its command id (one round
+trip). ``WRITE`` is the whole write of a batch in one statement: it advances the head counter (which
+takes the head row lock, queueing writers in commit order), inserts events, commands and secrets from
+arrays, and notifies ``duelhall_events`` with the new head; its guard makes it do nothing at all unless
+every predecessor event the caller chained from is stored with the hash it assumed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy import BigInteger, Integer, LargeBinary, Text, and_, bindparam, cast, func, insert, select, true, update
+from sqlalchemy.dialects import postgresql
+from sqlalchemy.dialects.postgresql import ARRAY
+from sqlalchemy.sql import TableValuedAlias
+
+from eventstore import statements as st
+from eventstore.batch import Known, Plan
+from eventstore.hashing import GENESIS_HASH
+from eventstore.model import Appended, AppendRequest
+from eventstore.schema import commands, events, head, secrets
+
+CHANNEL = "duelhall_events"
+
+
+def compile_for_asyncpg(statement: Any) -> st.Sql:
+    """The statement as asyncpg runs it ($n parameters)."""
+    return st.Sql(statement, postgresql.asyncpg.dialect())  # type: ignore[attr-defined]
+
+
+def _arrays(alias: str, **columns: Any) -> TableValuedAlias:
+    """``unnest($a, $b, ..) AS alias(col, ..)``: rows passed as one array per column."""
+    arrays = (bindparam(f"{alias}_{name}", type_=ARRAY(type_)) for name, type_ in columns.items())
+    return func.unnest(*arrays).table_valued(*columns).render_derived(name=alias)
+
+
+def _known_statement() -> Any:
+    keys = (
+        func.unnest(bindparam("stream_ids", type_=ARRAY(Text)), bindparam("command_ids", type_=ARRAY(Text)))
+        .table_valued("stream_id", "command_id", with_ordinality="n")
+        .render_derived(name="k")
+    )
+    stream_head = st.stream_head(keys.c.stream_id).lateral("h")
+    original = st.original(keys.c.stream_id, keys.c.command_id).lateral("o")
+    return (
+        select(stream_head.c.version, stream_head.c.hash, *original.c)
+        .select_from(keys.outerjoin(stream_head, true()).outerjoin(original, true()))
+        .order_by(keys.c.n)
+    )
+
+
+def _write_statement() -> Any:
+    new = _arrays(
+        "e", offset=BigInteger, stream_id=Text, version=Integer, type=Text, data=LargeBinary,
+        command_id=Text, actor=Text, hash=LargeBinary,
+    )
+    logged = _arrays(
+        "c", stream_id=Text, command_id=Text, actor=Text, type=Text, payload=LargeBinary,
+        first_version=Integer, last_version=Integer,
+    )
+    hidden = _arrays("s", stream_id=Text, name=Text, value=LargeBinary)
+    prev = _arrays("p", stream_id=Text, version=Integer, hash=LargeBinary)
+    found = (
+        select(func.count())
+        .select_from(prev.join(events, and_(
+            events.c.stream_id == prev.c.stream_id, events.c.version == prev.c.version, events.c.hash == prev.c.hash
+        )))
+        .scalar_subquery()
+    )
+    total = bindparam("total", type_=BigInteger)
+    moved = (
+        update(head)
+        .where(head.c.id == 1, found == bindparam("prev_count"))
+        .values(position=head.c.position + total)
+        .returning((head.c.position - total).label("base"))
+        .cte("moved")
+    )
+    new_events = insert(events).from_select(
+        list(events.c.keys()),
+        select(
+            moved.c.base + new.c.offset, new.c.stream_id, new.c.version, new.c.type, new.c.data,
+            new.c.command_id, new.c.actor, bindparam("recorded_at", type_=BigInteger), new.c.hash,
+        ).select_from(moved.join(new, true())),
+    )
+    new_commands = insert(commands).from_select(
+        list(commands.c.keys()), select(*logged.c).select_from(moved.join(logged, true()))
+    )
+    new_secrets = insert(secrets).from_select(list(secrets.c.keys()), select(*hidden.c).select_from(moved.join(hidden, true())))
+    return select(moved.c.base, func.pg_notify(CHANNEL, cast(moved.c.base + total, Text))).add_cte(
+        new_events.cte("new_events"), new_commands.cte("new_commands"), new_secrets.cte("new_secrets")
+    )
+
+
+def write_args(result: Plan, origin: int, prev: Sequence[tuple[str, int, bytes]] = ()) -> tuple[Any, ...]:
+    """WRITE's parameters for a plan made at head ``origin``, guarded by ``prev`` (stream, version, hash)."""
+    positions, stream_ids, versions, types, datas, command_ids, actors, times, hashes = _columns(result.event_rows, 9)
+    return WRITE.args(
+        total=result.position - origin,
+        recorded_at=times[0],
+        prev_count=len(prev),
+        e_offset=[position - origin for position in positions],
+        e_stream_id=stream_ids, e_version=versions, e_type=types, e_data=datas,
+        e_command_id=command_ids, e_actor=actors, e_hash=hashes,
+        **_named("c", commands.c.keys(), result.command_rows),
+        **_named("s", secrets.c.keys(), result.secret_rows),
+        **_named("p", ["stream_id", "version", "hash"], prev),
+    )
+
+
+def _columns(rows: Sequence[Sequence[Any]], width: int) -> list[list[Any]]:
+    return [list(column) for column in zip(*rows, strict=True)] if rows else [[] for _ in range(width)]
+
+
+def _named(alias: str, names: Sequence[str], rows: Sequence[Sequence[Any]]) -> dict[str, list[Any]]:
+    return {f"{alias}_{name}": column for name, column in zip(names, _columns(rows, len(names)), strict=True)}
+
+
+def known(request: AppendRequest, row: Sequence[Any]) -> Known:
+    """A request's facts from its row of KNOWN."""
+    version, hash_, *original = row
+    if version is None:
+        return Known()
+    found = None if original[0] is None else Appended(request.stream_id, *original, duplicate=False)
+    return Known(version, hash_ or GENESIS_HASH, found)
+
+
+LOCK_HEAD = compile_for_asyncpg(st.LOCK_HEAD)
+READ_HEAD = compile_for_asyncpg(st.READ_HEAD)
+KNOWN = compile_for_asyncpg(_known_statement())
+WRITE = compile_for_asyncpg(_write_statement())
+READ_STREAM = compile_for_asyncpg(st.READ_STREAM)
+READ_ALL = compile_for_asyncpg(st.READ_ALL)
+STREAM_VERSION = compile_for_asyncpg(st.STREAM_VERSION)
+HAS_VERSION = compile_for_asyncpg(st.HAS_VERSION)
+READ_COMMANDS = compile_for_asyncpg(st.READ_COMMANDS)
+READ_SECRET = compile_for_asyncpg(st.READ_SECRET)
+LOAD_SNAPSHOT = compile_for_asyncpg(st.LOAD_SNAPSHOT)
+GET_ROW = compile_for_asyncpg(st.GET_ROW)
+LIST_ROWS = compile_for_asyncpg(st.LIST_ROWS)
+LIST_ROWS_AFTER = compile_for_asyncpg(st.LIST_ROWS_AFTER)
+CLEAR_ROWS = compile_for_asyncpg(st.CLEAR_ROWS)
+PUT_SNAPSHOT, PUT_ROW = (compile_for_asyncpg(s) for s in st.upserts(postgresql.insert))
