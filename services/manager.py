@@ -178,11 +178,16 @@ class MatchManager:
         self._changed(hot)
         return hot
 
-    async def fresh(self, match_id: str) -> HotMatch:
-        """The loaded match caught up with the store, for reads: another instance may have written it."""
+    async def at_least(self, match_id: str, min_version: int) -> HotMatch:
+        """The loaded match, caught up with the store first when it is behind ``min_version``.
+
+        Reads are served from memory, which the store subscription keeps current; a client that moves between
+        instances passes the last version it saw to read its own writes.
+        """
         hot = await self.get(match_id)
-        async with hot.lock:
-            await self._catch_up(hot)
+        if hot.version < min_version:
+            async with hot.lock:
+                await self._catch_up(hot)
         return hot
 
     async def reindex(self, match_id: str) -> MatchRow:

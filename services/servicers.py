@@ -50,7 +50,7 @@ class MatchServicer(pb_grpc.MatchServiceServicer):
 
     @rpc_errors
     async def GetMatch(self, request: pb.GetMatchRequest, context: Context) -> pb.Match:
-        hot = await self._matches.fresh(request.match_id)
+        hot = await self._matches.at_least(request.match_id, request.min_version)
         previous = await self._matches.read_model.get(request.match_id)
         return wire.match(row_for(hot, created_at=None, previous=previous))
 
@@ -63,7 +63,7 @@ class MatchServicer(pb_grpc.MatchServiceServicer):
 
     @rpc_errors
     async def GetView(self, request: pb.GetViewRequest, context: Context) -> pb.GetViewResponse:
-        hot = await self._matches.fresh(request.match_id)
+        hot = await self._matches.at_least(request.match_id, request.min_version)
         viewer = viewer_for(request.token, hot.token_hashes)
         return pb.GetViewResponse(seat=-1 if viewer is None else viewer, version=hot.version,
                                   view_json=encode(hot.ruleset.view(hot.state, viewer)).decode(),
@@ -73,7 +73,7 @@ class MatchServicer(pb_grpc.MatchServiceServicer):
     async def ListLegalCommands(
         self, request: pb.ListLegalCommandsRequest, context: Context,
     ) -> pb.ListLegalCommandsResponse:
-        hot = await self._matches.fresh(request.match_id)
+        hot = await self._matches.at_least(request.match_id, request.min_version)
         seat = seat_for(request.token, hot.token_hashes)
         commands = hot.ruleset.legal_commands(hot.state, seat)
         return pb.ListLegalCommandsResponse(seat=seat, version=hot.version,

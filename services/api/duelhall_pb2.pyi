@@ -125,10 +125,12 @@ class Match(_message.Message):
     def __init__(self, match_id: _Optional[str] = ..., ruleset: _Optional[str] = ..., ruleset_version: _Optional[int] = ..., seats: _Optional[_Iterable[str]] = ..., status: _Optional[_Union[MatchStatus, str]] = ..., version: _Optional[int] = ..., outcome_json: _Optional[str] = ..., created_at: _Optional[str] = ..., updated_at: _Optional[str] = ..., seed_commitment: _Optional[str] = ...) -> None: ...
 
 class GetMatchRequest(_message.Message):
-    __slots__ = ("match_id",)
+    __slots__ = ("match_id", "min_version")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    MIN_VERSION_FIELD_NUMBER: _ClassVar[int]
     match_id: str
-    def __init__(self, match_id: _Optional[str] = ...) -> None: ...
+    min_version: int
+    def __init__(self, match_id: _Optional[str] = ..., min_version: _Optional[int] = ...) -> None: ...
 
 class ListMatchesRequest(_message.Message):
     __slots__ = ("ruleset", "status", "page_size", "page_token")
@@ -151,12 +153,14 @@ class ListMatchesResponse(_message.Message):
     def __init__(self, matches: _Optional[_Iterable[_Union[Match, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
 
 class GetViewRequest(_message.Message):
-    __slots__ = ("match_id", "token")
+    __slots__ = ("match_id", "token", "min_version")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     TOKEN_FIELD_NUMBER: _ClassVar[int]
+    MIN_VERSION_FIELD_NUMBER: _ClassVar[int]
     match_id: str
     token: str
-    def __init__(self, match_id: _Optional[str] = ..., token: _Optional[str] = ...) -> None: ...
+    min_version: int
+    def __init__(self, match_id: _Optional[str] = ..., token: _Optional[str] = ..., min_version: _Optional[int] = ...) -> None: ...
 
 class GetViewResponse(_message.Message):
     __slots__ = ("seat", "version", "view_json", "to_act")
@@ -171,12 +175,14 @@ class GetViewResponse(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., version: _Optional[int] = ..., view_json: _Optional[str] = ..., to_act: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class ListLegalCommandsRequest(_message.Message):
-    __slots__ = ("match_id", "token")
+    __slots__ = ("match_id", "token", "min_version")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     TOKEN_FIELD_NUMBER: _ClassVar[int]
+    MIN_VERSION_FIELD_NUMBER: _ClassVar[int]
     match_id: str
     token: str
-    def __init__(self, match_id: _Optional[str] = ..., token: _Optional[str] = ...) -> None: ...
+    min_version: int
+    def __init__(self, match_id: _Optional[str] = ..., token: _Optional[str] = ..., min_version: _Optional[int] = ...) -> None: ...
 
 class ListLegalCommandsResponse(_message.Message):
     __slots__ = ("seat", "version", "commands_json", "view_json", "to_act")

@@ -23,20 +23,21 @@ async def test_two_instances_share_matches_and_their_watchers_see_both(database_
             stubs = [pb_grpc.MatchServiceStub(a), pb_grpc.MatchServiceStub(b)]
             created = await create_match(stubs[0])
             watch = stubs[1].WatchMatch(pb.WatchMatchRequest(match_id=created.match_id))
-            await stale_instance_decides_again(stubs, created)
+            version = await stale_instance_decides_again(stubs, created)
             rng = random.Random(8)
-            to_act = list((await stubs[1].GetView(pb.GetViewRequest(match_id=created.match_id))).to_act)
+            to_act = list((await stubs[0].GetView(pb.GetViewRequest(match_id=created.match_id,
+                                                                    min_version=version))).to_act)
             commands = 0
             while to_act:
                 stub = stubs[commands % 2]
                 seat = to_act[0]
                 legal = await stub.ListLegalCommands(pb.ListLegalCommandsRequest(
-                    match_id=created.match_id, token=created.tokens[seat]))
+                    match_id=created.match_id, token=created.tokens[seat], min_version=version))
                 options = [c for c in legal.commands_json if msgspec.json.decode(c)["type"] != "concede"]
                 reply = await stub.SubmitCommand(pb.SubmitCommandRequest(
                     match_id=created.match_id, token=created.tokens[seat], command_json=rng.choice(options),
                     command_id=f"x{commands}"))
-                to_act = list(reply.to_act)
+                to_act, version = list(reply.to_act), reply.version
                 commands += 1
 
             async def watched() -> list[int]:
@@ -48,7 +49,8 @@ async def test_two_instances_share_matches_and_their_watchers_see_both(database_
                 return versions
 
             versions = await asyncio.wait_for(watched(), 30)
-            ends = [await s.GetMatch(pb.GetMatchRequest(match_id=created.match_id)) for s in stubs]
+            ends = [await s.GetMatch(pb.GetMatchRequest(match_id=created.match_id, min_version=version))
+                    for s in stubs]
             assert ends[0].version == ends[1].version == versions[-1]
             assert versions == list(range(1, versions[-1] + 1))
             assert all(e.status == pb.MATCH_STATUS_ENDED for e in ends) and commands > 10
@@ -59,7 +61,7 @@ async def test_two_instances_share_matches_and_their_watchers_see_both(database_
         await second.stop(0)
 
 
-async def stale_instance_decides_again(stubs: list[pb_grpc.MatchServiceStub], created: Created) -> None:
+async def stale_instance_decides_again(stubs: list[pb_grpc.MatchServiceStub], created: Created) -> int:
     """The second instance loads the match, the first moves it on, then the second takes a command at once."""
     seat = (await stubs[1].GetView(pb.GetViewRequest(match_id=created.match_id))).to_act[0]
     engage = '{"type": "engage"}'
@@ -69,3 +71,4 @@ async def stale_instance_decides_again(stubs: list[pb_grpc.MatchServiceStub], cr
         match_id=created.match_id, token=created.tokens[1 - seat], command_json=engage, command_id="second-engage"))
     assert reply.version > moved.version
     assert [e.type for e in reply.events][0] == "TurnEnded"
+    return reply.version
