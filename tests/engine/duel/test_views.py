@@ -1,0 +1,110 @@
+"""Hidden information (duel.md §11): views, event redaction and the hidden-card list."""
+
+from __future__ import annotations
+
+import msgspec
+
+from engine.match import encode
+from engine.rng import ALL_ZERO_SEED, Rng
+from engine.rulesets.duel import RULESET
+from engine.rulesets.duel.model.commands import Activate, DeclareAttack
+from engine.rulesets.duel.model.events import (
+    CardDrawn, DecisionRequested, DeckShuffled, DuelCreated, MonsterSet, SeatDeck, SpellTrapSet,
+)
+from engine.rulesets.duel.model.state import MonsterRef
+from tests.engine.duel.helpers import M, S, given, run
+
+STARTERS = {"seats": [{"deck": "starter_a"}, {"deck": "starter_b"}], "options": {}}
+
+
+def _board() -> object:
+    return given(
+        turn=6, phase="battle", hands={0: ["0-m01", "0-m02"], 1: ["1-m38"]},
+        monsters={0: {0: M("0-m18", "fd_defense")}, 1: {0: M("1-m14"), 1: M("1-m21", "fd_defense")}},
+        spell_traps={0: {0: S("0-m37")}, 1: {2: S("1-m34", face_up=True, set_turn=4, counters=(("omen", 2),))}},
+    )
+
+
+def test_opponent_sees_counts_and_face_down_shapes() -> None:
+    view = msgspec.to_builtins(RULESET.view(_board(), 1))
+    a = view["sides"][0]
+    assert a["hand"] == {"count": 2} and a["deck"] == {"count": len(_board().sides[0].deck)}
+    assert a["extra"] == {"count": 2} and a["side_deck"] == {"count": 3}
+    assert a["monsters"][0] == {
+        "face_down": True, "position": "fd_defense", "arrived_turn": 3, "position_changed_turn": None,
+        "attacked_turn": None,
+    }
+    assert a["spell_traps"][0] == {"face_down": True, "set_turn": 4}
+
+
+def test_owner_sees_its_hidden_cards() -> None:
+    view = RULESET.view(_board(), 1)
+    own = view.sides[1]
+    assert [c.instance for c in own.hand.cards] == ["1-m38"]
+    assert own.monsters[1].instance == "1-m21" and own.monsters[1].defense == 2100
+    assert own.spell_traps[2].counters == {"omen": 2}
+    assert view.sides[0].monsters[0].instance is msgspec.UNSET
+
+
+def test_spectator_sees_neither_hand() -> None:
+    view = RULESET.view(_board(), None)
+    assert [side.hand.cards for side in view.sides] == [msgspec.UNSET, msgspec.UNSET]
+    assert view.sides[1].monsters[1].face_down and view.sides[1].monsters[1].card_id is msgspec.UNSET
+
+
+def test_attack_on_a_face_down_monster_hides_the_target_from_others() -> None:
+    state = given(
+        phase="battle", monsters={0: {0: M("0-m01")}, 1: {0: M("1-m08", "fd_defense")}},
+        spell_traps={1: {0: S("1-m38")}},
+    )
+    _, state = run(state, 0, DeclareAttack(0, 0))
+    assert RULESET.view(state, 0).attack.target is msgspec.UNSET
+    assert RULESET.view(state, None).attack.target is msgspec.UNSET
+    assert RULESET.view(state, 1).attack.target == "1-m08"
+    assert RULESET.view(state, 1).pending.details.trigger == "attack_declared"
+    assert RULESET.view(state, 0).pending.details is msgspec.UNSET
+
+
+def test_setup_events_are_redacted_per_viewer() -> None:
+    config = RULESET.configure(STARTERS)
+    events = RULESET.setup(config, Rng(ALL_ZERO_SEED, 1))
+    created = events[0]
+    assert isinstance(created, DuelCreated)
+    mine = RULESET.redact(created, 0)
+    assert mine.seats[0] == created.seats[0]
+    assert mine.seats[1] == SeatDeck(seat=1, main_count=40, extra_count=1, side_count=3)
+    assert [s.main_count for s in RULESET.redact(created, None).seats] == [40, 40]
+    assert RULESET.redact(events[2], 0) == DeckShuffled(seat=0)
+    drawn = events[4]
+    assert RULESET.redact(drawn, 0) == drawn
+    assert RULESET.redact(drawn, 1) == CardDrawn(seat=0, deck_count=39)
+
+
+def test_sets_and_decisions_are_redacted_for_others() -> None:
+    assert RULESET.redact(MonsterSet(seat=0, slot=1, instance="0-m18", card_id="maw_beetle"), None) == MonsterSet(
+        seat=0, slot=1,
+    )
+    assert RULESET.redact(SpellTrapSet(seat=1, slot=0, instance="1-m37", card_id="spiked_snare"), 0) == SpellTrapSet(
+        seat=1, slot=0,
+    )
+    asked = DecisionRequested(decision_id=4, seat=0, kind="discard")
+    assert encode(RULESET.redact(asked, 1)) == b'{"type":"DecisionRequested","decision_id":4,"seat":0,"kind":"discard"}'
+
+
+def test_hidden_cards_name_the_other_seats_secrets() -> None:
+    state = _board()
+    hidden = set(RULESET.hidden_cards(state, 1))
+    assert {"0-m01", "0-m02", "0-m18", "0-m37", "0-x01", "0-s01"} <= hidden
+    assert not hidden & {"1-m38", "1-m21", "1-m14", "1-m34"}
+    assert {"1-m38", "1-m21", "0-m18"} <= set(RULESET.hidden_cards(state, None))
+
+
+def test_a_card_returned_to_the_hand_stays_public() -> None:
+    state = given(
+        turn=6, monsters={0: {0: M("0-m01")}}, spell_traps={1: {0: S("1-m38")}},
+    )
+    events, state = run(state, 1, Activate("1-m38", (MonsterRef(0, 0),)))
+    assert state.sides[0].hand == ("0-m01",)
+    assert "0-m01" not in RULESET.hidden_cards(state, 1)
+    for event in events:
+        assert b'"0-m02"' not in encode(RULESET.redact(event, 1))
