@@ -1,6 +1,6 @@
 """Event store benchmark: appends/s and stream loads on SQLite and PostgreSQL, beside the `eventsourcing` peer.
 
-    .venv/bin/python bench/store.py [--backends sqlite postgresql] [--commands 3000] [--peer-commands 1000]
+    .venv/bin/python bench/store.py [--backends sqlite postgresql] [--commands 2000] [--peer-commands 1000] [--runs 3]
 
 Each append is one command of two events (~120 bytes of JSON each) to the writer's own stream, through the
 async store the service uses; 16 writers are 16 asyncio tasks (the peer: 16 threads, one aggregate each).
@@ -17,11 +17,11 @@ import contextlib
 import os
 import secrets
 import statistics
-import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -60,15 +60,18 @@ DECODE = msgspec.json.Decoder(Played)
 # -- duelhall -----------------------------------------------------------------------------------------
 
 
-async def appends_per_second(url: str, writers: int, group_commit: bool, commands: int, **options: Any) -> tuple[float, float]:
+async def appends_per_second(
+    url: str, writers: int, group_commit: bool, commands: int, **options: Any
+) -> tuple[float, float]:
     """Appends/s of 2-event commands by ``writers`` concurrent tasks, and commands per commit."""
     store = await open_store(url, group_commit=group_commit, **options)
     tag = secrets.token_hex(3)
     per_writer = commands // writers
 
     async def write(writer: int) -> None:
+        stream_id = f"{tag}-{writer}"
         for n in range(per_writer):
-            await store.append(f"{tag}-{writer}", 2 * n, TWO, CommandRecord(f"{tag}-{writer}-{n}", "0", "Play", b"{}"))
+            await store.append(stream_id, 2 * n, TWO, CommandRecord(f"{stream_id}-{n}", "0", "Play", b"{}"))
 
     try:
         before = store.stats.commits
@@ -99,8 +102,8 @@ async def load_ms(url: str, repeat: int, **options: Any) -> float:
 
 async def fill(store: AsyncEventStore, stream_id: str, count: int) -> None:
     requests = [
-        append_request(stream_id, 2 * n, [event(2 * n), event(2 * n + 1)], CommandRecord(f"fill-{n}", "0", "Play", b"{}"))
-        for n in range(count // 2)
+        append_request(stream_id, v, [event(v), event(v + 1)], CommandRecord(f"fill-{v}", "0", "Play", b"{}"))
+        for v in range(0, count, 2)
     ]
     for start in range(0, len(requests), 100):
         await store.append_batch(requests[start : start + 100])
@@ -123,7 +126,7 @@ class PeerMatch(Aggregate):
 
 def peer_saves_per_second(env: dict[str, str], writers: int, commands: int) -> float:
     """Saves/s of 2 new events each by ``writers`` threads, one aggregate each."""
-    app = Application(env=env)
+    app: Application[Any] = Application(env=env)
     aggregates = [PeerMatch() for _ in range(writers)]
     app.save(*aggregates)
     per_writer = commands // writers
@@ -144,7 +147,7 @@ def peer_saves_per_second(env: dict[str, str], writers: int, commands: int) -> f
 
 def peer_load_ms(env: dict[str, str], repeat: int) -> float:
     """Median ms for ``repository.get`` of a 1,000-event aggregate."""
-    app = Application(env=env)
+    app: Application[Any] = Application(env=env)
     aggregate = PeerMatch()
     for n in range(999):
         aggregate.play(n % 2, "card-001", n % 3, "attack from the left lane with crystals spent")
@@ -195,37 +198,61 @@ def throwaway(backend: str, postgres_url: str) -> Iterator[tuple[str, dict[str, 
 # -- the run ------------------------------------------------------------------------------------------
 
 Row = tuple[str, str, str, str, str]
+SQLITE_SETTINGS = ("NORMAL", "FULL")
 
 
 def bench_backend(backend: str, args: argparse.Namespace, progress: Callable[[str], None]) -> list[Row]:
+    """Every row of one backend: appends per configuration, then loads; the peer beside each."""
     rows: list[Row] = []
     with throwaway(backend, args.postgres_url) as (url, peer_env):
-        peer_rates = {}
+        peer = {}
         for writers in (1, 16):
             progress(f"{backend}: eventsourcing, {writers} writer(s)")
-            peer_rates[writers] = peer_saves_per_second(peer_env, writers, args.peer_commands)
-        settings = [{}] if backend == "postgresql" else [{"sqlite_synchronous": "NORMAL"}, {"sqlite_synchronous": "FULL"}]
-        for options in settings:
-            label = f" {options['sqlite_synchronous']}" if options else ""
+            peer[writers] = median(args.runs, partial(peer_saves_per_second, peer_env, writers, args.peer_commands))
+        options: list[dict[str, Any]] = [{}]
+        if backend == "sqlite":
+            options = [{"sqlite_synchronous": level} for level in SQLITE_SETTINGS]
+        for option in options:
+            label = " ".join([backend, *option.values()])
             for writers in (1, 16):
                 for group_commit in (False, True):
-                    progress(f"{backend}{label}: {writers} writer(s), group commit {group_commit}")
-                    rate, per_commit = asyncio.run(appends_per_second(url, writers, group_commit, args.commands, **options))
-                    peer = peer_rates[writers]
-                    workload = f"appends/s, {writers:>2} writer{'s' if writers > 1 else ' '}, {'group commit' if group_commit else 'one commit each'}"
-                    rows.append((f"{backend}{label}", workload, f"{rate:,.0f} ({per_commit:.1f}/commit)", f"{peer:,.0f}", f"{rate / peer:.1f}x"))
+                    progress(f"{label}: {writers} writer(s), group commit {group_commit}")
+                    measure = partial(run_appends, url, writers, group_commit, args.commands, option)
+                    rate, per_commit = median_pair(args.runs, measure)
+                    mode = "group commit" if group_commit else "one commit each"
+                    ours = f"{rate:,.0f} ({per_commit:.1f}/commit)"
+                    rows.append((label, f"appends/s, {writers:>2} writers, {mode}", ours, f"{peer[writers]:,.0f}",
+                                 f"{rate / peer[writers]:.1f}x"))
         progress(f"{backend}: loading 1,000 events")
-        ours = asyncio.run(load_ms(url, args.repeat))
-        theirs = peer_load_ms(peer_env, args.repeat)
-        rows.append((backend, "ms to load + decode 1,000 events", f"{ours:.2f}", f"{theirs:.2f}", f"{theirs / ours:.1f}x"))
+        ours_ms = asyncio.run(load_ms(url, args.repeat))
+        theirs_ms = peer_load_ms(peer_env, args.repeat)
+        rows.append((backend, "ms to load + decode 1,000 events", f"{ours_ms:.2f}", f"{theirs_ms:.2f}",
+                     f"{theirs_ms / ours_ms:.1f}x"))
     return rows
+
+
+def run_appends(
+    url: str, writers: int, group_commit: bool, commands: int, option: dict[str, Any]
+) -> tuple[float, float]:
+    return asyncio.run(appends_per_second(url, writers, group_commit, commands, **option))
+
+
+def median(runs: int, measure: Callable[[], float]) -> float:
+    return statistics.median(measure() for _ in range(runs))
+
+
+def median_pair(runs: int, measure: Callable[[], tuple[float, float]]) -> tuple[float, float]:
+    """The run with the median first figure."""
+    results = sorted(measure() for _ in range(runs))
+    return results[len(results) // 2]
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--backends", nargs="+", default=["sqlite", "postgresql"], choices=["sqlite", "postgresql"])
-    parser.add_argument("--commands", type=int, default=3000, help="appends per duelhall configuration")
-    parser.add_argument("--peer-commands", type=int, default=1000, help="saves per eventsourcing configuration")
+    parser.add_argument("--commands", type=int, default=2000, help="appends per duelhall configuration and run")
+    parser.add_argument("--peer-commands", type=int, default=1000, help="saves per eventsourcing configuration and run")
+    parser.add_argument("--runs", type=int, default=3, help="runs per figure (the median is shown)")
     parser.add_argument("--repeat", type=int, default=20, help="timed loads of the 1,000-event stream")
     parser.add_argument("--postgres-url", default=DEFAULT_POSTGRES, help="server where throwaway databases go")
     args = parser.parse_args(argv)
@@ -240,4 +267,4 @@ def main(argv: list[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

@@ -10,8 +10,8 @@ from eventstore.errors import DatabaseError, StoreError, StreamNotFound, WrongEx
 from eventstore.hashing import GENESIS_HASH, chain_hash, verify_chain
 from eventstore.migrations import downgrade, migrate
 from eventstore.model import (
-    AppendRequest,
     Appended,
+    AppendRequest,
     CommandRecord,
     EventMeta,
     NewEvent,

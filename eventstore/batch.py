@@ -15,7 +15,7 @@ import msgspec
 
 from eventstore.errors import DatabaseError, StoreError, WrongExpectedVersion
 from eventstore.hashing import GENESIS_HASH, chain_hash
-from eventstore.model import AppendRequest, Appended
+from eventstore.model import Appended, AppendRequest
 
 Outcome = Appended | StoreError
 

@@ -12,7 +12,7 @@ from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
 from typing import Any, TypeVar
 
 from eventstore.batch import CommitStats, Outcome
-from eventstore.model import AppendRequest, Appended, CommandRecord, NewEvent, RecordedEvent, Snapshot
+from eventstore.model import Appended, AppendRequest, CommandRecord, NewEvent, RecordedEvent, Snapshot
 from eventstore.postgres import PostgresStore
 
 _T = TypeVar("_T")

@@ -23,8 +23,8 @@ from eventstore.batch import CommitStats, Known, Outcome, broken, plan, refused
 from eventstore.errors import DatabaseError, StoreError, StreamNotFound
 from eventstore.heads import StreamHeads
 from eventstore.model import (
-    AppendRequest,
     Appended,
+    AppendRequest,
     CommandRecord,
     NewEvent,
     RecordedEvent,

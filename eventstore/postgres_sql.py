@@ -15,12 +15,13 @@ from typing import Any
 from sqlalchemy import BigInteger, Integer, LargeBinary, Text, and_, bindparam, cast, func, insert, select, true, update
 from sqlalchemy.dialects import postgresql
 from sqlalchemy.dialects.postgresql import ARRAY
+from sqlalchemy.dialects.postgresql.asyncpg import PGDialect_asyncpg
 from sqlalchemy.sql import TableValuedAlias
 
 from eventstore import statements as st
 from eventstore.batch import Known, Plan
 from eventstore.hashing import GENESIS_HASH
-from eventstore.model import Appended, AppendRequest
+from eventstore.model import AppendRequest
 from eventstore.schema import commands, events, head, secrets
 
 CHANNEL = "duelhall_events"
@@ -28,7 +29,7 @@ CHANNEL = "duelhall_events"
 
 def compile_for_asyncpg(statement: Any) -> st.Sql:
     """The statement as asyncpg runs it ($n parameters)."""
-    return st.Sql(statement, postgresql.asyncpg.dialect())  # type: ignore[attr-defined]
+    return st.Sql(statement, PGDialect_asyncpg())  # type: ignore[no-untyped-call]
 
 
 def _arrays(alias: str, **columns: Any) -> TableValuedAlias:
@@ -88,7 +89,9 @@ def _write_statement() -> Any:
     new_commands = insert(commands).from_select(
         list(commands.c.keys()), select(*logged.c).select_from(moved.join(logged, true()))
     )
-    new_secrets = insert(secrets).from_select(list(secrets.c.keys()), select(*hidden.c).select_from(moved.join(hidden, true())))
+    new_secrets = insert(secrets).from_select(
+        list(secrets.c.keys()), select(*hidden.c).select_from(moved.join(hidden, true()))
+    )
     return select(moved.c.base, func.pg_notify(CHANNEL, cast(moved.c.base + total, Text))).add_cte(
         new_events.cte("new_events"), new_commands.cte("new_commands"), new_secrets.cte("new_secrets")
     )
@@ -123,7 +126,7 @@ def known(request: AppendRequest, row: Sequence[Any]) -> Known:
     version, hash_, *original = row
     if version is None:
         return Known()
-    found = None if original[0] is None else Appended(request.stream_id, *original, duplicate=False)
+    found = None if original[0] is None else st.original_outcome(request.stream_id, original)
     return Known(version, hash_ or GENESIS_HASH, found)
 
 

@@ -20,8 +20,8 @@ from eventstore import statements as st
 from eventstore.batch import CommitStats, Known, Outcome, plan, refused
 from eventstore.errors import DatabaseError, StoreError, StreamNotFound
 from eventstore.model import (
-    AppendRequest,
     Appended,
+    AppendRequest,
     CommandRecord,
     NewEvent,
     RecordedEvent,
@@ -158,7 +158,7 @@ class SqliteStore:
         if head is None:
             return Known()
         row = self._row(ORIGINAL, stream_id=request.stream_id, command_id=request.command.command_id)
-        original = Appended(request.stream_id, *row, duplicate=False) if row else None
+        original = st.original_outcome(request.stream_id, row) if row else None
         return Known(head[0], head[1], original)
 
     @contextmanager

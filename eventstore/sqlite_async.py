@@ -19,7 +19,7 @@ import msgspec
 
 from eventstore.batch import CommitStats, Outcome, broken
 from eventstore.errors import StoreError
-from eventstore.model import AppendRequest, Appended, CommandRecord, NewEvent, RecordedEvent, Snapshot, append_request
+from eventstore.model import Appended, AppendRequest, CommandRecord, NewEvent, RecordedEvent, Snapshot, append_request
 from eventstore.sqlite import SqliteStore
 from eventstore.subscription import HeadSignal, follow
 

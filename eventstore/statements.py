@@ -7,13 +7,14 @@ measured at twice the speed of executing through SQLAlchemy; the SQL itself is s
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import Insert, Table, and_, bindparam, func, insert, select, true
 from sqlalchemy.engine import Dialect
 from sqlalchemy.sql import ClauseElement, ColumnElement, Select, delete, update
+from sqlalchemy.sql.compiler import SQLCompiler
 
-from eventstore.model import EventMeta, RecordedEvent, from_micros
+from eventstore.model import Appended, EventMeta, RecordedEvent, from_micros
 from eventstore.schema import commands, events, head, projection_rows, secrets, snapshots
 
 # Larger than any stream version (an INTEGER column): the open end of read_stream's range.
@@ -26,7 +27,7 @@ class Sql:
     __slots__ = ("_fixed", "_names", "text")
 
     def __init__(self, statement: ClauseElement, dialect: Dialect) -> None:
-        compiled = statement.compile(dialect=dialect)
+        compiled = cast(SQLCompiler, statement.compile(dialect=dialect))
         self.text = compiled.string
         self._names: tuple[str, ...] = tuple(compiled.positiontup or ())
         # Values Core fixed itself (a literal id, LIMIT 1, OFFSET 0); the named parameters must be given.
@@ -83,6 +84,12 @@ def original(stream_id: ColumnElement[Any], command_id: ColumnElement[Any]) -> S
         )
         .where(commands.c.stream_id == stream_id, commands.c.command_id == command_id)
     )
+
+
+def original_outcome(stream_id: str, row: Sequence[Any]) -> Appended:
+    """The first result of a recorded command, from a row of ``original``."""
+    first_version, last_version, first_position, last_position, head_hash = row
+    return Appended(stream_id, first_version, last_version, first_position, last_position, head_hash, False)
 
 
 STREAM_HEAD = stream_head(bindparam("stream_id"))

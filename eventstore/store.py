@@ -12,7 +12,7 @@ from typing import Protocol
 
 from eventstore.batch import CommitStats, Outcome
 from eventstore.blocking import BlockingStore
-from eventstore.model import AppendRequest, Appended, CommandRecord, NewEvent, RecordedEvent, Snapshot
+from eventstore.model import Appended, AppendRequest, CommandRecord, NewEvent, RecordedEvent, Snapshot
 from eventstore.postgres import PostgresStore
 from eventstore.sqlite import SqliteStore
 from eventstore.sqlite_async import AsyncSqliteStore
