@@ -26,7 +26,7 @@ class _Data(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     pass
 
 
-class TargetSpec(_Data):
+class TargetSpec(_Data, frozen=True):
     """What a target must be (§13.2); ``side`` is relative to the effect's controller."""
 
     zone: Zone
@@ -37,68 +37,68 @@ class TargetSpec(_Data):
     not_self: bool = False
 
 
-class _Step(_Data, tag_field="verb"):
+class _Step(_Data, tag_field="verb", frozen=True):
     pass
 
 
-class Destroy(_Step, tag="destroy"):
+class Destroy(_Step, tag="destroy", frozen=True):
     what: Literal["target", "attacker"]
 
 
-class Damage(_Step, tag="damage"):
+class Damage(_Step, tag="damage", frozen=True):
     to: Literal["opponent", "both"]
     amount: int | Literal["target_atk"]
 
 
-class Draw(_Step, tag="draw"):
+class Draw(_Step, tag="draw", frozen=True):
     count: int
 
 
-class FlipUpAll(_Step, tag="flip_up_all"):
+class FlipUpAll(_Step, tag="flip_up_all", frozen=True):
     side: Literal["opponent"]
 
 
-class ChangePosition(_Step, tag="change_position"):
+class ChangePosition(_Step, tag="change_position", frozen=True):
     what: Literal["target"]
     to: Literal["fd_attack", "fu_defense"]
 
 
-class ReturnToHand(_Step, tag="return_to_hand"):
+class ReturnToHand(_Step, tag="return_to_hand", frozen=True):
     what: Literal["target"]
 
 
-class SummonFilter(_Data):
+class SummonFilter(_Data, frozen=True):
     monster_kind: tuple[MonsterKind, ...]
     max_level: int
 
 
-class SpecialSummon(_Step, tag="special_summon"):
+class SpecialSummon(_Step, tag="special_summon", frozen=True):
     position: Literal["choice", "fu_defense"]
     what: Literal["target"] | None = None
     sources: tuple[Literal["hand", "deck"], ...] = msgspec.field(default=(), name="from")
     filter: SummonFilter | None = None
 
 
-class FusionSummon(_Step, tag="fusion_summon"):
+class FusionSummon(_Step, tag="fusion_summon", frozen=True):
     pass
 
 
-class Equip(_Step, tag="equip"):
+class Equip(_Step, tag="equip", frozen=True):
     what: Literal["target"]
     atk: int
 
 
-class SetCounter(_Step, tag="set_counter"):
+class SetCounter(_Step, tag="set_counter", frozen=True):
     counter: str
     value: int
 
 
-class AddCounter(_Step, tag="add_counter"):
+class AddCounter(_Step, tag="add_counter", frozen=True):
     counter: str
     n: int
 
 
-class Countdown(_Step, tag="countdown"):
+class Countdown(_Step, tag="countdown", frozen=True):
     counter: str
 
 
@@ -108,23 +108,23 @@ Step = (
 )
 
 
-class _Ability(_Data, tag_field="ability"):
+class _Ability(_Data, tag_field="ability", frozen=True):
     pass
 
 
-class OpponentMonstersCannotAttack(_Ability, tag="opponent_monsters_cannot_attack"):
+class OpponentMonstersCannotAttack(_Ability, tag="opponent_monsters_cannot_attack", frozen=True):
     pass
 
 
-class FlipSummonToDefense(_Ability, tag="flip_summon_to_defense"):
+class FlipSummonToDefense(_Ability, tag="flip_summon_to_defense", frozen=True):
     pass
 
 
-class HandAssemblyWin(_Ability, tag="hand_assembly_win"):
+class HandAssemblyWin(_Ability, tag="hand_assembly_win", frozen=True):
     pieces: tuple[str, ...]
 
 
-class CounterWin(_Ability, tag="counter_win"):
+class CounterWin(_Ability, tag="counter_win", frozen=True):
     counter: str
     at_least: int
 
@@ -134,26 +134,26 @@ Ability = OpponentMonstersCannotAttack | FlipSummonToDefense | HandAssemblyWin |
 ChoiceName = Literal["position", "fusion", "materials", "source", "card"]
 
 
-class Activation(_Data):
+class Activation(_Data, frozen=True):
     targets: tuple[TargetSpec, ...]
     choices: tuple[ChoiceName, ...]
     steps: tuple[Step, ...]
 
 
-class Trigger(_Data):
+class Trigger(_Data, frozen=True):
     on: TriggerKind
     steps: tuple[Step, ...]
     target: TargetSpec | None = None
 
 
-class Effect(_Data):
+class Effect(_Data, frozen=True):
     activate: Activation | None = None
     after: After | None = None
     static: tuple[Ability, ...] = ()
     triggers: tuple[Trigger, ...] = ()
 
 
-class Card(_Data):
+class Card(_Data, frozen=True):
     """A card definition (§3.1); ``def`` is spelled ``defense`` in Python."""
 
     id: str
@@ -172,7 +172,7 @@ class Card(_Data):
     effect: Effect = Effect()
 
 
-class PresetDeck(_Data):
+class PresetDeck(_Data, frozen=True):
     """A preset as (card id, copies) runs, expanded in order (§13.4)."""
 
     main: tuple[tuple[str, int], ...]
@@ -180,7 +180,7 @@ class PresetDeck(_Data):
     side: tuple[tuple[str, int], ...] = ()
 
 
-class CardData(_Data):
+class CardData(_Data, frozen=True):
     cards: tuple[Card, ...]
     presets: dict[str, PresetDeck]
 

@@ -24,7 +24,7 @@ def evolve(state: State, event: Event) -> State:
     """The state after ``event`` (§7.3 Fold column)."""
     match event:
         case PhaseChanged(phase=phase):
-            return replace(state, phase=phase)  # type: ignore[arg-type]
+            return replace(state, phase=phase)
         case CardDrawn(seat=s):
             side = state.sides[s]
             return _with(state, s, replace(side, deck=side.deck[1:], hand=(*side.hand, side.deck[0])))
@@ -55,7 +55,8 @@ def evolve(state: State, event: Event) -> State:
         case SpellTrapSet(seat=s, slot=slot, instance=i, card_id=c):
             side = state.sides[s]
             card = SpellTrap(i, c, face_up=False, set_turn=state.turn)  # type: ignore[arg-type]
-            return _with(state, s, replace(side, hand=drop(side.hand, i), spell_traps=put(side.spell_traps, slot, card)))
+            side = replace(side, hand=drop(side.hand, i), spell_traps=put(side.spell_traps, slot, card))
+            return _with(state, s, side)
         case CardActivated(seat=s, slot=slot, instance=i, card_id=c, from_=source, window=window):
             state = _activated(state, s, slot, i, c, source == "hand")
             if window == "attack_declared" and state.attack is not None:
@@ -64,12 +65,12 @@ def evolve(state: State, event: Event) -> State:
         case EquipAttached(seat=s, slot=slot, target=target):
             return _spell_trap(state, s, slot, equipped_to=target.instance)
         case CountersChanged(seat=s, slot=slot, counter=name, value=value):
-            card = state.sides[s].spell_traps[slot]
-            assert card is not None
-            if any(n == name for n, _ in card.counters):
-                counters = tuple((n, value if n == name else v) for n, v in card.counters)
+            holder = state.sides[s].spell_traps[slot]
+            assert holder is not None
+            if any(n == name for n, _ in holder.counters):
+                counters = tuple((n, value if n == name else v) for n, v in holder.counters)
             else:
-                counters = (*card.counters, (name, value))
+                counters = (*holder.counters, (name, value))
             return _spell_trap(state, s, slot, counters=counters)
         case CardDestroyed(seat=s, zone=zone, slot=slot, instance=i, owner=owner):
             return _to_graveyard(_clear(state, s, zone, slot), owner, i)
@@ -178,7 +179,8 @@ def _activated(state: State, seat: int, slot: int, instance: str, card_id: str, 
     side = state.sides[seat]
     if from_hand:
         card = SpellTrap(instance, card_id, face_up=True)
-        return _with(state, seat, replace(side, hand=drop(side.hand, instance), spell_traps=put(side.spell_traps, slot, card)))
+        side = replace(side, hand=drop(side.hand, instance), spell_traps=put(side.spell_traps, slot, card))
+        return _with(state, seat, side)
     return _spell_trap(state, seat, slot, face_up=True)
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.rulesets.duel.data import CATALOG, Destroy, ReturnToHand
+from engine.rulesets.duel.data import CATALOG, Card, Destroy, ReturnToHand
 from engine.rulesets.duel.model.commands import (
     Activate, Advance, ChangePosition, ChooseTarget, DeclareAttack, Discard, FlipSummon, NormalSummon,
     ReplayAttack, SetMonster, SetSpellTrap,
@@ -52,7 +52,7 @@ def greedy_score(view: View, command: Any) -> float:
             return 0.0
 
 
-def _hand_card(view: View, me: int, instance: str) -> Any:
+def _hand_card(view: View, me: int, instance: str) -> Card:
     cards = view.sides[me].hand.cards
     card_id = next((c.card_id for c in cards if c.instance == instance), None) if isinstance(cards, tuple) else None
     return CATALOG[card_id] if card_id else CATALOG["glade_sprite"]

@@ -12,7 +12,9 @@ from engine.rng import Rng
 from engine.rulesets.duel.codes import Code
 from engine.rulesets.duel.data import PRESETS
 from engine.rulesets.duel.decks import Problem, deck_problems
-from engine.rulesets.duel.model.events import CardDrawn, CardRef, DeckShuffled, DuelCreated, FirstPlayerDecided, Event, SeatDeck
+from engine.rulesets.duel.model.events import (
+    CardDrawn, CardRef, DeckShuffled, DuelCreated, Event, FirstPlayerDecided, SeatDeck,
+)
 from engine.rulesets.duel.model.state import SEATS, Config, DeckList, Options, SeatConfig, State, card_of, instance_id
 from engine.rulesets.duel.resolve.end import check_end
 from engine.rulesets.duel.resolve.tape import Tape
@@ -46,16 +48,18 @@ def _option_valid(key: str, value: Any) -> bool:
     if key == "first_player":
         return value == "coin" or (type(value) is int and value in SEATS)
     kind, low, high = _OPTION_RULES[key]
-    return type(value) is kind and (kind is bool or low <= value <= high)
+    if kind is bool:
+        return type(value) is bool
+    return type(value) is int and low <= value <= high
 
 
 def _config_problems(data: Any) -> list[Problem]:
     """§4 configuration checks: CONFIG_INVALID, then UNKNOWN_PRESET by seat, then OPTION_INVALID by key."""
-    seats = data.get("seats") if isinstance(data, dict) else None
-    options = data.get("options", {}) if isinstance(data, dict) else None
+    if not isinstance(data, dict) or not set(data) <= {"seats", "options"}:
+        return [Problem(Code.CONFIG_INVALID)]
+    seats, options = data.get("seats"), data.get("options", {})
     shaped = (
         isinstance(seats, list) and len(seats) == 2 and isinstance(options, dict)
-        and set(data) <= {"seats", "options"}
         and all(isinstance(s, dict) and set(s) <= {"deck"} and isinstance(s.get("deck", ""), str | dict) for s in seats)
     )
     if not shaped:
@@ -65,8 +69,8 @@ def _config_problems(data: Any) -> list[Problem]:
         for seat, deck in enumerate(_decks(data))
         if isinstance(deck, str) and deck not in PRESETS
     ]
-    for key in sorted(options):  # type: ignore[union-attr]
-        if key not in Options.__struct_fields__ or not _option_valid(key, options[key]):  # type: ignore[index]
+    for key in sorted(options):
+        if key not in Options.__struct_fields__ or not _option_valid(key, options[key]):
             problems.append(Problem(Code.OPTION_INVALID, key=key))
     return problems
 
@@ -97,7 +101,8 @@ def initial(config: Config) -> State:
 def setup(config: Config, rng: Rng) -> list[Event]:
     """§5 steps 2-7: creation, first player, shuffles, opening hands, the first turn."""
     tape = Tape(initial(config))
-    tape.emit(DuelCreated(config.options, tuple(_seat_deck(seat, entry.deck) for seat, entry in enumerate(config.seats))))
+    decks = tuple(_seat_deck(seat, entry.deck) for seat, entry in enumerate(config.seats))
+    tape.emit(DuelCreated(config.options, decks))
     first = config.options.first_player
     if first == "coin":
         r = rng.randint(0, 1)

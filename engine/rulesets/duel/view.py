@@ -10,7 +10,7 @@ from typing import assert_never
 from msgspec.structs import replace
 
 from engine.contract import Viewer
-from engine.rulesets.duel.board import atk, defense
+from engine.rulesets.duel.board import atk, defense, equips_of
 from engine.rulesets.duel.model.events import (
     AttackCancelled, AttackDeclared, AttackEnded, CardActivated, CardDestroyed, CardDrawn, CardRef, CardReturned,
     CardSentToGraveyard, CountersChanged, DamageCalculated, DamageDealt, DecisionClosed, DecisionRequested,
@@ -79,9 +79,7 @@ def _monster_view(state: State, monster: Monster, own: bool) -> MonsterView:
             face_down=True, position=monster.position, arrived_turn=turns[0], position_changed_turn=turns[1],
             attacked_turn=turns[2],
         )
-    equips = tuple(
-        c.instance for side in state.sides for c in side.spell_traps if c is not None and c.equipped_to == monster.instance
-    )
+    equips = tuple(card.instance for _, _, card in equips_of(state, monster.instance))
     return MonsterView(
         face_down=face_down, position=monster.position, arrived_turn=turns[0], position_changed_turn=turns[1],
         attacked_turn=turns[2], instance=monster.instance, card_id=monster.card_id, atk=atk(state, monster),
@@ -119,7 +117,8 @@ def _pending_view(state: State, viewer: Viewer) -> PendingView | None:
     if pending is None:
         return None
     if viewer == pending.seat:
-        return PendingView(decision_id=pending.decision_id, seat=pending.seat, kind=pending.kind, details=pending.details)
+        details = pending.details
+        return PendingView(decision_id=pending.decision_id, seat=pending.seat, kind=pending.kind, details=details)
     return PendingView(decision_id=pending.decision_id, seat=pending.seat, kind=pending.kind)
 
 

@@ -77,7 +77,8 @@ def given(
     hands, monsters, spell_traps = hands or {}, monsters or {}, spell_traps or {}
     graveyards, decks, extras = graveyards or {}, decks or {}, extras or {}
     placed = {i for seat in (0, 1) for i in (*hands.get(seat, ()), *graveyards.get(seat, ()))}
-    placed |= {card.instance for seat in (0, 1) for row in (monsters, spell_traps) for card in row.get(seat, {}).values()}
+    placed |= {card.instance for row in monsters.values() for card in row.values()}
+    placed |= {card.instance for row in spell_traps.values() for card in row.values()}
     sides = []
     for seat in (0, 1):
         deck = decks.get(seat)

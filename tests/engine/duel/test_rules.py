@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from engine.bots import RandomBot
 from engine.commands import decide_json
-from engine.contract import ADMIN, SYSTEM, Deadline
+from engine.contract import ADMIN, SYSTEM, Deadline, Outcome
 from engine.errors import Rejected
 from engine.match import apply, create, fold
 from engine.rng import Rng, ScriptedRng
@@ -21,7 +21,8 @@ from engine.rulesets.duel.model.commands import (
     Activate, Advance, ChangePosition, ChooseTarget, Choices, Concede, DeclareAttack, Discard, FlipSummon,
     NormalSummon, Pass, ReplayAttack, Timeout,
 )
-from engine.rulesets.duel.model.state import MonsterRef
+from engine.rulesets.duel.model.events import TimeoutRecorded
+from engine.rulesets.duel.model.state import MonsterRef, Options
 from engine.rulesets.duel.rules.legal import canonical_json
 from engine.selfplay import next_move
 from tests.engine.duel.helpers import M, S, given, rejection, run
@@ -58,7 +59,7 @@ def test_concede_is_accepted_while_the_other_seat_decides() -> None:
     state = given(phase="battle", monsters={0: {0: M("0-m01")}, 1: {0: M("1-m05")}}, spell_traps={1: {0: S("1-m37")}})
     _, state = run(state, 0, DeclareAttack(0, 0))
     assert RULESET.legal_commands(state, 0) == [Concede()]
-    assert RULESET.outcome(run(state, 0, Concede())[1]).losers == (0,)
+    assert RULESET.outcome(run(state, 0, Concede())[1]) == Outcome((1,), (0,), False, "concede")
 
 
 def test_turn_timeout_is_stale_while_a_decision_is_pending() -> None:
@@ -79,11 +80,9 @@ def test_deadlines_follow_the_acting_seat() -> None:
 
 
 def test_timeouts_never_forfeit_when_the_limit_is_zero() -> None:
-    from engine.rulesets.duel.model.state import Options
-
     state = given(timeouts=(99, 0), options=Options(max_timeouts=0))
     events, state = run(state, SYSTEM, Timeout(0, "turn", 5))
-    assert events[0].count == 100 and not state.ended
+    assert events[0] == TimeoutRecorded(0, "turn", 5, 100) and not state.ended
 
 
 def test_legal_answers_to_a_target_decision() -> None:
@@ -128,7 +127,7 @@ def _tag(cmd: Any) -> str:
 @for_all(seed=st.integers(min_value=0, max_value=2**32))
 def test_legal_commands_are_canonical_and_accepted(seed: int) -> None:
     """§7.4 order (table order, then canonical JSON, concede last) at every step of a random game."""
-    config = {"seats": [{}, {}], "options": {}}
+    config: dict[str, Any] = {"seats": [{}, {}], "options": {}}
     match = fold(RULESET, create(RULESET, config, ["a", "b"], seed.to_bytes(32, "big")))
     bots = [RandomBot(seed), RandomBot(seed + 1)]
     for _ in range(250):

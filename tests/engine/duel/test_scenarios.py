@@ -156,7 +156,9 @@ def test_s02_coin_golden_values() -> None:
 
 def test_s02_first_player_may_skip_the_first_draw() -> None:
     events = _setup({"first_player": 1, "first_player_draws": False})
-    assert events[14:] == [TurnStarted(1, 1), PhaseChanged(1, "draw"), PhaseChanged(1, "standby"), PhaseChanged(1, "main1")]
+    assert events[14:] == [
+        TurnStarted(1, 1), PhaseChanged(1, "draw"), PhaseChanged(1, "standby"), PhaseChanged(1, "main1"),
+    ]
     assert len(_fold(events).sides[1].hand) == 5
 
 
@@ -232,7 +234,8 @@ def test_s05_flip_summon_of_maw_beetle() -> None:
 
 
 def test_s06_bastion_marshal_flips_into_defence() -> None:
-    state = given(turn=6, monsters={1: {0: M("1-m21", "fd_defense", arrived=4), 1: M("1-m08", "fd_defense", arrived=4)}})
+    marshal, sentinel = M("1-m21", "fd_defense", arrived=4), M("1-m08", "fd_defense", arrived=4)
+    state = given(turn=6, monsters={1: {0: marshal, 1: sentinel}})
     assert rejection(state, 1, FlipSummon(1, "defense")) == "FLIP_TO_DEFENSE_NOT_ALLOWED"
     events, after = run(state, 1, FlipSummon(0, "defense"))
     assert events == [

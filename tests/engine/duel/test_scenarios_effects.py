@@ -175,14 +175,18 @@ def test_s13c_trap_timing_on_the_owners_turn() -> None:
 # --- scenario 14: replay and attack cancellation ---------------------------------------------------------------
 
 
+def _window(decision_id: int, target_slot: int) -> DecisionRequested:
+    details = Details(trigger="attack_declared", attacker="0-m01", attacker_slot=0, target_slot=target_slot)
+    return DecisionRequested(decision_id=decision_id, seat=1, kind="response_window", details=details)
+
+
 def _replay() -> Any:
     state = given(
         phase="battle", monsters={0: {0: M("0-m01")}, 1: {0: M("1-m11"), 1: M("1-m05")}},
         spell_traps={1: {0: S("1-m38"), 1: S("1-m39")}},
     )
     events, state = run(state, 0, DeclareAttack(0, 1))
-    assert events[0] == AttackDeclared(0, 0, "0-m01", 1, False)
-    assert events[1].kind == "response_window" and events[1].decision_id == 1
+    assert events == [AttackDeclared(0, 0, "0-m01", 1, False), _window(1, target_slot=1)]
     events, state = run(state, 1, Activate("1-m38", (MonsterRef(1, 1),)))
     assert events == [
         DecisionClosed(1, 1, "answer"),
@@ -200,8 +204,7 @@ def test_s14_replay_then_cancelled_by_position_change() -> None:
     state = _replay()
     assert rejection(state, 0, ReplayAttack(None)) == "DIRECT_ATTACK_NOT_ALLOWED"
     events, state = run(state, 0, ReplayAttack(0))
-    assert events[:2] == [DecisionClosed(2, 0, "answer"), AttackDeclared(0, 0, "0-m01", 0, True)]
-    assert events[2].kind == "response_window" and events[2].decision_id == 3 and len(events) == 3
+    assert events == [DecisionClosed(2, 0, "answer"), AttackDeclared(0, 0, "0-m01", 0, True), _window(3, target_slot=0)]
     events, state = run(state, 1, Activate("1-m39", (MonsterRef(0, 0),)))
     assert events == [
         DecisionClosed(3, 1, "answer"),
@@ -264,7 +267,8 @@ def test_s15b_no_summoning_trap_in_the_battle_phase() -> None:
         spell_traps={1: {0: S("1-m40")}},
     )
     _, state = run(state, 0, DeclareAttack(0, 0))
-    assert rejection(state, 1, Activate("1-m40", (), Choices(source="hand", card="1-m12"))) == "NO_SUMMON_IN_BATTLE_PHASE"
+    summon = Activate("1-m40", (), Choices(source="hand", card="1-m12"))
+    assert rejection(state, 1, summon) == "NO_SUMMON_IN_BATTLE_PHASE"
     assert RULESET.legal_commands(state, 1) == [Pass(), RULESET.command_types["concede"]()]
 
 
@@ -280,7 +284,8 @@ def test_s15c_no_summons_or_sets_in_the_battle_phase() -> None:
 
 def _ward(hand_b: tuple[str, ...] = ()) -> Any:
     state = given(
-        hands={0: ["0-m29"], 1: list(hand_b)}, monsters={0: {0: M("0-m01")}, 1: {0: M("1-m19", "fd_defense"), 1: M("1-m01")}},
+        hands={0: ["0-m29"], 1: list(hand_b)},
+        monsters={0: {0: M("0-m01")}, 1: {0: M("1-m19", "fd_defense"), 1: M("1-m01")}},
     )
     events, state = run(state, 0, Activate("0-m29"))
     assert events == [
@@ -299,7 +304,7 @@ def _ward(hand_b: tuple[str, ...] = ()) -> Any:
         CardDestroyed(0, "monster", 0, "0-m01", "cinder_wolf", 0, "effect"),
         EffectResolved(1, "1-m19", "maw_beetle", "flip", MonsterRef(0, 0), False),
     ]
-    assert state.sides[0].spell_traps[0].instance == "0-m29"
+    assert state.sides[0].spell_traps[0] == S("0-m29", face_up=True, set_turn=None, counters=(("turns_left", 3),))
     return run(state, 0, Advance("end"))[1]
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.contract import SYSTEM
+from engine.contract import SYSTEM, Outcome
 from engine.rulesets.duel import RULESET
 from engine.rulesets.duel.model.commands import (
     Activate, Advance, Choices, Concede, Discard, NormalSummon, SetSpellTrap, Timeout,
@@ -121,7 +121,9 @@ def test_s22_omen_dial_counter_win() -> None:
         trigger="main_end", advance_to="end",
     ))]
     events, state = run(state, 1, Activate("1-m34"))
-    assert events == [DecisionClosed(1, 1, "answer"), CardActivated(1, 0, "1-m34", "omen_dial", "set", (), NONE, "main_end")]
+    assert events == [
+        DecisionClosed(1, 1, "answer"), CardActivated(1, 0, "1-m34", "omen_dial", "set", (), NONE, "main_end"),
+    ]
     assert (state.phase, state.pending, state.turn_seat) == ("main2", None, 0)
     events, state = run(state, 0, Advance("end"))
     top = state.sides[1].hand[-1]
@@ -242,13 +244,15 @@ def test_s25_turn_timeout_opens_the_window_and_advances_again() -> None:
 def test_s25_third_timeout_forfeits() -> None:
     state = given(turn=6, timeouts=(2, 0), spell_traps={0: {0: S("0-m36", set_turn=3)}})
     events, state = run(state, 1, Advance("end"))
-    assert [e.kind for e in events] == ["response_window"]
+    assert events == [DecisionRequested(decision_id=1, seat=0, kind="response_window", details=Details(
+        trigger="main_end", advance_to="end",
+    ))]
     events, state = run(state, SYSTEM, Timeout(0, "decision", 1))
     assert events == [TimeoutRecorded(0, "decision", 1, 3), MatchEnded("win", 1, (Reason(0, "timeouts"),))]
-    assert RULESET.outcome(state).winners == (1,)
+    assert RULESET.outcome(state) == Outcome(winners=(1,), losers=(0,), draw=False, reason="timeouts")
 
 
 def test_s25_concede() -> None:
     events, state = run(given(), 1, Concede())
     assert events == [PlayerConceded(1), MatchEnded("win", 0, (Reason(1, "concede"),))]
-    assert RULESET.outcome(state).losers == (1,)
+    assert RULESET.outcome(state) == Outcome(winners=(0,), losers=(1,), draw=False, reason="concede")

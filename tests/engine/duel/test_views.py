@@ -11,13 +11,13 @@ from engine.rulesets.duel.model.commands import Activate, DeclareAttack
 from engine.rulesets.duel.model.events import (
     CardDrawn, DecisionRequested, DeckShuffled, DuelCreated, MonsterSet, SeatDeck, SpellTrapSet,
 )
-from engine.rulesets.duel.model.state import MonsterRef
+from engine.rulesets.duel.model.state import MonsterRef, State
 from tests.engine.duel.helpers import M, S, given, run
 
 STARTERS = {"seats": [{"deck": "starter_a"}, {"deck": "starter_b"}], "options": {}}
 
 
-def _board() -> object:
+def _board() -> State:
     return given(
         turn=6, phase="battle", hands={0: ["0-m01", "0-m02"], 1: ["1-m38"]},
         monsters={0: {0: M("0-m18", "fd_defense")}, 1: {0: M("1-m14"), 1: M("1-m21", "fd_defense")}},

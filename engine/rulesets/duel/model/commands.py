@@ -31,69 +31,69 @@ class Choices(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=T
 NO_CHOICES = Choices()
 
 
-class NormalSummon(_Command, tag="normal_summon"):
+class NormalSummon(_Command, tag="normal_summon", frozen=True):
     card: str
     tributes: tuple[int, ...] = ()
 
 
-class SetMonster(_Command, tag="set_monster"):
+class SetMonster(_Command, tag="set_monster", frozen=True):
     card: str
     tributes: tuple[int, ...] = ()
 
 
-class FlipSummon(_Command, tag="flip_summon"):
+class FlipSummon(_Command, tag="flip_summon", frozen=True):
     slot: int
     position: Literal["attack", "defense"] = "attack"
 
 
-class ChangePosition(_Command, tag="change_position"):
+class ChangePosition(_Command, tag="change_position", frozen=True):
     slot: int
 
 
-class SetSpellTrap(_Command, tag="set_spell_trap"):
+class SetSpellTrap(_Command, tag="set_spell_trap", frozen=True):
     card: str
 
 
-class Activate(_Command, tag="activate"):
+class Activate(_Command, tag="activate", frozen=True):
     card: str
     targets: tuple[TargetRef, ...] = ()
     choices: Choices = NO_CHOICES
 
 
-class Advance(_Command, tag="advance"):
+class Advance(_Command, tag="advance", frozen=True):
     to: Literal["battle", "main2", "end"]
 
 
-class DeclareAttack(_Command, tag="declare_attack"):
+class DeclareAttack(_Command, tag="declare_attack", frozen=True):
     attacker: int
     target: int | None
 
 
-class Pass(_Command, tag="pass"):
+class Pass(_Command, tag="pass", frozen=True):
     pass
 
 
-class ChooseTarget(_Command, tag="choose_target"):
+class ChooseTarget(_Command, tag="choose_target", frozen=True):
     target: TargetRef
 
 
-class ReplayAttack(_Command, tag="replay_attack"):
+class ReplayAttack(_Command, tag="replay_attack", frozen=True):
     target: int | None
 
 
-class CancelAttack(_Command, tag="cancel_attack"):
+class CancelAttack(_Command, tag="cancel_attack", frozen=True):
     pass
 
 
-class Discard(_Command, tag="discard"):
+class Discard(_Command, tag="discard", frozen=True):
     card: str
 
 
-class Concede(_Command, tag="concede"):
+class Concede(_Command, tag="concede", frozen=True):
     pass
 
 
-class Timeout(_Command, tag="timeout"):
+class Timeout(_Command, tag="timeout", frozen=True):
     seat: int
     scope: Literal["turn", "decision"]
     ref: int

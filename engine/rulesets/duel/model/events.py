@@ -36,58 +36,58 @@ class SeatDeck(msgspec.Struct, frozen=True, kw_only=True):
     side_count: int | UnsetType = UNSET
 
 
-class DuelCreated(_Event):
+class DuelCreated(_Event, frozen=True):
     options: Options
     seats: tuple[SeatDeck, ...]
 
 
-class FirstPlayerDecided(_Event):
+class FirstPlayerDecided(_Event, frozen=True):
     method: Literal["coin", "fixed"]
     coin: Literal["heads", "tails"] | None
     seat: int
 
 
-class DeckShuffled(_Event, kw_only=True):
+class DeckShuffled(_Event, kw_only=True, frozen=True):
     seat: int
     order: tuple[str, ...] | UnsetType = UNSET
 
 
-class CardDrawn(_Event, kw_only=True):
+class CardDrawn(_Event, kw_only=True, frozen=True):
     seat: int
     instance: str | UnsetType = UNSET
     card_id: str | UnsetType = UNSET
     deck_count: int
 
 
-class DrawFailed(_Event):
+class DrawFailed(_Event, frozen=True):
     seat: int
 
 
-class TurnStarted(_Event):
+class TurnStarted(_Event, frozen=True):
     turn: int
     seat: int
 
 
-class PhaseChanged(_Event):
+class PhaseChanged(_Event, frozen=True):
     turn: int
     phase: str
 
 
-class NormalSummoned(_Event):
+class NormalSummoned(_Event, frozen=True):
     seat: int
     slot: int
     instance: str
     card_id: str
 
 
-class MonsterSet(_Event, kw_only=True):
+class MonsterSet(_Event, kw_only=True, frozen=True):
     seat: int
     slot: int
     instance: str | UnsetType = UNSET
     card_id: str | UnsetType = UNSET
 
 
-class FlipSummoned(_Event):
+class FlipSummoned(_Event, frozen=True):
     seat: int
     slot: int
     instance: str
@@ -95,7 +95,7 @@ class FlipSummoned(_Event):
     from_: str = msgspec.field(name="from")
 
 
-class SpecialSummoned(_Event):
+class SpecialSummoned(_Event, frozen=True):
     seat: int
     slot: int
     instance: str
@@ -104,7 +104,7 @@ class SpecialSummoned(_Event):
     from_: Literal["hand", "deck", "graveyard", "extra"] = msgspec.field(name="from")
 
 
-class PositionChanged(_Event):
+class PositionChanged(_Event, frozen=True):
     seat: int
     slot: int
     instance: str
@@ -114,7 +114,7 @@ class PositionChanged(_Event):
     cause: Literal["manual", "effect"]
 
 
-class MonsterFlipped(_Event):
+class MonsterFlipped(_Event, frozen=True):
     seat: int
     slot: int
     instance: str
@@ -124,7 +124,7 @@ class MonsterFlipped(_Event):
     cause: Literal["attacked", "effect"]
 
 
-class MonsterTurnedFaceDown(_Event):
+class MonsterTurnedFaceDown(_Event, frozen=True):
     seat: int
     slot: int
     instance: str
@@ -133,14 +133,14 @@ class MonsterTurnedFaceDown(_Event):
     to: str
 
 
-class SpellTrapSet(_Event, kw_only=True):
+class SpellTrapSet(_Event, kw_only=True, frozen=True):
     seat: int
     slot: int
     instance: str | UnsetType = UNSET
     card_id: str | UnsetType = UNSET
 
 
-class CardActivated(_Event):
+class CardActivated(_Event, frozen=True):
     seat: int
     slot: int
     instance: str
@@ -157,14 +157,14 @@ class EquipTarget(msgspec.Struct, frozen=True):
     instance: str
 
 
-class EquipAttached(_Event):
+class EquipAttached(_Event, frozen=True):
     seat: int
     slot: int
     instance: str
     target: EquipTarget
 
 
-class CountersChanged(_Event):
+class CountersChanged(_Event, frozen=True):
     seat: int
     slot: int
     instance: str
@@ -172,7 +172,7 @@ class CountersChanged(_Event):
     value: int
 
 
-class CardDestroyed(_Event):
+class CardDestroyed(_Event, frozen=True):
     seat: int
     zone: Literal["monster", "spell_trap"]
     slot: int
@@ -182,7 +182,7 @@ class CardDestroyed(_Event):
     cause: Literal["battle", "effect"]
 
 
-class CardSentToGraveyard(_Event):
+class CardSentToGraveyard(_Event, frozen=True):
     seat: int
     from_zone: Literal["hand", "monster", "spell_trap"]
     slot: int | None
@@ -192,7 +192,7 @@ class CardSentToGraveyard(_Event):
     reason: Literal["tribute", "fusion_material", "resolved", "expired", "equip_lost", "hand_limit"]
 
 
-class CardReturned(_Event):
+class CardReturned(_Event, frozen=True):
     seat: int
     slot: int
     instance: str
@@ -201,14 +201,14 @@ class CardReturned(_Event):
     to: Literal["hand", "extra"]
 
 
-class EffectTriggered(_Event):
+class EffectTriggered(_Event, frozen=True):
     seat: int
     instance: str
     card_id: str
     trigger: str
 
 
-class EffectResolved(_Event):
+class EffectResolved(_Event, frozen=True):
     seat: int
     instance: str
     card_id: str
@@ -217,7 +217,7 @@ class EffectResolved(_Event):
     fizzled: bool
 
 
-class AttackDeclared(_Event):
+class AttackDeclared(_Event, frozen=True):
     seat: int
     attacker_slot: int
     attacker: str
@@ -225,7 +225,7 @@ class AttackDeclared(_Event):
     replay: bool
 
 
-class AttackCancelled(_Event):
+class AttackCancelled(_Event, frozen=True):
     seat: int
     attacker: str
     reason: Literal["attacker_left_field", "attacker_not_in_attack_position", "replay_declined"]
@@ -236,7 +236,7 @@ class DamageAmount(msgspec.Struct, frozen=True):
     amount: int
 
 
-class DamageCalculated(_Event):
+class DamageCalculated(_Event, frozen=True):
     attacker: str
     attacker_atk: int
     target: str | None
@@ -246,7 +246,7 @@ class DamageCalculated(_Event):
     damage: DamageAmount | None
 
 
-class DamageDealt(_Event):
+class DamageDealt(_Event, frozen=True):
     seat: int
     amount: int
     lp: int
@@ -254,46 +254,46 @@ class DamageDealt(_Event):
     source: str
 
 
-class AttackEnded(_Event):
+class AttackEnded(_Event, frozen=True):
     seat: int
     attacker: str
 
 
-class DecisionRequested(_Event, kw_only=True):
+class DecisionRequested(_Event, kw_only=True, frozen=True):
     decision_id: int
     seat: int
     kind: str
     details: Details | UnsetType = UNSET
 
 
-class DecisionClosed(_Event):
+class DecisionClosed(_Event, frozen=True):
     decision_id: int
     seat: int
     by: Literal["answer", "timeout"]
 
 
-class ResponsePassed(_Event):
+class ResponsePassed(_Event, frozen=True):
     seat: int
     trigger: str
 
 
-class TimeoutRecorded(_Event):
+class TimeoutRecorded(_Event, frozen=True):
     seat: int
     scope: Literal["turn", "decision"]
     ref: int
     count: int
 
 
-class TurnEnded(_Event):
+class TurnEnded(_Event, frozen=True):
     turn: int
     seat: int
 
 
-class PlayerConceded(_Event):
+class PlayerConceded(_Event, frozen=True):
     seat: int
 
 
-class MatchEnded(_Event):
+class MatchEnded(_Event, frozen=True):
     outcome: Literal["win", "draw"]
     winner: int | None
     reasons: tuple[Reason, ...]

@@ -63,21 +63,21 @@ class _Ref(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="z
     pass
 
 
-class MonsterRef(_Ref, tag="monster"):
+class MonsterRef(_Ref, tag="monster", frozen=True):
     """A card in a monster slot (§7.1 TargetRef)."""
 
     seat: int
     slot: int
 
 
-class SpellTrapRef(_Ref, tag="spell_trap"):
+class SpellTrapRef(_Ref, tag="spell_trap", frozen=True):
     """A card in a spell/trap slot (§7.1 TargetRef)."""
 
     seat: int
     slot: int
 
 
-class GraveyardRef(_Ref, tag="graveyard"):
+class GraveyardRef(_Ref, tag="graveyard", frozen=True):
     """A card in a graveyard, by instance (§7.1 TargetRef)."""
 
     instance: str

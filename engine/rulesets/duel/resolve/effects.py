@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import assert_never
+from typing import Literal, assert_never
 
 from engine.rulesets.duel.board import atk, equips_of, free_slot, monster_slot
 from engine.rulesets.duel.data import (
@@ -223,7 +223,7 @@ def _return_to_hand(tape: Tape, ctx: Context) -> None:
     monster = tape.state.sides[target.seat].monsters[target.slot]
     if monster is None:
         return
-    to = "extra" if CATALOG[monster.card_id].monster_kind == "fusion" else "hand"  # D29
+    to: Literal["hand", "extra"] = "extra" if CATALOG[monster.card_id].monster_kind == "fusion" else "hand"  # D29
     owner = owner_of(monster.instance)
     tape.emit(CardReturned(target.seat, target.slot, monster.instance, monster.card_id, owner, to))
     cleanup(tape, monster.instance)
@@ -260,7 +260,7 @@ def _fusion_summon(tape: Tape, ctx: Context) -> None:
         side = tape.state.sides[ctx.seat]
         card_id = card_of(tape.state, instance)
         slot = monster_slot(side, instance)
-        zone = "hand" if slot is None else "monster"
+        zone: Literal["hand", "monster"] = "hand" if slot is None else "monster"
         tape.emit(CardSentToGraveyard(ctx.seat, zone, slot, instance, card_id, owner_of(instance), "fusion_material"))
         if slot is not None:
             cleanup(tape, instance)

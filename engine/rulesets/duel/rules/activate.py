@@ -7,6 +7,7 @@ choices: ``check_card`` runs checks 1-7, ``check_details`` checks 8-12. ``check_
 from __future__ import annotations
 
 from collections import Counter
+from itertools import pairwise
 
 from msgspec import UNSET
 
@@ -80,7 +81,7 @@ def check_details(state: State, seat: int, cmd: Activate, card: Card) -> None:
     assert effect is not None
     if len(cmd.targets) != len(effect.targets):
         raise Rejected(Code.TARGET_COUNT_WRONG, f"this card takes {len(effect.targets)} targets")
-    for spec, ref in zip(effect.targets, cmd.targets):
+    for spec, ref in zip(effect.targets, cmd.targets, strict=True):
         failure = target_failure(state, seat, spec, ref, cmd.card)
         if failure is not None:
             raise Rejected(failure, "that target does not fit this card")
@@ -143,9 +144,9 @@ def _check_materials(state: State, seat: int, cmd: Activate) -> int:
     materials = cmd.choices.materials
     assert isinstance(materials, tuple) and isinstance(cmd.choices.fusion, str)
     side = state.sides[seat]
-    ascending = all(a < b for a, b in zip(materials, materials[1:]))
+    ascending = all(a < b for a, b in pairwise(materials))
     on_field = [monster_slot(side, i) is not None for i in materials]
-    owned = all(i in side.hand or f for i, f in zip(materials, on_field))
+    owned = all(i in side.hand or f for i, f in zip(materials, on_field, strict=True))
     if not ascending or not owned or cmd.card in materials:
         raise Rejected(Code.MATERIALS_INVALID, "materials are your hand or field cards, strictly ascending")
     needed = Counter(CATALOG[card_of(state, cmd.choices.fusion)].materials)

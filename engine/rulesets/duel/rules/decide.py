@@ -115,4 +115,4 @@ def _emit(tape: Tape, seat: int | None, cmd: Command, checked: Any) -> None:
         case Concede():
             answers.emit_concede(tape, seat)
         case _:
-            assert_never(cmd)  # type: ignore[arg-type]
+            assert_never(cmd)

@@ -11,7 +11,7 @@ that order (instances sorted as strings, slots ascending, ``null`` after numbers
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import combinations, product
 
 import msgspec
@@ -149,7 +149,7 @@ def _summons(
 def _attacks(state: State, seat: int) -> Iterator[Command]:
     """Attacks by ready face-up attack monsters: at each enemy monster, or directly at an empty field."""
     own, other = state.sides[seat].monsters, state.sides[1 - seat].monsters
-    targets = [slot for slot in SLOTS if other[slot] is not None] or [None]
+    targets: list[int | None] = [slot for slot in SLOTS if other[slot] is not None] or [None]
     for attacker in SLOTS:
         monster = own[attacker]
         if monster is not None and monster.position == "fu_attack" and monster.attacked_turn != state.turn:
@@ -186,7 +186,7 @@ def _choices(state: State, seat: int, instance: str, names: tuple[str, ...]) -> 
         yield Choices(**option)  # type: ignore[arg-type]
 
 
-def _values(state: State, seat: int, instance: str, name: str, partial: dict[str, object]) -> list[object]:
+def _values(state: State, seat: int, instance: str, name: str, partial: dict[str, object]) -> Sequence[object]:
     """Candidate values of one choice (§8.7 check 10); ``card`` depends on ``source``, ``materials`` on
     ``fusion``."""
     side = state.sides[seat]
@@ -203,7 +203,7 @@ def _values(state: State, seat: int, instance: str, name: str, partial: dict[str
     return _material_sets(state, seat, instance, partial.get("fusion"))
 
 
-def _material_sets(state: State, seat: int, instance: str, fusion: object) -> list[object]:
+def _material_sets(state: State, seat: int, instance: str, fusion: object) -> Sequence[object]:
     """Ascending sets of the fusion's size drawn from hand and field cards that are among its materials."""
     side = state.sides[seat]
     if fusion not in side.extra:

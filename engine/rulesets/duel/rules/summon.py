@@ -3,6 +3,8 @@ spells and traps (D7, D15-D19)."""
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 from engine.errors import Rejected
 from engine.rulesets.duel.board import free_slot, monster_count
 from engine.rulesets.duel.codes import Code
@@ -45,7 +47,7 @@ def check_summon(state: State, seat: int, cmd: NormalSummon | SetMonster) -> str
     if card.category != "monster":
         raise Rejected(Code.NOT_A_MONSTER, "only monsters are summoned")
     tributes = cmd.tributes
-    ascending = all(a < b for a, b in zip(tributes, tributes[1:]))
+    ascending = all(a < b for a, b in pairwise(tributes))
     if not ascending or any(side.monsters[slot] is None for slot in tributes):
         raise Rejected(Code.TRIBUTE_INVALID, "tributes are your monsters' slots, strictly ascending")
     need = required_tributes(card.level)
@@ -64,12 +66,12 @@ def emit_summon(tape: Tape, seat: int, cmd: NormalSummon | SetMonster, card_id: 
         owner = owner_of(monster.instance)
         tape.emit(CardSentToGraveyard(seat, "monster", slot, monster.instance, monster.card_id, owner, "tribute"))
         cleanup(tape, monster.instance)
-    slot = free_slot(tape.state.sides[seat].monsters)
-    assert slot is not None
+    free = free_slot(tape.state.sides[seat].monsters)
+    assert free is not None
     if isinstance(cmd, NormalSummon):
-        tape.emit(NormalSummoned(seat, slot, cmd.card, card_id))
+        tape.emit(NormalSummoned(seat, free, cmd.card, card_id))
     else:
-        tape.emit(MonsterSet(seat=seat, slot=slot, instance=cmd.card, card_id=card_id))
+        tape.emit(MonsterSet(seat=seat, slot=free, instance=cmd.card, card_id=card_id))
 
 
 def _own_monster(state: State, seat: int, slot: int) -> Monster:
