@@ -86,11 +86,9 @@ class Ruleset:
     """Option defaults, served by the API."""
     command_types: dict[str, type] = field(init=False)
     """Command classes by their tag (the spec's command name)."""
-    event_types: dict[str, type] = field(init=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "command_types", _by_tag(self.Command))
-        object.__setattr__(self, "event_types", _by_tag(self.Event))
 
 
 def _by_tag(union: Any) -> dict[str, type]:

@@ -12,7 +12,7 @@ from typing import Any, Generic, TypeVar
 
 import msgspec
 
-from engine.commands import decide_json
+from engine.commands import decode_command
 from engine.contract import Actor, Ruleset
 from engine.rng import Rng
 
@@ -82,9 +82,15 @@ def fold(ruleset: Ruleset, events: Sequence[Any]) -> Match:
     return apply(ruleset, start(ruleset, events[0]), events[1:])
 
 
-def decide(ruleset: Ruleset, match: Match, actor: Actor, raw: bytes, seed: bytes) -> Sequence[Any]:
-    """Events for a command given as JSON bytes, with its RNG stream keyed by the next version."""
-    return decide_json(ruleset, match.state, actor, raw, Rng(seed, match.version + 1))
+class Decided(msgspec.Struct, frozen=True):
+    command: Any
+    events: Sequence[Any]
+
+
+def decide(ruleset: Ruleset, match: Match, actor: Actor, raw: bytes, seed: bytes) -> Decided:
+    """The command given as JSON bytes and its events, with its RNG stream keyed by the next version."""
+    command = decode_command(ruleset, match.state, actor, raw)
+    return Decided(command, ruleset.decide(match.state, actor, command, Rng(seed, match.version + 1)))
 
 
 class _SnapshotBody(msgspec.Struct, Generic[S], frozen=True):
@@ -119,6 +125,6 @@ def encode(value: Any) -> bytes:
     return _encoder.encode(value)
 
 
-def event_type(event: Any) -> str:
-    """The ``type`` tag of an event."""
-    return str(event.__struct_config__.tag)
+def type_tag(value: Any) -> str:
+    """The ``type`` tag of an event or a command."""
+    return str(value.__struct_config__.tag)

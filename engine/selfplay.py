@@ -9,7 +9,7 @@ import msgspec
 
 from engine.bots import Bot
 from engine.contract import CONCEDE, SYSTEM, Outcome, Ruleset
-from engine.match import Match, apply, create, fold
+from engine.match import Match, apply, create, fold, type_tag
 from engine.rng import Rng
 
 
@@ -32,7 +32,7 @@ def next_move(ruleset: Ruleset, state: Any, bots: Sequence[Bot]) -> tuple[Any, A
         return SYSTEM, deadline.timeout
     seat = seats[0]
     # Bots never concede: a uniform random bot would otherwise end most games early.
-    legal = [c for c in ruleset.legal_commands(state, seat) if command_tag(c) != CONCEDE]
+    legal = [c for c in ruleset.legal_commands(state, seat) if type_tag(c) != CONCEDE]
     return seat, bots[seat].choose(ruleset.view(state, seat), legal)
 
 
@@ -51,8 +51,3 @@ def play(
         events.extend(new)
         commands += 1
     return Played(match=match, events=events, commands=commands, outcome=ruleset.outcome(match.state))
-
-
-def command_tag(command: Any) -> str:
-    """The ``type`` tag of a command."""
-    return str(command.__struct_config__.tag)

@@ -184,7 +184,7 @@ def _execute(ruleset: Ruleset, match: Any, payload: bytes, actor: Actor, seed: b
             request = msgspec.json.decode(payload)
             config = {"seats": [s["config"] for s in request["seats"]], "options": request["options"]}
             return create(ruleset, config, [s["name"] for s in request["seats"]], seed)
-        return list(decide(ruleset, match, actor, payload, seed))
+        return list(decide(ruleset, match, actor, payload, seed).events)
     except (Rejected, ConfigError, KeyError, TypeError, msgspec.DecodeError) as exc:
         version = 1 if match is None else match.version + 1
         raise _Failed("reexecute", version, f"the command is refused on re-execution: {exc}") from None

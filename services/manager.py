@@ -21,7 +21,7 @@ from engine import registry
 from engine.contract import SYSTEM, Actor, Ruleset
 from engine.errors import Rejected
 from engine.match import (
-    Match, MatchCreated, apply, create, decide, encode, event_decoder, event_type, fold, restore, snapshot,
+    Match, MatchCreated, apply, create, decide, encode, event_decoder, type_tag, fold, restore, snapshot,
 )
 from eventstore import CommandRecord, NewEvent, RecordedEvent, Snapshot, WrongExpectedVersion
 from services.errors import InvalidArgument, MatchNotFound, VersionMismatch
@@ -125,14 +125,15 @@ class MatchManager:
                     raise VersionMismatch(f"match is at version {hot.version}, not {expected_version}",
                                           actual=str(hot.version))
                 try:
-                    events = decide(hot.ruleset, hot.match, actor, raw, hot.seed)
+                    decided = decide(hot.ruleset, hot.match, actor, raw, hot.seed)
                 except Rejected:
                     # Decided on a copy another instance may have moved past: refuse only when current.
                     if await self._catch_up(hot):
                         continue
                     raise
+                events = list(decided.events)
                 record = CommandRecord(command_id=command_id, actor=actor_name(actor),
-                                       type=_command_type(raw), payload=raw)
+                                       type=type_tag(decided.command), payload=raw)
                 try:
                     appended = await self.store.append(match_id, hot.version, _new_events(events), record)
                 except WrongExpectedVersion:
@@ -141,8 +142,8 @@ class MatchManager:
                 if appended.duplicate:
                     await self._catch_up(hot)
                     continue
-                await self._advanced(hot, list(events), command_id)
-                return Submitted(events=list(events), first_version=hot.version - len(events) + 1,
+                await self._advanced(hot, events, command_id)
+                return Submitted(events=events, first_version=hot.version - len(events) + 1,
                                  version=hot.version, duplicate=False, recorded_at=hot.last_event_at)
         raise VersionMismatch("the match kept changing under this command; retry", actual=str(hot.version))
 
@@ -275,15 +276,7 @@ def _snapshot_schema(ruleset: Ruleset) -> str:
 
 
 def _new_events(events: Sequence[Any]) -> list[NewEvent]:
-    return [NewEvent(type=event_type(e), data=encode(e)) for e in events]
-
-
-def _command_type(raw: bytes) -> str:
-    try:
-        kind = msgspec.json.decode(raw).get("type")
-    except (msgspec.DecodeError, AttributeError):
-        return "?"
-    return kind if isinstance(kind, str) else "?"
+    return [NewEvent(type=type_tag(e), data=encode(e)) for e in events]
 
 
 def ruleset_of(head: RecordedEvent) -> Ruleset:

@@ -8,7 +8,7 @@ from typing import Any
 import msgspec
 
 from engine.contract import Ruleset
-from engine.match import encode, event_type
+from engine.match import encode, type_tag
 from eventstore import RecordedEvent
 from services.api import duelhall_pb2 as pb
 from services.errors import InvalidArgument
@@ -42,7 +42,7 @@ def event(recorded: RecordedEvent, data: bytes) -> pb.Event:
 
 def submitted_events(ruleset: Ruleset, result: Submitted, seat: int) -> list[pb.Event]:
     """A command's events as its submitter may see them."""
-    return [pb.Event(version=result.first_version + i, type=event_type(e), data_json=encode(ruleset.redact(e, seat)).decode(),
+    return [pb.Event(version=result.first_version + i, type=type_tag(e), data_json=encode(ruleset.redact(e, seat)).decode(),
                      actor=str(seat), recorded_at=timestamp(result.recorded_at))
             for i, e in enumerate(result.events)]
 
