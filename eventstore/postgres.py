@@ -97,12 +97,18 @@ class PostgresStore:
         try:
             await _check_schema(pool)
             listener = await asyncpg.connect(dsn)
-        except BaseException:
+        except BaseException as exc:
             await pool.close()
+            if isinstance(exc, DRIVER_ERRORS):
+                raise DatabaseError(f"cannot use PostgreSQL: {exc}") from exc
             raise
         store = cls(pool, listener, group_commit=group_commit, poll_interval=poll_interval)
-        await listener.add_listener(sql.CHANNEL, store._heard)
-        store._signal.advance(await store.head_position())
+        try:
+            await listener.add_listener(sql.CHANNEL, store._heard)
+            store._signal.advance(await store.head_position())
+        except BaseException:
+            await store.close()
+            raise
         return store
 
     def _heard(self, connection: Any, pid: int, channel: str, payload: str) -> None:

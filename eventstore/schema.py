@@ -22,6 +22,8 @@ SCHEMA_REVISION = "0001"
 
 # On SQLite an INTEGER PRIMARY KEY is the rowid: the events table is then clustered by position.
 Position = BigInteger().with_variant(Integer(), "sqlite")
+# Row keys sort by code point on both backends (SQLite's BINARY; PostgreSQL's default collation may not).
+RowKey = Text().with_variant(Text(collation="C"), "postgresql")
 
 metadata = MetaData()
 
@@ -86,7 +88,7 @@ projection_rows = Table(
     "projection_rows",
     metadata,
     Column("projection", Text, nullable=False),
-    Column("key", Text, nullable=False),
+    Column("key", RowKey, nullable=False),
     Column("value", LargeBinary, nullable=False),
     PrimaryKeyConstraint("projection", "key", name="projection_rows_pkey"),
 )

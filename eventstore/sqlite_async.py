@@ -241,6 +241,6 @@ class AsyncSqliteStore:
         self._signal.close()
         self._jobs.put(None)
         await asyncio.to_thread(self._thread.join)
-        self._readers.shutdown(wait=True)
+        await asyncio.to_thread(self._readers.shutdown)
         for store in [self._writer, *self._reader_stores]:
             store.close()

@@ -168,6 +168,14 @@ async def test_secrets_are_stored_with_the_append_but_never_in_events(store: Asy
     assert all(seed not in e.data for e in await store.read_all())
 
 
+async def test_a_secret_is_written_once(store: AsyncEventStore) -> None:
+    await store.append("m1", 0, events("A"), command("c1"), {"seed": b"first"})
+    with pytest.raises(DatabaseError):
+        await store.append("m1", 1, events("B"), command("c2"), {"seed": b"second"})
+    assert await store.read_secret("m1", "seed") == b"first"
+    assert await store.stream_version("m1") == 1
+
+
 async def test_the_command_log_in_order(store: AsyncEventStore) -> None:
     await store.append("m1", 0, events("A", "B"), command("c1", actor="system"))
     await store.append("m1", 2, events("C"), command("c2", actor="1"))

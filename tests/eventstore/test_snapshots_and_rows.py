@@ -54,6 +54,12 @@ async def test_rows_list_in_key_order_page_by_page(store: AsyncEventStore) -> No
     assert await store.list_rows("matches", after_key="e") == []
 
 
+async def test_row_keys_sort_by_code_point_on_every_backend(store: AsyncEventStore) -> None:
+    for key in ["b", "B", "_", "a", "Z", "é"]:
+        await store.put_row("matches", key, b"")
+    assert [key for key, _ in await store.list_rows("matches")] == ["B", "Z", "_", "a", "b", "é"]
+
+
 async def test_clearing_a_table_leaves_the_others(store: AsyncEventStore) -> None:
     await store.put_row("matches", "m1", b"x")
     await store.put_row("standings", "t1", b"y")

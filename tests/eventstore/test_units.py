@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 import eventstore
 from eventstore import (
     DEFAULT_DATABASE_URL,
     GENESIS_HASH,
+    DatabaseError,
     EventMeta,
     RecordedEvent,
     chain_hash,
     database_url,
+    open_store,
     verify_chain,
 )
 from eventstore.model import from_micros
@@ -60,6 +64,16 @@ def test_urls_pick_the_driver_per_backend() -> None:
         sqlite_path("sqlite://")
     with pytest.raises(ValueError, match="unsupported"):
         backend_of("mysql://h/d")
+
+
+async def test_an_unreachable_server_is_a_database_error() -> None:
+    with pytest.raises(DatabaseError, match="cannot connect"):
+        await open_store("postgresql://postgres@127.0.0.1:1/none")
+
+
+async def test_a_database_never_migrated_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(DatabaseError, match="duelhall migrate"):
+        await open_store(f"sqlite:///{tmp_path / 'fresh.db'}")
 
 
 def test_exports_are_sorted_and_exist() -> None:

@@ -16,6 +16,7 @@ depends_on = None
 
 # Written out rather than imported from schema.py: a revision must keep meaning what it meant when merged.
 Position = sa.BigInteger().with_variant(sa.Integer(), "sqlite")
+RowKey = sa.Text().with_variant(sa.Text(collation="C"), "postgresql")
 
 
 def upgrade() -> None:
@@ -66,7 +67,7 @@ def upgrade() -> None:
     op.create_table(
         "projection_rows",
         sa.Column("projection", sa.Text, nullable=False),
-        sa.Column("key", sa.Text, nullable=False),
+        sa.Column("key", RowKey, nullable=False),
         sa.Column("value", sa.LargeBinary, nullable=False),
         sa.PrimaryKeyConstraint("projection", "key", name="projection_rows_pkey"),
     )
