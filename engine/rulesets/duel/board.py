@@ -5,7 +5,7 @@ Ordering follows §8.2: seat 0 before seat 1, then slot ascending; graveyards by
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from engine.rulesets.duel.data import ATTACK_LOCK, CATALOG, Equip
 from engine.rulesets.duel.model.state import SEATS, SLOTS, Monster, Side, SpellTrap, State
@@ -22,12 +22,22 @@ EQUIP_ATK: dict[str, int] = {
 
 def atk(state: State, monster: Monster) -> int:
     """§3.5: printed ATK plus the bonus of every face-up equip card attached to the monster."""
-    value = CATALOG[monster.card_id].atk
+    return atk_with(monster, [card for _, _, card in equips_of(state, monster.instance)])
+
+
+def atk_with(monster: Monster, equips: Iterable[SpellTrap]) -> int:
+    """``atk`` given the equip cards attached to the monster."""
+    return CATALOG[monster.card_id].atk + sum(EQUIP_ATK.get(c.card_id, 0) for c in equips if c.face_up)
+
+
+def equipment(state: State) -> dict[str, list[SpellTrap]]:
+    """Equip cards by the instance they are attached to, each list in §8.2 order."""
+    found: dict[str, list[SpellTrap]] = {}
     for side in state.sides:
         for card in side.spell_traps:
-            if card is not None and card.equipped_to == monster.instance and card.face_up:
-                value += EQUIP_ATK.get(card.card_id, 0)
-    return value
+            if card is not None and card.equipped_to is not None:
+                found.setdefault(card.equipped_to, []).append(card)
+    return found
 
 
 def defense(monster: Monster) -> int:

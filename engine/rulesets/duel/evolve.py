@@ -15,7 +15,7 @@ from engine.rulesets.duel.model.events import (
     SpellTrapSet, TimeoutRecorded, TurnEnded, TurnStarted,
 )
 from engine.rulesets.duel.model.state import (
-    Attack, Monster, Pending, QueuedTrigger, Result, Side, SpellTrap, State, owner_of,
+    Attack, CardRef, Monster, Pending, QueuedTrigger, Result, Side, SpellTrap, State, owner_of,
 )
 from engine.tuples import drop, put
 
@@ -121,19 +121,19 @@ def _with(state: State, seat: int, side: Side) -> State:
 
 
 def _created(state: State, event: DuelCreated) -> State:
-    card_ids: dict[str, str] = {}
+    cards: dict[str, CardRef] = {}
     sides = []
     for seat in event.seats:
         main, extra, side_deck = seat.main, seat.extra, seat.side
         assert isinstance(main, tuple) and isinstance(extra, tuple) and isinstance(side_deck, tuple)
-        card_ids.update((r.instance, r.card_id) for refs in (main, extra, side_deck) for r in refs)
+        cards.update((r.instance, r) for refs in (main, extra, side_deck) for r in refs)
         sides.append(Side(
             lp=event.options.starting_lp,
             deck=tuple(r.instance for r in main),
             extra=tuple(r.instance for r in extra),
             side_deck=tuple(r.instance for r in side_deck),
         ))
-    return State(options=event.options, card_ids=card_ids, sides=tuple(sides))
+    return State(options=event.options, cards=cards, sides=tuple(sides))
 
 
 def _summon(state: State, seat: int, slot: int, monster: Monster) -> State:

@@ -13,9 +13,11 @@ from engine.rulesets.duel.codes import Code
 from engine.rulesets.duel.data import PRESETS
 from engine.rulesets.duel.decks import Problem, deck_problems
 from engine.rulesets.duel.model.events import (
-    CardDrawn, CardRef, DeckShuffled, DuelCreated, Event, FirstPlayerDecided, SeatDeck,
+    CardDrawn, DeckShuffled, DuelCreated, Event, FirstPlayerDecided, SeatDeck,
 )
-from engine.rulesets.duel.model.state import SEATS, Config, DeckList, Options, SeatConfig, State, card_of, instance_id
+from engine.rulesets.duel.model.state import (
+    SEATS, CardRef, Config, DeckList, Options, SeatConfig, State, card_of, instance_id,
+)
 from engine.rulesets.duel.resolve.end import check_end
 from engine.rulesets.duel.resolve.tape import Tape
 from engine.rulesets.duel.resolve.turn import settle, start_turn

@@ -10,16 +10,16 @@ from typing import assert_never
 from msgspec.structs import replace
 
 from engine.contract import Viewer
-from engine.rulesets.duel.board import atk, defense, equips_of
+from engine.rulesets.duel.board import atk_with, defense, equipment
 from engine.rulesets.duel.model.events import (
-    AttackCancelled, AttackDeclared, AttackEnded, CardActivated, CardDestroyed, CardDrawn, CardRef, CardReturned,
+    AttackCancelled, AttackDeclared, AttackEnded, CardActivated, CardDestroyed, CardDrawn, CardReturned,
     CardSentToGraveyard, CountersChanged, DamageCalculated, DamageDealt, DecisionClosed, DecisionRequested,
     DeckShuffled, DrawFailed, DuelCreated, EffectResolved, EffectTriggered, EquipAttached, Event,
     FirstPlayerDecided, FlipSummoned, MatchEnded, MonsterFlipped, MonsterSet, MonsterTurnedFaceDown,
     NormalSummoned, PhaseChanged, PlayerConceded, PositionChanged, ResponsePassed, SeatDeck, SpecialSummoned,
     SpellTrapSet, TimeoutRecorded, TurnEnded, TurnStarted,
 )
-from engine.rulesets.duel.model.state import SEATS, Monster, SpellTrap, State, card_of
+from engine.rulesets.duel.model.state import SEATS, CardRef, Monster, SpellTrap, State
 from engine.rulesets.duel.model.views import (
     AttackView, MonsterView, PendingView, Pile, SideView, SpellTrapView, View,
 )
@@ -27,6 +27,7 @@ from engine.rulesets.duel.model.views import (
 
 def view(state: State, viewer: Viewer) -> View:
     """What ``viewer`` may see now (§11 table)."""
+    equipped = equipment(state)
     return View(
         viewer=viewer,
         options=state.options,
@@ -35,7 +36,7 @@ def view(state: State, viewer: Viewer) -> View:
         turn_seat=state.turn_seat,
         phase=state.phase,
         normal_summon_used=state.normal_summon_used,
-        sides=tuple(_side_view(state, seat, viewer == seat) for seat in SEATS),
+        sides=tuple(_side_view(state, seat, viewer == seat, equipped) for seat in SEATS),
         attack=_attack_view(state, viewer),
         queue=state.queue,
         pending=_pending_view(state, viewer),
@@ -45,7 +46,8 @@ def view(state: State, viewer: Viewer) -> View:
 
 
 def _refs(state: State, instances: tuple[str, ...]) -> tuple[CardRef, ...]:
-    return tuple(CardRef(i, card_of(state, i)) for i in instances)
+    cards = state.cards
+    return tuple(cards[i] for i in instances)
 
 
 def _pile(state: State, instances: tuple[str, ...], visible: bool) -> Pile:
@@ -54,7 +56,7 @@ def _pile(state: State, instances: tuple[str, ...], visible: bool) -> Pile:
     return Pile(count=len(instances))
 
 
-def _side_view(state: State, seat: int, own: bool) -> SideView:
+def _side_view(state: State, seat: int, own: bool, equipped: dict[str, list[SpellTrap]]) -> SideView:
     side = state.sides[seat]
     return SideView(
         seat=seat,
@@ -65,13 +67,15 @@ def _side_view(state: State, seat: int, own: bool) -> SideView:
         hand=_pile(state, side.hand, own),
         extra=_pile(state, side.extra, own),
         side_deck=_pile(state, side.side_deck, own),
-        monsters=tuple(None if m is None else _monster_view(state, m, own) for m in side.monsters),
+        monsters=tuple(
+            None if m is None else _monster_view(m, own, equipped.get(m.instance, [])) for m in side.monsters
+        ),
         spell_traps=tuple(None if c is None else _spell_trap_view(c, own) for c in side.spell_traps),
         graveyard=_refs(state, side.graveyard),
     )
 
 
-def _monster_view(state: State, monster: Monster, own: bool) -> MonsterView:
+def _monster_view(monster: Monster, own: bool, equips: list[SpellTrap]) -> MonsterView:
     face_down = not monster.face_up
     turns = (monster.arrived_turn, monster.position_changed_turn, monster.attacked_turn)
     if face_down and not own:
@@ -79,11 +83,10 @@ def _monster_view(state: State, monster: Monster, own: bool) -> MonsterView:
             face_down=True, position=monster.position, arrived_turn=turns[0], position_changed_turn=turns[1],
             attacked_turn=turns[2],
         )
-    equips = tuple(card.instance for _, _, card in equips_of(state, monster.instance))
     return MonsterView(
         face_down=face_down, position=monster.position, arrived_turn=turns[0], position_changed_turn=turns[1],
-        attacked_turn=turns[2], instance=monster.instance, card_id=monster.card_id, atk=atk(state, monster),
-        defense=defense(monster), equips=equips,
+        attacked_turn=turns[2], instance=monster.instance, card_id=monster.card_id, atk=atk_with(monster, equips),
+        defense=defense(monster), equips=tuple(card.instance for card in equips),
     )
 
 

@@ -18,15 +18,15 @@ from engine.rulesets.duel import RULESET
 from engine.rulesets.duel.data import PRESETS
 from engine.rulesets.duel.model.events import Event
 from engine.rulesets.duel.model.state import (
-    DeckList, Monster, Options, Pending, Side, SpellTrap, State, card_of, instance_id,
+    CardRef, DeckList, Monster, Options, Pending, Side, SpellTrap, State, card_of, instance_id,
 )
 
 DECKS = (
     DeckList(**{k: tuple(v) for k, v in PRESETS["starter_a"].items()}),
     DeckList(**{k: tuple(v) for k, v in PRESETS["starter_b"].items()}),
 )
-BASE = State(options=Options(), card_ids={
-    instance_id(seat, section, i): card_id
+BASE = State(options=Options(), cards={
+    instance_id(seat, section, i): CardRef(instance_id(seat, section, i), card_id)
     for seat, deck in enumerate(DECKS)
     for section, cards in (("m", deck.main), ("x", deck.extra), ("s", deck.side))
     for i, card_id in enumerate(cards)

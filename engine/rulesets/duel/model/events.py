@@ -12,16 +12,11 @@ import msgspec
 from msgspec import UNSET, UnsetType
 
 from engine.rulesets.duel.model.commands import Choices
-from engine.rulesets.duel.model.state import Details, Options, Reason, TargetRef
+from engine.rulesets.duel.model.state import CardRef, Details, Options, Reason, TargetRef
 
 
 class _Event(msgspec.Struct, frozen=True, tag_field="type", tag=True):
     pass
-
-
-class CardRef(msgspec.Struct, frozen=True):
-    instance: str
-    card_id: str
 
 
 class SeatDeck(msgspec.Struct, frozen=True, kw_only=True):

@@ -126,6 +126,13 @@ class Result(msgspec.Struct, frozen=True):
 # --- field and zones (§3.2, §3.3) ---------------------------------------------------------------------
 
 
+class CardRef(msgspec.Struct, frozen=True):
+    """A card instance and its catalog id: its identity, as events and views show it."""
+
+    instance: str
+    card_id: str
+
+
 class Monster(msgspec.Struct, frozen=True):
     """A monster in a slot and its runtime fields (§3.2); the controller is the side holding it."""
 
@@ -196,13 +203,13 @@ class QueuedTrigger(msgspec.Struct, frozen=True):
 class State(msgspec.Struct, frozen=True):
     """The match folded from its events (§3.6).
 
-    ``card_ids`` maps every instance of the match to its card id (fixed at ``DuelCreated``); ``revealed``
+    ``cards`` maps every instance of the match to its identity (fixed at ``DuelCreated``); ``revealed``
     lists cards made public (returned to a hand or turned face-down after being face-up), which stay
     known to everyone even in a hidden zone (D29).
     """
 
     options: Options
-    card_ids: dict[str, str] = {}
+    cards: dict[str, CardRef] = {}
     first_seat: int = 0
     turn: int = 0
     turn_seat: int = 0
@@ -221,7 +228,7 @@ class State(msgspec.Struct, frozen=True):
 
 def card_of(state: State, instance: str) -> str:
     """The card id of an instance known to be in this match (§3.2)."""
-    return state.card_ids[instance]
+    return state.cards[instance].card_id
 
 
 def owner_of(instance: str) -> int:

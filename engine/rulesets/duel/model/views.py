@@ -5,8 +5,7 @@ from __future__ import annotations
 import msgspec
 from msgspec import UNSET, UnsetType
 
-from engine.rulesets.duel.model.events import CardRef
-from engine.rulesets.duel.model.state import Details, Options, QueuedTrigger, Result
+from engine.rulesets.duel.model.state import CardRef, Details, Options, QueuedTrigger, Result
 
 
 class Pile(msgspec.Struct, frozen=True, kw_only=True):

@@ -11,7 +11,7 @@ that order (instances sorted as strings, slots ascending, ``null`` after numbers
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from itertools import combinations, product
 
 import msgspec
@@ -24,10 +24,10 @@ from engine.rulesets.duel.model.commands import (
 )
 from engine.rulesets.duel.model.state import SLOTS, State, card_of
 from engine.rulesets.duel.rules.activate import check_card
-from engine.rulesets.duel.rules.battle import PHASE_TARGETS, check_attack_gate
+from engine.rulesets.duel.rules.battle import PHASE_TARGETS, attack_gate
 from engine.rulesets.duel.rules.common import GENERAL_CODES
 from engine.rulesets.duel.rules.decide import check, check_command
-from engine.rulesets.duel.rules.summon import check_flip_gate, check_main_gate, check_summon_gate
+from engine.rulesets.duel.rules.summon import flip_gate, main_gate, summon_gate
 from engine.rulesets.duel.targets import all_refs
 
 _CONCEDE = Concede()
@@ -76,14 +76,6 @@ def canonical_json(cmd: Command) -> bytes:
     return msgspec.json.encode(fields, order="sorted")
 
 
-def _gate_open(gate: Callable[[State], None], state: State) -> bool:
-    try:
-        gate(state)
-    except Rejected:
-        return False
-    return True
-
-
 Family = tuple[Iterable[Command], bool]
 """Candidates of one command type and whether they already come in canonical order."""
 
@@ -103,18 +95,18 @@ def _families(state: State, seat: int) -> Iterator[Family]:
     spells = [i for i in hand if CATALOG[card_of(state, i)].category != "monster"]
     face_up = [s for s in SLOTS if (m := side.monsters[s]) is not None and m.face_up]
     face_down = [s for s in SLOTS if (m := side.monsters[s]) is not None and not m.face_up]
-    if _gate_open(check_summon_gate, state):
+    if summon_gate(state) is None:
         occupied = sorted(face_up + face_down)
         yield _summons(state, hand, occupied, NormalSummon), True
         yield _summons(state, hand, occupied, SetMonster), True
-    if _gate_open(check_flip_gate, state):
+    if flip_gate(state) is None:
         yield (FlipSummon(slot, position) for position in ("attack", "defense") for slot in face_down), True
-    if _gate_open(check_main_gate, state):
+    if main_gate(state) is None:
         yield (ChangePosition(slot) for slot in face_up), True
         yield (SetSpellTrap(instance) for instance in spells), True
     yield _activations(state, seat), False
     yield (Advance(to) for to in sorted(PHASE_TARGETS.get(state.phase, ()))), True  # type: ignore[arg-type]
-    if _gate_open(check_attack_gate, state):
+    if attack_gate(state) is None:
         yield _attacks(state, seat), True
 
 
