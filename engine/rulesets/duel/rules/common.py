@@ -9,7 +9,7 @@ from engine.rulesets.duel.model.commands import (
     ANSWER_ONLY, ANSWERS, Activate, Advance, ChangePosition, ChooseTarget, Command, Concede, DeclareAttack, FlipSummon,
     NormalSummon, ReplayAttack, SetMonster, Timeout,
 )
-from engine.rulesets.duel.model.state import SEATS, SLOTS, GraveyardRef, State, TargetRef
+from engine.rulesets.duel.model.state import SEATS, SLOTS, GraveyardRef, MonsterRef, SpellTrapRef, State, TargetRef
 
 
 GENERAL_CODES = frozenset({
@@ -59,9 +59,11 @@ def _slots(*slots: int) -> None:
 
 
 def _ref(ref: TargetRef) -> None:
-    if not isinstance(ref, GraveyardRef):
+    if isinstance(ref, MonsterRef | SpellTrapRef):
         _member(ref.seat, SEATS)
         _member(ref.slot, SLOTS)
+    elif not isinstance(ref, GraveyardRef):
+        raise Rejected(Code.BAD_FIELDS, "a target is a monster, spell_trap or graveyard reference")
 
 
 def _member(value: object, allowed: tuple[object, ...]) -> None:

@@ -11,7 +11,7 @@ that order (instances sorted as strings, slots ascending, ``null`` after numbers
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import combinations, product
 
 import msgspec
@@ -52,20 +52,16 @@ def _filter(state: State, seat: int, family: Iterable[Command]) -> list[Command]
     type alone once its values are in range, which generated candidates always are, so they run in full
     for the first candidate and only the command's own checks run for the rest."""
     passed: list[Command] = []
-    general_checked = False
+    checker: Callable[[State, int, Command], object] = check
     for cmd in family:
         try:
-            if general_checked:
-                check_command(state, seat, cmd)
-            else:
-                check(state, seat, cmd)
+            checker(state, seat, cmd)
         except Rejected as refused:
-            if not general_checked and refused.code in GENERAL_CODES:
+            if checker is check and refused.code in GENERAL_CODES:
                 return []
-            continue
-        finally:
-            general_checked = True
-        passed.append(cmd)
+        else:
+            passed.append(cmd)
+        checker = check_command
     return passed
 
 
