@@ -1,9 +1,10 @@
 """The async SQLite store: the blocking ``SqliteStore`` run off the event loop.
 
 Writes go to one writer thread owning the only write connection (PERFORMANCE.md: aiosqlite through
-SQLAlchemy's async layer is ten times slower). With group commit the writer takes every append waiting in
-its queue into one transaction (``SqliteStore.append_batch``), so fsyncs are shared. Reads run on a small
-pool of threads, one connection each: in WAL mode they never wait for the writer.
+SQLAlchemy's async layer is ten times slower). Jobs made in one event-loop iteration reach it together;
+with group commit it takes every append waiting into one transaction (``SqliteStore.append_batch``), so
+commits and fsyncs are shared. Reads run on a small pool of threads, one connection each: in WAL mode they
+never wait for the writer.
 """
 
 from __future__ import annotations
@@ -121,8 +122,9 @@ class AsyncSqliteStore:
         return future
 
     def _flush(self) -> None:
-        jobs, self._pending = self._pending, []
-        self._jobs.put(jobs)
+        if self._pending:
+            jobs, self._pending = self._pending, []
+            self._jobs.put(jobs)
 
     def _write_loop(self) -> None:
         """The writer thread: take everything waiting, commit it run by run, hand outcomes to the loop."""
@@ -239,6 +241,7 @@ class AsyncSqliteStore:
         if self._signal.closed:
             return
         self._signal.close()
+        self._flush()  # appends made in this loop iteration still go before the writer stops
         self._jobs.put(None)
         await asyncio.to_thread(self._thread.join)
         await asyncio.to_thread(self._readers.shutdown)

@@ -51,6 +51,20 @@ async def test_a_subscription_ends_when_the_store_closes(database: str) -> None:
     assert await asyncio.wait_for(idle, WAIT) == []
 
 
+@pytest.mark.parametrize("group_commit", [True, False], ids=["group", "single"])
+async def test_closing_finishes_the_appends_already_made(database: str, group_commit: bool) -> None:
+    store = await open_store(database, group_commit=group_commit)
+    appended, _ = await asyncio.wait_for(
+        asyncio.gather(store.append("m1", 0, events("A"), command("c1")), store.close()), WAIT
+    )
+    assert appended.last_position == 1
+    reopened = await open_store(database)
+    try:
+        assert await reopened.stream_version("m1") == 1
+    finally:
+        await reopened.close()
+
+
 async def test_a_commit_by_another_process_wakes_the_subscriber(database: str) -> None:
     # No polling to fall back on for PostgreSQL: only the notification can wake the subscriber in time.
     interval = 0.05 if database.startswith("sqlite") else 3600
