@@ -64,7 +64,7 @@ def create(ruleset: Ruleset, config_data: Any, seat_names: Sequence[str], seed: 
 
 def start(ruleset: Ruleset, created: MatchCreated) -> Match:
     """The match right after its head event, before any setup event."""
-    config = msgspec.convert(created.config, ruleset.Config)
+    config: Any = msgspec.convert(created.config, ruleset.Config)
     return Match(created=created, config=config, state=ruleset.initial(config), version=1)
 
 
@@ -114,7 +114,7 @@ def restore(ruleset: Ruleset, created: MatchCreated, data: bytes) -> Match | Non
 
 def event_decoder(ruleset: Ruleset) -> msgspec.json.Decoder[Any]:
     """A decoder for any event of the ruleset's streams, ``MatchCreated`` included."""
-    return msgspec.json.Decoder(MatchCreated | ruleset.Event)  # type: ignore[operator]
+    return msgspec.json.Decoder(MatchCreated | ruleset.Event)
 
 
 _encoder = msgspec.json.Encoder()
