@@ -46,11 +46,10 @@ def is_request_error(exc: BaseException) -> bool:
     return str(getattr(exc, "sqlstate", "") or "")[:2] in ("22", "23", "P0")
 
 
-def _guard(requests: Sequence[AppendRequest], known: Sequence[Known | None]) -> list[tuple[str, int, bytes]]:
+def _guard(requests: Sequence[AppendRequest], known: Sequence[Known]) -> list[tuple[str, int, bytes]]:
     """(stream, version, hash) of the event each stream's first request chains from, where there is one."""
     first: dict[str, tuple[str, int, bytes]] = {}
     for request, facts in zip(requests, known, strict=True):
-        assert facts is not None
         first.setdefault(request.stream_id, (request.stream_id, request.expected_version, facts.hash))
     return [entry for entry in first.values() if entry[1] > 0]
 
@@ -167,10 +166,10 @@ class PostgresStore:
         self, connection: asyncpg.Connection, requests: Sequence[AppendRequest]
     ) -> list[Outcome] | None:
         """One statement, no transaction block, planned from remembered heads; None when that cannot do."""
-        known = [self._heads.known(request) for request in requests]
-        if any(facts is None for facts in known):
+        known = [facts for request in requests if (facts := self._heads.known(request)) is not None]
+        if len(known) < len(requests):
             return None
-        result = plan(requests, known, 0, now_micros())  # type: ignore[arg-type]
+        result = plan(requests, known, 0, now_micros())
         if not all(isinstance(outcome, Appended) for outcome in result.outcomes):
             return None  # a conflict must be reported with the database's facts, not remembered ones
         try:
