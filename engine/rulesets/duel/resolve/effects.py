@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal, assert_never
 
-from engine.rulesets.duel.board import atk, equips_of, free_slot, monster_slot
+from engine.rulesets.duel.board import atk, equips_of, free_slot, monster_slot, spell_trap_slot
 from engine.rulesets.duel.data import (
     AFTER, BATTLE_GRAVE, CATALOG, FLIP, TRIGGERS, AddCounter, ChangePosition, Countdown, Damage, Destroy,
     Draw, Equip, FlipUpAll, FusionSummon, ReturnToHand, SetCounter, SpecialSummon, Step,
@@ -272,8 +272,9 @@ def _fusion_summon(tape: Tape, ctx: Context) -> None:
 
 
 def _self_slot(tape: Tape, ctx: Context) -> int:
-    row = tape.state.sides[ctx.seat].spell_traps
-    return next(slot for slot, card in enumerate(row) if card is not None and card.instance == ctx.source)
+    slot = spell_trap_slot(tape.state.sides[ctx.seat], ctx.source)
+    assert slot is not None
+    return slot
 
 
 def _equip(tape: Tape, ctx: Context) -> None:
