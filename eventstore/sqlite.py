@@ -65,18 +65,6 @@ CLEAR_ROWS = _compile(st.CLEAR_ROWS)
 PUT_SNAPSHOT, PUT_ROW = (_compile(s) for s in st.upserts(sqlite_dialect.insert))
 
 
-def connect(url: str, synchronous: str = "NORMAL") -> sqlite3.Connection:
-    """A connection in autocommit mode (transactions are explicit), WAL, with the durability asked for."""
-    level = synchronous.upper()
-    if level not in SYNCHRONOUS:
-        raise ValueError(f"sqlite_synchronous must be one of {', '.join(SYNCHRONOUS)}, got {synchronous!r}")
-    path = sqlite_path(url)
-    connection = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=BUSY_TIMEOUT)
-    connection.execute("PRAGMA journal_mode=WAL")
-    connection.execute(f"PRAGMA synchronous={level}")
-    return connection
-
-
 def _translated(method: Callable[_P, _R]) -> Callable[_P, _R]:
     """Re-raise sqlite3's errors as DatabaseError, the driver's error as the cause."""
 
@@ -88,6 +76,19 @@ def _translated(method: Callable[_P, _R]) -> Callable[_P, _R]:
             raise DatabaseError(str(exc)) from exc
 
     return call
+
+
+@_translated
+def connect(url: str, synchronous: str = "NORMAL") -> sqlite3.Connection:
+    """A connection in autocommit mode (transactions are explicit), WAL, with the durability asked for."""
+    level = synchronous.upper()
+    if level not in SYNCHRONOUS:
+        raise ValueError(f"sqlite_synchronous must be one of {', '.join(SYNCHRONOUS)}, got {synchronous!r}")
+    path = sqlite_path(url)
+    connection = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=BUSY_TIMEOUT)
+    connection.execute("PRAGMA journal_mode=WAL")
+    connection.execute(f"PRAGMA synchronous={level}")
+    return connection
 
 
 def is_request_error(exc: sqlite3.Error) -> bool:

@@ -76,6 +76,11 @@ async def test_a_database_never_migrated_is_refused(tmp_path: Path) -> None:
         await open_store(f"sqlite:///{tmp_path / 'fresh.db'}")
 
 
+async def test_sqlite_durability_takes_only_known_levels(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="NORMAL, FULL, EXTRA"):
+        await open_store(f"sqlite:///{tmp_path / 'x.db'}", sqlite_synchronous="OFF")
+
+
 def test_exports_are_sorted_and_exist() -> None:
     def group(name: str) -> tuple[int, str]:  # isort order: CONSTANTS, Classes, functions
         return (0 if name.isupper() else 1 if name[0].isupper() else 2, name)
