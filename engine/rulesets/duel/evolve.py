@@ -51,7 +51,7 @@ def evolve(state: State, event: Event) -> State:
         case MonsterFlipped(seat=s, slot=slot, to=to):
             return _monster(state, s, slot, position=to)
         case MonsterTurnedFaceDown(seat=s, slot=slot, instance=i, to=to):
-            return replace(_monster(state, s, slot, position=to), revealed=(*state.revealed, i))
+            return _reveal(_monster(state, s, slot, position=to), i)
         case SpellTrapSet(seat=s, slot=slot, instance=i, card_id=c):
             side = state.sides[s]
             card = SpellTrap(i, c, face_up=False, set_turn=state.turn)  # type: ignore[arg-type]
@@ -83,7 +83,7 @@ def evolve(state: State, event: Event) -> State:
             state = _clear(state, s, "monster", slot)
             side = state.sides[owner]
             side = replace(side, hand=(*side.hand, i)) if to == "hand" else replace(side, extra=(*side.extra, i))
-            return replace(_with(state, owner, side), revealed=(*state.revealed, i))
+            return _reveal(_with(state, owner, side), i)
         case EffectTriggered(seat=s, instance=i, card_id=c, trigger=t):
             return replace(state, queue=(*state.queue, QueuedTrigger(s, i, c, t)))
         case EffectResolved():
@@ -118,6 +118,13 @@ def evolve(state: State, event: Event) -> State:
 
 def _with(state: State, seat: int, side: Side) -> State:
     return replace(state, sides=put(state.sides, seat, side))
+
+
+def _reveal(state: State, instance: str) -> State:
+    """Marks a card as seen by everyone before it went back into a hidden zone (D29, D16)."""
+    if instance in state.revealed:
+        return state
+    return replace(state, revealed=(*state.revealed, instance))
 
 
 def _created(state: State, event: DuelCreated) -> State:
