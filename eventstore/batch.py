@@ -3,7 +3,8 @@
 Pure: the backends lock the head counter, read each request's ``Known`` facts, call ``plan`` and write
 its rows in the same transaction. Because every writer holds the head lock from those reads to its
 commit, the facts cannot go stale, so version checks and duplicates are decided here, request by request,
-and a conflicting request never touches the database (docs/eventstore.md "Group commit").
+and a conflicting request never touches the database (docs/eventstore.md "Group commit"). PostgreSQL may
+also plan from remembered heads; its write statement then verifies them (``postgres_sql.WRITE``).
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
+from collections.abc import Callable, Coroutine, Mapping, Sequence
 from typing import Any, TypeVar
 
 from eventstore.batch import CommitStats, Outcome
@@ -32,8 +32,8 @@ class BlockingStore:
             raise
         self.stats: CommitStats = self._store.stats
 
-    def _call(self, awaitable: Coroutine[Any, Any, _T] | Awaitable[_T]) -> _T:
-        return asyncio.run_coroutine_threadsafe(awaitable, self._loop).result()  # type: ignore[arg-type]
+    def _call(self, call: Coroutine[Any, Any, _T]) -> _T:
+        return asyncio.run_coroutine_threadsafe(call, self._loop).result()
 
     def append(
         self,

@@ -137,14 +137,13 @@ LOAD_SNAPSHOT = select(snapshots.c.version, snapshots.c.data).where(
 GET_ROW = select(projection_rows.c.value).where(
     projection_rows.c.projection == bindparam("projection"), projection_rows.c.key == bindparam("key")
 )
-_LIST_ROWS = (
+LIST_ROWS = (
     select(projection_rows.c.key, projection_rows.c.value)
     .where(projection_rows.c.projection == bindparam("projection"))
     .order_by(projection_rows.c.key)
     .limit(bindparam("limit"))
 )
-LIST_ROWS = _LIST_ROWS
-LIST_ROWS_AFTER = _LIST_ROWS.where(projection_rows.c.key > bindparam("after_key"))
+LIST_ROWS_AFTER = LIST_ROWS.where(projection_rows.c.key > bindparam("after_key"))
 CLEAR_ROWS = delete(projection_rows).where(projection_rows.c.projection == bindparam("projection"))
 
 
