@@ -84,6 +84,10 @@ class Ruleset:
     """Starter decks (or boxes) by name, served by the API."""
     options: dict[str, Any]
     """Option defaults, served by the API."""
+    public_config: Callable[[Any], Any] = lambda config: config
+    """The configuration as every viewer may see it (a Config with private parts, such as deck lists the spec
+    hides, left empty). It goes into the public ``MatchCreated``; ``initial`` gets it, so a ruleset whose
+    configuration has private parts carries them in its own setup events, redacted per viewer."""
     command_types: dict[str, type] = field(init=False)
     """Command classes by their tag (the spec's command name)."""
 

@@ -21,7 +21,7 @@ S = TypeVar("S")
 
 
 class MatchCreated(msgspec.Struct, frozen=True, tag_field="type", tag=MATCH_CREATED):
-    """The public head of every match stream; ``config`` is the ruleset's validated configuration."""
+    """The public head of every match stream; ``config`` is the ruleset's public configuration."""
 
     ruleset: str
     version: int
@@ -56,7 +56,7 @@ def create(ruleset: Ruleset, config_data: Any, seat_names: Sequence[str], seed: 
         version=ruleset.version,
         card_data_hash=ruleset.card_data_hash,
         seats=tuple(seat_names),
-        config=msgspec.json.decode(_encoder.encode(config)),
+        config=msgspec.json.decode(_encoder.encode(ruleset.public_config(config))),
         seed_commitment=seed_commitment(seed),
     )
     return [created, *ruleset.setup(config, Rng(seed, 1))]
