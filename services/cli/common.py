@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
 from rich.console import Console
 
 from eventstore import database_url
 
-out = Console(highlight=False)
+# Piped output is not cut at 80 columns: ids and outcomes stay whole for scripts and logs.
+out = Console(highlight=False, width=None if sys.stdout.isatty() else 160)
 err = Console(stderr=True, highlight=False)
 
 

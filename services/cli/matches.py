@@ -7,7 +7,7 @@ import asyncio
 from typing import Any
 
 import msgspec
-from rich.table import Table
+from rich.table import Column, Table
 
 from eventstore import open_store
 from services.cli.common import add_database_option, database, out
@@ -29,10 +29,12 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(msgspec.json.encode(rows).decode())
         return 0
-    table = Table("match", "ruleset", "seats", "status", "version", "outcome", "created")
+    table = Table("ruleset", "seats", "status", "version", "outcome", "created")
+    # Ids are what users copy into other commands: never cut or wrapped.
+    table.columns.insert(0, Column("match", no_wrap=True, min_width=32))
     for row in rows:
         table.add_row(row.match_id, row.ruleset, ", ".join(row.seats), row.status, str(row.version),
-                      _outcome(row), row.created_at.strftime("%Y-%m-%d %H:%M:%S"))
+                      _outcome(row), row.created_at.strftime("%m-%d %H:%M"))
     out.print(table)
     return 0
 
