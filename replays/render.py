@@ -8,7 +8,7 @@ import msgspec
 
 from engine import registry
 from engine.contract import Viewer
-from engine.match import event_decoder, fold
+from engine.match import encode, event_decoder, fold
 from replays.format import Replay
 
 
@@ -34,7 +34,7 @@ def board(replay: Replay, step: int | None, viewer: Viewer) -> str:
     if version == len(replay.events) and replay.outcome is not None:
         lines.append(f"outcome: {_inline(replay.outcome)}")
     lines.append("")
-    lines.extend(_tree(msgspec.to_builtins(view), 0))
+    lines.extend(_tree(msgspec.json.decode(encode(view)), 0))
     return "\n".join(lines)
 
 
@@ -51,9 +51,12 @@ def _tree(value: Any, depth: int) -> list[str]:
         return lines
     if isinstance(value, list) and not _is_flat(value):
         lines = []
-        for index, item in enumerate(value):
-            lines.append(f"{pad}[{index}]")
-            lines.extend(_tree(item, depth + 1))
+        for item in value:
+            if isinstance(item, dict) and all(_is_flat(v) for v in item.values()):
+                lines.append(f"{pad}- " + ", ".join(f"{k}: {_inline(v)}" for k, v in item.items()))
+            else:
+                lines.append(f"{pad}-")
+                lines.extend(_tree(item, depth + 1))
         return lines
     return [f"{pad}{_inline(value)}"]
 
