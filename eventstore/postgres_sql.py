@@ -53,7 +53,29 @@ def _known_statement() -> Any:
     )
 
 
+def _advanced_head(total: Any) -> Any:
+    """Advance the head by ``total`` (taking its row lock), returning the old value as ``base``; but only if
+    every (stream, version, hash) of the ``p_`` arrays is stored, else nothing moves and nothing is written."""
+    prev = _arrays("p", stream_id=Text, version=Integer, hash=LargeBinary)
+    found = (
+        select(func.count())
+        .select_from(prev.join(events, and_(
+            events.c.stream_id == prev.c.stream_id, events.c.version == prev.c.version, events.c.hash == prev.c.hash
+        )))
+        .scalar_subquery()
+    )
+    return (
+        update(head)
+        .where(head.c.id == 1, found == bindparam("prev_count"))
+        .values(position=head.c.position + total)
+        .returning((head.c.position - total).label("base"))
+        .cte("moved")
+    )
+
+
 def _write_statement() -> Any:
+    total = bindparam("total", type_=BigInteger)
+    moved = _advanced_head(total)
     new = _arrays(
         "e", offset=BigInteger, stream_id=Text, version=Integer, type=Text, data=LargeBinary,
         command_id=Text, actor=Text, hash=LargeBinary,
@@ -63,22 +85,6 @@ def _write_statement() -> Any:
         first_version=Integer, last_version=Integer,
     )
     hidden = _arrays("s", stream_id=Text, name=Text, value=LargeBinary)
-    prev = _arrays("p", stream_id=Text, version=Integer, hash=LargeBinary)
-    found = (
-        select(func.count())
-        .select_from(prev.join(events, and_(
-            events.c.stream_id == prev.c.stream_id, events.c.version == prev.c.version, events.c.hash == prev.c.hash
-        )))
-        .scalar_subquery()
-    )
-    total = bindparam("total", type_=BigInteger)
-    moved = (
-        update(head)
-        .where(head.c.id == 1, found == bindparam("prev_count"))
-        .values(position=head.c.position + total)
-        .returning((head.c.position - total).label("base"))
-        .cte("moved")
-    )
     new_events = insert(events).from_select(
         list(events.c.keys()),
         select(
