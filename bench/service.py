@@ -4,7 +4,10 @@ For each backend it runs the real server (`duelhall serve`) and the bare server 
 trivial validation, same store append) as subprocesses, drives both with the same loop (ListLegalCommands, then
 SubmitCommand of a random legal command; a new match when one ends) and prints commands/s and submit latency.
 
-    python bench/service.py [--matches 64] [--seconds 10] [--backend sqlite|postgres|both]
+    python bench/service.py [--matches 64] [--seconds 10] [--repeat 3] [--backend sqlite|postgres|both]
+
+Runs alternate bare and real servers and the table shows the median run of each (PERFORMANCE.md: compare
+ratios measured side by side; absolute figures drift with the machine's load).
 """
 
 from __future__ import annotations
@@ -114,13 +117,17 @@ def main() -> None:
     parser.add_argument("--matches", type=int, default=64)
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--backend", choices=("sqlite", "postgres", "both"), default="both")
+    parser.add_argument("--repeat", type=int, default=3, help="runs of each server; the median is shown")
     args = parser.parse_args()
     backends = ("sqlite", "postgres") if args.backend == "both" else (args.backend,)
     table = Table("backend", "server", "commands", "commands/s", "p50 ms", "p99 ms", "of ceiling")
     with tempfile.TemporaryDirectory() as tmp:
         for backend in backends:
-            ceiling = run(backend, "bare", args.matches, args.seconds, Path(tmp))
-            real = run(backend, "duelhall", args.matches, args.seconds, Path(tmp))
+            runs: dict[str, list[tuple[float, float, float, int]]] = {"bare": [], "duelhall": []}
+            for _ in range(args.repeat):
+                for kind in runs:
+                    runs[kind].append(run(backend, kind, args.matches, args.seconds, Path(tmp)))
+            ceiling, real = (sorted(runs[kind])[len(runs[kind]) // 2] for kind in ("bare", "duelhall"))
             for kind, (rate, p50, p99, count) in (("bare (ceiling)", ceiling), ("duelhall", real)):
                 table.add_row(backend, kind, f"{count:,}", f"{rate:,.0f}", f"{p50:.1f}", f"{p99:.1f}",
                               f"{rate / ceiling[0]:.0%}")

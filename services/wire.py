@@ -42,8 +42,9 @@ def event(recorded: RecordedEvent, data: bytes) -> pb.Event:
 
 def submitted_events(ruleset: Ruleset, result: Submitted, seat: int) -> list[pb.Event]:
     """A command's events as its submitter may see them."""
-    return [pb.Event(version=result.first_version + i, type=type_tag(e), data_json=encode(ruleset.redact(e, seat)).decode(),
-                     actor=str(seat), recorded_at=timestamp(result.recorded_at))
+    at, actor = timestamp(result.recorded_at), str(seat)
+    return [pb.Event(version=result.first_version + i, type=type_tag(e), actor=actor, recorded_at=at,
+                     data_json=encode(ruleset.redact(e, seat)).decode())
             for i, e in enumerate(result.events)]
 
 
