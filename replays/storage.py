@@ -19,6 +19,7 @@ from replays.format import FORMAT, FORMAT_VERSION, Replay, ReplayCommand, Replay
 from replays.verify import verify_bytes
 
 SEED_SECRET = "seed"
+"""The store secret holding a match's seed, revealed only in replays of ended matches."""
 
 
 class ReplayInvalid(Exception):

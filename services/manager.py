@@ -21,15 +21,15 @@ from engine import registry
 from engine.contract import SYSTEM, Actor, Ruleset
 from engine.errors import Rejected
 from engine.match import (
-    Match, MatchCreated, apply, create, decide, encode, event_decoder, type_tag, fold, restore, snapshot,
+    Match, MatchCreated, apply, create, decide, encode, event_decoder, fold, restore, snapshot, type_tag,
 )
 from eventstore import CommandRecord, NewEvent, RecordedEvent, Snapshot, WrongExpectedVersion
+from replays.storage import SEED_SECRET
 from services.errors import InvalidArgument, MatchNotFound, VersionMismatch
 from services.hot import HotMatch
 from services.readmodel import MatchRow, ReadModel, row_for
 from services.tokens import TOKEN_SECRET_PREFIX, new_token, token_hash
 
-SEED_SECRET = "seed"
 CREATE_COMMAND = "create_match"
 _RETRIES = 8
 
