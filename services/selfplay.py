@@ -86,7 +86,7 @@ def play_in_process(ruleset: Ruleset, games: int, seed: int, bot: str, players: 
                     progress: Progress) -> Summary:
     """Engine only: reproducible from ``seed``."""
     count = seat_count(ruleset, players)
-    config = {"seats": [{} for _ in range(count)], "options": {}}
+    config: dict[str, Any] = {"seats": [{} for _ in range(count)], "options": {}}
     started = time.perf_counter()
     results = []
     for game in range(games):
@@ -126,7 +126,7 @@ async def play_through_server(address: str, ruleset: Ruleset, games: int, seed: 
     started = time.perf_counter()
     slots = asyncio.Semaphore(concurrency)
     async with grpc.aio.insecure_channel(address) as channel:
-        stub = pb_grpc.MatchServiceStub(channel)
+        stub = pb_grpc.MatchServiceStub(channel)  # type: ignore[no-untyped-call]  # generated, untyped
 
         async def one(game: int) -> GameResult:
             async with slots:
@@ -144,7 +144,7 @@ async def play_remote(stub: pb_grpc.MatchServiceStub, ruleset: Ruleset, bots: li
         ruleset=ruleset.id, seats=[pb.SeatSpec(name=name) for name in seat_names(count)]))
     match_id = created.match.match_id
     tokens = [t.token for t in sorted(created.tokens, key=lambda t: t.seat)]
-    view_type = msgspec.json.Decoder(ruleset.View)
+    view_type: msgspec.json.Decoder[Any] = msgspec.json.Decoder(ruleset.View)
     command_type = msgspec.json.Decoder(ruleset.Command)
     to_act = list((await stub.GetView(pb.GetViewRequest(match_id=match_id))).to_act)
     commands = 0

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from typing import TypeAlias
 
 import grpc
 
@@ -20,7 +21,7 @@ from services.rpc_errors import rpc_errors
 from services.tokens import check_admin, seat_for, viewer_for
 from services.watch import Feed
 
-Context = grpc.aio.ServicerContext
+Context: TypeAlias = grpc.aio.ServicerContext
 _MAX_PAGE = 500
 
 
