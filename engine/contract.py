@@ -36,11 +36,17 @@ class Outcome(msgspec.Struct, frozen=True):
 
 
 class Deadline(msgspec.Struct, frozen=True):
-    """Who is on the clock, for how long, and the system command to submit when it runs out."""
+    """Who is on the clock, for how long, and the system command to submit when it runs out.
+
+    A deadline is identified by its seat and timeout command. ``pauses``: while another deadline runs, this
+    one's budget stands still and later resumes with what was left (a turn clock paused by a decision),
+    instead of starting afresh from the last event.
+    """
 
     seat: int | None
     seconds: float
     timeout: Any
+    pauses: bool = False
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,9 @@
 """Turn timers from ``deadline(state)``: on expiry the system submits the ruleset's timeout command.
 
 A deadline is identified by its seat and timeout command; while a match keeps the same one, its expiry stays
-put. A new one runs from the time of the last event, which is also how timers resume after a restart.
+put. A new one runs from the time of the last event, which is also how timers resume after a restart. A
+deadline that ``pauses`` keeps what was left of its budget while another one runs, and resumes with it (in
+this process: after a restart it starts from the last event again).
 """
 
 from __future__ import annotations
@@ -25,7 +27,9 @@ class Timers:
 
     def __init__(self, manager: Any) -> None:
         self._manager = manager
-        self._pending: dict[str, tuple[bytes, asyncio.TimerHandle]] = {}
+        self._pending: dict[str, tuple[bytes, asyncio.TimerHandle, bool]] = {}
+        self._paused: dict[str, dict[bytes, float]] = {}
+        """Seconds left of paused deadlines, by match and deadline key."""
         self._tasks: set[asyncio.Task[None]] = set()
         manager.on_change.append(self.arm)
 
@@ -34,17 +38,20 @@ class Timers:
         deadline = hot.ruleset.deadline(hot.state) if hot.outcome is None else None
         if deadline is None:
             self._cancel(hot.match_id)
+            self._paused.pop(hot.match_id, None)
             return
         raw = encode(deadline.timeout)
         key = f"{deadline.seat}|".encode() + raw
         pending = self._pending.get(hot.match_id)
         if pending is not None and pending[0] == key:
             return
-        self._cancel(hot.match_id)
-        delay = (hot.last_event_at - datetime.now(UTC)).total_seconds() + deadline.seconds
+        self._pause_or_cancel(hot.match_id)
+        delay = self._paused.get(hot.match_id, {}).pop(key, None)
+        if delay is None:
+            delay = (hot.last_event_at - datetime.now(UTC)).total_seconds() + deadline.seconds
         loop = asyncio.get_running_loop()
         handle = loop.call_later(max(0.0, delay), self._fire, hot.match_id, hot.version, raw)
-        self._pending[hot.match_id] = (key, handle)
+        self._pending[hot.match_id] = (key, handle, deadline.pauses)
 
     def due(self, match_id: str) -> float | None:
         """Seconds until the match's timeout fires, or None."""
@@ -56,6 +63,7 @@ class Timers:
     def close(self) -> None:
         for match_id in list(self._pending):
             self._cancel(match_id)
+        self._paused.clear()
         for task in self._tasks:
             task.cancel()
 
@@ -63,6 +71,13 @@ class Timers:
         pending = self._pending.pop(match_id, None)
         if pending is not None:
             pending[1].cancel()
+
+    def _pause_or_cancel(self, match_id: str) -> None:
+        pending = self._pending.get(match_id)
+        if pending is not None and pending[2]:
+            left = pending[1].when() - asyncio.get_running_loop().time()
+            self._paused.setdefault(match_id, {})[pending[0]] = max(0.0, left)
+        self._cancel(match_id)
 
     def _fire(self, match_id: str, version: int, raw: bytes) -> None:
         self._pending.pop(match_id, None)
