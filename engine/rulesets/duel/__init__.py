@@ -15,7 +15,7 @@ from engine.rulesets.duel.rules.clock import deadline, outcome, to_act
 from engine.rulesets.duel.rules.common import precheck
 from engine.rulesets.duel.rules.decide import decide
 from engine.rulesets.duel.rules.legal import legal_commands
-from engine.rulesets.duel.setup import configure, initial, setup
+from engine.rulesets.duel.setup import configure, initial, public_config, setup
 from engine.rulesets.duel.view import hidden_cards, redact, view
 
 import msgspec
@@ -48,6 +48,7 @@ RULESET = Ruleset(
     greedy_score=greedy_score,
     presets={name: {key: list(cards) for key, cards in deck.items()} for name, deck in PRESETS.items()},
     options=msgspec.to_builtins(Options()),
+    public_config=public_config,
 )
 
 __all__ = ["RULESET"]

@@ -6,6 +6,7 @@ from typing import assert_never
 
 from msgspec.structs import replace
 
+from engine.rulesets.duel.model.commands import Choices
 from engine.rulesets.duel.model.events import (
     AttackCancelled, AttackDeclared, AttackEnded, CardActivated, CardDestroyed, CardDrawn, CardReturned,
     CardSentToGraveyard, CountersChanged, DamageCalculated, DamageDealt, DecisionClosed, DecisionRequested,
@@ -38,6 +39,7 @@ def evolve(state: State, event: Event) -> State:
         case NormalSummoned(seat=s, slot=slot, instance=i, card_id=c):
             return _summon(state, s, slot, Monster(i, c, "fu_attack", state.turn))
         case MonsterSet(seat=s, slot=slot, instance=i, card_id=c):
+            state = _conceal(state, i)  # type: ignore[arg-type]
             return _summon(state, s, slot, Monster(i, c, "fd_defense", state.turn))  # type: ignore[arg-type]
         case FlipSummoned(seat=s, slot=slot):
             return _monster(state, s, slot, position="fu_attack", position_changed_turn=state.turn)
@@ -56,9 +58,9 @@ def evolve(state: State, event: Event) -> State:
             side = state.sides[s]
             card = SpellTrap(i, c, face_up=False, set_turn=state.turn)  # type: ignore[arg-type]
             side = replace(side, hand=drop(side.hand, i), spell_traps=put(side.spell_traps, slot, card))
-            return _with(state, s, side)
-        case CardActivated(seat=s, slot=slot, instance=i, card_id=c, from_=source, window=window):
-            state = _activated(state, s, slot, i, c, source == "hand")
+            return _conceal(_with(state, s, side), i)  # type: ignore[arg-type]
+        case CardActivated(seat=s, slot=slot, instance=i, card_id=c, from_=source, choices=choices, window=window):
+            state = _reveal_all(_activated(state, s, slot, i, c, source == "hand"), _named(choices))
             if window == "attack_declared" and state.attack is not None:
                 state = replace(state, attack=replace(state.attack, stage="responded"))
             return state
@@ -121,10 +123,35 @@ def _with(state: State, seat: int, side: Side) -> State:
 
 
 def _reveal(state: State, instance: str) -> State:
-    """Marks a card as seen by everyone before it went back into a hidden zone (D29, D16)."""
+    """Marks a card as seen by everyone while it is in, or goes back into, a hidden zone (D29, D16)."""
     if instance in state.revealed:
         return state
     return replace(state, revealed=(*state.revealed, instance))
+
+
+def _reveal_all(state: State, instances: tuple[str, ...]) -> State:
+    for instance in instances:
+        state = _reveal(state, instance)
+    return state
+
+
+def _conceal(state: State, instance: str) -> State:
+    """A card set face-down is secret again: the set event names it to its owner only (§11)."""
+    if instance not in state.revealed:
+        return state
+    return replace(state, revealed=drop(state.revealed, instance))
+
+
+def _named(choices: Choices) -> tuple[str, ...]:
+    """Instances a public ``CardActivated`` names in its choices while they still sit in the activator's hand or
+    extra deck (§11 "all other events are public"): the fusion monster, its materials, and an ``ambush_call``
+    card taken from the hand (from the deck, ``card`` is a card id and names no instance)."""
+    named = [choices.fusion] if isinstance(choices.fusion, str) else []
+    if isinstance(choices.materials, tuple):
+        named += choices.materials
+    if choices.source == "hand" and isinstance(choices.card, str):
+        named.append(choices.card)
+    return tuple(named)
 
 
 def _created(state: State, event: DuelCreated) -> State:

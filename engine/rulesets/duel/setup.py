@@ -1,4 +1,5 @@
-"""Configuration checks, the initial state and the setup events (duel.md §4, §5, D1-D3, D28)."""
+"""Configuration checks, the public configuration, the initial state and the setup events (duel.md §4, §5, §11,
+D1-D3, D28)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import msgspec
+from msgspec.structs import replace
 
 from engine.errors import ConfigError
 from engine.rng import Rng
@@ -95,8 +97,16 @@ def configure(data: Any) -> Config:
     return Config(seats=seats, options=msgspec.convert(data.get("options", {}), Options))
 
 
+def public_config(config: Config) -> Config:
+    """The configuration every viewer may see (§11), kept in the public ``MatchCreated``: the options, with every
+    deck list left empty. Another seat's decks are hidden but for their sizes, and instance ids are deck positions
+    (§3.2), so the lists reach each seat only through its own ``DuelCreated``, which the fold reads them from."""
+    return replace(config, seats=tuple(SeatConfig(DeckList(main=())) for _ in config.seats))
+
+
 def initial(config: Config) -> State:
-    """The state before ``DuelCreated``: options only, empty zones."""
+    """The state before ``DuelCreated``: options only, empty zones. It reads no deck list, so the public
+    configuration gives the same state as the full one."""
     return State(options=config.options)
 
 

@@ -7,9 +7,10 @@ import msgspec
 from engine.match import encode
 from engine.rng import ALL_ZERO_SEED, Rng
 from engine.rulesets.duel import RULESET
-from engine.rulesets.duel.model.commands import Activate, DeclareAttack
+from engine.rulesets.duel.model.commands import Activate, Advance, Choices, DeclareAttack, SetMonster, SetSpellTrap
 from engine.rulesets.duel.model.events import (
-    CardDrawn, DecisionRequested, DeckShuffled, DuelCreated, MonsterSet, SeatDeck, SpellTrapSet,
+    CardActivated, CardDrawn, DecisionRequested, DeckShuffled, DuelCreated, Event, MonsterSet, SeatDeck,
+    SpellTrapSet,
 )
 from engine.rulesets.duel.model.state import MonsterRef, State
 from tests.engine.duel.helpers import M, S, given, run
@@ -108,3 +109,50 @@ def test_a_card_returned_to_the_hand_stays_public() -> None:
     assert "0-m01" not in RULESET.hidden_cards(state, 1)
     for event in events:
         assert b'"0-m02"' not in encode(RULESET.redact(event, 1))
+
+
+def _named_to_others(state: State, events: list[Event], seat: int) -> list[tuple[str, list[str]]]:
+    """(event type, hidden ids it or the view shows) for every event after which the other seat or a spectator
+    could read an id that ``hidden_cards`` still calls secret, folding one event at a time."""
+    leaks = []
+    for event in events:
+        state = RULESET.evolve(state, event)
+        for viewer in (1 - seat, None):
+            shown = encode(RULESET.redact(event, viewer)) + encode(RULESET.view(state, viewer))
+            found = [i for i in RULESET.hidden_cards(state, viewer) if msgspec.json.encode(i) in shown]
+            if found:
+                leaks.append((type(event).__name__, found))
+    return leaks
+
+
+def test_fusion_choices_reveal_their_cards_from_the_activation_on() -> None:
+    state = given(hands={0: ["0-m27", "0-m01", "0-m07"]}, monsters={0: {0: M("0-m04")}})
+    choices = Choices(fusion="0-x01", materials=("0-m01", "0-m04"), position="attack")
+    events, _ = run(state, 0, Activate("0-m27", (), choices))
+    assert _named_to_others(state, events, 0) == []
+    assert isinstance(events[0], CardActivated)
+    hidden = RULESET.hidden_cards(RULESET.evolve(state, events[0]), 1)
+    assert "0-m01" not in hidden and "0-x01" not in hidden
+    assert {"0-m07", "0-x02"} <= set(hidden), "cards the activation does not name stay secret"
+
+
+def test_an_ambush_call_hand_choice_is_revealed_by_the_activation() -> None:
+    state = given(hands={1: ["1-m12", "1-m11"]}, monsters={0: {0: M("0-m01")}}, spell_traps={1: {0: S("1-m40")}})
+    _, state = run(state, 0, Advance("battle"))
+    events, _ = run(state, 1, Activate("1-m40", (), Choices(source="hand", card="1-m12")))
+    assert _named_to_others(state, events, 1) == []
+    closed, activated = events[:2]
+    assert isinstance(activated, CardActivated)
+    hidden = RULESET.hidden_cards(RULESET.evolve(RULESET.evolve(state, closed), activated), 0)
+    assert "1-m12" not in hidden and "1-m11" in hidden
+
+
+def test_a_revealed_card_set_face_down_is_secret_again() -> None:
+    state = given(turn=7, hands={0: ["0-m01", "0-m30"]}, revealed=("0-m01", "0-m30"))
+    assert not {"0-m01", "0-m30"} & set(RULESET.hidden_cards(state, 1))
+    events, state = run(state, 0, SetMonster("0-m01"))
+    more, state = run(state, 0, SetSpellTrap("0-m30"))
+    assert {"0-m01", "0-m30"} <= set(RULESET.hidden_cards(state, 1))
+    assert state.revealed == ()
+    for event in (*events, *more):
+        assert b"0-m" not in encode(RULESET.redact(event, 1))

@@ -50,7 +50,9 @@ class SeatConfig(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 
 class Config(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """A validated, self-contained configuration: both decks (side decks included, D28) and the options."""
+    """A validated, self-contained configuration: both decks (side decks included, D28) and the options.
+
+    ``public_config`` (``MatchCreated``) is the same type with every deck list empty (§11)."""
 
     seats: tuple[SeatConfig, ...]
     options: Options = Options()
@@ -204,8 +206,9 @@ class State(msgspec.Struct, frozen=True):
     """The match folded from its events (§3.6).
 
     ``cards`` maps every instance of the match to its identity (fixed at ``DuelCreated``); ``revealed``
-    lists cards made public (returned to a hand or turned face-down after being face-up), which stay
-    known to everyone even in a hidden zone (D29).
+    lists cards a public event named while they sit in a hidden zone (returned to a hand, turned face-down
+    after being face-up, named in an activation's choices), which stay known to everyone there (D29, §11)
+    until they are set face-down.
     """
 
     options: Options
