@@ -28,7 +28,9 @@ def deadline(state: State) -> Deadline | None:
     if pending is not None:
         timeout = Timeout(pending.seat, "decision", pending.decision_id)
         return Deadline(pending.seat, float(options.decision_time_s), timeout)
-    return Deadline(state.turn_seat, float(options.turn_time_s), Timeout(state.turn_seat, "turn", state.turn))
+    # §9: one budget per turn, paused while a decision is pending.
+    turn = Timeout(state.turn_seat, "turn", state.turn)
+    return Deadline(state.turn_seat, float(options.turn_time_s), turn, pauses=True)
 
 
 def outcome(state: State) -> Outcome | None:
