@@ -71,7 +71,7 @@ def test_turn_timeout_is_stale_while_a_decision_is_pending() -> None:
 
 def test_deadlines_follow_the_acting_seat() -> None:
     state = given()
-    assert RULESET.deadline(state) == Deadline(0, 180.0, Timeout(0, "turn", 5))
+    assert RULESET.deadline(state) == Deadline(0, 180.0, Timeout(0, "turn", 5), pauses=True)
     assert RULESET.to_act(state) == (0,)
     state = given(phase="battle", monsters={0: {0: M("0-m01")}, 1: {0: M("1-m05")}}, spell_traps={1: {0: S("1-m37")}})
     _, state = run(state, 0, DeclareAttack(0, 0))
