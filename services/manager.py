@@ -27,7 +27,7 @@ from eventstore import CommandRecord, NewEvent, RecordedEvent, Snapshot, WrongEx
 from replays.storage import SEED_SECRET
 from services.errors import InvalidArgument, MatchNotFound, VersionMismatch
 from services.hot import HotMatch
-from services.readmodel import MatchRow, ReadModel, row_for
+from services.readmodel import TABLE, MatchRow, ReadModel, row_for
 from services.tokens import TOKEN_SECRET_PREFIX, new_token, token_hash
 
 CREATE_COMMAND = "create_match"
@@ -198,6 +198,19 @@ class MatchManager:
         row = row_for(hot, created_at=head[0].meta.recorded_at)
         await self.read_model.put(row)
         return row
+
+    async def rebuild_read_model(self) -> int:
+        """Rebuilds the match list from scratch from the events (DESIGN.md: read models are projections)."""
+        await self.store.clear_rows(TABLE)
+        rebuilt, position = 0, 1
+        while batch := await self.store.read_all(position, 1000):
+            for recorded in batch:
+                if recorded.version == 1:
+                    await self.reindex(recorded.stream_id)
+                    self._hot.pop(recorded.stream_id, None)
+                    rebuilt += 1
+            position = batch[-1].position + 1
+        return rebuilt
 
     def loaded(self, match_id: str) -> HotMatch | None:
         return self._hot.get(match_id)

@@ -10,7 +10,8 @@ import msgspec
 from rich.table import Column, Table
 
 from eventstore import open_store
-from services.cli.common import add_database_option, database, out
+from services.cli.common import add_database_option, database, err, out
+from services.manager import MatchManager
 from services.readmodel import MatchRow, ReadModel
 
 
@@ -21,11 +22,12 @@ def register(commands: Any) -> None:
     parser.add_argument("--status", choices=("running", "ended"), default="")
     parser.add_argument("--limit", type=int, default=100)
     parser.add_argument("--json", action="store_true", help="print the rows as JSON")
+    parser.add_argument("--rebuild", action="store_true", help="rebuild the match list from the events first")
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    rows = asyncio.run(_rows(database(args), args.limit, args.ruleset, args.status))
+    rows = asyncio.run(_rows(database(args), args.limit, args.ruleset, args.status, args.rebuild))
     if args.json:
         print(msgspec.json.encode(rows).decode())
         return 0
@@ -39,9 +41,11 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-async def _rows(url: str, limit: int, ruleset: str, status: str) -> list[MatchRow]:
+async def _rows(url: str, limit: int, ruleset: str, status: str, rebuild: bool) -> list[MatchRow]:
     store = await open_store(url)
     try:
+        if rebuild:
+            err.print(f"rebuilt the match list from the events: {await MatchManager(store).rebuild_read_model()} matches")
         rows, _ = await ReadModel(store).page(None, limit, ruleset, status)
         return rows
     finally:

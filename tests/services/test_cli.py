@@ -50,6 +50,19 @@ def test_store_selfplay_then_export_verify_show_import(tmp_path: Path, capsys: p
     assert capsys.readouterr().out.splitlines()[-2:] == [f"imported: {match_id}", f"already stored: {match_id}"]
 
 
+def test_the_match_list_rebuilds_from_the_events(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    url = f"sqlite:///{tmp_path / 'cli.db'}"
+    assert main(["selfplay", "card_monsters", "--games", "3", "--database-url", url]) == 0
+    capsys.readouterr()
+    before = listed_ids(url, capsys)
+    assert main(["matches", "--database-url", url, "--json", "--rebuild"]) == 0
+    captured = capsys.readouterr()
+    rebuilt = msgspec.json.decode(captured.out)
+    assert [row["match_id"] for row in rebuilt] == before and len(before) == 3
+    assert all(row["status"] == "ended" and row["outcome"] for row in rebuilt)
+    assert "rebuilt the match list from the events: 3 matches" in captured.err
+
+
 def test_verify_names_the_first_bad_version(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     url = f"sqlite:///{tmp_path / 'cli.db'}"
     assert main(["selfplay", "card_monsters", "--games", "1", "--database-url", url]) == 0
