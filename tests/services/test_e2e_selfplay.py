@@ -1,0 +1,18 @@
+"""Every ruleset plays to the end through a real server, bots decoding views and commands with its types."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.registry import RULESETS
+from services import selfplay
+from services.server import Running
+
+
+@pytest.mark.parametrize(("ruleset_id", "players"), [("card_monsters", 2), ("duel", 2), ("aq", 3)])
+@pytest.mark.parametrize("bot", ["random", "greedy"])
+async def test_selfplay_through_the_server_finishes(server: Running, ruleset_id: str, players: int, bot: str) -> None:
+    summary = await selfplay.play_through_server(
+        f"127.0.0.1:{server.port}", RULESETS[ruleset_id], 2, 5, bot, players, lambda: None, concurrency=2)
+    assert summary.finished == 2
+    assert all(game.commands > 0 and game.events > game.commands for game in summary.games)
