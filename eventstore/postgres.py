@@ -291,9 +291,9 @@ class PostgresStore:
             rows = await self._fetch(sql.LIST_ROWS_AFTER, projection=table, after_key=after_key, limit=limit)
         return [(row[0], row[1]) for row in rows]
 
-    def subscribe(self, from_position: int = 1) -> AsyncIterator[RecordedEvent]:
+    def subscribe(self, from_position: int = 1, linger: float = 0.0) -> AsyncIterator[RecordedEvent]:
         """Every event from ``from_position`` on, catching up then live; ends when the store closes."""
-        return follow(self.read_all, self._signal, from_position, self._poll_interval)
+        return follow(self.read_all, self._signal, from_position, self._poll_interval, linger)
 
     async def close(self) -> None:
         """Finish queued appends, end subscriptions, close every connection."""

@@ -232,9 +232,9 @@ class AsyncSqliteStore:
         """Up to ``limit`` rows of a projection in key order, after ``after_key`` (exclusive)."""
         return await self._read(lambda store: store.list_rows(table, after_key, limit))
 
-    def subscribe(self, from_position: int = 1) -> AsyncIterator[RecordedEvent]:
+    def subscribe(self, from_position: int = 1, linger: float = 0.0) -> AsyncIterator[RecordedEvent]:
         """Every event from ``from_position`` on, catching up then live; ends when the store closes."""
-        return follow(self.read_all, self._signal, from_position, self._poll_interval)
+        return follow(self.read_all, self._signal, from_position, self._poll_interval, linger)
 
     async def close(self) -> None:
         """Finish queued writes, end subscriptions, close every connection."""

@@ -59,9 +59,10 @@ class AsyncEventStore(Protocol):
         """Up to ``limit`` events of every stream from ``from_position`` (inclusive), in global order."""
         ...
 
-    def subscribe(self, from_position: int = 1) -> AsyncIterator[RecordedEvent]:
+    def subscribe(self, from_position: int = 1, linger: float = 0.0) -> AsyncIterator[RecordedEvent]:
         """Every event from ``from_position`` on, in global order, each exactly once: the stored ones,
-        then live ones as they commit (in any process). Ends when the store closes."""
+        then live ones as they commit (in any process). Ends when the store closes. ``linger``: once
+        caught up, wait this many seconds before reading again, batching commits into one read."""
         ...
 
     async def stream_version(self, stream_id: str) -> int:

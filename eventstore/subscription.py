@@ -60,8 +60,13 @@ async def follow(
     signal: HeadSignal,
     from_position: int,
     poll_interval: float,
+    linger: float = 0.0,
 ) -> AsyncIterator[RecordedEvent]:
-    """Every event from ``from_position`` on, in order, each exactly once; ends when the signal closes."""
+    """Every event from ``from_position`` on, in order, each exactly once; ends when the signal closes.
+
+    ``linger``: once caught up, wait at least this long before the next read, so that one read takes the
+    commits of that whole interval (a follower that can afford the delay saves a query per commit).
+    """
     position = from_position
     while not signal.closed:
         # Taken before the read: a commit announced after this line wakes the wait below at once.
@@ -72,4 +77,6 @@ async def follow(
         if events:
             position = events[-1].position + 1
         if len(events) < PAGE:
+            if linger:
+                await asyncio.sleep(linger)
             await signal.wait_past(max(position - 1, heard), poll_interval)

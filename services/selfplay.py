@@ -151,7 +151,8 @@ async def play_remote(stub: pb_grpc.MatchServiceStub, ruleset: Ruleset, bots: li
     events = created.match.version
     while to_act:
         seat = to_act[0]
-        legal = await stub.ListLegalCommands(pb.ListLegalCommandsRequest(match_id=match_id, token=tokens[seat]))
+        legal = await stub.ListLegalCommands(pb.ListLegalCommandsRequest(match_id=match_id, token=tokens[seat],
+                                                                          include_view=True))
         options = [command_type.decode(c) for c in legal.commands_json]
         options = [c for c in options if c.__struct_config__.tag != CONCEDE]
         choice = bots[seat].choose(view_type.decode(legal.view_json), options)

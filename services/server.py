@@ -56,7 +56,7 @@ async def create_server(config: ServerConfig) -> Running:
     store = await open_store(config.database_url, sqlite_synchronous=config.sqlite_synchronous)
     manager = MatchManager(store, capacity=config.capacity)
     timers = Timers(manager)
-    feed = Feed(store, manager)
+    feed = Feed(store, manager, eager=not config.database_url.startswith("sqlite"))
     await feed.start()
     server = grpc.aio.server()
     # The generated registration functions carry no annotations.

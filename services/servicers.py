@@ -8,6 +8,7 @@ from typing import TypeAlias
 import grpc
 
 from engine import registry
+from engine.contract import Viewer
 from engine.match import encode
 from replays import storage as replay_io
 from replays.verify import verify_bytes
@@ -15,6 +16,7 @@ from services import wire
 from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
 from services.errors import MatchNotFound
+from services.hot import HotMatch
 from services.manager import MatchManager, SeatEntry, ruleset_for
 from services.readmodel import ENDED, row_for
 from services.rpc_errors import rpc_errors
@@ -67,7 +69,7 @@ class MatchServicer(pb_grpc.MatchServiceServicer):
         hot = await self._matches.at_least(request.match_id, request.min_version)
         viewer = viewer_for(request.token, hot.token_hashes)
         return pb.GetViewResponse(seat=-1 if viewer is None else viewer, version=hot.version,
-                                  view_json=encode(hot.ruleset.view(hot.state, viewer)).decode(),
+                                  view_json=_view_json(hot, viewer),
                                   to_act=hot.ruleset.to_act(hot.state))
 
     @rpc_errors
@@ -79,7 +81,7 @@ class MatchServicer(pb_grpc.MatchServiceServicer):
         commands = hot.ruleset.legal_commands(hot.state, seat)
         return pb.ListLegalCommandsResponse(seat=seat, version=hot.version,
                                             commands_json=[encode(c).decode() for c in commands],
-                                            view_json=encode(hot.ruleset.view(hot.state, seat)).decode(),
+                                            view_json=_view_json(hot, seat) if request.include_view else "",
                                             to_act=hot.ruleset.to_act(hot.state))
 
     @rpc_errors
@@ -125,3 +127,7 @@ class MatchServicer(pb_grpc.MatchServiceServicer):
             failure = pb.ReplayFailure(check=verdict.failure.check, version=verdict.failure.version,
                                        message=verdict.failure.message)
         return pb.VerifyReplayResponse(ok=verdict.ok, failure=failure, checks=verdict.checks)
+
+
+def _view_json(hot: HotMatch, viewer: Viewer) -> str:
+    return encode(hot.ruleset.view(hot.state, viewer)).decode()

@@ -2,7 +2,9 @@
 
 The feed reads the store's global order, so a watcher sees events whichever instance appended them, and a
 watch resumed from version N gets exactly the events after N (history from the store, then live, with the
-overlap dropped by version).
+overlap dropped by version). It also folds other instances' events into loaded matches, so a server on a
+shared database (PostgreSQL) follows the store from the start; the embedded SQLite server, a single
+instance, only once someone watches, since until then every event is its own.
 """
 
 from __future__ import annotations
@@ -23,6 +25,8 @@ from services.hot import HotMatch
 log = logging.getLogger(__name__)
 
 _RENDER_CACHE = 4096
+LINGER = 0.02
+"""Seconds the feed lets commits gather between reads: one query per interval instead of one per commit."""
 
 
 class Update(msgspec.Struct, frozen=True):
@@ -37,17 +41,23 @@ class Update(msgspec.Struct, frozen=True):
 class Feed:
     """Routes stored events to the queues of the matches' watchers."""
 
-    def __init__(self, store: Any, manager: Any) -> None:
+    def __init__(self, store: Any, manager: Any, *, eager: bool = True) -> None:
         self._store = store
         self._manager = manager
+        self._eager = eager
         self._queues: dict[str, set[asyncio.Queue[RecordedEvent]]] = {}
         self._rendered: OrderedDict[tuple[str, int, Viewer], bytes] = OrderedDict()
         self._task: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
-        """Follows the store from its current head."""
-        head = await self._store.head_position()
-        self._task = asyncio.create_task(self._run(head + 1))
+        """Follows the store from its current head now if eager, else from the first watch on."""
+        if self._eager:
+            await self._follow()
+
+    async def _follow(self) -> None:
+        if self._task is None:
+            head = await self._store.head_position()
+            self._task = asyncio.create_task(self._run(head + 1))
 
     async def stop(self) -> None:
         if self._task is not None:
@@ -58,7 +68,7 @@ class Feed:
                 pass
 
     async def _run(self, from_position: int) -> None:
-        async for recorded in self._store.subscribe(from_position):
+        async for recorded in self._store.subscribe(from_position, linger=LINGER):
             hot = self._manager.loaded(recorded.stream_id)
             if hot is not None and recorded.version > hot.version:
                 await self._manager.apply_foreign(hot, recorded)
@@ -89,6 +99,8 @@ class Feed:
         queue: asyncio.Queue[RecordedEvent] = asyncio.Queue()
         self._queues.setdefault(match_id, set()).add(queue)
         try:
+            # Live events start after the head read here; the history read below covers the rest.
+            await self._follow()
             decoder = event_decoder(hot.ruleset)
             start = 1 if include_view else from_version + 1
             history = await self._store.read_stream(match_id, start)

@@ -175,14 +175,16 @@ class GetViewResponse(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., version: _Optional[int] = ..., view_json: _Optional[str] = ..., to_act: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class ListLegalCommandsRequest(_message.Message):
-    __slots__ = ("match_id", "token", "min_version")
+    __slots__ = ("match_id", "token", "min_version", "include_view")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     TOKEN_FIELD_NUMBER: _ClassVar[int]
     MIN_VERSION_FIELD_NUMBER: _ClassVar[int]
+    INCLUDE_VIEW_FIELD_NUMBER: _ClassVar[int]
     match_id: str
     token: str
     min_version: int
-    def __init__(self, match_id: _Optional[str] = ..., token: _Optional[str] = ..., min_version: _Optional[int] = ...) -> None: ...
+    include_view: bool
+    def __init__(self, match_id: _Optional[str] = ..., token: _Optional[str] = ..., min_version: _Optional[int] = ..., include_view: _Optional[bool] = ...) -> None: ...
 
 class ListLegalCommandsResponse(_message.Message):
     __slots__ = ("seat", "version", "commands_json", "view_json", "to_act")

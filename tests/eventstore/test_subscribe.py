@@ -94,12 +94,13 @@ async def write(store: AsyncEventStore, writer: int, rounds: int, shared: str) -
     return 2 * rounds
 
 
+@pytest.mark.parametrize("linger", [0.0, 0.01], ids=["eager", "lingering"])
 @pytest.mark.parametrize("group_commit", [True, False], ids=["group", "single"])
-async def test_sixteen_writers_and_a_live_subscriber(database: str, group_commit: bool) -> None:
+async def test_sixteen_writers_and_a_live_subscriber(database: str, group_commit: bool, linger: float) -> None:
     """Two store instances (as two service processes), eight writers each, on distinct and shared streams."""
     stores = [await open_store(database, group_commit=group_commit, poll_interval=0.02) for _ in range(2)]
     try:
-        subscriber = asyncio.create_task(collect(stores[0].subscribe(), 16 * 12 * 2))
+        subscriber = asyncio.create_task(collect(stores[0].subscribe(linger=linger), 16 * 12 * 2))
         written = await asyncio.gather(*(
             write(stores[w % 2], w, 12, f"shared-{w % 3}") for w in range(16)
         ))
