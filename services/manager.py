@@ -87,6 +87,9 @@ class MatchManager:
     async def create(self, ruleset_id: str, seats: Sequence[SeatEntry], options: dict[str, Any]) -> Created:
         """A new match with fresh seed and seat tokens; ``ConfigError`` for a bad configuration."""
         ruleset = ruleset_for(ruleset_id)
+        for index, seat in enumerate(seats):
+            if not seat.name.strip():
+                raise InvalidArgument(f"seat {index} has no name", reason="SEAT_NAME_MISSING", seat=str(index))
         seed = secrets.token_bytes(32)
         config_data = {"seats": [seat.config for seat in seats], "options": options}
         names = [seat.name for seat in seats]

@@ -72,6 +72,9 @@ async def test_unknown_match_ruleset_and_bad_configuration(matches: pb_grpc.Matc
     seats = [pb.SeatSpec(name="a", config_json="[1]"), pb.SeatSpec(name="b")]
     assert await refused(matches.CreateMatch(pb.CreateMatchRequest(ruleset="card_monsters", seats=seats))) == (
         grpc.StatusCode.INVALID_ARGUMENT, "BAD_JSON")
+    unnamed = [pb.SeatSpec(name="a"), pb.SeatSpec(name=" ")]
+    assert await refused(matches.CreateMatch(pb.CreateMatchRequest(ruleset="card_monsters", seats=unnamed))) == (
+        grpc.StatusCode.INVALID_ARGUMENT, "SEAT_NAME_MISSING")
     three = [pb.SeatSpec(name=n) for n in "abc"]
     assert await refused(matches.CreateMatch(pb.CreateMatchRequest(ruleset="card_monsters", seats=three))) == (
         grpc.StatusCode.INVALID_ARGUMENT, "PLAYER_COUNT_INVALID")
