@@ -95,3 +95,16 @@ async def test_retries_are_idempotent_and_expected_version_guards(matches: pb_gr
                                     command_json='{"type": "engage"}', command_id="late",
                                     expected_version=created.version)
     assert await refused(matches.SubmitCommand(stale)) == (grpc.StatusCode.ABORTED, "VERSION_MISMATCH")
+
+
+async def test_watching_an_unknown_match_or_with_a_wrong_token_is_refused(matches: pb_grpc.MatchServiceStub) -> None:
+    created = await create_match(matches)
+
+    async def first_update(request: pb.WatchMatchRequest) -> None:
+        async for _ in matches.WatchMatch(request):
+            return
+
+    assert await refused(first_update(pb.WatchMatchRequest(match_id="nope"))) == (
+        grpc.StatusCode.NOT_FOUND, "MATCH_NOT_FOUND")
+    assert await refused(first_update(pb.WatchMatchRequest(match_id=created.match_id, token="forged"))) == (
+        grpc.StatusCode.PERMISSION_DENIED, "TOKEN_INVALID")
