@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from engine.commands import decide_json
 from engine.contract import ADMIN, SYSTEM
-from engine.errors import Rejected
+from engine.errors import ConfigError, Rejected
 from engine.registry import RULESETS
 from engine.rng import Rng
 from tests.engine.contract_helpers import playout, seed_bytes
@@ -64,3 +64,23 @@ def test_a_legal_command_with_one_odd_field_is_decided_or_rejected(key: str, dat
         decide_json(ruleset, match.state, actor, msgspec.json.encode(command), Rng(seed_bytes(13), match.version + 1))
     except Rejected:
         pass
+
+
+@pytest.mark.parametrize("key", sorted(RULESETS))
+@settings(max_examples=200, deadline=None)
+@given(data=st.data())
+def test_arbitrary_configurations_are_accepted_or_refused_with_a_code(key: str, data: st.DataObject) -> None:
+    ruleset = RULESETS[key]
+    option = st.sampled_from([*sorted(ruleset.options), "nonsense"])
+    seat = st.one_of(JSON, st.fixed_dictionaries({}, optional={"deck": st.one_of(
+        JSON, st.sampled_from(sorted(ruleset.presets)), st.lists(st.text(max_size=6), max_size=20))}))
+    config = data.draw(st.one_of(JSON, st.fixed_dictionaries({
+        "seats": st.lists(seat, max_size=7),
+        "options": st.one_of(JSON, st.dictionaries(option, SCALARS, max_size=3)),
+    })), label="config")
+    try:
+        configured = ruleset.configure(config)
+    except ConfigError as refused:
+        assert refused.code.isupper()
+        return
+    assert msgspec.convert(msgspec.to_builtins(configured), ruleset.Config) == configured
