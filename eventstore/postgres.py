@@ -90,7 +90,7 @@ class PostgresStore:
         """Connect (a pool and a listening connection) and check the schema revision."""
         dsn = asyncpg_dsn(url)
         try:
-            pool = await asyncpg.create_pool(dsn, min_size=1, max_size=pool_size)
+            pool = await asyncpg.create_pool(dsn, min_size=1, max_size=pool_size, reset=_keep_session)
         except DRIVER_ERRORS as exc:
             raise DatabaseError(f"cannot connect to PostgreSQL: {exc}") from exc
         try:
@@ -340,6 +340,12 @@ class _translated:
         await self._acquiring.__aexit__(kind, exc, traceback)
         if isinstance(exc, DRIVER_ERRORS):
             raise DatabaseError(str(exc)) from exc
+
+
+async def _keep_session(connection: asyncpg.Connection) -> None:
+    """Return a connection to the pool as it is: asyncpg's default reset costs a round trip per use, and
+    the store leaves nothing to reset (no session settings, LISTEN, cursors or advisory locks on pool
+    connections); asyncpg still rolls back a transaction left open."""
 
 
 async def _check_schema(pool: asyncpg.Pool) -> None:

@@ -1,10 +1,11 @@
 """PostgreSQL's statements, compiled for asyncpg: the shared ones, plus the two an append is made of.
 
 ``KNOWN`` reads, for a batch, each request's stream head and first result of its command id (one round
-trip). ``WRITE`` is the whole write of a batch in one statement: it advances the head counter (which
-takes the head row lock, queueing writers in commit order), inserts events, commands and secrets from
-arrays, and notifies ``duelhall_events`` with the new head; its guard makes it do nothing at all unless
-every predecessor event the caller chained from is stored with the hash it assumed.
+trip). ``WRITE`` is the whole write of a batch in one call of the server-side function ``duelhall_append``
+(migration 0002): it advances the head counter (which takes the head row lock, queueing writers in commit
+order), inserts events, commands and secrets from arrays, and notifies ``duelhall_events`` with the new
+head; its guard makes it do nothing at all unless every predecessor event the caller chained from is
+stored with the hash it assumed.
 """
 
 from __future__ import annotations
@@ -12,17 +13,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import BigInteger, Integer, LargeBinary, Text, and_, bindparam, cast, func, insert, select, true, update
+from sqlalchemy import BigInteger, Integer, LargeBinary, Text, bindparam, func, select, true
 from sqlalchemy.dialects import postgresql
 from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.dialects.postgresql.asyncpg import PGDialect_asyncpg
-from sqlalchemy.sql import TableValuedAlias
 
 from eventstore import statements as st
 from eventstore.batch import Known, Plan
 from eventstore.hashing import GENESIS_HASH
 from eventstore.model import AppendRequest
-from eventstore.schema import commands, events, head, secrets
+from eventstore.schema import commands, secrets
 
 CHANNEL = "duelhall_events"
 
@@ -30,12 +30,6 @@ CHANNEL = "duelhall_events"
 def compile_for_asyncpg(statement: Any) -> st.Sql:
     """The statement as asyncpg runs it ($n parameters)."""
     return st.Sql(statement, PGDialect_asyncpg())  # type: ignore[no-untyped-call]
-
-
-def _arrays(alias: str, **columns: Any) -> TableValuedAlias:
-    """``unnest($a, $b, ..) AS alias(col, ..)``: rows passed as one array per column."""
-    arrays = (bindparam(f"{alias}_{name}", type_=ARRAY(type_)) for name, type_ in columns.items())
-    return func.unnest(*arrays).table_valued(*columns).render_derived(name=alias)
 
 
 def _known_statement() -> Any:
@@ -53,54 +47,23 @@ def _known_statement() -> Any:
     )
 
 
-def _advanced_head(total: Any) -> Any:
-    """Advance the head by ``total`` (taking its row lock), returning the old value as ``base``; but only if
-    every (stream, version, hash) of the ``p_`` arrays is stored, else nothing moves and nothing is written."""
-    prev = _arrays("p", stream_id=Text, version=Integer, hash=LargeBinary)
-    found = (
-        select(func.count())
-        .select_from(prev.join(events, and_(
-            events.c.stream_id == prev.c.stream_id, events.c.version == prev.c.version, events.c.hash == prev.c.hash
-        )))
-        .scalar_subquery()
-    )
-    return (
-        update(head)
-        .where(head.c.id == 1, found == bindparam("prev_count"))
-        .values(position=head.c.position + total)
-        .returning((head.c.position - total).label("base"))
-        .cte("moved")
-    )
+# duelhall_append's parameters in order (migration 0002): the head's advance, the time, then one array per
+# column of the guard (p_), the events (e_), the command records (c_) and the secrets (s_).
+WRITE_PARAMETERS: tuple[tuple[str, Any], ...] = (
+    ("total", BigInteger), ("recorded_at", BigInteger),
+    ("p_stream_id", ARRAY(Text)), ("p_version", ARRAY(Integer)), ("p_hash", ARRAY(LargeBinary)),
+    ("e_offset", ARRAY(BigInteger)), ("e_stream_id", ARRAY(Text)), ("e_version", ARRAY(Integer)),
+    ("e_type", ARRAY(Text)), ("e_data", ARRAY(LargeBinary)), ("e_command_id", ARRAY(Text)),
+    ("e_actor", ARRAY(Text)), ("e_hash", ARRAY(LargeBinary)),
+    ("c_stream_id", ARRAY(Text)), ("c_command_id", ARRAY(Text)), ("c_actor", ARRAY(Text)), ("c_type", ARRAY(Text)),
+    ("c_payload", ARRAY(LargeBinary)), ("c_first_version", ARRAY(Integer)), ("c_last_version", ARRAY(Integer)),
+    ("s_stream_id", ARRAY(Text)), ("s_name", ARRAY(Text)), ("s_value", ARRAY(LargeBinary)),
+)
 
 
 def _write_statement() -> Any:
-    total = bindparam("total", type_=BigInteger)
-    moved = _advanced_head(total)
-    new = _arrays(
-        "e", offset=BigInteger, stream_id=Text, version=Integer, type=Text, data=LargeBinary,
-        command_id=Text, actor=Text, hash=LargeBinary,
-    )
-    logged = _arrays(
-        "c", stream_id=Text, command_id=Text, actor=Text, type=Text, payload=LargeBinary,
-        first_version=Integer, last_version=Integer,
-    )
-    hidden = _arrays("s", stream_id=Text, name=Text, value=LargeBinary)
-    new_events = insert(events).from_select(
-        list(events.c.keys()),
-        select(
-            moved.c.base + new.c.offset, new.c.stream_id, new.c.version, new.c.type, new.c.data,
-            new.c.command_id, new.c.actor, bindparam("recorded_at", type_=BigInteger), new.c.hash,
-        ).select_from(moved.join(new, true())),
-    )
-    new_commands = insert(commands).from_select(
-        list(commands.c.keys()), select(*logged.c).select_from(moved.join(logged, true()))
-    )
-    new_secrets = insert(secrets).from_select(
-        list(secrets.c.keys()), select(*hidden.c).select_from(moved.join(hidden, true()))
-    )
-    return select(moved.c.base, func.pg_notify(CHANNEL, cast(moved.c.base + total, Text))).add_cte(
-        new_events.cte("new_events"), new_commands.cte("new_commands"), new_secrets.cte("new_secrets")
-    )
+    parameters = (bindparam(name, type_=type_) for name, type_ in WRITE_PARAMETERS)
+    return select(func.duelhall_append(*parameters, type_=BigInteger))
 
 
 def write_args(result: Plan, origin: int, prev: Sequence[tuple[str, int, bytes]] = ()) -> tuple[Any, ...]:
@@ -109,7 +72,6 @@ def write_args(result: Plan, origin: int, prev: Sequence[tuple[str, int, bytes]]
     return WRITE.args(
         total=result.position - origin,
         recorded_at=times[0],
-        prev_count=len(prev),
         e_offset=[position - origin for position in positions],
         e_stream_id=stream_ids, e_version=versions, e_type=types, e_data=datas,
         e_command_id=command_ids, e_actor=actors, e_hash=hashes,

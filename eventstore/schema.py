@@ -18,7 +18,7 @@ from sqlalchemy import (
     UniqueConstraint,
 )
 
-SCHEMA_REVISION = "0001"
+SCHEMA_REVISION = "0002"
 
 # On SQLite an INTEGER PRIMARY KEY is the rowid: the events table is then clustered by position.
 Position = BigInteger().with_variant(Integer(), "sqlite")
