@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import TypeVar
 
+import engine.tape
 from engine.rng import Rng
 from engine.rulesets.aq.data import ATTACK, HAND_SIZE, SKILLS, allowance, beats, pairs, playable
 from engine.rulesets.aq.evolve import evolve
@@ -20,17 +21,12 @@ from engine.rulesets.aq.model import (
 T = TypeVar("T")
 
 
-class Tape:
-    """Events decided so far, the state they lead to, and the command's RNG stream."""
+class Tape(engine.tape.Tape[State, Event]):
+    """The engine's tape bound to this ruleset's fold, carrying the command's RNG stream."""
 
     def __init__(self, state: State, rng: Rng) -> None:
-        self.state = state
+        super().__init__(state, evolve)
         self.rng = rng
-        self.events: list[Event] = []
-
-    def emit(self, event: Event) -> None:
-        self.events.append(event)
-        self.state = evolve(self.state, event)
 
 
 def next_seat(state: State, seat: int) -> int:

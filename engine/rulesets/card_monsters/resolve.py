@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Literal
 
+import engine.tape
 from engine.rng import Rng
 from engine.rulesets.card_monsters.data import PROFILES, AttackType
 from engine.rulesets.card_monsters.evolve import evolve
@@ -33,16 +34,11 @@ MAGIC_ORDER = {1: (1,), 2: (2, 1), 3: (3, 1)}
 RANGED_ORDER = {2: (3, 2, 1), 3: (2, 3, 1)}
 
 
-class Tape:
-    """Events decided so far, and the state they lead to."""
+class Tape(engine.tape.Tape[State, Event]):
+    """The engine's tape bound to this ruleset's fold."""
 
     def __init__(self, state: State) -> None:
-        self.state = state
-        self.events: list[Event] = []
-
-    def emit(self, event: Event) -> None:
-        self.events.append(event)
-        self.state = evolve(self.state, event)
+        super().__init__(state, evolve)
 
 
 def gain_crystals(tape: Tape, seat: int, amount: int, reason: CrystalReason) -> None:

@@ -2,21 +2,17 @@
 
 from __future__ import annotations
 
+import engine.tape
 from engine.rulesets.duel.evolve import evolve
 from engine.rulesets.duel.model.events import DecisionRequested, Event
 from engine.rulesets.duel.model.state import DecisionKind, Details, State
 
 
-class Tape:
-    """Events decided so far, and the state they lead to."""
+class Tape(engine.tape.Tape[State, Event]):
+    """The engine's tape bound to this ruleset's fold, with the duel's decision requests."""
 
     def __init__(self, state: State) -> None:
-        self.state = state
-        self.events: list[Event] = []
-
-    def emit(self, event: Event) -> None:
-        self.events.append(event)
-        self.state = evolve(self.state, event)
+        super().__init__(state, evolve)
 
     @property
     def ended(self) -> bool:
