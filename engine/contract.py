@@ -71,8 +71,10 @@ class Ruleset:
     setup: Callable[[Any, Rng], Sequence[Any]]
     precheck: Callable[[Any, Actor, str], None]
     """The common checks that precede field decoding (MATCH_OVER, NOT_YOUR_TURN, ...) for a command type."""
-    decide: Callable[[Any, Actor, Any, Rng], Sequence[Any]]
-    """Events for a typed command, or ``Rejected``; runs ``precheck`` itself."""
+    decide_folded: Callable[[Any, Actor, Any, Rng], tuple[Sequence[Any], Any]]
+    """Events for a typed command and the state they lead to, or ``Rejected``; runs ``precheck`` itself.
+    The state is the one its tape folded to while deciding (it must equal folding the events), so callers
+    need not fold them a second time."""
     evolve: Callable[[Any, Any], Any]
     legal_commands: Callable[[Any, int], Sequence[Any]]
     """Exactly the commands ``decide`` accepts from the seat now, in the spec's canonical order."""
@@ -96,9 +98,14 @@ class Ruleset:
     configuration has private parts carries them in its own setup events, redacted per viewer."""
     command_types: dict[str, type] = field(init=False)
     """Command classes by their tag (the spec's command name)."""
+    decide: Callable[[Any, Actor, Any, Rng], Sequence[Any]] = field(init=False)
+    """Events for a typed command, or ``Rejected``: ``decide_folded`` without the state."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "command_types", _by_tag(self.Command))
+        decide_folded = self.decide_folded
+        object.__setattr__(self, "decide", lambda state, actor, command, rng: decide_folded(
+            state, actor, command, rng)[0])
 
 
 def _by_tag(union: Any) -> dict[str, type]:

@@ -85,12 +85,21 @@ def fold(ruleset: Ruleset, events: Sequence[Any]) -> Match:
 class Decided(msgspec.Struct, frozen=True):
     command: Any
     events: Sequence[Any]
+    match: Match
+    """The match after the events."""
 
 
 def decide(ruleset: Ruleset, match: Match, actor: Actor, raw: bytes, seed: bytes) -> Decided:
-    """The command given as JSON bytes and its events, with its RNG stream keyed by the next version."""
+    """The command given as JSON bytes, its events and the match after them; RNG stream = next version."""
     command = decode_command(ruleset, match.state, actor, raw)
-    return Decided(command, ruleset.decide(match.state, actor, command, Rng(seed, match.version + 1)))
+    return decide_command(ruleset, match, actor, command, seed)
+
+
+def decide_command(ruleset: Ruleset, match: Match, actor: Actor, command: Any, seed: bytes) -> Decided:
+    """A typed command's events and the match after them, folded once."""
+    events, state = ruleset.decide_folded(match.state, actor, command, Rng(seed, match.version + 1))
+    after = msgspec.structs.replace(match, state=state, version=match.version + len(events))
+    return Decided(command, events, after)
 
 
 class _SnapshotBody(msgspec.Struct, Generic[S], frozen=True):

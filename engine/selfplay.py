@@ -9,8 +9,7 @@ import msgspec
 
 from engine.bots import Bot
 from engine.contract import CONCEDE, SYSTEM, Outcome, Ruleset
-from engine.match import Match, apply, create, fold, type_tag
-from engine.rng import Rng
+from engine.match import Match, create, decide_command, fold, type_tag
 
 
 class Played(msgspec.Struct, frozen=True):
@@ -46,8 +45,8 @@ def play(
     commands = 0
     while ruleset.outcome(match.state) is None and commands < max_commands:
         actor, command = next_move(ruleset, match.state, bots)
-        new = ruleset.decide(match.state, actor, command, Rng(seed, match.version + 1))
-        match = apply(ruleset, match, new)
-        events.extend(new)
+        decided = decide_command(ruleset, match, actor, command, seed)
+        match = decided.match
+        events.extend(decided.events)
         commands += 1
     return Played(match=match, events=events, commands=commands, outcome=ruleset.outcome(match.state))

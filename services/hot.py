@@ -7,7 +7,7 @@ from datetime import datetime
 from typing import Any
 
 from engine.contract import Outcome, Ruleset
-from engine.match import Match, apply
+from engine.match import Match
 
 
 class HotMatch:
@@ -39,9 +39,8 @@ class HotMatch:
     def outcome(self) -> Outcome | None:
         return self.ruleset.outcome(self.match.state)
 
-    def advance(self, events: list[Any], command_id: str, at: datetime) -> None:
-        """Folds the events one command appended."""
-        first = self.match.version + 1
-        self.match = apply(self.ruleset, self.match, events)
-        self.command_ids[command_id] = (first, self.match.version)
+    def advance(self, after: Match, command_id: str, at: datetime) -> None:
+        """Moves to the match a command's events led to (decided and folded once by the engine)."""
+        self.command_ids[command_id] = (self.match.version + 1, after.version)
+        self.match = after
         self.last_event_at = at

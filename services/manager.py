@@ -145,17 +145,17 @@ class MatchManager:
                 if appended.duplicate:
                     await self._catch_up(hot)
                     continue
-                await self._advanced(hot, events, command_id)
+                await self._advanced(hot, decided.match, len(events), command_id)
                 return Submitted(events=events, first_version=hot.version - len(events) + 1,
                                  version=hot.version, duplicate=False, recorded_at=hot.last_event_at)
         raise VersionMismatch("the match kept changing under this command; retry", actual=str(hot.version))
 
-    async def _advanced(self, hot: HotMatch, events: list[Any], command_id: str) -> None:
+    async def _advanced(self, hot: HotMatch, after: Match, appended: int, command_id: str) -> None:
         was_running = hot.outcome is None
-        hot.advance(events, command_id, datetime.now(UTC))
+        hot.advance(after, command_id, datetime.now(UTC))
         if was_running and hot.outcome is not None:
             await self.read_model.put(row_for(hot, created_at=None, previous=await self.read_model.get(hot.match_id)))
-        if hot.version // self.snapshot_every != (hot.version - len(events)) // self.snapshot_every:
+        if hot.version // self.snapshot_every != (hot.version - appended) // self.snapshot_every:
             await self._snapshot(hot)
         self._changed(hot)
 

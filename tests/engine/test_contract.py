@@ -16,7 +16,7 @@ from engine.bots import make_bot
 from engine.commands import decide_json
 from engine.contract import ADMIN, CONCEDE, SYSTEM, Ruleset
 from engine.errors import Rejected
-from engine.match import encode, event_decoder, fold, restore, snapshot
+from engine.match import apply, encode, event_decoder, fold, restore, snapshot
 from engine.registry import RULESETS
 from engine.rng import Rng
 from engine.selfplay import play
@@ -79,8 +79,9 @@ def test_legal_commands_are_exact(case: tuple[str, int], seed: int) -> None:
             for raw, command in candidates.items():
                 rng = Rng(rng_seed, match.version + 1)
                 if raw in listed:
-                    events = ruleset.decide(state, seat, command, rng)
+                    events, folded = ruleset.decide_folded(state, seat, command, rng)
                     assert events, f"{raw!r} is listed for seat {seat} but produced no events"
+                    assert folded == apply(ruleset, match, events).state, "decide_folded's state is the fold"
                     again = decide_json(ruleset, state, seat, raw, Rng(rng_seed, match.version + 1))
                     assert [encode(e) for e in again] == [encode(e) for e in events]
                 else:

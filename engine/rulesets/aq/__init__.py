@@ -3,7 +3,7 @@
 from engine.contract import Ruleset
 from engine.rulesets.aq.data import CARD_DATA_HASH, PRESETS
 from engine.rulesets.aq.model import Command, Config, Event, State, View
-from engine.rulesets.aq.rules import decide, deadline, legal_commands, outcome, precheck, to_act
+from engine.rulesets.aq.rules import deadline, decide_folded, legal_commands, outcome, precheck, to_act
 from engine.rulesets.aq.evolve import evolve
 from engine.rulesets.aq.setup import OPTION_DEFAULTS, configure, initial, setup
 from engine.rulesets.aq.view import greedy_score, hidden_cards, redact, view
@@ -24,7 +24,7 @@ RULESET = Ruleset(
     initial=initial,
     setup=setup,
     precheck=precheck,
-    decide=decide,
+    decide_folded=decide_folded,
     evolve=evolve,
     legal_commands=legal_commands,
     to_act=to_act,

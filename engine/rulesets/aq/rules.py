@@ -149,7 +149,7 @@ def precheck(state: State, actor: Actor, kind: str) -> None:
     _raise(check_common(state, actor, kind))
 
 
-def decide(state: State, actor: Actor, command: Command, rng: Rng) -> list[Event]:
+def decide_folded(state: State, actor: Actor, command: Command, rng: Rng) -> tuple[list[Event], State]:
     """The events of a typed command, or ``Rejected`` with the spec's code."""
     precheck(state, actor, command.__struct_config__.tag)  # type: ignore[arg-type]
     tape = Tape(state, rng)
@@ -178,7 +178,7 @@ def decide(state: State, actor: Actor, command: Command, rng: Rng) -> list[Event
             autopilot(tape, "timeout")
         case _:
             assert_never(command)
-    return tape.events
+    return tape.events, tape.state
 
 
 def emit_learn_skill(tape: Tape, cards: tuple[str, str]) -> None:

@@ -6,7 +6,7 @@ from engine.contract import Ruleset
 from engine.rulesets.card_monsters import model
 from engine.rulesets.card_monsters.data import CARD_DATA_HASH, PRESETS
 from engine.rulesets.card_monsters.evolve import evolve
-from engine.rulesets.card_monsters.rules import decide, deadline, legal_commands, outcome, precheck, to_act
+from engine.rulesets.card_monsters.rules import deadline, decide_folded, legal_commands, outcome, precheck, to_act
 from engine.rulesets.card_monsters.setup import configure, initial, setup
 from engine.rulesets.card_monsters.view import greedy_score, hidden_cards, redact, view
 
@@ -26,7 +26,7 @@ RULESET = Ruleset(
     initial=initial,
     setup=setup,
     precheck=precheck,
-    decide=decide,
+    decide_folded=decide_folded,
     evolve=evolve,
     legal_commands=legal_commands,
     to_act=to_act,

@@ -271,7 +271,7 @@ def emit_concede(tape: Tape, seat: int) -> None:
 # --- the contract functions -------------------------------------------------------------------------------
 
 
-def decide(state: State, actor: Actor, cmd: Command, rng: Rng) -> list[Event]:
+def decide_folded(state: State, actor: Actor, cmd: Command, rng: Rng) -> tuple[list[Event], State]:
     """The events for ``cmd`` from ``actor``, or ``Rejected`` with the spec's code."""
     precheck(state, actor, str(type(cmd).__struct_config__.tag))
     tape = Tape(state)
@@ -293,7 +293,7 @@ def decide(state: State, actor: Actor, cmd: Command, rng: Rng) -> list[Event]:
             end_turn(tape, "timeout", rng)
         case _:
             assert_never(cmd)
-    return tape.events
+    return tape.events, tape.state
 
 
 def _hand_items(state: State) -> list[tuple[str, Card]]:

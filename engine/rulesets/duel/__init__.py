@@ -13,7 +13,7 @@ from engine.rulesets.duel.model.state import Config, Options, State
 from engine.rulesets.duel.model.views import View
 from engine.rulesets.duel.rules.clock import deadline, outcome, to_act
 from engine.rulesets.duel.rules.common import precheck
-from engine.rulesets.duel.rules.decide import decide
+from engine.rulesets.duel.rules.decide import decide_folded
 from engine.rulesets.duel.rules.legal import legal_commands
 from engine.rulesets.duel.setup import configure, initial, public_config, setup
 from engine.rulesets.duel.view import hidden_cards, redact, view
@@ -36,7 +36,7 @@ RULESET = Ruleset(
     initial=initial,
     setup=setup,
     precheck=precheck,
-    decide=decide,
+    decide_folded=decide_folded,
     evolve=evolve,
     legal_commands=legal_commands,
     to_act=to_act,

@@ -69,13 +69,13 @@ def check_command(state: State, seat: int, cmd: Command) -> Any:
             assert_never(cmd)
 
 
-def decide(state: State, actor: Actor, cmd: Command, rng: Rng) -> list[Event]:
+def decide_folded(state: State, actor: Actor, cmd: Command, rng: Rng) -> tuple[list[Event], State]:
     """The events of an accepted command, or ``Rejected``. Never draws from ``rng`` (D3)."""
     seat, checked = check(state, actor, cmd)
     tape = Tape(state)
     _emit(tape, seat, cmd, checked)
     settle(tape)
-    return tape.events
+    return tape.events, tape.state
 
 
 def _emit(tape: Tape, seat: int | None, cmd: Command, checked: Any) -> None:
