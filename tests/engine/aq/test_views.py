@@ -10,7 +10,7 @@ from engine.match import apply, create, encode, fold
 from engine.rng import Rng, ScriptedRng
 from engine.rulesets.aq import RULESET
 from engine.rulesets.aq.model import (
-    CardGiven, CardRemoved, Draw, Event, HandDealt, LearnSkill, PetsShuffled, PlayCard, ReserveCovered, ReserveReturned,
+    CardGiven, CardRemoved, Draw, Event, HandDealt, LearnSkill, PetsShuffled, ReserveCovered, ReserveReturned,
     SkillDealt, SkillDeckShuffled, SkillLearned, SkillUsed, State, UseSkill,
 )
 from engine.rulesets.aq.view import hidden_cards, redact, view
