@@ -11,6 +11,7 @@ from typing import Any
 
 import msgspec
 
+from engine import jsonbounds
 from engine.contract import Actor, Ruleset
 from engine.errors import BAD_FIELDS, UNKNOWN_COMMAND, Rejected
 from engine.rng import Rng
@@ -21,7 +22,9 @@ BAD_JSON = "BAD_JSON"
 def read_type(ruleset: Ruleset, raw: bytes) -> tuple[str, dict[str, Any]]:
     """The command's type tag and its JSON object; rejects what is not a known command object."""
     try:
-        obj = msgspec.json.decode(raw)
+        obj = jsonbounds.decode(raw)
+    except jsonbounds.OutOfBounds as exc:
+        raise Rejected(BAD_JSON, f"the command {exc}") from None
     except msgspec.DecodeError as exc:
         raise Rejected(BAD_JSON, f"command is not valid JSON: {exc}") from None
     if not isinstance(obj, dict) or not isinstance(obj.get("type"), str):
@@ -44,10 +47,11 @@ def decode_command(ruleset: Ruleset, state: Any, actor: Actor, raw: bytes) -> An
     decoder = _decoders.get(ruleset.id)
     if decoder is None:
         decoder = _decoders[ruleset.id] = msgspec.json.Decoder(ruleset.Command)
-    try:
-        return decoder.decode(raw)
-    except (msgspec.DecodeError, msgspec.ValidationError):
-        pass
+    if len(raw) <= jsonbounds.MAX_BYTES:
+        try:
+            return decoder.decode(raw)
+        except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
+            pass  # read_type below says what is wrong, deep nesting included
     kind, obj = read_type(ruleset, raw)
     ruleset.precheck(state, actor, kind)
     try:

@@ -10,7 +10,7 @@ from typing import Any
 
 import msgspec
 
-from engine import registry
+from engine import jsonbounds, registry
 from engine.contract import SYSTEM, Actor, Ruleset
 from engine.errors import ConfigError, Rejected
 from engine.match import MatchCreated, apply, create, decide, encode, event_decoder, fold, seed_commitment
@@ -18,6 +18,9 @@ from eventstore import GENESIS_HASH, chain_hash
 from replays.format import FORMAT, FORMAT_VERSION, Replay, decode_replay
 
 CHECKS = ("format", "ruleset", "chain", "fold", "outcome", "seed", "reexecute")
+MAX_FILE_BYTES = 256 * 1024 * 1024
+MAX_PART_BYTES = 1024 * 1024
+"""Bytes of one event's data or one command's payload inside a replay."""
 
 
 class Failure(msgspec.Struct, frozen=True):
@@ -57,7 +60,10 @@ def verify_bytes(data: bytes) -> Verdict:
 
 def _parse(data: bytes) -> Replay:
     try:
+        jsonbounds.decode(data, MAX_FILE_BYTES)
         replay = decode_replay(data)
+    except jsonbounds.OutOfBounds as exc:
+        raise _Failed("format", 0, f"the file {exc}") from None
     except (msgspec.DecodeError, msgspec.ValidationError) as exc:
         raise _Failed("format", 0, f"not a replay file: {exc}") from None
     if replay.format != FORMAT or replay.format_version != FORMAT_VERSION:
@@ -107,7 +113,10 @@ def _check_fold(replay: Replay, ruleset: Ruleset) -> list[Any]:
     events: list[Any] = []
     for event in replay.events:
         try:
+            jsonbounds.decode(event.data, MAX_PART_BYTES)
             decoded = decoder.decode(event.data)
+        except jsonbounds.OutOfBounds as exc:
+            raise _Failed("fold", event.version, f"the event's data {exc}") from None
         except (msgspec.DecodeError, msgspec.ValidationError) as exc:
             raise _Failed("fold", event.version, f"event does not decode: {exc}") from None
         if type(decoded).__struct_config__.tag != event.type:
@@ -181,11 +190,11 @@ def _check_reexecution(replay: Replay, ruleset: Ruleset, events: list[Any]) -> N
 def _execute(ruleset: Ruleset, match: Any, payload: bytes, actor: Actor, seed: bytes, replay: Replay) -> list[Any]:
     try:
         if match is None:
-            request = msgspec.json.decode(payload)
+            request = jsonbounds.decode(payload, MAX_PART_BYTES)
             config = {"seats": [s["config"] for s in request["seats"]], "options": request["options"]}
             return create(ruleset, config, [s["name"] for s in request["seats"]], seed)
         return list(decide(ruleset, match, actor, payload, seed).events)
-    except (Rejected, ConfigError, KeyError, TypeError, msgspec.DecodeError) as exc:
+    except (Rejected, ConfigError, KeyError, TypeError, ValueError, msgspec.DecodeError) as exc:
         version = 1 if match is None else match.version + 1
         raise _Failed("reexecute", version, f"the command is refused on re-execution: {exc}") from None
 

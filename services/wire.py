@@ -7,6 +7,7 @@ from typing import Any
 
 import msgspec
 
+from engine import jsonbounds
 from engine.contract import Ruleset
 from engine.match import encode, type_tag
 from eventstore import RecordedEvent
@@ -71,7 +72,9 @@ def json_object(text: str, what: str) -> dict[str, Any]:
     if not text:
         return {}
     try:
-        value = msgspec.json.decode(text)
+        value = jsonbounds.decode(text.encode())
+    except jsonbounds.OutOfBounds as exc:
+        raise InvalidArgument(f"{what} {exc}", reason="BAD_JSON") from None
     except msgspec.DecodeError as exc:
         raise InvalidArgument(f"{what} is not valid JSON: {exc}", reason="BAD_JSON") from None
     if not isinstance(value, dict):
