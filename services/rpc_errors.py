@@ -36,6 +36,8 @@ from services.errors import (
 )
 
 DOMAIN = "duelhall"
+MESSAGE_CHARS = 300
+METADATA_CHARS = 100
 log = logging.getLogger(__name__)
 
 _SERVICE_CODES: list[tuple[type[ServiceError], int]] = [
@@ -52,24 +54,33 @@ def to_status(exc: BaseException) -> status_pb2.Status:
     if isinstance(exc, Rejected):
         malformed = exc.code in MALFORMED_CODES or exc.code == BAD_JSON
         code = code_pb2.INVALID_ARGUMENT if malformed else code_pb2.FAILED_PRECONDITION
-        return _status(code, exc.code, exc.message, exc.details)
+        return status(code, exc.code, exc.message, exc.details)
     if isinstance(exc, ConfigError):
         details = {"detail": exc.detail} | ({"seat": str(exc.seat)} if exc.seat is not None else {})
-        return _status(code_pb2.INVALID_ARGUMENT, exc.code, str(exc), details)
+        return status(code_pb2.INVALID_ARGUMENT, exc.code, str(exc), details)
     if isinstance(exc, ReplayInvalid):
         details = {"check": exc.check, "version": str(exc.version)}
-        return _status(code_pb2.FAILED_PRECONDITION, "REPLAY_INVALID", str(exc), details)
+        return status(code_pb2.FAILED_PRECONDITION, "REPLAY_INVALID", str(exc), details)
     if isinstance(exc, ReplayConflict):
-        return _status(code_pb2.ALREADY_EXISTS, "MATCH_EXISTS", str(exc), {})
+        return status(code_pb2.ALREADY_EXISTS, "MATCH_EXISTS", str(exc), {})
     for cls, code in _SERVICE_CODES:
         if isinstance(exc, cls):
-            return _status(code, exc.reason, exc.message, exc.details)
+            return status(code, exc.reason, exc.message, exc.details)
     log.exception("internal error", exc_info=exc)
-    return _status(code_pb2.INTERNAL, "INTERNAL", "internal error", {})
+    return status(code_pb2.INTERNAL, "INTERNAL", "internal error", {})
 
 
-def _status(code: int, reason: str, message: str, details: dict[str, str]) -> status_pb2.Status:
-    info = error_details_pb2.ErrorInfo(reason=reason, domain=DOMAIN, metadata=details)
+def clip(text: str, limit: int = METADATA_CHARS) -> str:
+    """``text`` cut to ``limit`` characters, marked when cut."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def status(code: int, reason: str, message: str, details: dict[str, str]) -> status_pb2.Status:
+    """The rich status; messages and metadata may echo client input, so they are cut to stay far below the
+    8 KiB a client accepts in trailers by default."""
+    info = error_details_pb2.ErrorInfo(reason=reason, domain=DOMAIN,
+                                       metadata={key: clip(value) for key, value in details.items()})
+    message = clip(message, MESSAGE_CHARS)
     packed = any_pb2.Any()
     packed.Pack(info)
     return status_pb2.Status(code=code, message=message, details=[packed])

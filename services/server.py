@@ -14,6 +14,7 @@ from grpc_reflection.v1alpha import reflection
 from eventstore import migrate, open_store
 from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
+from services.malformed import GuardedRegistration
 from services.manager import MatchManager
 from services.readmodel import RUNNING
 from services.servicers import MatchServicer, RulesetServicer
@@ -59,12 +60,13 @@ async def create_server(config: ServerConfig) -> Running:
     feed = Feed(store, manager, eager=not config.database_url.startswith("sqlite"))
     await feed.start()
     server = grpc.aio.server()
+    registration = GuardedRegistration(server)
     # The generated registration functions carry no annotations.
-    pb_grpc.add_RulesetServiceServicer_to_server(RulesetServicer(), server)  # type: ignore[no-untyped-call]
+    pb_grpc.add_RulesetServiceServicer_to_server(RulesetServicer(), registration)  # type: ignore[no-untyped-call]
     pb_grpc.add_MatchServiceServicer_to_server(  # type: ignore[no-untyped-call]
-        MatchServicer(manager, feed, config.admin_token), server)
+        MatchServicer(manager, feed, config.admin_token), registration)
     health_servicer = health.aio.HealthServicer()
-    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
+    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, registration)
     reflection.enable_server_reflection((*SERVICE_NAMES, health.SERVICE_NAME, reflection.SERVICE_NAME), server)
     port = server.add_insecure_port(config.listen)
     await server.start()

@@ -1,0 +1,108 @@
+"""Requests whose bytes are not the method's protobuf message: ``INVALID_ARGUMENT`` ``MALFORMED_REQUEST``.
+
+grpc.aio answers a request its deserializer cannot parse with UNKNOWN and logs a traceback per request. Here
+each method handler gets a deserializer that never raises (it hands the servicer a ``Malformed`` marker) and
+a behaviour that refuses the marker with a rich status, logging one short line at most every minute.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import AsyncIterator, Callable, Mapping
+from typing import Any
+
+import grpc
+from google.rpc import code_pb2
+from grpc_status import rpc_status
+
+from services.rpc_errors import status
+
+log = logging.getLogger(__name__)
+
+MALFORMED_REQUEST = "MALFORMED_REQUEST"
+LOG_EVERY = 60.0
+"""Seconds between log lines about malformed requests."""
+
+
+class Malformed:
+    """What the deserializer hands on instead of a request it could not parse."""
+
+    def __init__(self, error: str) -> None:
+        self.error = error
+
+
+class _Throttled:
+    """Logs the first malformed request, then at most one line per ``LOG_EVERY`` with the count since."""
+
+    def __init__(self) -> None:
+        self._next = 0.0
+        self._unlogged = 0
+
+    def note(self, method: str, error: str) -> None:
+        now = time.monotonic()
+        if now < self._next:
+            self._unlogged += 1
+            return
+        more = f" (and {self._unlogged} more since the last report)" if self._unlogged else ""
+        log.warning("malformed request to %s refused: %s%s", method, error[:200], more)
+        self._next, self._unlogged = now + LOG_EVERY, 0
+
+
+_throttled = _Throttled()
+
+
+async def _refuse(method: str, malformed: Malformed, context: grpc.aio.ServicerContext) -> None:
+    _throttled.note(method, malformed.error)
+    message = f"the request bytes are not a valid request message for {method}"
+    await context.abort_with_status(rpc_status.to_status(
+        status(code_pb2.INVALID_ARGUMENT, MALFORMED_REQUEST, message, {"method": method})))
+
+
+def _tolerant(decode: Callable[[bytes], Any]) -> Callable[[bytes], Any]:
+    def deserialize(data: bytes) -> Any:
+        try:
+            return decode(data)
+        except Exception as exc:  # noqa: BLE001 - whatever the parser raises, the request is malformed
+            return Malformed(f"{type(exc).__name__}: {exc}")
+    return deserialize
+
+
+def guarded(method: str, handler: Any) -> Any:
+    """The method handler with a deserializer that never raises and a behaviour that refuses what failed."""
+    if handler.request_streaming or handler.request_deserializer is None:
+        return handler
+    if handler.unary_unary is not None:
+        unary_behaviour = handler.unary_unary
+
+        async def unary(request: Any, context: grpc.aio.ServicerContext) -> Any:
+            if isinstance(request, Malformed):
+                await _refuse(method, request, context)
+            return await unary_behaviour(request, context)
+
+        return handler._replace(request_deserializer=_tolerant(handler.request_deserializer), unary_unary=unary)
+    stream_behaviour = handler.unary_stream
+
+    async def stream(request: Any, context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
+        if isinstance(request, Malformed):
+            await _refuse(method, request, context)
+        async for item in stream_behaviour(request, context):
+            yield item
+
+    return handler._replace(request_deserializer=_tolerant(handler.request_deserializer), unary_stream=stream)
+
+
+class GuardedRegistration:
+    """Stands in for the server while a generated ``add_*_to_server`` registers a servicer, so that every
+    method handler is ``guarded`` before the real server sees it."""
+
+    def __init__(self, server: grpc.aio.Server) -> None:
+        self._server = server
+
+    def add_generic_rpc_handlers(self, handlers: Any) -> None:
+        """Ignored: ``add_registered_method_handlers`` carries the same handlers, by name."""
+
+    def add_registered_method_handlers(self, service: str, handlers: Mapping[str, Any]) -> None:
+        wrapped = {name: guarded(f"{service}/{name}", handler) for name, handler in handlers.items()}
+        self._server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(service, wrapped),))
+        self._server.add_registered_method_handlers(service, wrapped)

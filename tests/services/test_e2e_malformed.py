@@ -1,0 +1,50 @@
+"""Malformed request bytes and oversized input: a rich INVALID_ARGUMENT, one log line, trailers that fit."""
+
+from __future__ import annotations
+
+import logging
+
+import grpc
+import pytest
+
+from services import malformed
+from services.api import duelhall_pb2 as pb
+from services.api import duelhall_pb2_grpc as pb_grpc
+from services.server import Running
+from tests.services.client import error_reason
+from tests.services.test_e2e_errors import refused
+
+GARBAGE = b"\xff\xff\xff\xff\x0f"
+UNARY = [method.name for method in pb.DESCRIPTOR.services_by_name["MatchService"].methods
+         if not method.server_streaming] + ["ListRulesets", "DescribeRuleset"]
+
+
+def _service(method: str) -> str:
+    return "RulesetService" if method in ("ListRulesets", "DescribeRuleset") else "MatchService"
+
+
+async def test_garbage_bytes_are_invalid_argument_to_every_method(
+    channel: grpc.aio.Channel, server: Running, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(malformed, "_throttled", malformed._Throttled())
+    caplog.set_level(logging.WARNING)
+    for method in UNARY:
+        call = channel.unary_unary(f"/duelhall.v1.{_service(method)}/{method}")
+        for _ in range(3):
+            assert await refused(call(GARBAGE)) == (grpc.StatusCode.INVALID_ARGUMENT, "MALFORMED_REQUEST"), method
+    stream = channel.unary_stream("/duelhall.v1.MatchService/WatchMatch")
+    with pytest.raises(grpc.aio.AioRpcError) as caught:
+        async for _ in stream(GARBAGE):
+            pass
+    assert (caught.value.code(), error_reason(caught.value)) == (grpc.StatusCode.INVALID_ARGUMENT, "MALFORMED_REQUEST")
+    lines = [r for r in caplog.records if "malformed" in r.getMessage() or "Traceback" in r.getMessage()]
+    assert len(lines) == 1 and "\n" not in lines[0].getMessage() and lines[0].exc_info is None
+
+
+async def test_echoed_input_is_cut(matches: pb_grpc.MatchServiceStub) -> None:
+    assert await refused(matches.GetMatch(pb.GetMatchRequest(match_id="x" * 8000))) == (
+        grpc.StatusCode.NOT_FOUND, "MATCH_NOT_FOUND")
+    assert await refused(matches.ExportReplay(pb.ExportReplayRequest(match_id="é" * 8000))) == (
+        grpc.StatusCode.NOT_FOUND, "MATCH_NOT_FOUND")
+    assert await refused(matches.CreateMatch(pb.CreateMatchRequest(ruleset="r" * 8000))) == (
+        grpc.StatusCode.INVALID_ARGUMENT, "UNKNOWN_RULESET")
