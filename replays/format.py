@@ -6,6 +6,8 @@ so a verifier in another language hashes them as they are, with no re-serialisat
 
 from __future__ import annotations
 
+import hashlib
+
 import msgspec
 
 from engine.contract import Outcome
@@ -50,6 +52,13 @@ class Replay(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     commands: list[ReplayCommand]
     events: list[ReplayEvent]
     head_hash: str
+
+
+def match_id_for(seed_commitment: str) -> str:
+    """A match's id: 32 hex digits of SHA-256 over its seed commitment, which ``MatchCreated`` carries inside
+    the hash chain. Verification recomputes it, so a replay cannot be passed off under another id, and the
+    same match always has the same id."""
+    return hashlib.sha256(b"duelhall-match-id\x00" + seed_commitment.encode()).hexdigest()[:32]
 
 
 _decoder = msgspec.json.Decoder(Replay)

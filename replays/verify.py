@@ -15,7 +15,7 @@ from engine.contract import SYSTEM, Actor, Ruleset
 from engine.errors import ConfigError, Rejected
 from engine.match import MatchCreated, apply, create, decide, encode, event_decoder, fold, seed_commitment
 from eventstore import GENESIS_HASH, chain_hash
-from replays.format import FORMAT, FORMAT_VERSION, Replay, decode_replay
+from replays.format import FORMAT, FORMAT_VERSION, Replay, decode_replay, match_id_for
 
 CHECKS = ("format", "ruleset", "chain", "fold", "outcome", "seed", "reexecute")
 MAX_FILE_BYTES = 256 * 1024 * 1024
@@ -129,6 +129,8 @@ def _check_fold(replay: Replay, ruleset: Ruleset) -> list[Any]:
               replay.config, replay.seed_commitment)
     if header != (head.ruleset, head.version, head.card_data_hash, head.seats, head.config, head.seed_commitment):
         raise _Failed("fold", 1, "the replay header differs from MatchCreated")
+    if replay.match_id != match_id_for(head.seed_commitment):
+        raise _Failed("fold", 1, "match_id is not the id MatchCreated's seed commitment gives")
     try:
         fold(ruleset, events)
     except Exception as exc:  # noqa: BLE001 - any failure to fold is a verdict, not a crash

@@ -8,7 +8,6 @@ decide again. Watchers and timers hang off the manager but live in their own mod
 from __future__ import annotations
 
 import secrets
-import time
 import uuid
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -24,6 +23,7 @@ from engine.match import (
     Match, MatchCreated, apply, create, decide, encode, event_decoder, fold, restore, snapshot, type_tag,
 )
 from eventstore import CommandRecord, NewEvent, RecordedEvent, Snapshot, WrongExpectedVersion
+from replays.format import match_id_for
 from replays.storage import SEED_SECRET
 from services.errors import InvalidArgument, MatchNotFound, VersionMismatch
 from services.hot import HotMatch
@@ -61,11 +61,6 @@ def ruleset_for(ruleset_id: str) -> Ruleset:
         raise InvalidArgument(str(exc.args[0]), reason="UNKNOWN_RULESET") from None
 
 
-def new_match_id() -> str:
-    """Time-ordered: 12 hex digits of milliseconds, then 20 random hex digits."""
-    return f"{int(time.time() * 1000):012x}{secrets.token_hex(10)}"
-
-
 def actor_name(actor: Actor) -> str:
     return str(actor)
 
@@ -94,7 +89,7 @@ class MatchManager:
         config_data = {"seats": [seat.config for seat in seats], "options": options}
         names = [seat.name for seat in seats]
         events = create(ruleset, config_data, names, seed)
-        match_id = new_match_id()
+        match_id = match_id_for(events[0].seed_commitment)
         tokens = [new_token() for _ in seats]
         payload = encode({"ruleset": ruleset_id, "seats": [msgspec.to_builtins(s) for s in seats],
                           "options": options})

@@ -51,3 +51,11 @@ def test_a_wrong_seed_or_outcome_is_caught(replay_bytes: bytes) -> None:
     wrong_outcome = msgspec.structs.replace(replay, outcome=None)
     assert verify_bytes(encode_replay(wrong_outcome)).failure.check == "outcome"  # type: ignore[union-attr]
     assert verify_bytes(b"{}").failure.check == "format"  # type: ignore[union-attr]
+
+
+def test_a_changed_match_id_is_caught(replay_bytes: bytes) -> None:
+    replay = decode_replay(replay_bytes)
+    for match_id in ("someone-else", replay.match_id[:-1] + ("0" if replay.match_id[-1] != "0" else "1"), ""):
+        verdict = verify_bytes(encode_replay(msgspec.structs.replace(replay, match_id=match_id)))
+        assert verdict.failure is not None
+        assert (verdict.failure.check, verdict.failure.version) == ("fold", 1)
