@@ -38,7 +38,7 @@ def build(
     match_id: str, recorded: Sequence[RecordedEvent], commands: Sequence[tuple[CommandRecord, int, int]],
     seed: bytes | None,
 ) -> Replay:
-    """The replay of a stored match."""
+    """The replay of a stored match; ``seed`` is left out while the folded events show no outcome."""
     if not recorded:
         raise KeyError(match_id)
     head = msgspec.json.decode(recorded[0].data)
@@ -49,7 +49,7 @@ def build(
         format=FORMAT, format_version=FORMAT_VERSION, match_id=match_id,
         ruleset=RulesetRef(id=head["ruleset"], version=head["version"], card_data_hash=head["card_data_hash"]),
         seats=head["seats"], config=head["config"], seed_commitment=head["seed_commitment"],
-        seed=None if seed is None else seed.hex(),
+        seed=None if seed is None or outcome is None else seed.hex(),
         outcome=outcome,
         commands=[ReplayCommand(command_id=c.command_id, actor=c.actor, type=c.type, payload=c.payload.decode(),
                                 first_version=first, last_version=last) for c, first, last in commands],
@@ -85,10 +85,23 @@ def _same_match(replay: Replay, stored_head: Any) -> bool:
     return stored_head is not None and stored_head.hash.hex() == replay.head_hash
 
 
-async def export(store: Any, match_id: str, include_seed: bool) -> bytes:
+async def stored(store: Any, match_id: str, include_seed: bool = True) -> Replay | None:
+    """The replay of the stored match (with its seed if ended and ``include_seed``), None if there is none.
+
+    Whether the match has ended is decided by folding its events, never by the match list."""
     recorded = await store.read_stream(match_id)
+    if not recorded:
+        return None
     seed = await store.read_secret(match_id, SEED_SECRET) if include_seed else None
-    return encode_replay(build(match_id, recorded, await store.read_commands(match_id), seed))
+    return build(match_id, recorded, await store.read_commands(match_id), seed)
+
+
+async def export(store: Any, match_id: str, include_seed: bool) -> bytes:
+    """The replay file of the stored match (``KeyError`` if there is none); see ``stored``."""
+    replay = await stored(store, match_id, include_seed)
+    if replay is None:
+        raise KeyError(match_id)
+    return encode_replay(replay)
 
 
 async def import_(store: Any, data: bytes) -> tuple[str, bool]:

@@ -7,6 +7,7 @@ decide again. Watchers and timers hang off the manager but live in their own mod
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 import uuid
 from collections import OrderedDict
@@ -25,9 +26,9 @@ from engine.match import (
 from eventstore import CommandRecord, NewEvent, RecordedEvent, Snapshot, WrongExpectedVersion
 from replays.format import match_id_for
 from replays.storage import SEED_SECRET
-from services.errors import InvalidArgument, MatchNotFound, VersionMismatch
+from services.errors import CommandIdReused, InvalidArgument, MatchNotFound, VersionMismatch
 from services.hot import HotMatch
-from services.readmodel import TABLE, MatchRow, ReadModel, row_for
+from services.readmodel import MatchRow, ReadModel, row_for
 from services.tokens import TOKEN_SECRET_PREFIX, new_token, token_hash
 
 CREATE_COMMAND = "create_match"
@@ -82,6 +83,12 @@ class MatchManager:
     async def create(self, ruleset_id: str, seats: Sequence[SeatEntry], options: dict[str, Any]) -> Created:
         """A new match with fresh seed and seat tokens; ``ConfigError`` for a bad configuration."""
         ruleset = ruleset_for(ruleset_id)
+        if not ruleset.min_seats <= len(seats) <= ruleset.max_seats:
+            players = (f"{ruleset.min_seats}" if ruleset.min_seats == ruleset.max_seats
+                       else f"{ruleset.min_seats} to {ruleset.max_seats}")
+            raise InvalidArgument(f"{ruleset.id} takes {players} seats, not {len(seats)}",
+                                  reason="PLAYER_COUNT_INVALID", min=str(ruleset.min_seats),
+                                  max=str(ruleset.max_seats), count=str(len(seats)))
         for index, seat in enumerate(seats):
             if not seat.name.strip():
                 raise InvalidArgument(f"seat {index} has no name", reason="SEAT_NAME_MISSING", seat=str(index))
@@ -96,13 +103,13 @@ class MatchManager:
         command = CommandRecord(command_id=f"create-{match_id}", actor=SYSTEM, type=CREATE_COMMAND,
                                 payload=payload)
         hidden = {SEED_SECRET: seed} | {f"{TOKEN_SECRET_PREFIX}{i}": token_hash(t) for i, t in enumerate(tokens)}
-        await self.store.append(match_id, 0, _new_events(events), command, secrets=hidden)
+        appended = await self.store.append(match_id, 0, _new_events(events), command, secrets=hidden)
         now = datetime.now(UTC)
         hot = HotMatch(match_id, ruleset, fold(ruleset, events), seed,
                        tuple(hidden[f"{TOKEN_SECRET_PREFIX}{i}"] for i in range(len(tokens))),
                        {command.command_id: (1, len(events))}, now)
         self._remember(hot)
-        row = row_for(hot, created_at=now)
+        row = row_for(hot, created_at=now, position=appended.first_position)
         await self.read_model.put(row)
         self._changed(hot)
         return Created(row=row, tokens=tokens)
@@ -112,13 +119,23 @@ class MatchManager:
     async def submit(
         self, match_id: str, actor: Actor, raw: bytes, command_id: str = "", expected_version: int | None = None,
     ) -> Submitted:
-        """Decides and appends one command; retries with the same ``command_id`` get the first result."""
+        """Decides and appends one command; retries with the same ``command_id`` get the first result.
+
+        The work runs to its end even when the caller is cancelled (a client deadline): an append that
+        commits is always folded into the loaded match and the match list."""
+        work = asyncio.ensure_future(self._submit(match_id, actor, raw, command_id, expected_version))
+        work.add_done_callback(_retrieved)
+        return await asyncio.shield(work)
+
+    async def _submit(
+        self, match_id: str, actor: Actor, raw: bytes, command_id: str, expected_version: int | None,
+    ) -> Submitted:
         hot = await self.get(match_id)
         command_id = command_id or uuid.uuid4().hex
         async with hot.lock:
             for _ in range(_RETRIES):
                 if command_id in hot.command_ids:
-                    return await self._replayed(hot, command_id)
+                    return await self._replayed(hot, command_id, actor, raw)
                 if expected_version is not None and expected_version != hot.version:
                     raise VersionMismatch(f"match is at version {hot.version}, not {expected_version}",
                                           actual=str(hot.version))
@@ -154,11 +171,18 @@ class MatchManager:
             await self._snapshot(hot)
         self._changed(hot)
 
-    async def _replayed(self, hot: HotMatch, command_id: str) -> Submitted:
+    async def _replayed(self, hot: HotMatch, command_id: str, actor: Actor, raw: bytes) -> Submitted:
+        """The first result of a command id, as of the versions it appended; ``CommandIdReused`` when the
+        id was recorded for another actor or another command body (ids are idempotency keys, not shared)."""
         first, last = hot.command_ids[command_id]
+        original = next((c for c, _, _ in await self.store.read_commands(hot.match_id) if c.command_id == command_id),
+                        None)
+        if original is not None and (original.actor, original.payload) != (actor_name(actor), raw):
+            raise CommandIdReused(f"command id {command_id!r} was already used for another command",
+                                  command_id=command_id)
         recorded = await self.store.read_stream(hot.match_id, first, last)
         decoder = event_decoder(hot.ruleset)
-        return Submitted(events=[decoder.decode(r.data) for r in recorded], first_version=first, version=hot.version,
+        return Submitted(events=[decoder.decode(r.data) for r in recorded], first_version=first, version=last,
                          duplicate=True, recorded_at=recorded[-1].meta.recorded_at)
 
     # -- reading ----------------------------------------------------------------------------------
@@ -193,22 +217,9 @@ class MatchManager:
         """Rewrites the match's read-model row from its events (after an import)."""
         hot = await self.get(match_id)
         head = await self.store.read_stream(match_id, 1, 1)
-        row = row_for(hot, created_at=head[0].meta.recorded_at)
+        row = row_for(hot, created_at=head[0].meta.recorded_at, position=head[0].position)
         await self.read_model.put(row)
         return row
-
-    async def rebuild_read_model(self) -> int:
-        """Rebuilds the match list from scratch from the events (DESIGN.md: read models are projections)."""
-        await self.store.clear_rows(TABLE)
-        rebuilt, position = 0, 1
-        while batch := await self.store.read_all(position, 1000):
-            for recorded in batch:
-                if recorded.version == 1:
-                    await self.reindex(recorded.stream_id)
-                    self._hot.pop(recorded.stream_id, None)
-                    rebuilt += 1
-            position = batch[-1].position + 1
-        return rebuilt
 
     def loaded(self, match_id: str) -> HotMatch | None:
         return self._hot.get(match_id)
@@ -280,6 +291,12 @@ class MatchManager:
     def _changed(self, hot: HotMatch) -> None:
         for callback in self.on_change:
             callback(hot)
+
+
+def _retrieved(work: asyncio.Future[Submitted]) -> None:
+    """Marks a submit's error as seen when its caller was cancelled before hearing of it."""
+    if not work.cancelled():
+        work.exception()
 
 
 def _snapshot_schema(ruleset: Ruleset) -> str:

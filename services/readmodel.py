@@ -1,4 +1,10 @@
-"""The match list: a read model kept in the store's projection rows, rebuildable from the events."""
+"""The match list: a read model kept in the store's projection rows, a projection of the events.
+
+Two projection tables hold the same rows: ``matches`` by match id (lookups) and ``matches_newest`` by a key
+that sorts the newest creation first (listing). ``services/projection.py`` keeps them caught up with the
+store's global order; the manager also writes a row as soon as it creates or ends a match, so a client
+reads its own writes. Rows only move forward: running, then ended.
+"""
 
 from __future__ import annotations
 
@@ -8,10 +14,14 @@ from typing import Any
 import msgspec
 
 from engine.contract import Outcome
+from eventstore import AsyncEventStore
 
 TABLE = "matches"
+NEWEST = "matches_newest"
 RUNNING = "running"
 ENDED = "ended"
+_ORDER_BASE = 10**18
+"""Larger than any global position: ``_ORDER_BASE - position`` sorts newest first, in fixed width."""
 
 
 class MatchRow(msgspec.Struct, frozen=True):
@@ -27,13 +37,24 @@ class MatchRow(msgspec.Struct, frozen=True):
     created_at: datetime
     updated_at: datetime
     seed_commitment: str
+    position: int = 0
+    """Global position of the match's creation event: the list's order."""
 
 
 _decoder = msgspec.json.Decoder(MatchRow)
 
 
-def row_for(hot: Any, created_at: datetime | None, previous: MatchRow | None = None) -> MatchRow:
-    """The row for a loaded match; ``created_at`` comes from ``previous`` when not given."""
+def order_key(position: int) -> str:
+    """The ``matches_newest`` key of a match created at ``position``."""
+    return f"{_ORDER_BASE - position:018d}"
+
+
+def is_order_key(key: str) -> bool:
+    return len(key) == 18 and key.isascii() and key.isdigit()
+
+
+def row_for(hot: Any, created_at: datetime | None, previous: MatchRow | None = None, position: int = 0) -> MatchRow:
+    """The row for a loaded match; ``created_at`` and ``position`` come from ``previous`` when not given."""
     created = hot.match.created
     outcome = hot.outcome
     return MatchRow(
@@ -45,19 +66,22 @@ def row_for(hot: Any, created_at: datetime | None, previous: MatchRow | None = N
         version=hot.version,
         outcome=outcome,
         created_at=created_at or (previous.created_at if previous else hot.last_event_at),
-        updated_at=hot.last_event_at if created_at is None else created_at,
+        updated_at=hot.last_event_at,
         seed_commitment=created.seed_commitment,
+        position=position or (previous.position if previous else 0),
     )
 
 
 class ReadModel:
-    """Rows by match id over the store's generic projection table."""
+    """Rows by match id, and pages of them newest first, over the store's generic projection table."""
 
-    def __init__(self, store: Any) -> None:
+    def __init__(self, store: AsyncEventStore) -> None:
         self._store = store
 
     async def put(self, row: MatchRow) -> None:
-        await self._store.put_row(TABLE, row.match_id, msgspec.json.encode(row))
+        data = msgspec.json.encode(row)
+        await self._store.put_row(TABLE, row.match_id, data)
+        await self._store.put_row(NEWEST, order_key(row.position), data)
 
     async def get(self, match_id: str) -> MatchRow | None:
         data = await self._store.get_row(TABLE, match_id)
@@ -66,18 +90,24 @@ class ReadModel:
     async def page(
         self, after: str | None, size: int, ruleset: str = "", status: str = "",
     ) -> tuple[list[MatchRow], str | None]:
-        """Up to ``size`` rows after the key ``after`` (creation order) that pass the filters."""
+        """Up to ``size`` rows, newest first, after the order key ``after``, that pass the filters; and the
+        key to continue after (None when no rows are left)."""
         found: list[MatchRow] = []
+        found_key = ""
         cursor = after
-        while len(found) < size:
-            batch = await self._store.list_rows(TABLE, after_key=cursor, limit=max(size * 2, 100))
-            if not batch:
-                return found, None
+        while True:
+            batch = await self._store.list_rows(NEWEST, after_key=cursor, limit=max(size * 2, 100))
             for key, data in batch:
                 cursor = key
                 row = _decoder.decode(data)
                 if (not ruleset or row.ruleset == ruleset) and (not status or row.status == status):
-                    found.append(row)
                     if len(found) == size:
-                        return found, key
-        return found, cursor
+                        return found, found_key
+                    found.append(row)
+                    found_key = key
+            if len(batch) < max(size * 2, 100):
+                return found, None
+
+    async def clear(self) -> None:
+        await self._store.clear_rows(TABLE)
+        await self._store.clear_rows(NEWEST)

@@ -10,6 +10,7 @@
 | PermissionDenied               | PERMISSION_DENIED   | TOKEN_INVALID, ADMIN_REQUIRED    |
 | MatchNotFound                  | NOT_FOUND           | MATCH_NOT_FOUND                  |
 | VersionMismatch                | ABORTED             | VERSION_MISMATCH                 |
+| CommandIdReused                | ALREADY_EXISTS      | COMMAND_ID_REUSED                |
 | ReplayInvalid                  | FAILED_PRECONDITION | REPLAY_INVALID (check, version)  |
 | ReplayConflict                 | ALREADY_EXISTS      | MATCH_EXISTS                     |
 | anything else (a bug)          | INTERNAL            | INTERNAL (no detail leaves)      |
@@ -24,6 +25,7 @@ from collections.abc import Callable
 from typing import Any
 
 import grpc
+import msgspec
 from google.protobuf import any_pb2
 from google.rpc import code_pb2, error_details_pb2, status_pb2
 from grpc_status import rpc_status
@@ -32,7 +34,7 @@ from engine.commands import BAD_JSON
 from engine.errors import MALFORMED_CODES, ConfigError, Rejected
 from replays.storage import ReplayConflict, ReplayInvalid
 from services.errors import (
-    InvalidArgument, MatchNotFound, PermissionDenied, ServiceError, Unauthenticated, VersionMismatch,
+    CommandIdReused, InvalidArgument, MatchNotFound, PermissionDenied, ServiceError, Unauthenticated, VersionMismatch,
 )
 
 DOMAIN = "duelhall"
@@ -46,6 +48,7 @@ _SERVICE_CODES: list[tuple[type[ServiceError], int]] = [
     (PermissionDenied, code_pb2.PERMISSION_DENIED),
     (MatchNotFound, code_pb2.NOT_FOUND),
     (VersionMismatch, code_pb2.ABORTED),
+    (CommandIdReused, code_pb2.ALREADY_EXISTS),
 ]
 
 
@@ -56,8 +59,11 @@ def to_status(exc: BaseException) -> status_pb2.Status:
         code = code_pb2.INVALID_ARGUMENT if malformed else code_pb2.FAILED_PRECONDITION
         return status(code, exc.code, exc.message, exc.details)
     if isinstance(exc, ConfigError):
-        details = {"detail": exc.detail} | ({"seat": str(exc.seat)} if exc.seat is not None else {})
-        return status(code_pb2.INVALID_ARGUMENT, exc.code, str(exc), details)
+        detail = _config_detail(exc)
+        details = {"detail": detail} | ({"seat": str(exc.seat)} if exc.seat is not None else {})
+        where = f" (seat {exc.seat})" if exc.seat is not None else ""
+        return status(code_pb2.INVALID_ARGUMENT, exc.code, f"{exc.code}{where}: {detail}" if detail else exc.code,
+                      details)
     if isinstance(exc, ReplayInvalid):
         details = {"check": exc.check, "version": str(exc.version)}
         return status(code_pb2.FAILED_PRECONDITION, "REPLAY_INVALID", str(exc), details)
@@ -68,6 +74,19 @@ def to_status(exc: BaseException) -> status_pb2.Status:
             return status(code, exc.reason, exc.message, exc.details)
     log.exception("internal error", exc_info=exc)
     return status(code_pb2.INTERNAL, "INTERNAL", "internal error", {})
+
+
+def _config_detail(exc: ConfigError) -> str:
+    """The error's detail as text: a ruleset that lists every problem (``errors``, e.g. duel) gets one
+    "CODE (field value, ...)" phrase per problem instead of its JSON."""
+    problems = getattr(exc, "errors", None)
+    if not problems:
+        return exc.detail
+    phrases = []
+    for problem in msgspec.to_builtins(problems):
+        fields = ", ".join(f"{key} {value}" for key, value in problem.items() if key != "code" and value is not None)
+        phrases.append(f"{problem['code']} ({fields})" if fields else str(problem["code"]))
+    return "; ".join(phrases)
 
 
 def clip(text: str, limit: int = METADATA_CHARS) -> str:

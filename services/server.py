@@ -11,11 +11,12 @@ import msgspec
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
-from eventstore import migrate, open_store
+from eventstore import AsyncEventStore, migrate, open_store
 from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
 from services.malformed import GuardedRegistration
 from services.manager import MatchManager
+from services.projection import MatchList
 from services.readmodel import RUNNING
 from services.servicers import MatchServicer, RulesetServicer
 from services.timers import Timers
@@ -38,17 +39,18 @@ class ServerConfig(msgspec.Struct, frozen=True):
 class Running:
     """A started server and what it owns; ``stop`` releases everything in order."""
 
-    def __init__(self, server: grpc.aio.Server, port: int, store: object, manager: MatchManager, feed: Feed,
-                 timers: Timers, health: health.aio.HealthServicer) -> None:
+    def __init__(self, server: grpc.aio.Server, port: int, store: AsyncEventStore, manager: MatchManager, feed: Feed,
+                 match_list: MatchList, timers: Timers, health: health.aio.HealthServicer) -> None:
         self.server, self.port, self.store, self.manager = server, port, store, manager
-        self.feed, self.timers, self.health = feed, timers, health
+        self.feed, self.match_list, self.timers, self.health = feed, match_list, timers, health
 
     async def stop(self, grace: float | None = 2.0) -> None:
         await self.health.enter_graceful_shutdown()
         await self.server.stop(grace)
         self.timers.close()
         await self.feed.stop()
-        await self.store.close()  # type: ignore[attr-defined]
+        await self.match_list.stop()
+        await self.store.close()
 
 
 async def create_server(config: ServerConfig) -> Running:
@@ -59,6 +61,9 @@ async def create_server(config: ServerConfig) -> Running:
     timers = Timers(manager)
     feed = Feed(store, manager, eager=not config.database_url.startswith("sqlite"))
     await feed.start()
+    match_list = MatchList(store, manager)
+    await match_list.catch_up()
+    match_list.start()
     server = grpc.aio.server()
     registration = GuardedRegistration(server)
     # The generated registration functions carry no annotations.
@@ -73,7 +78,7 @@ async def create_server(config: ServerConfig) -> Running:
     await resume_timers(manager)
     for name in ("", *SERVICE_NAMES):
         await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
-    return Running(server, port, store, manager, feed, timers, health_servicer)
+    return Running(server, port, store, manager, feed, match_list, timers, health_servicer)
 
 
 async def resume_timers(manager: MatchManager) -> int:

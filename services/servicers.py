@@ -11,14 +11,16 @@ from engine import registry
 from engine.contract import Viewer
 from engine.match import encode
 from replays import storage as replay_io
+from replays.format import encode_replay
 from replays.verify import verify_bytes
 from services import wire
 from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
-from services.errors import MatchNotFound
+from services.errors import InvalidArgument, MatchNotFound
 from services.hot import HotMatch
 from services.manager import MatchManager, SeatEntry, ruleset_for
-from services.readmodel import ENDED, row_for
+from services.pages import decode_token, encode_token
+from services.readmodel import row_for
 from services.rpc_errors import rpc_errors
 from services.tokens import check_admin, seat_for, viewer_for
 from services.watch import Feed
@@ -59,10 +61,16 @@ class MatchServicer(pb_grpc.MatchServiceServicer):
 
     @rpc_errors
     async def ListMatches(self, request: pb.ListMatchesRequest, context: Context) -> pb.ListMatchesResponse:
-        size = min(request.page_size or 50, _MAX_PAGE)
-        rows, next_key = await self._matches.read_model.page(
-            request.page_token or None, size, request.ruleset, wire.STATUS_FROM_PB.get(request.status, ""))
-        return pb.ListMatchesResponse(matches=[wire.match(r) for r in rows], next_page_token=next_key or "")
+        if not 0 <= request.page_size <= _MAX_PAGE:
+            raise InvalidArgument(f"page_size must be 0 (the default, 50) to {_MAX_PAGE}, not {request.page_size}",
+                                  reason="PAGE_SIZE_OUT_OF_RANGE")
+        status = wire.STATUS_FROM_PB.get(request.status)
+        if status is None:
+            raise InvalidArgument(f"status {request.status} is not a MatchStatus", reason="STATUS_UNKNOWN")
+        after = decode_token(request.page_token, request.ruleset, status)
+        rows, next_key = await self._matches.read_model.page(after, request.page_size or 50, request.ruleset, status)
+        token = "" if next_key is None else encode_token(next_key, request.ruleset, status)
+        return pb.ListMatchesResponse(matches=[wire.match(r) for r in rows], next_page_token=token)
 
     @rpc_errors
     async def GetView(self, request: pb.GetViewRequest, context: Context) -> pb.GetViewResponse:
@@ -105,13 +113,12 @@ class MatchServicer(pb_grpc.MatchServiceServicer):
 
     @rpc_errors
     async def ExportReplay(self, request: pb.ExportReplayRequest, context: Context) -> pb.ExportReplayResponse:
-        row = await self._matches.read_model.get(request.match_id)
-        if row is None:
+        replay = await replay_io.stored(self._matches.store, request.match_id)
+        if replay is None:
             raise MatchNotFound(f"no match {request.match_id!r}")
-        ended = row.status == ENDED
-        if not ended:
+        if replay.outcome is None:
             check_admin(request.token, self._admin_token)
-        return pb.ExportReplayResponse(replay=await replay_io.export(self._matches.store, request.match_id, ended))
+        return pb.ExportReplayResponse(replay=encode_replay(replay))
 
     @rpc_errors
     async def ImportReplay(self, request: pb.ImportReplayRequest, context: Context) -> pb.ImportReplayResponse:

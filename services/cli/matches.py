@@ -12,6 +12,7 @@ from rich.table import Column, Table
 from eventstore import open_store
 from services.cli.common import add_database_option, database, err, out
 from services.manager import MatchManager
+from services.projection import MatchList
 from services.readmodel import MatchRow, ReadModel
 
 
@@ -44,8 +45,11 @@ def run(args: argparse.Namespace) -> int:
 async def _rows(url: str, limit: int, ruleset: str, status: str, rebuild: bool) -> list[MatchRow]:
     store = await open_store(url)
     try:
+        match_list = MatchList(store, MatchManager(store))
         if rebuild:
-            err.print(f"rebuilt the match list from the events: {await MatchManager(store).rebuild_read_model()} matches")
+            err.print(f"rebuilt the match list from the events: {await match_list.rebuild()} matches")
+        else:
+            await match_list.catch_up()
         rows, _ = await ReadModel(store).page(None, limit, ruleset, status)
         return rows
     finally:

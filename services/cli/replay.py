@@ -9,11 +9,10 @@ from typing import Any
 
 from eventstore import migrate, open_store
 from replays import render, storage
-from replays.format import decode_replay
+from replays.format import decode_replay, encode_replay
 from replays.verify import verify_bytes
 from services.cli.common import add_database_option, database, err, out
 from services.manager import MatchManager
-from services.readmodel import ENDED, ReadModel
 
 
 def register(commands: Any) -> None:
@@ -48,10 +47,10 @@ def run_export(args: argparse.Namespace) -> int:
 async def _export(url: str, match_id: str) -> bytes:
     store = await open_store(url)
     try:
-        row = await ReadModel(store).get(match_id)
-        if row is None:
+        replay = await storage.stored(store, match_id)
+        if replay is None:
             raise LookupError(f"no match {match_id!r} in {url}")
-        return await storage.export(store, match_id, include_seed=row.status == ENDED)
+        return encode_replay(replay)
     finally:
         await store.close()
 

@@ -53,7 +53,18 @@ async def play_random(stub: pb_grpc.MatchServiceStub, created: Created, seed: in
         options = [c for c in legal.commands_json if msgspec.json.decode(c)["type"] != "concede"]
         reply = await stub.SubmitCommand(pb.SubmitCommandRequest(
             match_id=created.match_id, token=created.tokens[seat], command_json=rng.choice(options),
-            command_id=f"c{commands}"))
+            command_id=f"s{seed}-c{commands}"))
         to_act = list(reply.to_act)
         commands += 1
     return commands
+
+
+def error_metadata(error: grpc.aio.AioRpcError) -> dict[str, str]:
+    """The ErrorInfo metadata in the rich status trailer."""
+    for key, value in error.trailing_metadata() or ():
+        if key == "grpc-status-details-bin":
+            for detail in status_pb2.Status.FromString(value).details:
+                info = error_details_pb2.ErrorInfo()
+                if detail.Unpack(info):
+                    return dict(info.metadata)
+    raise AssertionError(f"no ErrorInfo on {error.code()}: {error.details()}")

@@ -11,6 +11,7 @@ from engine.registry import RULESETS
 from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
 from tests.services.client import create_match
+from tests.services.test_e2e_errors import refused
 
 
 async def test_rulesets_are_listed_and_described(rulesets: pb_grpc.RulesetServiceStub) -> None:
@@ -28,7 +29,8 @@ async def test_matches_are_listed_by_ruleset_and_status_in_pages(matches: pb_grp
     first = await matches.ListMatches(pb.ListMatchesRequest(ruleset="card_monsters", page_size=2))
     second = await matches.ListMatches(pb.ListMatchesRequest(ruleset="card_monsters", page_size=2,
                                                              page_token=first.next_page_token))
-    assert [m.match_id for m in first.matches] + [m.match_id for m in second.matches] == ids
+    assert [m.match_id for m in first.matches] + [m.match_id for m in second.matches] == ids[::-1]
+    assert first.next_page_token and not second.next_page_token
     assert all(m.status == pb.MATCH_STATUS_RUNNING for m in first.matches)
     ended = await matches.ListMatches(pb.ListMatchesRequest(status=pb.MATCH_STATUS_ENDED))
     assert list(ended.matches) == []
@@ -45,3 +47,20 @@ async def test_health_and_reflection(channel: grpc.aio.Channel) -> None:
     responses = reflection.ServerReflectionInfo(iter([reflection_pb2.ServerReflectionRequest(list_services="")]))
     names = [s.name async for r in responses for s in r.list_services_response.service]
     assert {"duelhall.v1.MatchService", "duelhall.v1.RulesetService", "grpc.health.v1.Health"} <= set(names)
+
+
+async def test_list_requests_out_of_range_are_refused(matches: pb_grpc.MatchServiceStub) -> None:
+    for _ in range(2):
+        await create_match(matches)
+    first = await matches.ListMatches(pb.ListMatchesRequest(page_size=1))
+    invalid = grpc.StatusCode.INVALID_ARGUMENT
+    for request, reason in [
+        (pb.ListMatchesRequest(page_size=-1), "PAGE_SIZE_OUT_OF_RANGE"),
+        (pb.ListMatchesRequest(page_size=501), "PAGE_SIZE_OUT_OF_RANGE"),
+        (pb.ListMatchesRequest(status=99), "STATUS_UNKNOWN"),  # type: ignore[arg-type]
+        (pb.ListMatchesRequest(page_token="garbage"), "PAGE_TOKEN_INVALID"),
+        (pb.ListMatchesRequest(page_token="eyJhZnRlciI6IngifQ"), "PAGE_TOKEN_INVALID"),
+        (pb.ListMatchesRequest(page_token=first.next_page_token, ruleset="aq"), "PAGE_TOKEN_INVALID"),
+        (pb.ListMatchesRequest(page_token="A" * 5000), "PAGE_TOKEN_INVALID"),
+    ]:
+        assert await refused(matches.ListMatches(request)) == (invalid, reason), request
