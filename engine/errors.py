@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-# Engine-wide rejection codes (STYLE.md §5); rulesets add their own.
+# Engine-wide rejection codes ; rulesets add their own.
 MATCH_OVER = "MATCH_OVER"
 NOT_YOUR_TURN = "NOT_YOUR_TURN"
 BAD_FIELDS = "BAD_FIELDS"
