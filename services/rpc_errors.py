@@ -57,7 +57,7 @@ def to_status(exc: BaseException) -> status_pb2.Status:
     if isinstance(exc, Rejected):
         malformed = exc.code in MALFORMED_CODES or exc.code == BAD_JSON
         code = code_pb2.INVALID_ARGUMENT if malformed else code_pb2.FAILED_PRECONDITION
-        return status(code, exc.code, exc.message, exc.details)
+        return status(code, exc.code, exc.message, {})
     if isinstance(exc, ConfigError):
         detail = _config_detail(exc)
         details = {"detail": detail} | ({"seat": str(exc.seat)} if exc.seat is not None else {})
