@@ -214,8 +214,9 @@ class MatchManager:
         return hot
 
     async def reindex(self, match_id: str) -> MatchRow:
-        """Rewrites the match's read-model row from its events (after an import)."""
-        hot = await self.get(match_id)
+        """Rewrites the match's read-model row from its events (after an import, which may have been loaded
+        while its appends were still coming in)."""
+        hot = await self.at_least(match_id, await self.store.stream_version(match_id))
         head = await self.store.read_stream(match_id, 1, 1)
         row = row_for(hot, created_at=head[0].meta.recorded_at, position=head[0].position)
         await self.read_model.put(row)
