@@ -38,7 +38,7 @@ from eventstore.subscription import HeadSignal, follow
 from eventstore.urls import asyncpg_dsn
 
 MAX_BATCH = 256
-DRIVER_ERRORS = (asyncpg.PostgresError, asyncpg.InterfaceError, OSError)
+DRIVER_ERRORS = (asyncpg.PostgresError, asyncpg.InterfaceError, asyncpg.InternalClientError, OSError)
 
 
 def is_request_error(exc: BaseException) -> bool:
@@ -70,9 +70,11 @@ class PostgresStore:
     """The event store on PostgreSQL for asyncio code (see ``AsyncEventStore`` for the contract)."""
 
     def __init__(
-        self, pool: asyncpg.Pool, listener: asyncpg.Connection, *, group_commit: bool, poll_interval: float
+        self, pool: asyncpg.Pool, listener: asyncpg.Connection, *, group_commit: bool, poll_interval: float,
+        dsn: str = "",
     ) -> None:
-        self._pool, self._listener = pool, listener
+        self._pool, self._listener, self._dsn = pool, listener, dsn
+        self._relistening: asyncio.Task[None] | None = None
         self._poll_interval = poll_interval
         self._signal = HeadSignal()
         self.stats = CommitStats()
@@ -101,9 +103,9 @@ class PostgresStore:
             if isinstance(exc, DRIVER_ERRORS):
                 raise DatabaseError(f"cannot use PostgreSQL: {exc}") from exc
             raise
-        store = cls(pool, listener, group_commit=group_commit, poll_interval=poll_interval)
+        store = cls(pool, listener, group_commit=group_commit, poll_interval=poll_interval, dsn=dsn)
         try:
-            await listener.add_listener(sql.CHANNEL, store._heard)
+            await store._listen(listener)
             store._signal.advance(await store.head_position())
         except BaseException:
             await store.close()
@@ -112,6 +114,37 @@ class PostgresStore:
 
     def _heard(self, connection: Any, pid: int, channel: str, payload: str) -> None:
         self._signal.advance(int(payload))
+
+    async def _listen(self, listener: asyncpg.Connection) -> None:
+        await listener.add_listener(sql.CHANNEL, self._heard)
+        listener.add_termination_listener(self._lost)
+
+    def _lost(self, connection: Any) -> None:
+        """The listening connection died (server restart, pg_terminate_backend): listen again, so that
+        subscribers hear of commits at once rather than at the next poll."""
+        if not self._signal.closed and self._relistening is None:
+            self._relistening = asyncio.get_running_loop().create_task(self._relisten())
+
+    async def _relisten(self) -> None:
+        delay = 0.05
+        try:
+            while not self._signal.closed:
+                try:
+                    listener = await asyncpg.connect(self._dsn)
+                    await self._listen(listener)
+                except DRIVER_ERRORS:
+                    await asyncio.sleep(delay)
+                    delay = min(delay * 2, 2.0)
+                    continue
+                self._listener = listener
+                try:
+                    # Commits made while nobody listened: subscribers read up to the head now.
+                    self._signal.advance(await self.head_position())
+                except StoreError:
+                    pass
+                return
+        finally:
+            self._relistening = None
 
     # -- appends -----------------------------------------------------------------------------------
 
@@ -303,7 +336,12 @@ class PostgresStore:
         if self._queue is not None and self._writer is not None:
             self._queue.put_nowait(None)
             await self._writer
-        await self._listener.close()
+        if self._relistening is not None:
+            self._relistening.cancel()
+        try:
+            await self._listener.close()
+        except DRIVER_ERRORS:
+            pass  # already lost: nothing left to close
         await self._pool.close()
 
     # -- plumbing ----------------------------------------------------------------------------------

@@ -33,7 +33,9 @@ from eventstore.schema import SCHEMA_REVISION, commands, events, secrets
 from eventstore.urls import sqlite_path
 
 SYNCHRONOUS = ("NORMAL", "FULL", "EXTRA")
-BUSY_TIMEOUT = 30.0  # seconds another process's write transaction may hold the lock before we give up
+# Seconds another process's write transaction may hold the lock before an operation gives up with
+# DatabaseError: bounded well below a client's deadline, so a held lock is a prompt, retryable refusal.
+BUSY_TIMEOUT = 3.0
 
 _P = ParamSpec("_P")
 _R = TypeVar("_R")

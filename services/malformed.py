@@ -2,13 +2,13 @@
 
 grpc.aio answers a request its deserializer cannot parse with UNKNOWN and logs a traceback per request. Here
 each method handler gets a deserializer that never raises (it hands the servicer a ``Malformed`` marker) and
-a behaviour that refuses the marker with a rich status, logging one short line at most every minute.
+a behaviour that refuses the marker with a rich status, logging one short line at most every minute
+(``services/throttle.py``).
 """
 
 from __future__ import annotations
 
 import logging
-import time
 from collections.abc import AsyncIterator, Callable, Mapping
 from typing import Any
 
@@ -17,12 +17,11 @@ from google.rpc import code_pb2
 from grpc_status import rpc_status
 
 from services.rpc_errors import status
+from services.throttle import ThrottledLog
 
 log = logging.getLogger(__name__)
 
 MALFORMED_REQUEST = "MALFORMED_REQUEST"
-LOG_EVERY = 60.0
-"""Seconds between log lines about malformed requests."""
 
 
 class Malformed:
@@ -32,28 +31,11 @@ class Malformed:
         self.error = error
 
 
-class _Throttled:
-    """Logs the first malformed request, then at most one line per ``LOG_EVERY`` with the count since."""
-
-    def __init__(self) -> None:
-        self._next = 0.0
-        self._unlogged = 0
-
-    def note(self, method: str, error: str) -> None:
-        now = time.monotonic()
-        if now < self._next:
-            self._unlogged += 1
-            return
-        more = f" (and {self._unlogged} more since the last report)" if self._unlogged else ""
-        log.warning("malformed request to %s refused: %s%s", method, error[:200], more)
-        self._next, self._unlogged = now + LOG_EVERY, 0
-
-
-_throttled = _Throttled()
+_throttled = ThrottledLog(log)
 
 
 async def _refuse(method: str, malformed: Malformed, context: grpc.aio.ServicerContext) -> None:
-    _throttled.note(method, malformed.error)
+    _throttled.note(f"malformed request to {method} refused: {malformed.error}")
     message = f"the request bytes are not a valid request message for {method}"
     await context.abort_with_status(rpc_status.to_status(
         status(code_pb2.INVALID_ARGUMENT, MALFORMED_REQUEST, message, {"method": method})))

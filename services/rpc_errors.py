@@ -13,6 +13,7 @@
 | CommandIdReused                | ALREADY_EXISTS      | COMMAND_ID_REUSED                |
 | ReplayInvalid                  | FAILED_PRECONDITION | REPLAY_INVALID (check, version)  |
 | ReplayConflict                 | ALREADY_EXISTS      | MATCH_EXISTS                     |
+| StoreError (database fault)    | UNAVAILABLE         | STORE_UNAVAILABLE                |
 | anything else (a bug)          | INTERNAL            | INTERNAL (no detail leaves)      |
 """
 
@@ -32,15 +33,18 @@ from grpc_status import rpc_status
 
 from engine.commands import BAD_JSON
 from engine.errors import MALFORMED_CODES, ConfigError, Rejected
+from eventstore import StoreError, StreamNotFound, WrongExpectedVersion
 from replays.storage import ReplayConflict, ReplayInvalid
 from services.errors import (
     CommandIdReused, InvalidArgument, MatchNotFound, PermissionDenied, ServiceError, Unauthenticated, VersionMismatch,
 )
+from services.throttle import ThrottledLog
 
 DOMAIN = "duelhall"
 MESSAGE_CHARS = 300
 METADATA_CHARS = 100
 log = logging.getLogger(__name__)
+_store_faults = ThrottledLog(log)
 
 _SERVICE_CODES: list[tuple[type[ServiceError], int]] = [
     (InvalidArgument, code_pb2.INVALID_ARGUMENT),
@@ -69,6 +73,9 @@ def to_status(exc: BaseException) -> status_pb2.Status:
         return status(code_pb2.FAILED_PRECONDITION, "REPLAY_INVALID", str(exc), details)
     if isinstance(exc, ReplayConflict):
         return status(code_pb2.ALREADY_EXISTS, "MATCH_EXISTS", str(exc), {})
+    if isinstance(exc, StoreError) and not isinstance(exc, WrongExpectedVersion | StreamNotFound):
+        _store_faults.note(f"database unavailable: {exc}")
+        return status(code_pb2.UNAVAILABLE, "STORE_UNAVAILABLE", "the database is unavailable; retry shortly", {})
     for cls, code in _SERVICE_CODES:
         if isinstance(exc, cls):
             return status(code, exc.reason, exc.message, exc.details)

@@ -19,7 +19,8 @@ import msgspec
 
 from engine.contract import Viewer
 from engine.match import MATCH_CREATED, apply, encode, event_decoder, fold
-from eventstore import RecordedEvent
+from eventstore import RecordedEvent, StoreError
+from services.errors import ServiceError
 from services.hot import HotMatch
 
 log = logging.getLogger(__name__)
@@ -27,6 +28,8 @@ log = logging.getLogger(__name__)
 _RENDER_CACHE = 4096
 LINGER = 0.02
 """Seconds the feed lets commits gather between reads: one query per interval instead of one per commit."""
+RETRY = 1.0
+"""Seconds before the feed follows the store again after it failed."""
 
 
 class Update(msgspec.Struct, frozen=True):
@@ -68,12 +71,25 @@ class Feed:
                 pass
 
     async def _run(self, from_position: int) -> None:
-        async for recorded in self._store.subscribe(from_position, linger=LINGER):
-            hot = self._manager.loaded(recorded.stream_id)
-            if hot is not None and recorded.version > hot.version:
-                await self._manager.apply_foreign(hot, recorded)
-            for queue in self._queues.get(recorded.stream_id, ()):
-                queue.put_nowait(recorded)
+        """Routes events until the store closes; a store fault pauses it, and it resumes after the last event
+        it routed, so watchers get every version, in order, once the store is back."""
+        position = from_position
+        while True:
+            try:
+                async for recorded in self._store.subscribe(position, linger=LINGER):
+                    await self._route(recorded)
+                    position = recorded.position + 1
+                return
+            except (StoreError, ServiceError) as exc:
+                log.warning("watch feed paused at position %d: %s; retrying in %.0f s", position, exc, RETRY)
+                await asyncio.sleep(RETRY)
+
+    async def _route(self, recorded: RecordedEvent) -> None:
+        hot = self._manager.loaded(recorded.stream_id)
+        if hot is not None and recorded.version > hot.version:
+            await self._manager.apply_foreign(hot, recorded)
+        for queue in self._queues.get(recorded.stream_id, ()):
+            queue.put_nowait(recorded)
 
     def render(self, hot: HotMatch, recorded: RecordedEvent, viewer: Viewer) -> bytes:
         """The event's JSON as ``viewer`` may see it, computed once per viewer."""

@@ -11,6 +11,7 @@ from services import malformed
 from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
 from services.server import Running
+from services.throttle import ThrottledLog
 from tests.services.client import error_reason
 from tests.services.test_e2e_errors import refused
 
@@ -26,7 +27,7 @@ def _service(method: str) -> str:
 async def test_garbage_bytes_are_invalid_argument_to_every_method(
     channel: grpc.aio.Channel, server: Running, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(malformed, "_throttled", malformed._Throttled())
+    monkeypatch.setattr(malformed, "_throttled", ThrottledLog(malformed.log))
     caplog.set_level(logging.WARNING)
     for method in UNARY:
         call = channel.unary_unary(f"/duelhall.v1.{_service(method)}/{method}")
