@@ -85,6 +85,16 @@ def _fault(server: Running, database_url: str, kind: str) -> Iterator[None]:
         finally:
             _writer(server).execute("PRAGMA query_only = 0")
         return
+    if kind == "sqlite-disk-full":  # the file may not grow: SQLITE_FULL, as on a full disk
+        writer = _writer(server)
+        (pages,) = writer.execute("PRAGMA page_count").fetchone()
+        (limit,) = writer.execute("PRAGMA max_page_count").fetchone()
+        writer.execute(f"PRAGMA max_page_count = {pages}")
+        try:
+            yield
+        finally:
+            writer.execute(f"PRAGMA max_page_count = {limit}")
+        return
     if kind == "sqlite-locked":
         holder = sqlite3.connect(_sqlite_path(database_url), isolation_level=None)
         holder.execute("BEGIN IMMEDIATE")
@@ -109,7 +119,7 @@ def _fault(server: Running, database_url: str, kind: str) -> Iterator[None]:
 
 def _kinds(database_url: str) -> list[str]:
     if database_url.startswith("sqlite"):
-        return ["sqlite-read-only", "sqlite-locked"]
+        return ["sqlite-read-only", "sqlite-disk-full", "sqlite-locked"]
     return ["postgres-read-only", "postgres-outage"]
 
 
@@ -120,8 +130,9 @@ async def test_submits_during_a_store_fault_are_unavailable_then_recover(
         player = Player(matches, await create_match(matches))
         assert await player.step()
         with _fault(server, database_url, kind):
-            for _ in range(3):
-                await player.step()
+            for _ in range(3 if kind != "sqlite-disk-full" else 40):  # until the free pages are used up
+                if not await player.step() and kind == "sqlite-disk-full":
+                    break
         assert player.refusals, kind
         assert set(player.refusals) == {UNAVAILABLE}, (kind, player.refusals)
         before = player.acknowledged
