@@ -72,3 +72,30 @@ async def stale_instance_decides_again(stubs: list[pb_grpc.MatchServiceStub], cr
     assert reply.version > moved.version
     assert [e.type for e in reply.events][0] == "TurnEnded"
     return reply.version
+
+
+async def test_a_retry_answered_by_the_other_instance_returns_the_first_result(database_url: str) -> None:
+    first = await create_server(ServerConfig(database_url=database_url, listen="127.0.0.1:0"))
+    second = await create_server(ServerConfig(database_url=database_url, listen="127.0.0.1:0"))
+    try:
+        async with grpc.aio.insecure_channel(f"127.0.0.1:{first.port}") as a, \
+                grpc.aio.insecure_channel(f"127.0.0.1:{second.port}") as b:
+            stubs = [pb_grpc.MatchServiceStub(a), pb_grpc.MatchServiceStub(b)]
+            created = await create_match(stubs[0])
+            replies = []
+            for index in range(4):
+                seat = (await stubs[0].GetView(pb.GetViewRequest(match_id=created.match_id))).to_act[0]
+                legal = await stubs[0].ListLegalCommands(pb.ListLegalCommandsRequest(
+                    match_id=created.match_id, token=created.tokens[seat]))
+                command = next(c for c in legal.commands_json if '"concede"' not in c)
+                request = pb.SubmitCommandRequest(match_id=created.match_id, token=created.tokens[seat],
+                                                  command_json=command, command_id=f"d{index}")
+                replies.append((request, await stubs[0].SubmitCommand(request)))
+            request, original = replies[0]
+            retried = await stubs[1].SubmitCommand(request)
+            assert retried.duplicate and retried.version == original.version < replies[-1][1].version
+            assert [e.version for e in retried.events] == [e.version for e in original.events]
+            assert [e.data_json for e in retried.events] == [e.data_json for e in original.events]
+    finally:
+        await second.stop(0)
+        await first.stop(0)
