@@ -7,7 +7,7 @@ from typing import Any
 import msgspec
 
 from engine import registry
-from engine.contract import Viewer
+from engine.contract import Outcome, Viewer
 from engine.match import encode, event_decoder, fold
 from replays.format import Replay
 
@@ -32,10 +32,18 @@ def board(replay: Replay, step: int | None, viewer: Viewer) -> str:
         f"step {version}/{len(replay.events)}  last event: {event.type}  as: {who}",
     ]
     if version == len(replay.events) and replay.outcome is not None:
-        lines.append(f"outcome: {_inline(replay.outcome)}")
+        lines.append(f"outcome: {outcome_text(replay.outcome)}")
     lines.append("")
     lines.extend(_tree(msgspec.json.decode(encode(view)), 0))
     return "\n".join(lines)
+
+
+def outcome_text(outcome: Outcome) -> str:
+    """'seat 0 wins (reason)', 'seats 0+2 win (reason)' or 'draw (reason)'."""
+    if outcome.draw:
+        return f"draw ({outcome.reason})"
+    seats = "+".join(map(str, outcome.winners))
+    return f"seat {seats} wins ({outcome.reason})" if len(outcome.winners) == 1 else f"seats {seats} win ({outcome.reason})"
 
 
 def _tree(value: Any, depth: int) -> list[str]:

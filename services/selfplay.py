@@ -66,7 +66,9 @@ Progress = Callable[[], None]
 def seat_count(ruleset: Ruleset, players: int | None) -> int:
     count = players or ruleset.min_seats
     if not ruleset.min_seats <= count <= ruleset.max_seats:
-        raise ValueError(f"{ruleset.id} takes {ruleset.min_seats} to {ruleset.max_seats} players, not {count}")
+        allowed = (f"{ruleset.min_seats}" if ruleset.min_seats == ruleset.max_seats
+                   else f"{ruleset.min_seats} to {ruleset.max_seats}")
+        raise ValueError(f"{ruleset.id} takes {allowed} players, not {count}")
     return count
 
 

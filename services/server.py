@@ -53,8 +53,24 @@ class Running:
         await self.store.close()
 
 
+class ListenError(ValueError):
+    """The listening address is malformed, or the port is taken or cannot be bound."""
+
+
+def listen_address(listen: str) -> tuple[str, int]:
+    """(host, port) of a HOST:PORT address; ``ListenError`` unless the port is 0..65535."""
+    host, _, port = listen.rpartition(":")
+    if not host or not port.isdigit() or not 0 <= int(port) <= 65535:
+        raise ListenError(f"--listen {listen!r} is not HOST:PORT with a port from 0 to 65535")
+    return host, int(port)
+
+
 async def create_server(config: ServerConfig) -> Running:
-    """Migrates the database, opens the store and starts serving on ``config.listen`` (port 0: any free port)."""
+    """Migrates the database, opens the store and starts serving on ``config.listen`` (port 0: any free port).
+
+    The port is bound exclusively (no SO_REUSEPORT): a second server on a taken port is refused with
+    ``ListenError`` instead of silently sharing the port's clients with the first."""
+    listen_address(config.listen)
     await asyncio.to_thread(migrate, config.database_url)
     store = await open_store(config.database_url, sqlite_synchronous=config.sqlite_synchronous)
     manager = MatchManager(store, capacity=config.capacity)
@@ -64,7 +80,7 @@ async def create_server(config: ServerConfig) -> Running:
     match_list = MatchList(store, manager)
     await match_list.catch_up()
     match_list.start()
-    server = grpc.aio.server()
+    server = grpc.aio.server(options=[("grpc.so_reuseport", 0)])
     registration = GuardedRegistration(server)
     # The generated registration functions carry no annotations.
     pb_grpc.add_RulesetServiceServicer_to_server(RulesetServicer(), registration)  # type: ignore[no-untyped-call]
@@ -73,12 +89,25 @@ async def create_server(config: ServerConfig) -> Running:
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, registration)
     reflection.enable_server_reflection((*SERVICE_NAMES, health.SERVICE_NAME, reflection.SERVICE_NAME), server)
-    port = server.add_insecure_port(config.listen)
+    try:
+        port = server.add_insecure_port(config.listen)
+    except RuntimeError:
+        port = 0
+    if port == 0 and not config.listen.endswith(":0"):
+        await _abandon(server, feed, match_list, store)
+        raise ListenError(f"cannot listen on {config.listen}: the port is in use or the address is not local")
     await server.start()
     await resume_timers(manager)
     for name in ("", *SERVICE_NAMES):
         await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
     return Running(server, port, store, manager, feed, match_list, timers, health_servicer)
+
+
+async def _abandon(server: grpc.aio.Server, feed: Feed, match_list: MatchList, store: AsyncEventStore) -> None:
+    await server.stop(0)
+    await feed.stop()
+    await match_list.stop()
+    await store.close()
 
 
 async def resume_timers(manager: MatchManager) -> int:

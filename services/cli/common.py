@@ -1,23 +1,64 @@
-"""Small helpers shared by the CLI commands: database option and the rich consoles."""
+"""Small helpers shared by the CLI commands: database and server options, number types, the rich consoles."""
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+from pathlib import Path
 
 from rich.console import Console
 
-from eventstore import database_url
+from eventstore.urls import DATABASE_URL_ENV
 
 # Piped output is not cut at 80 columns: ids and outcomes stay whole for scripts and logs.
 out = Console(highlight=False, width=None if sys.stdout.isatty() else 160)
 err = Console(stderr=True, highlight=False)
 
+DATA_DIR_ENV = "DUELHALL_DATA_DIR"
+DEFAULT_SERVER = "127.0.0.1:50051"
 
-def add_database_option(parser: argparse.ArgumentParser) -> None:
+
+def data_dir() -> Path:
+    """Where the default database lives, whatever the current directory: ``$DUELHALL_DATA_DIR``, else
+    ``$XDG_DATA_HOME/duelhall``, else ``~/.local/share/duelhall``."""
+    explicit = os.environ.get(DATA_DIR_ENV)
+    if explicit:
+        return Path(explicit).expanduser()
+    base = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
+    return Path(base) / "duelhall"
+
+
+def default_database_url() -> str:
+    return f"sqlite:///{data_dir() / 'duelhall.db'}"
+
+
+def add_database_option(parser: argparse.ArgumentParser | argparse._MutuallyExclusiveGroup) -> None:
     parser.add_argument("--database-url", default=None,
-                        help="SQLAlchemy URL (default: $DUELHALL_DATABASE_URL or sqlite:///duelhall.db)")
+                        help=f"SQLAlchemy URL (default: ${DATABASE_URL_ENV}, else duelhall.db in the data directory, "
+                             f"${DATA_DIR_ENV} or ~/.local/share/duelhall)")
+
+
+def add_server_option(parser: argparse.ArgumentParser | argparse._MutuallyExclusiveGroup) -> None:
+    parser.add_argument("--server", default=None, metavar="HOST:PORT",
+                        help=f"ask a running server (e.g. {DEFAULT_SERVER}) instead of opening the database")
 
 
 def database(args: argparse.Namespace) -> str:
-    return database_url(args.database_url)
+    """The URL the command opens; the default data directory is created on first use."""
+    url = args.database_url or os.environ.get(DATABASE_URL_ENV)
+    if url:
+        return str(url)
+    data_dir().mkdir(parents=True, exist_ok=True)
+    return default_database_url()
+
+
+def positive(text: str) -> int:
+    """An argparse type: an integer of at least 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} is not a positive number")
+    return value

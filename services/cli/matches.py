@@ -1,48 +1,66 @@
-"""``duelhall matches``: the stored matches as a table."""
+"""``duelhall matches``: the stored matches as a table, newest first, from the database or a running server."""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+from datetime import datetime
 from typing import Any
 
+import grpc
 import msgspec
 from rich.table import Column, Table
 
+from engine.contract import Outcome
 from eventstore import open_store
-from services.cli.common import add_database_option, database, err, out
+from services.api import duelhall_pb2 as pb
+from services.api import duelhall_pb2_grpc as pb_grpc
+from services.cli.common import add_database_option, add_server_option, database, err, out, positive
 from services.manager import MatchManager
 from services.projection import MatchList
-from services.readmodel import MatchRow, ReadModel
+from services.readmodel import ENDED, RUNNING, MatchRow, ReadModel
+
+_STATUS_TO_PB = {"": pb.MATCH_STATUS_UNSPECIFIED, RUNNING: pb.MATCH_STATUS_RUNNING, ENDED: pb.MATCH_STATUS_ENDED}
+_STATUS_FROM_PB = {value: key for key, value in _STATUS_TO_PB.items()}
+_PAGE = 500
 
 
 def register(commands: Any) -> None:
-    parser = commands.add_parser("matches", help="list stored matches")
-    add_database_option(parser)
+    parser = commands.add_parser("matches", help="list stored matches, newest first")
+    where = parser.add_mutually_exclusive_group()
+    add_database_option(where)
+    add_server_option(where)
     parser.add_argument("--ruleset", default="")
-    parser.add_argument("--status", choices=("running", "ended"), default="")
-    parser.add_argument("--limit", type=int, default=100)
+    parser.add_argument("--status", choices=(RUNNING, ENDED), default="")
+    parser.add_argument("--limit", type=positive, default=100, help="show at most this many (default: 100)")
     parser.add_argument("--json", action="store_true", help="print the rows as JSON")
     parser.add_argument("--rebuild", action="store_true", help="rebuild the match list from the events first")
-    parser.set_defaults(run=run)
+    parser.set_defaults(run=run, parser=parser)
 
 
 def run(args: argparse.Namespace) -> int:
-    rows = asyncio.run(_rows(database(args), args.limit, args.ruleset, args.status, args.rebuild))
+    if args.server and args.rebuild:
+        args.parser.error("--rebuild works on a database, not with --server")
+    if args.server:
+        rows, cut = asyncio.run(_rows_from_server(args.server, args.limit, args.ruleset, args.status))
+    else:
+        rows, cut = asyncio.run(_rows(database(args), args.limit, args.ruleset, args.status, args.rebuild))
     if args.json:
         print(msgspec.json.encode(rows).decode())
-        return 0
-    table = Table("ruleset", "seats", "status", "version", "outcome", "created")
-    # Ids are what users copy into other commands: never cut or wrapped.
-    table.columns.insert(0, Column("match", no_wrap=True, min_width=32))
-    for row in rows:
-        table.add_row(row.match_id, row.ruleset, ", ".join(row.seats), row.status, str(row.version),
-                      _outcome(row), row.created_at.strftime("%m-%d %H:%M"))
-    out.print(table)
+    else:
+        table = Table("ruleset", "seats", "status", "version", "outcome", "created")
+        # Ids are what users copy into other commands: never cut or wrapped.
+        table.columns.insert(0, Column("match", no_wrap=True, min_width=32))
+        for row in rows:
+            table.add_row(row.match_id, row.ruleset, ", ".join(row.seats), row.status, str(row.version),
+                          _outcome(row), row.created_at.strftime("%m-%d %H:%M"))
+        out.print(table)
+    if cut:
+        err.print(f"showing the newest {len(rows)} matches; there are more (raise --limit to see them)")
     return 0
 
 
-async def _rows(url: str, limit: int, ruleset: str, status: str, rebuild: bool) -> list[MatchRow]:
+async def _rows(url: str, limit: int, ruleset: str, status: str, rebuild: bool) -> tuple[list[MatchRow], bool]:
     store = await open_store(url)
     try:
         match_list = MatchList(store, MatchManager(store))
@@ -50,10 +68,36 @@ async def _rows(url: str, limit: int, ruleset: str, status: str, rebuild: bool) 
             err.print(f"rebuilt the match list from the events: {await match_list.rebuild()} matches")
         else:
             await match_list.catch_up()
-        rows, _ = await ReadModel(store).page(None, limit, ruleset, status)
-        return rows
+        rows, more = await ReadModel(store).page(None, limit, ruleset, status)
+        return rows, more is not None
     finally:
         await store.close()
+
+
+async def _rows_from_server(address: str, limit: int, ruleset: str, status: str) -> tuple[list[MatchRow], bool]:
+    rows: list[MatchRow] = []
+    token = ""
+    async with grpc.aio.insecure_channel(address) as channel:
+        stub = pb_grpc.MatchServiceStub(channel)  # type: ignore[no-untyped-call]  # generated, untyped
+        while len(rows) < limit:
+            page = await stub.ListMatches(pb.ListMatchesRequest(
+                ruleset=ruleset, status=_STATUS_TO_PB[status], page_size=min(_PAGE, limit - len(rows)),
+                page_token=token), timeout=30)
+            rows.extend(_row(match) for match in page.matches)
+            token = page.next_page_token
+            if not token:
+                return rows, False
+    return rows, True
+
+
+def _row(match: pb.Match) -> MatchRow:
+    return MatchRow(
+        match_id=match.match_id, ruleset=match.ruleset, ruleset_version=match.ruleset_version,
+        seats=tuple(match.seats), status=_STATUS_FROM_PB.get(match.status, ""), version=match.version,
+        outcome=msgspec.json.decode(match.outcome_json, type=Outcome) if match.outcome_json else None,
+        created_at=datetime.fromisoformat(match.created_at), updated_at=datetime.fromisoformat(match.updated_at),
+        seed_commitment=match.seed_commitment,
+    )
 
 
 def _outcome(row: MatchRow) -> str:

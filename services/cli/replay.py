@@ -1,17 +1,27 @@
-"""``duelhall replay export|import|verify|show``: replay files in and out of the database."""
+"""``duelhall replay export|import|verify|show``: replay files in and out of the database or a server."""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+import grpc
+import msgspec
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from engine import jsonbounds
 from eventstore import migrate, open_store
 from replays import render, storage
-from replays.format import decode_replay, encode_replay
-from replays.verify import verify_bytes
-from services.cli.common import add_database_option, database, err, out
+from replays.format import Replay, decode_replay, encode_replay
+from replays.verify import MAX_FILE_BYTES, verify_bytes
+from services.api import duelhall_pb2 as pb
+from services.api import duelhall_pb2_grpc as pb_grpc
+from services.cli.common import add_database_option, add_server_option, database, err, out
+from services.cli.errors import describe
 from services.manager import MatchManager
 
 
@@ -21,26 +31,35 @@ def register(commands: Any) -> None:
     export = verbs.add_parser("export", help="write a match's replay file")
     export.add_argument("match_id")
     export.add_argument("-o", "--output", required=True, type=Path)
-    add_database_option(export)
+    where = export.add_mutually_exclusive_group()
+    add_database_option(where)
+    add_server_option(where)
+    export.add_argument("--token", default="", help="with --server: the admin token, to export a running match")
     export.set_defaults(run=run_export)
-    imp = verbs.add_parser("import", help="verify a replay file, then store its match")
-    imp.add_argument("file", type=Path)
+    imp = verbs.add_parser("import", help="verify replay files, then store their matches")
+    imp.add_argument("files", nargs="+", type=Path, metavar="FILE")
     add_database_option(imp)
     imp.set_defaults(run=run_import)
-    verify = verbs.add_parser("verify", help="check a replay: chain, fold, outcome, seed, re-execution")
-    verify.add_argument("file", type=Path)
+    verify = verbs.add_parser("verify", help="check replays: chain, fold, outcome, seed, re-execution")
+    verify.add_argument("files", nargs="+", type=Path, metavar="FILE")
     verify.set_defaults(run=run_verify)
     show = verbs.add_parser("show", help="print a text board of the match at a step")
     show.add_argument("file", type=Path)
     show.add_argument("--as", dest="viewer", default="spectator", help="a seat number or 'spectator'")
     show.add_argument("--step", type=int, default=None, help="event version to show (default: the last)")
-    show.set_defaults(run=run_show)
+    show.set_defaults(run=run_show, parser=show)
 
 
 def run_export(args: argparse.Namespace) -> int:
-    data = asyncio.run(_export(database(args), args.match_id))
+    if args.server:
+        data = asyncio.run(_export_from_server(args.server, args.match_id, args.token))
+        source = f"the server at {args.server}"
+    else:
+        url = database(args)
+        data = asyncio.run(_export(url, args.match_id))
+        source = url
     args.output.write_bytes(data)
-    err.print(f"wrote {args.output} ({len(data):,} bytes)")
+    err.print(f"wrote {args.output} ({len(data):,} bytes) from {source}")
     return 0
 
 
@@ -55,14 +74,47 @@ async def _export(url: str, match_id: str) -> bytes:
         await store.close()
 
 
+async def _export_from_server(address: str, match_id: str, token: str) -> bytes:
+    async with grpc.aio.insecure_channel(address) as channel:
+        stub = pb_grpc.MatchServiceStub(channel)  # type: ignore[no-untyped-call]  # generated, untyped
+        reply = await stub.ExportReplay(pb.ExportReplayRequest(match_id=match_id, token=token), timeout=60)
+        return bytes(reply.replay)
+
+
+def _each(files: Sequence[Path], what: str, check: Callable[[Path], tuple[bool, str]]) -> tuple[int, Table]:
+    """Runs ``check`` on every file under a progress bar; (failures, the summary table)."""
+    table = Table("file", "result", "detail", title=f"replay {what}")
+    failures = 0
+    with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=err, transient=True) as progress:
+        task = progress.add_task(what, total=len(files))
+        for path in files:
+            try:
+                ok, detail = check(path)
+            except Exception as exc:  # noqa: BLE001 - one file's failure is a row of the table, not the end
+                ok, detail = False, describe(exc)
+            failures += not ok
+            table.add_row(str(path), "ok" if ok else "FAIL", detail)
+            progress.advance(task)
+    return failures, table
+
+
 def run_import(args: argparse.Namespace) -> int:
-    match_id, imported = asyncio.run(_import(database(args), args.file.read_bytes()))
-    out.print(f"{'imported' if imported else 'already stored'}: {match_id}")
-    return 0
+    url = database(args)
+    migrate(url)
+
+    def one(path: Path) -> tuple[bool, str]:
+        match_id, imported = asyncio.run(_import(url, path.read_bytes()))
+        return True, f"{'imported' if imported else 'already stored'}: {match_id}"
+
+    failures, table = _each(args.files, "import", one)
+    out.print(table)
+    out.print(f"{len(args.files) - failures} of {len(args.files)} replay files stored in {url}"
+              + (f"; {failures} refused" if failures else ""))
+    return 1 if failures else 0
 
 
 async def _import(url: str, data: bytes) -> tuple[str, bool]:
-    await asyncio.to_thread(migrate, url)
     store = await open_store(url)
     try:
         match_id, imported = await storage.import_(store, data)
@@ -73,22 +125,42 @@ async def _import(url: str, data: bytes) -> tuple[str, bool]:
 
 
 def run_verify(args: argparse.Namespace) -> int:
-    verdict = verify_bytes(args.file.read_bytes())
-    for check in verdict.checks:
-        out.print(f"ok    {check}")
-    if verdict.failure is not None:
+    def one(path: Path) -> tuple[bool, str]:
+        verdict = verify_bytes(path.read_bytes())
+        if verdict.failure is None:
+            return True, f"{len(verdict.checks)} checks passed"
         failure = verdict.failure
         where = f" at version {failure.version}" if failure.version else ""
-        out.print(f"FAIL  {failure.check}{where}: {failure.message}")
-        return 1
-    out.print("replay verified")
-    return 0
+        return False, f"{failure.check}{where}: {failure.message}"
+
+    failures, table = _each(args.files, "verify", one)
+    out.print(table)
+    files = len(args.files)
+    out.print(f"{failures} of {files} replay files failed" if failures else
+              "replay verified" if files == 1 else f"all {files} replays verified")
+    return 1 if failures else 0
 
 
 def run_show(args: argparse.Namespace) -> int:
-    replay = decode_replay(args.file.read_bytes())
-    viewer = None if args.viewer == "spectator" else int(args.viewer)
+    replay = _read_replay(args.file)
+    viewer = None if args.viewer == "spectator" else _seat(args.viewer)
     if viewer is not None and not 0 <= viewer < len(replay.seats):
-        raise ValueError(f"--as takes a seat 0..{len(replay.seats) - 1} or 'spectator'")
+        args.parser.error(f"--as takes a seat 0..{len(replay.seats) - 1} or 'spectator', not {args.viewer}")
+    if args.step is not None and not 1 <= args.step <= len(replay.events):
+        args.parser.error(f"--step takes 1..{len(replay.events)} (the replay has {len(replay.events)} events), "
+                          f"not {args.step}")
     out.print(render.board(replay, args.step, viewer), markup=False)
     return 0
+
+
+def _seat(text: str) -> int:
+    return int(text) if text.isdigit() else -1
+
+
+def _read_replay(path: Path) -> Replay:
+    data = path.read_bytes()
+    try:
+        jsonbounds.decode(data, MAX_FILE_BYTES)
+        return decode_replay(data)
+    except (jsonbounds.OutOfBounds, msgspec.DecodeError, msgspec.ValidationError) as exc:
+        raise ValueError(f"{path} is not a replay file: {exc}") from None

@@ -13,26 +13,32 @@ from engine import registry
 from engine.bots import BOT_KINDS
 from eventstore import migrate, open_store
 from services import selfplay
-from services.cli.common import err, out
+from services.cli.common import err, out, positive
 from services.manager import MatchManager
 
 
 def register(commands: Any) -> None:
     parser = commands.add_parser("selfplay", help="bots play matches and a summary is printed")
     parser.add_argument("ruleset")
-    parser.add_argument("--games", type=int, default=10)
+    parser.add_argument("--games", type=positive, default=10)
     parser.add_argument("--seed", type=int, default=0, help="seed of the bots (and in process, of the matches)")
     parser.add_argument("--bot", choices=BOT_KINDS, default="random")
-    parser.add_argument("--players", type=int, default=None, help="seats per match (default: the minimum)")
+    parser.add_argument("--players", type=positive, default=None, help="seats per match (default: the minimum)")
     where = parser.add_mutually_exclusive_group()
     where.add_argument("--server", default=None, metavar="HOST:PORT", help="play through a running server")
     where.add_argument("--database-url", default=None, help="play in process through the store at this URL")
-    parser.add_argument("--concurrency", type=int, default=8, help="matches in flight with --server")
-    parser.set_defaults(run=run)
+    parser.add_argument("--concurrency", type=positive, default=8, help="matches in flight with --server")
+    parser.set_defaults(run=run, parser=parser)
 
 
 def run(args: argparse.Namespace) -> int:
-    ruleset = registry.get(args.ruleset)
+    try:
+        ruleset = registry.get(args.ruleset)
+        selfplay.seat_count(ruleset, args.players)
+    except KeyError as exc:
+        args.parser.error(str(exc.args[0]))
+    except ValueError as exc:
+        args.parser.error(str(exc))
     with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=err, transient=True) as progress:
         task = progress.add_task(f"{ruleset.id} games", total=args.games)

@@ -8,8 +8,8 @@ import logging
 import os
 from typing import Any
 
-from services.cli.common import add_database_option, database
-from services.server import ServerConfig, serve
+from services.cli.common import add_database_option, database, positive
+from services.server import ListenError, ServerConfig, listen_address, serve
 
 
 def register(commands: Any) -> None:
@@ -18,13 +18,17 @@ def register(commands: Any) -> None:
     parser.add_argument("--listen", default="127.0.0.1:50051", help="HOST:PORT to listen on (port 0: any free port)")
     parser.add_argument("--admin-token", default=os.environ.get("DUELHALL_ADMIN_TOKEN"),
                         help="token for admin actions (default: $DUELHALL_ADMIN_TOKEN; none: admin actions refused)")
-    parser.add_argument("--capacity", type=int, default=1024, help="matches kept in memory")
+    parser.add_argument("--capacity", type=positive, default=1024, help="matches kept in memory")
     parser.add_argument("--sqlite-synchronous", choices=("NORMAL", "FULL"), default="NORMAL",
                         help="SQLite durability: FULL syncs every commit (see docs/eventstore.md)")
-    parser.set_defaults(run=run)
+    parser.set_defaults(run=run, parser=parser)
 
 
 def run(args: argparse.Namespace) -> int:
+    try:
+        listen_address(args.listen)
+    except ListenError as exc:
+        args.parser.error(str(exc))
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     config = ServerConfig(database_url=database(args), listen=args.listen, admin_token=args.admin_token,
                           capacity=args.capacity, sqlite_synchronous=args.sqlite_synchronous)

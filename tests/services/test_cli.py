@@ -28,8 +28,10 @@ def test_selfplay_in_process_finishes_and_summarises(capsys: pytest.CaptureFixtu
 
 
 def test_selfplay_refuses_a_bad_player_count(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["selfplay", "card_monsters", "--players", "3"]) == 1
-    assert "ValueError: card_monsters takes 2 to 2 players, not 3" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exited:
+        main(["selfplay", "card_monsters", "--players", "3"])
+    assert exited.value.code == 2
+    assert "card_monsters takes 2 players, not 3" in capsys.readouterr().err
 
 
 def test_store_selfplay_then_export_verify_show_import(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -46,8 +48,9 @@ def test_store_selfplay_then_export_verify_show_import(tmp_path: Path, capsys: p
     assert "step 12/" in board and "as: seat 1" in board
     other = f"sqlite:///{tmp_path / 'other.db'}"
     assert main(["replay", "import", str(replay), "--database-url", other]) == 0
-    assert main(["replay", "import", str(replay), "--database-url", other]) == 0
-    assert capsys.readouterr().out.splitlines()[-2:] == [f"imported: {match_id}", f"already stored: {match_id}"]
+    assert f"imported: {match_id}" in capsys.readouterr().out
+    assert main(["replay", "import", str(replay), str(replay), "--database-url", other]) == 0
+    assert capsys.readouterr().out.count(f"already stored: {match_id}") == 2
 
 
 def test_the_match_list_rebuilds_from_the_events(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -74,4 +77,5 @@ def test_verify_names_the_first_bad_version(tmp_path: Path, capsys: pytest.Captu
     document["events"][4]["data"] += " "
     replay.write_bytes(msgspec.json.encode(document))
     assert main(["replay", "verify", str(replay)]) == 1
-    assert "FAIL  chain at version 5" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "FAIL" in out and "chain at version 5" in out and "1 of 1 replay files failed" in out

@@ -1,0 +1,124 @@
+"""The CLI's edges: usage errors exit 2, failures print one plain sentence, --server, many files, piping."""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+from pathlib import Path
+
+import grpc
+import pytest
+
+from services.api import duelhall_pb2_grpc as pb_grpc
+from services.cli.main import main
+from services.server import ListenError, Running, ServerConfig, create_server
+from tests.services.client import create_match, play_random
+from tests.services.process import BIN
+
+USAGE = [
+    ["selfplay", "card_monsters", "--games", "-1"],
+    ["selfplay", "card_monsters", "--games", "0"],
+    ["selfplay", "aq", "--players", "0"],
+    ["selfplay", "aq", "--players", "9"],
+    ["selfplay", "chess"],
+    ["matches", "--limit", "0"],
+    ["serve", "--listen", "127.0.0.1:99999"],
+    ["serve", "--listen", "nonsense"],
+    ["matches", "--server", "127.0.0.1:1", "--rebuild"],
+]
+
+
+@pytest.mark.parametrize("argv", USAGE, ids=" ".join)
+def test_nonsense_arguments_are_usage_errors(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(argv)
+    assert exited.value.code == 2
+    assert "error:" in capsys.readouterr().err
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(["--version"])
+    assert exited.value.code == 0 and capsys.readouterr().out.startswith("duelhall ")
+
+
+def _one_sentence(err: str) -> str:
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("duelhall: "), err
+    assert "Error" not in lines[0] and "Traceback" not in lines[0], err
+    return lines[0]
+
+
+def test_failures_are_one_plain_sentence(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["replay", "show", str(tmp_path / "missing.json")]) == 1
+    assert "no such file" in _one_sentence(capsys.readouterr().err)
+    assert main(["matches", "--server", "127.0.0.1:1"]) == 1
+    assert "cannot reach the server" in _one_sentence(capsys.readouterr().err)
+    assert main(["matches", "--database-url", "postgresql://postgres@127.0.0.1:1/none"]) == 1
+    assert "cannot use the database" in _one_sentence(capsys.readouterr().err)
+    (tmp_path / "deep.json").write_text("[" * 5000 + "]" * 5000)
+    assert main(["replay", "show", str(tmp_path / "deep.json")]) == 1
+    assert "not a replay file" in _one_sentence(capsys.readouterr().err)
+    assert main(["replay", "verify", str(tmp_path / "deep.json")]) == 1
+    assert "RecursionError" not in capsys.readouterr().out
+
+
+def test_the_default_database_is_in_the_data_directory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("DUELHALL_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.delenv("DUELHALL_DATABASE_URL", raising=False)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "data").mkdir()
+    assert main(["selfplay", "card_monsters", "--games", "1", "--database-url",
+                 f"sqlite:///{tmp_path / 'data' / 'duelhall.db'}"]) == 0
+    (tmp_path / "elsewhere").mkdir()
+    monkeypatch.chdir(tmp_path / "elsewhere")
+    capsys.readouterr()
+    assert main(["matches", "--json"]) == 0
+    assert '"status":"ended"' in capsys.readouterr().out
+    assert not (tmp_path / "elsewhere" / "duelhall.db").exists()
+
+
+async def _run(*argv: str) -> subprocess.CompletedProcess[str]:
+    """The CLI in a subprocess, off the event loop so the in-process server keeps answering."""
+    return await asyncio.to_thread(subprocess.run, [str(BIN), *argv], capture_output=True, text=True, timeout=60)
+
+
+async def test_matches_and_export_through_a_server(server: Running, tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    async with grpc.aio.insecure_channel(f"127.0.0.1:{server.port}") as channel:
+        stub = pb_grpc.MatchServiceStub(channel)
+        created = await create_match(stub)
+        await play_random(stub, created, seed=1)
+        newer = await create_match(stub)
+    address = f"127.0.0.1:{server.port}"
+    proc = await _run("matches", "--server", address, "--limit", "1")
+    assert proc.returncode == 0, proc.stderr
+    assert newer.match_id in proc.stdout and created.match_id not in proc.stdout
+    assert "there are more" in proc.stderr
+    replay = tmp_path / "r.json"
+    proc = await _run("replay", "export", created.match_id, "-o", str(replay), "--server", address)
+    assert proc.returncode == 0, proc.stderr
+    proc = await _run("replay", "verify", str(replay), str(replay))
+    assert proc.returncode == 0 and "all 2 replays verified" in proc.stdout
+    proc = await _run("replay", "show", str(replay))
+    assert proc.returncode == 0 and "Outcome(" not in proc.stdout and "outcome: " in proc.stdout
+
+
+def test_piping_into_head_is_quiet(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'piped.db'}"
+    assert main(["selfplay", "card_monsters", "--games", "40", "--database-url", url]) == 0
+    with subprocess.Popen([str(BIN), "matches", "--database-url", url, "--json", "--limit", "40"],
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE) as proc:
+        assert proc.stdout is not None and proc.stderr is not None
+        proc.stdout.read(10)
+        proc.stdout.close()
+        err = proc.stderr.read().decode()
+        proc.wait(60)
+    assert "BrokenPipeError" not in err and "Traceback" not in err
+
+
+async def test_a_port_in_use_is_refused(server: Running, tmp_path: Path) -> None:
+    with pytest.raises(ListenError, match="in use"):
+        await create_server(ServerConfig(database_url=f"sqlite:///{tmp_path / 'second.db'}",
+                                         listen=f"127.0.0.1:{server.port}"))
