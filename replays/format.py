@@ -61,6 +61,11 @@ def match_id_for(seed_commitment: str) -> str:
     return hashlib.sha256(b"duelhall-match-id\x00" + seed_commitment.encode()).hexdigest()[:32]
 
 
+def is_match_id(text: str) -> bool:
+    """Whether ``text`` has the form of a match id (32 lowercase hex digits): anything else names no match."""
+    return len(text) == 32 and all(c in "0123456789abcdef" for c in text)
+
+
 _decoder = msgspec.json.Decoder(Replay)
 _encoder = msgspec.json.Encoder()
 

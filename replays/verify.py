@@ -19,6 +19,7 @@ from replays.format import FORMAT, FORMAT_VERSION, Replay, decode_replay, match_
 
 CHECKS = ("format", "ruleset", "chain", "fold", "outcome", "seed", "reexecute")
 MAX_FILE_BYTES = 256 * 1024 * 1024
+MAX_COMMAND_ID = 128
 MAX_PART_BYTES = 1024 * 1024
 """Bytes of one event's data or one command's payload inside a replay."""
 
@@ -68,6 +69,9 @@ def _parse(data: bytes) -> Replay:
         raise _Failed("format", 0, f"not a replay file: {exc}") from None
     if replay.format != FORMAT or replay.format_version != FORMAT_VERSION:
         raise _Failed("format", 0, f"unsupported format {replay.format!r} version {replay.format_version}")
+    for command in replay.commands:
+        if not (command.command_id.isprintable() and len(command.command_id) <= MAX_COMMAND_ID):
+            raise _Failed("format", 0, f"a command id must be at most {MAX_COMMAND_ID} printable characters")
     return replay
 
 

@@ -24,7 +24,7 @@ from engine.match import (
     Match, MatchCreated, apply, create, decide, encode, event_decoder, fold, restore, snapshot, type_tag,
 )
 from eventstore import CommandRecord, NewEvent, RecordedEvent, Snapshot, WrongExpectedVersion
-from replays.format import match_id_for
+from replays.format import is_match_id, match_id_for
 from replays.storage import SEED_SECRET
 from services.errors import CommandIdReused, InvalidArgument, MatchNotFound, VersionMismatch
 from services.hot import HotMatch
@@ -236,6 +236,8 @@ class MatchManager:
     # -- loading ----------------------------------------------------------------------------------
 
     async def _load(self, match_id: str) -> HotMatch:
+        if not is_match_id(match_id):  # no such match, and no such text for the database to choke on
+            raise MatchNotFound(f"no match {match_id!r}")
         recorded = await self.store.read_stream(match_id, 1, 1)
         if not recorded:
             raise MatchNotFound(f"no match {match_id!r}")

@@ -11,7 +11,7 @@ from engine import registry
 from engine.contract import Viewer
 from engine.match import encode
 from replays import storage as replay_io
-from replays.format import encode_replay
+from replays.format import encode_replay, is_match_id
 from replays.verify import verify_bytes
 from services import wire
 from services.api import duelhall_pb2 as pb
@@ -55,7 +55,7 @@ class MatchServicer(pb_grpc.MatchServiceServicer):
 
     @rpc_errors
     async def GetMatch(self, request: pb.GetMatchRequest, context: Context) -> pb.Match:
-        hot = await self._matches.at_least(request.match_id, request.min_version)
+        hot = await self._matches.at_least(request.match_id, wire.version(request.min_version, "min_version"))
         previous = await self._matches.read_model.get(request.match_id)
         return wire.match(row_for(hot, created_at=None, previous=previous))
 
@@ -74,7 +74,7 @@ class MatchServicer(pb_grpc.MatchServiceServicer):
 
     @rpc_errors
     async def GetView(self, request: pb.GetViewRequest, context: Context) -> pb.GetViewResponse:
-        hot = await self._matches.at_least(request.match_id, request.min_version)
+        hot = await self._matches.at_least(request.match_id, wire.version(request.min_version, "min_version"))
         viewer = viewer_for(request.token, hot.token_hashes)
         return pb.GetViewResponse(seat=-1 if viewer is None else viewer, version=hot.version,
                                   view_json=_view_json(hot, viewer),
@@ -84,7 +84,7 @@ class MatchServicer(pb_grpc.MatchServiceServicer):
     async def ListLegalCommands(
         self, request: pb.ListLegalCommandsRequest, context: Context,
     ) -> pb.ListLegalCommandsResponse:
-        hot = await self._matches.at_least(request.match_id, request.min_version)
+        hot = await self._matches.at_least(request.match_id, wire.version(request.min_version, "min_version"))
         seat = seat_for(request.token, hot.token_hashes)
         commands = hot.ruleset.legal_commands(hot.state, seat)
         return pb.ListLegalCommandsResponse(seat=seat, version=hot.version,
@@ -98,7 +98,7 @@ class MatchServicer(pb_grpc.MatchServiceServicer):
         seat = seat_for(request.token, hot.token_hashes)
         expected = request.expected_version if request.HasField("expected_version") else None
         result = await self._matches.submit(request.match_id, seat, request.command_json.encode(),
-                                            request.command_id, expected)
+                                            wire.command_id(request.command_id), expected)
         return pb.SubmitCommandResponse(events=wire.submitted_events(hot.ruleset, result, seat),
                                         version=result.version, duplicate=result.duplicate,
                                         to_act=hot.ruleset.to_act(hot.state))
@@ -107,13 +107,16 @@ class MatchServicer(pb_grpc.MatchServiceServicer):
     async def WatchMatch(self, request: pb.WatchMatchRequest, context: Context) -> AsyncIterator[pb.MatchUpdate]:
         hot = await self._matches.get(request.match_id)
         viewer = viewer_for(request.token, hot.token_hashes)
-        async for update in self._feed.watch(request.match_id, viewer, request.from_version, request.include_view):
+        from_version = wire.version(request.from_version, "from_version")
+        async for update in self._feed.watch(request.match_id, viewer, from_version, request.include_view):
             yield pb.MatchUpdate(event=wire.event(update.recorded, update.data),
                                  view_json=update.view.decode() if update.view else "", match_ended=update.ended)
 
     @rpc_errors
     async def ExportReplay(self, request: pb.ExportReplayRequest, context: Context) -> pb.ExportReplayResponse:
-        replay = await replay_io.stored(self._matches.store, request.match_id)
+        replay = None
+        if is_match_id(request.match_id):
+            replay = await replay_io.stored(self._matches.store, request.match_id)
         if replay is None:
             raise MatchNotFound(f"no match {request.match_id!r}")
         if replay.outcome is None:

@@ -12,7 +12,7 @@ from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
 from services.server import Running
 from services.throttle import ThrottledLog
-from tests.services.client import error_reason
+from tests.services.client import create_match, error_reason
 from tests.services.test_e2e_errors import refused
 
 GARBAGE = b"\xff\xff\xff\xff\x0f"
@@ -49,3 +49,19 @@ async def test_echoed_input_is_cut(matches: pb_grpc.MatchServiceStub) -> None:
         grpc.StatusCode.NOT_FOUND, "MATCH_NOT_FOUND")
     assert await refused(matches.CreateMatch(pb.CreateMatchRequest(ruleset="r" * 8000))) == (
         grpc.StatusCode.INVALID_ARGUMENT, "UNKNOWN_RULESET")
+
+
+async def test_text_and_numbers_no_database_can_take_are_refused_up_front(matches: pb_grpc.MatchServiceStub) -> None:
+    created = await create_match(matches)
+    for match_id in ("a\x00b", "0" * 31 + "\x00", "Z" * 32):
+        assert await refused(matches.GetMatch(pb.GetMatchRequest(match_id=match_id))) == (
+            grpc.StatusCode.NOT_FOUND, "MATCH_NOT_FOUND")
+        assert await refused(matches.ExportReplay(pb.ExportReplayRequest(match_id=match_id))) == (
+            grpc.StatusCode.NOT_FOUND, "MATCH_NOT_FOUND")
+    for command_id in ("a\x00b", "x" * 129):
+        assert await refused(matches.SubmitCommand(pb.SubmitCommandRequest(
+            match_id=created.match_id, token=created.tokens[0], command_json='{"type": "concede"}',
+            command_id=command_id))) == (grpc.StatusCode.INVALID_ARGUMENT, "COMMAND_ID_INVALID")
+    for version in (-1, 2**31, 2**63 - 1):
+        assert await refused(matches.GetView(pb.GetViewRequest(match_id=created.match_id, min_version=version))) == (
+            grpc.StatusCode.INVALID_ARGUMENT, "VERSION_OUT_OF_RANGE")
