@@ -79,9 +79,11 @@ class ReadModel:
         self._store = store
 
     async def put(self, row: MatchRow) -> None:
+        """Writes the listing row, then the row by id: a row found by id (what the projection checks)
+        implies the listing row is at least as new, whenever the process stopped in between."""
         data = msgspec.json.encode(row)
-        await self._store.put_row(TABLE, row.match_id, data)
         await self._store.put_row(NEWEST, order_key(row.position), data)
+        await self._store.put_row(TABLE, row.match_id, data)
 
     async def get(self, match_id: str) -> MatchRow | None:
         data = await self._store.get_row(TABLE, match_id)
