@@ -12,6 +12,7 @@ task takes every append waiting into one batch (docs/eventstore.md "Appends on P
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import AsyncIterator, Mapping, Sequence
 from typing import Any
 
@@ -137,11 +138,8 @@ class PostgresStore:
                     delay = min(delay * 2, 2.0)
                     continue
                 self._listener = listener
-                try:
-                    # Commits made while nobody listened: subscribers read up to the head now.
+                with contextlib.suppress(StoreError):  # commits made while nobody listened: read to the head
                     self._signal.advance(await self.head_position())
-                except StoreError:
-                    pass
                 return
         finally:
             self._relistening = None
@@ -338,10 +336,8 @@ class PostgresStore:
             await self._writer
         if self._relistening is not None:
             self._relistening.cancel()
-        try:
+        with contextlib.suppress(*DRIVER_ERRORS):  # already lost: nothing left to close
             await self._listener.close()
-        except DRIVER_ERRORS:
-            pass  # already lost: nothing left to close
         await self._pool.close()
 
     # -- plumbing ----------------------------------------------------------------------------------

@@ -43,7 +43,9 @@ def outcome_text(outcome: Outcome) -> str:
     if outcome.draw:
         return f"draw ({outcome.reason})"
     seats = "+".join(map(str, outcome.winners))
-    return f"seat {seats} wins ({outcome.reason})" if len(outcome.winners) == 1 else f"seats {seats} win ({outcome.reason})"
+    if len(outcome.winners) == 1:
+        return f"seat {seats} wins ({outcome.reason})"
+    return f"seats {seats} win ({outcome.reason})"
 
 
 def _tree(value: Any, depth: int) -> list[str]:

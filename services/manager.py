@@ -21,7 +21,17 @@ from engine import registry
 from engine.contract import SYSTEM, Actor, Ruleset
 from engine.errors import Rejected
 from engine.match import (
-    Match, MatchCreated, apply, create, decide, encode, event_decoder, fold, restore, snapshot, type_tag,
+    Match,
+    MatchCreated,
+    apply,
+    create,
+    decide,
+    encode,
+    event_decoder,
+    fold,
+    restore,
+    snapshot,
+    type_tag,
 )
 from eventstore import CommandRecord, NewEvent, RecordedEvent, Snapshot, WrongExpectedVersion
 from replays.format import is_match_id, match_id_for

@@ -9,6 +9,7 @@ missed, and the list never disagrees with the events for longer than the project
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections import OrderedDict
 
@@ -72,10 +73,8 @@ class MatchList:
         if self._task is None:
             return
         self._task.cancel()
-        try:
+        with contextlib.suppress(asyncio.CancelledError):
             await self._task
-        except asyncio.CancelledError:
-            pass
         try:
             await self._save()
         except StoreError as exc:

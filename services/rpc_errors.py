@@ -36,7 +36,13 @@ from engine.errors import MALFORMED_CODES, ConfigError, Rejected
 from eventstore import StoreError, StreamNotFound, WrongExpectedVersion
 from replays.storage import ReplayConflict, ReplayInvalid
 from services.errors import (
-    CommandIdReused, InvalidArgument, MatchNotFound, PermissionDenied, ServiceError, Unauthenticated, VersionMismatch,
+    CommandIdReused,
+    InvalidArgument,
+    MatchNotFound,
+    PermissionDenied,
+    ServiceError,
+    Unauthenticated,
+    VersionMismatch,
 )
 from services.throttle import ThrottledLog
 

@@ -16,7 +16,8 @@ async def test_a_command_id_reused_by_another_seat_or_body_is_refused(matches: p
     seat = (await matches.GetView(pb.GetViewRequest(match_id=created.match_id))).to_act[0]
     first = await matches.SubmitCommand(pb.SubmitCommandRequest(
         match_id=created.match_id, token=created.tokens[seat], command_json='{"type": "engage"}', command_id="k"))
-    for token, body in [(created.tokens[1 - seat], '{"type": "engage"}'), (created.tokens[seat], '{"type": "concede"}')]:
+    reuses = [(created.tokens[1 - seat], '{"type": "engage"}'), (created.tokens[seat], '{"type": "concede"}')]
+    for token, body in reuses:
         with pytest.raises(grpc.aio.AioRpcError) as caught:
             await matches.SubmitCommand(pb.SubmitCommandRequest(
                 match_id=created.match_id, token=token, command_json=body, command_id="k"))

@@ -80,7 +80,8 @@ async def test_malformed_bytes(server: Running, channel: grpc.aio.Channel, metho
        names=st.lists(hostile_text, max_size=8), configs=st.lists(hostile_text, max_size=8), options=hostile_text)
 async def test_create_match(matches: pb_grpc.MatchServiceStub, ruleset: str, names: list[str], configs: list[str],
                             options: str) -> None:
-    seats = [pb.SeatSpec(name=name, config_json=config) for name, config in zip(names, configs + [""] * 8)]
+    padded = configs + [""] * (len(names) - len(configs))
+    seats = [pb.SeatSpec(name=name, config_json=config) for name, config in zip(names, padded, strict=False)]
     await _settles(matches.CreateMatch(pb.CreateMatchRequest(ruleset=ruleset, seats=seats, options_json=options),
                                        timeout=10))
 
