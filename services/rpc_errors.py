@@ -5,7 +5,7 @@
 | engine Rejected, malformed     | INVALID_ARGUMENT    | BAD_JSON, BAD_FIELDS, UNKNOWN_COMMAND |
 | engine Rejected, rule refusal  | FAILED_PRECONDITION | the ruleset's code               |
 | engine ConfigError             | INVALID_ARGUMENT    | the spec's deck/option code      |
-| InvalidArgument                | INVALID_ARGUMENT    | e.g. UNKNOWN_RULESET             |
+| InvalidArgument                | INVALID_ARGUMENT    | e.g. UNKNOWN_RULESET, PAGE_TOKEN_INVALID, PLAYER_COUNT_INVALID |
 | Unauthenticated                | UNAUTHENTICATED     | TOKEN_MISSING                    |
 | PermissionDenied               | PERMISSION_DENIED   | TOKEN_INVALID, ADMIN_REQUIRED    |
 | MatchNotFound                  | NOT_FOUND           | MATCH_NOT_FOUND                  |
@@ -15,6 +15,9 @@
 | ReplayConflict                 | ALREADY_EXISTS      | MATCH_EXISTS                     |
 | StoreError (database fault)    | UNAVAILABLE         | STORE_UNAVAILABLE                |
 | anything else (a bug)          | INTERNAL            | INTERNAL (no detail leaves)      |
+
+Request bytes that do not parse never reach a servicer: ``services/malformed.py`` answers them with
+INVALID_ARGUMENT MALFORMED_REQUEST.
 """
 
 from __future__ import annotations
