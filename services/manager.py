@@ -8,6 +8,7 @@ decide again. Watchers and timers hang off the manager but live in their own mod
 from __future__ import annotations
 
 import asyncio
+import logging
 import secrets
 import uuid
 from collections import OrderedDict
@@ -33,13 +34,15 @@ from engine.match import (
     snapshot,
     type_tag,
 )
-from eventstore import CommandRecord, NewEvent, RecordedEvent, Snapshot, WrongExpectedVersion
+from eventstore import CommandRecord, NewEvent, RecordedEvent, Snapshot, StoreError, WrongExpectedVersion
 from replays.format import is_match_id, match_id_for
 from replays.storage import SEED_SECRET
 from services.errors import CommandIdReused, InvalidArgument, MatchNotFound, VersionMismatch
 from services.hot import HotMatch
 from services.readmodel import MatchRow, ReadModel, row_for
 from services.tokens import TOKEN_SECRET_PREFIX, new_token, token_hash
+
+log = logging.getLogger(__name__)
 
 CREATE_COMMAND = "create_match"
 _RETRIES = 8
@@ -120,7 +123,7 @@ class MatchManager:
                        {command.command_id: (1, len(events))}, now)
         self._remember(hot)
         row = row_for(hot, created_at=now, position=appended.first_position)
-        await self.read_model.put(row)
+        await self._list(row)
         self._changed(hot)
         return Created(row=row, tokens=tokens)
 
@@ -176,7 +179,7 @@ class MatchManager:
         was_running = hot.outcome is None
         hot.advance(after, command_id, datetime.now(UTC))
         if was_running and hot.outcome is not None:
-            await self.read_model.put(row_for(hot, created_at=None, previous=await self.read_model.get(hot.match_id)))
+            await self._list_ended(hot)
         if hot.version // self.snapshot_every != (hot.version - appended) // self.snapshot_every:
             await self._snapshot(hot)
         self._changed(hot)
@@ -278,13 +281,33 @@ class MatchManager:
             hot.command_ids[recorded.meta.command_id] = (first, recorded.version)
         hot.last_event_at = tail[-1].meta.recorded_at
         if was_running and hot.outcome is not None:
-            await self.read_model.put(row_for(hot, created_at=None, previous=await self.read_model.get(hot.match_id)))
+            await self._list_ended(hot)
         self._changed(hot)
         return True
 
+    async def _list(self, row: MatchRow) -> None:
+        """Writes a row after a committed append: on a store fault the projection (services/projection.py)
+        writes it later, and the caller still hears that its command was stored."""
+        try:
+            await self.read_model.put(row)
+        except StoreError as exc:
+            log.warning("match list row for %s left to the projection: %s", row.match_id, exc)
+
+    async def _list_ended(self, hot: HotMatch) -> None:
+        try:
+            previous = await self.read_model.get(hot.match_id)
+        except StoreError as exc:
+            log.warning("match list row for %s left to the projection: %s", hot.match_id, exc)
+            return
+        await self._list(row_for(hot, created_at=None, previous=previous))
+
     async def _snapshot(self, hot: HotMatch) -> None:
-        await self.store.save_snapshot(Snapshot(stream_id=hot.match_id, version=hot.version,
-                                                schema=_snapshot_schema(hot.ruleset), data=snapshot(hot.match)))
+        """Saves a snapshot, a cache: a store fault only means the next load folds more events."""
+        try:
+            await self.store.save_snapshot(Snapshot(stream_id=hot.match_id, version=hot.version,
+                                                    schema=_snapshot_schema(hot.ruleset), data=snapshot(hot.match)))
+        except StoreError as exc:
+            log.warning("snapshot of %s at version %d not saved: %s", hot.match_id, hot.version, exc)
 
     async def _from_snapshot(self, match_id: str, created: MatchCreated, ruleset: Ruleset) -> Match | None:
         snapshot = await self.store.load_snapshot(match_id, _snapshot_schema(ruleset))

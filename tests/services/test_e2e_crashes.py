@@ -10,9 +10,11 @@ from typing import Any
 import grpc
 import pytest
 
+from eventstore import DatabaseError
 from services import server as server_module
 from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
+from services.projection import MatchList
 from services.readmodel import ReadModel
 from services.server import Running, ServerConfig, create_server
 from tests.services.client import create_match, play_random
@@ -96,3 +98,34 @@ async def test_a_match_without_a_row_still_exports_with_its_seed(server: Running
     replay = (await matches.ExportReplay(pb.ExportReplayRequest(match_id=created.match_id))).replay
     verdict = await matches.VerifyReplay(pb.VerifyReplayRequest(replay=replay))
     assert verdict.ok, verdict.failure
+
+
+class FailingRows(HeldAppends):
+    """The real store, but projection-row writes fail while ``failing``: a fault just after an append."""
+
+    failing = False
+
+    async def put_row(self, *args: Any) -> None:
+        if self.failing:
+            raise DatabaseError("disk I/O error")
+        await self._store.put_row(*args)
+
+
+async def test_a_row_write_failing_after_the_append_still_acknowledges_the_command(
+    held: tuple[Running, HeldAppends], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    running, store = held
+    rows = FailingRows(store)
+    monkeypatch.setattr(running.manager, "store", rows)
+    monkeypatch.setattr(running.manager.read_model, "_store", rows)
+    async with grpc.aio.insecure_channel(f"127.0.0.1:{running.port}") as channel:
+        stub = pb_grpc.MatchServiceStub(channel)
+        rows.failing = True
+        created = await create_match(stub)
+        await stub.SubmitCommand(pb.SubmitCommandRequest(match_id=created.match_id, token=created.tokens[0],
+                                                         command_json='{"type": "concede"}', command_id="bye"))
+        rows.failing = False
+        await running.match_list.stop()
+        await MatchList(running.store, running.manager).catch_up()
+        listed = await stub.ListMatches(pb.ListMatchesRequest(status=pb.MATCH_STATUS_ENDED))
+        assert [m.match_id for m in listed.matches] == [created.match_id]
