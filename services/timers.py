@@ -16,10 +16,14 @@ from typing import Any
 from engine.contract import SYSTEM
 from engine.errors import Rejected
 from engine.match import encode
+from eventstore import StoreError
 from services.errors import ServiceError
 from services.hot import HotMatch
 
 log = logging.getLogger(__name__)
+
+RETRY = 1.0
+"""Seconds before a timeout the store could not take is submitted again."""
 
 
 class Timers:
@@ -91,3 +95,8 @@ class Timers:
             await self._manager.submit(match_id, SYSTEM, raw, command_id=f"timeout-{version}")
         except (Rejected, ServiceError) as exc:
             log.info("timeout for %s at version %d not applied: %s", match_id, version, exc)
+        except StoreError as exc:
+            # The id makes a retry safe whether or not the failed attempt was stored.
+            log.warning("timeout for %s at version %d not stored (%s); retrying in %.0f s", match_id, version, exc,
+                        RETRY)
+            asyncio.get_running_loop().call_later(RETRY, self._fire, match_id, version, raw)

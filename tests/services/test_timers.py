@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import asyncio
 from datetime import UTC, datetime, timedelta
 from types import SimpleNamespace
 from typing import Any
 
+import pytest
+
 from engine.contract import Deadline, Outcome
+from eventstore import DatabaseError
+from services import timers as timers_module
 from services.timers import Timers
 
 
@@ -72,4 +77,25 @@ async def test_a_deadline_that_does_not_pause_starts_afresh() -> None:
     hot.deadline = turn
     timers.arm(hot)
     assert 179 < (timers.due("m1") or 0) <= 180
+    timers.close()
+
+
+async def test_a_timeout_the_store_cannot_take_is_submitted_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(timers_module, "RETRY", 0.01)
+    calls: list[str] = []
+    stored = asyncio.Event()
+
+    async def submit(match_id: str, actor: Any, raw: bytes, command_id: str) -> None:
+        calls.append(command_id)
+        if len(calls) == 1:
+            raise DatabaseError("database is locked")
+        stored.set()
+
+    timers = Timers(SimpleNamespace(on_change=[], submit=submit))
+    hot = Clocked()
+    hot.deadline = Deadline(seat=0, seconds=1, timeout={"type": "timeout"})
+    hot.last_event_at = datetime.now(UTC) - timedelta(seconds=5)
+    timers.arm(hot)
+    await asyncio.wait_for(stored.wait(), 5)
+    assert calls == ["timeout-1", "timeout-1"]
     timers.close()
