@@ -10,6 +10,7 @@ import msgspec
 from msgspec.structs import replace
 
 from engine.errors import ConfigError
+from engine.options import option_problems
 from engine.rng import Rng
 from engine.rulesets.duel.codes import Code
 from engine.rulesets.duel.data import PRESETS
@@ -37,26 +38,6 @@ class DuelConfigError(ConfigError):
         self.errors = tuple(errors)
 
 
-_OPTION_RULES: dict[str, tuple[type, int, int]] = {
-    "starting_lp": (int, 1, 1_000_000),
-    "first_player_draws": (bool, 0, 1),
-    "first_turn_battle": (bool, 0, 1),
-    "turn_time_s": (int, 10, 3600),
-    "decision_time_s": (int, 5, 600),
-    "max_timeouts": (int, 0, 100),
-}
-
-
-def _option_valid(key: str, value: Any) -> bool:
-    """§5: the option's type (bool is not an int here) and range."""
-    if key == "first_player":
-        return value == "coin" or (type(value) is int and value in SEATS)
-    kind, low, high = _OPTION_RULES[key]
-    if kind is bool:
-        return type(value) is bool
-    return type(value) is int and low <= value <= high
-
-
 def _config_problems(data: Any) -> list[Problem]:
     """§4 configuration checks: CONFIG_INVALID, then UNKNOWN_PRESET by seat, then OPTION_INVALID by key."""
     if not isinstance(data, dict) or not set(data) <= {"seats", "options"}:
@@ -73,9 +54,8 @@ def _config_problems(data: Any) -> list[Problem]:
         for seat, deck in enumerate(_decks(data))
         if isinstance(deck, str) and deck not in PRESETS
     ]
-    for key in sorted(options):
-        if key not in Options.__struct_fields__ or not _option_valid(key, options[key]):
-            problems.append(Problem(Code.OPTION_INVALID, key=key))
+    # unknown names and invalid values alike, by name in sorted order
+    problems += (Problem(Code.OPTION_INVALID, key=p.name) for p in option_problems(options, Options))
     return problems
 
 
