@@ -15,6 +15,7 @@ from engine.rng import Rng
 from engine.rulesets.duel.codes import Code
 from engine.rulesets.duel.data import PRESETS
 from engine.rulesets.duel.decks import Problem, deck_problems
+from engine.rulesets.duel.evolve import evolve
 from engine.rulesets.duel.model.events import (
     CardDrawn, DeckShuffled, DuelCreated, Event, FirstPlayerDecided, SeatDeck,
 )
@@ -22,8 +23,8 @@ from engine.rulesets.duel.model.state import (
     SEATS, CardRef, Config, DeckList, Options, SeatConfig, State, card_of, instance_id,
 )
 from engine.rulesets.duel.resolve.end import check_end
-from engine.rulesets.duel.resolve.tape import Tape
 from engine.rulesets.duel.resolve.turn import settle, start_turn
+from engine.tape import Tape
 
 OPENING_HAND = 5
 DEFAULT_DECKS = ("starter_a", "starter_b")
@@ -92,7 +93,7 @@ def initial(config: Config) -> State:
 
 def setup(config: Config, rng: Rng) -> list[Event]:
     """§5 steps 2-7: creation, first player, shuffles, opening hands, the first turn."""
-    tape = Tape(initial(config))
+    tape = Tape(initial(config), evolve)
     decks = tuple(_seat_deck(seat, entry.deck) for seat, entry in enumerate(config.seats))
     tape.emit(DuelCreated(config.options, decks))
     first = config.options.first_player
@@ -110,7 +111,7 @@ def setup(config: Config, rng: Rng) -> list[Event]:
             card_id = card_of(tape.state, deck[0])
             tape.emit(CardDrawn(seat=seat, instance=deck[0], card_id=card_id, deck_count=len(deck) - 1))
     check_end(tape)
-    if not tape.ended:
+    if not tape.state.ended:
         start_turn(tape, 1, first_seat)
         settle(tape)
     return tape.events

@@ -11,11 +11,12 @@ from engine.rulesets.duel.codes import Code
 from engine.rulesets.duel.data import CATALOG, FLIP, FLIP_TO_DEFENSE, required_tributes
 from engine.rulesets.duel.model.commands import ChangePosition, FlipSummon, NormalSummon, SetMonster, SetSpellTrap
 from engine.rulesets.duel.model.events import (
-    CardSentToGraveyard, EffectTriggered, FlipSummoned, MonsterSet, NormalSummoned, PositionChanged, SpellTrapSet,
+    CardSentToGraveyard, EffectTriggered, Event, FlipSummoned, MonsterSet, NormalSummoned, PositionChanged,
+    SpellTrapSet,
 )
 from engine.rulesets.duel.model.state import Monster, State, card_of, owner_of
 from engine.rulesets.duel.resolve.effects import cleanup
-from engine.rulesets.duel.resolve.tape import Tape
+from engine.tape import Tape
 
 
 # Gates are the first checks of a command, those that do not depend on its fields. They return the
@@ -71,7 +72,7 @@ def check_summon(state: State, seat: int, cmd: NormalSummon | SetMonster) -> str
     return card.id
 
 
-def emit_summon(tape: Tape, seat: int, cmd: NormalSummon | SetMonster, card_id: str) -> None:
+def emit_summon(tape: Tape[State, Event], seat: int, cmd: NormalSummon | SetMonster, card_id: str) -> None:
     """Tributes in ascending slot order, then the summon or set in the lowest free slot (D18, D30)."""
     for slot in cmd.tributes:
         monster = tape.state.sides[seat].monsters[slot]
@@ -114,7 +115,7 @@ def check_flip_summon(state: State, seat: int, cmd: FlipSummon) -> Monster:
     return monster
 
 
-def emit_flip_summon(tape: Tape, seat: int, cmd: FlipSummon, monster: Monster) -> None:
+def emit_flip_summon(tape: Tape[State, Event], seat: int, cmd: FlipSummon, monster: Monster) -> None:
     """``FlipSummoned``, its flip trigger (D13), and Bastion Marshal's move to defence (D17)."""
     instance, card_id = monster.instance, monster.card_id
     tape.emit(FlipSummoned(seat, cmd.slot, instance, card_id, monster.position))
@@ -136,7 +137,7 @@ def check_change_position(state: State, seat: int, cmd: ChangePosition) -> Monst
     return monster
 
 
-def emit_change_position(tape: Tape, seat: int, cmd: ChangePosition, monster: Monster) -> None:
+def emit_change_position(tape: Tape[State, Event], seat: int, cmd: ChangePosition, monster: Monster) -> None:
     to = "fu_defense" if monster.position == "fu_attack" else "fu_attack"
     tape.emit(PositionChanged(seat, cmd.slot, monster.instance, monster.card_id, monster.position, to, "manual"))
 
@@ -156,5 +157,5 @@ def check_set_spell_trap(state: State, seat: int, cmd: SetSpellTrap) -> tuple[in
     return slot, card_id
 
 
-def emit_set_spell_trap(tape: Tape, seat: int, cmd: SetSpellTrap, slot: int, card_id: str) -> None:
+def emit_set_spell_trap(tape: Tape[State, Event], seat: int, cmd: SetSpellTrap, slot: int, card_id: str) -> None:
     tape.emit(SpellTrapSet(seat=seat, slot=slot, instance=cmd.card, card_id=card_id))
