@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from engine.errors import Rejected
 from engine.rulesets.duel.codes import Code
-from engine.rulesets.duel.model.commands import ChooseTarget, Discard, ReplayAttack, Timeout
+from engine.rulesets.duel.model.commands import (
+    CancelAttack, ChooseTarget, Concede, Discard, Pass, ReplayAttack, Timeout,
+)
 from engine.rulesets.duel.model.events import (
     AttackCancelled, CardSentToGraveyard, DecisionClosed, Event, MatchEnded, PlayerConceded, ResponsePassed,
     TimeoutRecorded,
@@ -39,7 +41,11 @@ def emit_pass(tape: Tape[State, Event], pending: Pending) -> None:
         damage_step(tape)
 
 
-def check_choose_target(state: State, cmd: ChooseTarget) -> None:
+def check_general_only(state: State, seat: int, cmd: Pass | CancelAttack | Concede) -> None:
+    """``pass``, ``cancel_attack`` and ``concede`` have no checks beyond the general ones (G1-G6)."""
+
+
+def check_choose_target(state: State, seat: int, cmd: ChooseTarget) -> None:
     if cmd.target not in _pending(state).details.candidates:  # type: ignore[operator]
         raise Rejected(Code.TARGET_INVALID, "choose one of the candidates")
 

@@ -33,7 +33,7 @@ def check(state: State, actor: Actor, cmd: Command) -> tuple[int | None, Any]:
     """
     precheck(state, actor, "")
     check_fields(cmd)
-    seat = check_actor(state, actor, cmd)
+    seat = check_actor(state, actor, type(cmd))
     if seat is None:
         assert isinstance(cmd, Timeout)
         answers.check_timeout(state, cmd)
@@ -55,16 +55,18 @@ def check_command(state: State, seat: int, cmd: Command) -> Any:
         case Activate():
             return check_activate(state, seat, cmd)
         case Advance():
-            return check_advance(state, cmd)
+            return check_advance(state, seat, cmd)
         case DeclareAttack():
             return check_declare_attack(state, seat, cmd)
         case ChooseTarget():
-            return answers.check_choose_target(state, cmd)
+            return answers.check_choose_target(state, seat, cmd)
         case ReplayAttack():
             return answers.check_replay_attack(state, seat, cmd)
         case Discard():
             return answers.check_discard(state, seat, cmd)
-        case Pass() | CancelAttack() | Concede() | Timeout():
+        case Pass() | CancelAttack() | Concede():
+            return answers.check_general_only(state, seat, cmd)
+        case Timeout():
             return None
         case _:
             assert_never(cmd)

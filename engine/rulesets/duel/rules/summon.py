@@ -19,41 +19,32 @@ from engine.rulesets.duel.resolve.effects import cleanup
 from engine.tape import Tape
 
 
-# Gates are the first checks of a command, those that do not depend on its fields. They return the
-# refusal instead of raising it, so that legal_commands can skip a whole family cheaply.
+# Gates are the first checks of a command, those that do not depend on its fields; legal_commands runs
+# them once for a whole family.
 
 
-def flip_gate(state: State) -> Rejected | None:
+def check_summon_phase(state: State) -> None:
     """The first check of every summon command: none in the battle phase (D19)."""
     if state.phase == "battle":
-        return Rejected(Code.NO_SUMMON_IN_BATTLE_PHASE, "no summons in the battle phase")
-    return None
+        raise Rejected(Code.NO_SUMMON_IN_BATTLE_PHASE, "no summons in the battle phase")
 
 
-def summon_gate(state: State) -> Rejected | None:
+def check_summon_unused(state: State) -> None:
     """The checks of ``normal_summon`` / ``set_monster`` that do not depend on the card."""
-    refused = flip_gate(state)
-    if refused is None and state.normal_summon_used:
-        return Rejected(Code.NORMAL_SUMMON_USED, "the normal summon of this turn is used")
-    return refused
+    check_summon_phase(state)
+    if state.normal_summon_used:
+        raise Rejected(Code.NORMAL_SUMMON_USED, "the normal summon of this turn is used")
 
 
-def main_gate(state: State) -> Rejected | None:
+def check_main_phase(state: State) -> None:
     """The first check of ``change_position`` and ``set_spell_trap``: main phases only."""
     if state.phase == "battle":
-        return Rejected(Code.WRONG_PHASE, "only in a main phase")
-    return None
-
-
-def passes(gate: Rejected | None) -> None:
-    """Raises a gate's refusal."""
-    if gate is not None:
-        raise gate
+        raise Rejected(Code.WRONG_PHASE, "only in a main phase")
 
 
 def check_summon(state: State, seat: int, cmd: NormalSummon | SetMonster) -> str:
     """§7.2 ``normal_summon`` / ``set_monster`` preconditions; returns the card id."""
-    passes(summon_gate(state))
+    check_summon_unused(state)
     side = state.sides[seat]
     if cmd.card not in side.hand:
         raise Rejected(Code.CARD_NOT_IN_HAND, "that card is not in your hand")
@@ -105,7 +96,7 @@ def _fresh(state: State, monster: Monster) -> None:
 
 def check_flip_summon(state: State, seat: int, cmd: FlipSummon) -> Monster:
     """§7.2 ``flip_summon`` preconditions (D16, D17)."""
-    passes(flip_gate(state))
+    check_summon_phase(state)
     monster = _own_monster(state, seat, cmd.slot)
     if monster.face_up:
         raise Rejected(Code.NOT_FACE_DOWN, "that monster is face-up")
@@ -127,7 +118,7 @@ def emit_flip_summon(tape: Tape[State, Event], seat: int, cmd: FlipSummon, monst
 
 def check_change_position(state: State, seat: int, cmd: ChangePosition) -> Monster:
     """§7.2 ``change_position`` preconditions (D15)."""
-    passes(main_gate(state))
+    check_main_phase(state)
     monster = _own_monster(state, seat, cmd.slot)
     if not monster.face_up:
         raise Rejected(Code.MONSTER_FACE_DOWN, "face-down monsters are flip summoned instead")
@@ -144,7 +135,7 @@ def emit_change_position(tape: Tape[State, Event], seat: int, cmd: ChangePositio
 
 def check_set_spell_trap(state: State, seat: int, cmd: SetSpellTrap) -> tuple[int, str]:
     """§7.2 ``set_spell_trap`` preconditions (D7); returns the slot and the card id."""
-    passes(main_gate(state))
+    check_main_phase(state)
     side = state.sides[seat]
     if cmd.card not in side.hand:
         raise Rejected(Code.CARD_NOT_IN_HAND, "that card is not in your hand")
