@@ -311,6 +311,12 @@ def _seat(actor: object) -> int:
     return actor
 
 
+def _form(form: object, optional: bool = False) -> None:
+    """G2 for a typed command built in process (decoding already enforces it for JSON)."""
+    if not (form in FORMS or optional and form is None):
+        raise Rejected(Code.BAD_FIELDS, f"{form!r} is not a form")
+
+
 def _hand_card(state: State, seat: int, card: str) -> Card:
     if card not in state.players[seat].hand:
         raise Rejected(Code.CARD_NOT_IN_HAND, f"{card} is not in your hand")
@@ -325,6 +331,7 @@ def _own_monster(state: State, seat: int, card: str) -> Monster:
 
 
 def check_normal_summon(state: State, actor: object, cmd: NormalSummon) -> MonsterCard:
+    _form(cmd.form)
     seat = _seat(actor)
     entry = _hand_card(state, seat, cmd.card)
     if not isinstance(entry, MonsterCard):
@@ -340,6 +347,7 @@ def check_normal_summon(state: State, actor: object, cmd: NormalSummon) -> Monst
 
 
 def check_tribute_summon(state: State, actor: object, cmd: TributeSummon) -> MonsterCard:
+    _form(cmd.form)
     seat = _seat(actor)
     entry = _hand_card(state, seat, cmd.card)
     if not isinstance(entry, MonsterCard):
@@ -365,6 +373,7 @@ def check_tribute_summon(state: State, actor: object, cmd: TributeSummon) -> Mon
 
 
 def check_myth_summon(state: State, actor: object, cmd: MythSummon) -> MythCard:
+    _form(cmd.form)
     seat = _seat(actor)
     player = state.players[seat]
     entry = catalog(state, cmd.card) if cmd.card in player.extra else None
@@ -390,6 +399,7 @@ def check_set_magic(state: State, actor: object, cmd: SetMagic) -> int:
 
 def check_activate_magic(state: State, actor: object, cmd: ActivateMagic) -> tuple[bool, int]:
     """(from hand, magic zone)."""
+    _form(cmd.form, optional=True)
     seat = _seat(actor)
     player = state.players[seat]
     from_hand = cmd.card in player.hand and isinstance(catalog(state, cmd.card), MagicCard)
@@ -419,6 +429,7 @@ def check_activate_magic(state: State, actor: object, cmd: ActivateMagic) -> tup
 
 
 def check_activate_tactics(state: State, actor: object, cmd: ActivateTactics) -> None:
+    _form(cmd.form, optional=True)
     seat = _seat(actor)
     if cmd.card not in state.players[seat].tactics:
         raise Rejected(Code.CARD_NOT_AVAILABLE, f"{cmd.card} is not in your tactics area")
@@ -472,6 +483,7 @@ def check_activate_combination(state: State, actor: object, cmd: ActivateCombina
 
 
 def check_change_form(state: State, actor: object, cmd: ChangeForm) -> Monster:
+    _form(cmd.form)
     seat = _seat(actor)
     monster = _own_monster(state, seat, cmd.card)
     if cmd.form == monster.form:
