@@ -207,14 +207,17 @@ def still_valid(state: State, link_seat: int, spec: TargetSpec, card: str, entry
 
 
 def target_candidates(state: State, seat: int, spec: TargetSpec, gone: Sequence[str] = ()) -> list[str]:
-    """Canonical candidates for one target spec: own zones 0..5 then the opponent's; hand or graveyard order."""
+    """Canonical candidates for one target spec that match its filter: own zones 0..5 then the opponent's;
+    hand or graveyard order (D36)."""
     player = state.players[seat]
+    flt = spec.filter
     if spec.zone == "field":
         seats = {"self": (seat,), "opponent": (1 - seat,), "any": (seat, 1 - seat)}[spec.controller]
-        return [m.card for s in seats for m in state.players[s].monsters if m is not None]
+        return [m.card for s in seats for m in state.players[s].monsters if m is not None and matches(state, m.card, flt, m)]
     if spec.zone == "own_hand":
-        return list(player.hand)
-    return [*player.graveyard, *(c for c in gone if c not in player.graveyard)]
+        return [c for c in player.hand if matches(state, c, flt, None)]
+    cards = [*player.graveyard, *(c for c in gone if c not in player.graveyard)]
+    return [c for c in cards if matches(state, c, flt, None)]
 
 
 def target_lists(state: State, seat: int, effect: Effect, gone: Sequence[str] = ()) -> Iterator[tuple[str, ...]]:
@@ -560,26 +563,36 @@ def check_timeout(state: State, actor: object, cmd: Timeout) -> Awaiting:
 # --- canonical candidates of the two response families (§7.2 legal_commands) -------------------------------
 
 
+def _effect_candidates(state: State, seat: int, effect: Effect) -> Iterator[tuple[tuple[str, ...], Form | None]]:
+    """(targets, form) pairs for one effect; none when its condition fails (the check's first step)."""
+    if not holds(state, seat, effect.condition):
+        return
+    for targets in target_lists(state, seat, effect):
+        for form in form_choices(effect):
+            yield targets, form
+
+
 def magic_candidates(state: State, seat: int) -> Iterator[ActivateMagic]:
-    """Hand magic (hand order), then set magic (zone order), every target list and form."""
+    """Hand magic (hand order, in an open Main decision), then set magic of earlier turns (zone order)."""
     player = state.players[seat]
-    cards = [c for c in player.hand if isinstance(catalog(state, c), MagicCard)]
-    cards += [s.card for s in player.magic if s is not None and s.face_down]
+    awaiting = state.awaiting
+    cards: list[str] = []
+    if awaiting is not None and awaiting.kind == "open" and state.phase == "main":
+        cards = [c for c in player.hand if isinstance(catalog(state, c), MagicCard)]
+    cards += [s.card for s in player.magic if s is not None and s.face_down and (s.set_turn or 0) < state.turn]
     for card in cards:
         entry = catalog(state, card)
         assert isinstance(entry, MagicCard)
-        for targets in target_lists(state, seat, entry.effect):
-            for form in form_choices(entry.effect):
-                yield ActivateMagic(card, targets, form)
+        for targets, form in _effect_candidates(state, seat, entry.effect):
+            yield ActivateMagic(card, targets, form)
 
 
 def tactics_candidates(state: State, seat: int) -> Iterator[ActivateTactics]:
     for card in state.players[seat].tactics:
         entry = catalog(state, card)
         assert isinstance(entry, TacticsCard)
-        for targets in target_lists(state, seat, entry.effect):
-            for form in form_choices(entry.effect):
-                yield ActivateTactics(card, targets, form)
+        for targets, form in _effect_candidates(state, seat, entry.effect):
+            yield ActivateTactics(card, targets, form)
 
 
 def has_response(state: State, seat: int, window: Window) -> bool:
@@ -589,8 +602,6 @@ def has_response(state: State, seat: int, window: Window) -> bool:
         return False
     asked = replace(state, awaiting=Awaiting(seat, "response", window, None, state.seq, 0))
     for magic in magic_candidates(asked, seat):
-        if magic.card in player.hand:
-            continue  # hand magic is never a response (HAND_MAGIC_MAIN_PHASE_ONLY)
         if _accepted(check_activate_magic, asked, seat, magic):
             return True
     return any(_accepted(check_activate_tactics, asked, seat, t) for t in tactics_candidates(asked, seat))

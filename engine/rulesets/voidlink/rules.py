@@ -33,16 +33,17 @@ from engine.rulesets.voidlink.checks import (
     check_timeout,
     check_tribute_summon,
     face_of,
+    holds,
     in_attack,
     magic_candidates,
-    material_ok,
+    matches,
     monsters,
     system_of,
     tactics_candidates,
     target_lists,
 )
 from engine.rulesets.voidlink.codes import Code
-from engine.rulesets.voidlink.data import FORMS, CombinationCard, Filter, MagicCard, MonsterCard, MythCard
+from engine.rulesets.voidlink.data import FORMS, CombinationCard, CommanderCard, Filter, MagicCard, MonsterCard, MythCard
 from engine.rulesets.voidlink.model import (
     ActivateCombination,
     ActivateCommander,
@@ -251,29 +252,54 @@ def _hand(state: State, seat: int, kind: type) -> list[str]:
     return [c for c in state.players[seat].hand if isinstance(catalog(state, c), kind)]
 
 
+def _normal_gate(state: State, seat: int) -> None:
+    player = state.players[seat]
+    if player.normal_summons_used >= 2:
+        raise Rejected(Code.NORMAL_SUMMON_LIMIT, "two normal summons per turn")
+    if None not in player.monsters:
+        raise Rejected(Code.MONSTER_ZONE_FULL, "every monster zone is taken")
+
+
 def _normal_candidates(state: State, seat: int) -> Iterator[NormalSummon]:
     for card in _hand(state, seat, MonsterCard):
-        for form in FORMS:
-            yield NormalSummon(card, form)
+        entry = catalog(state, card)
+        assert isinstance(entry, MonsterCard)
+        if entry.level <= 4:
+            for form in FORMS:
+                yield NormalSummon(card, form)
 
 
 def _tribute_candidates(state: State, seat: int) -> Iterator[TributeSummon]:
-    own = [m.card for m in monsters(state, seat)]
-    sets = [s for n in range(1, len(own) + 1) for s in combinations(own, n)]
+    """Tribute sets in ascending zone order; sets holding a myth monster or too few levels are left out."""
+    levels = {}
+    for m in monsters(state, seat):
+        entry = catalog(state, m.card)
+        if isinstance(entry, MonsterCard):
+            levels[m.card] = entry.level
+    if not levels:
+        return
+    own = list(levels)
+    sets = [(s, sum(levels[c] for c in s)) for n in range(1, len(own) + 1) for s in combinations(own, n)]
     for card in _hand(state, seat, MonsterCard):
         entry = catalog(state, card)
         assert isinstance(entry, MonsterCard)
         if entry.level < 5:
             continue
-        for tributes in sets:
+        for tributes, total in sets:
+            if total < entry.level:
+                continue
             for form in FORMS:
                 yield TributeSummon(card, form, tributes)
 
 
 def _assignments(state: State, seat: int, slots: tuple[Filter, ...], from_hand: bool) -> list[tuple[str, ...]]:
     """Distinct cards per material slot, slot by slot: own monster zones first, then the hand."""
-    pool = [m.card for m in monsters(state, seat)] + (list(state.players[seat].hand) if from_hand else [])
-    per_slot = [[c for c in pool if material_ok(state, seat, c, spec, from_hand)] for spec in slots]
+    own = monsters(state, seat)
+    hand = state.players[seat].hand if from_hand else ()
+    per_slot = [
+        [m.card for m in own if matches(state, m.card, spec, m)] + [c for c in hand if matches(state, c, spec, None)]
+        for spec in slots
+    ]
     out: list[tuple[str, ...]] = [()]
     for options in per_slot:
         out = [(*chosen, c) for chosen in out for c in options if c not in chosen]
@@ -281,9 +307,12 @@ def _assignments(state: State, seat: int, slots: tuple[Filter, ...], from_hand: 
 
 
 def _myth_candidates(state: State, seat: int) -> Iterator[MythSummon]:
+    own = monsters(state, seat)
     for card in state.players[seat].extra:
         entry = catalog(state, card)
-        if not isinstance(entry, MythCard):
+        if not isinstance(entry, MythCard) or len(own) < len(entry.materials):
+            continue
+        if any(m.card_id == entry.id for m in own):
             continue
         materials = _assignments(state, seat, entry.materials, from_hand=False)
         for form in FORMS:
@@ -291,26 +320,38 @@ def _myth_candidates(state: State, seat: int) -> Iterator[MythSummon]:
                 yield MythSummon(card, form, chosen)
 
 
+def _magic_zone_gate(state: State, seat: int) -> None:
+    if None not in state.players[seat].magic:
+        raise Rejected(Code.MAGIC_ZONE_FULL, "every magic zone is taken")
+
+
 def _set_candidates(state: State, seat: int) -> Iterator[SetMagic]:
     for card in _hand(state, seat, MagicCard):
         yield SetMagic(card)
 
 
+def _commander_gate(state: State, seat: int) -> None:
+    player = state.players[seat]
+    if player.commander is None:
+        raise Rejected(Code.NO_COMMANDER, "you have no commander")
+    if player.commander_used:
+        raise Rejected(Code.ABILITY_USED_THIS_TURN, "the ability was used this turn")
+
+
 def _commander_candidates(state: State, seat: int) -> Iterator[ActivateCommander]:
     commander = state.players[seat].commander
-    if commander is None:
-        yield ActivateCommander()
-        return
+    assert commander is not None
     entry = catalog(state, commander)
-    assert hasattr(entry, "ability")
-    for targets in target_lists(state, seat, entry.ability):
-        yield ActivateCommander(targets)
+    assert isinstance(entry, CommanderCard)
+    if holds(state, seat, entry.ability.condition):
+        for targets in target_lists(state, seat, entry.ability):
+            yield ActivateCommander(targets)
 
 
 def _monster_effect_candidates(state: State, seat: int) -> Iterator[ActivateMonsterEffect]:
     for monster in monsters(state, seat):
         for index, effect in enumerate(face_of(monster)[2]):
-            if effect.kind == "activated":
+            if effect.kind == "activated" and holds(state, seat, effect.condition):
                 for targets in target_lists(state, seat, effect):
                     yield ActivateMonsterEffect(monster.card, index, targets)
 
@@ -320,6 +361,8 @@ def _combination_candidates(state: State, seat: int) -> Iterator[ActivateCombina
         entry = catalog(state, card)
         if not isinstance(entry, CombinationCard) or entry.id in state.players[seat].combination_used:
             continue
+        if not holds(state, seat, entry.effect.condition):
+            continue
         for chosen in _assignments(state, seat, entry.materials, from_hand=True):
             for targets in target_lists(state, seat, entry.effect, chosen):
                 yield ActivateCombination(card, chosen, targets)
@@ -327,6 +370,8 @@ def _combination_candidates(state: State, seat: int) -> Iterator[ActivateCombina
 
 def _form_candidates(state: State, seat: int) -> Iterator[ChangeForm]:
     for monster in monsters(state, seat):
+        if monster.summoned_turn == state.turn or monster.form_changed:
+            continue
         for form in FORMS:
             if form != monster.form:
                 yield ChangeForm(monster.card, form)
@@ -351,33 +396,64 @@ def _discard_candidates(state: State, seat: int) -> Iterator[Discard]:
 
 Candidates = Callable[[State, int], Iterable[Any]]
 Check = Callable[[State, Actor, Any], Any]
-FAMILIES: tuple[tuple[str, Candidates, Check], ...] = (
-    ("normal_summon", _normal_candidates, check_normal_summon),
-    ("tribute_summon", _tribute_candidates, check_tribute_summon),
-    ("myth_summon", _myth_candidates, check_myth_summon),
-    ("set_magic", _set_candidates, check_set_magic),
-    ("activate_magic", magic_candidates, check_activate_magic),
-    ("activate_tactics", tactics_candidates, check_activate_tactics),
-    ("activate_commander", _commander_candidates, check_activate_commander),
-    ("activate_monster_effect", _monster_effect_candidates, check_activate_monster_effect),
-    ("activate_combination", _combination_candidates, check_activate_combination),
-    ("change_form", _form_candidates, check_change_form),
-    ("go_to_battle", lambda state, seat: (GoToBattle(),), check_go_to_battle),
-    ("declare_attack", _attack_candidates, check_declare_attack),
-    ("end_turn", lambda state, seat: (EndTurn(),), check_end_turn),
-    ("pass", lambda state, seat: (Pass(),), check_pass),
-    ("discard", _discard_candidates, check_discard),
-    ("concede", lambda state, seat: (Concede(),), check_concede),
+Gate = Callable[[State, int], None]
+
+
+def _open(state: State, seat: int) -> None:
+    """Families whose every check depends on the candidate."""
+
+
+FAMILIES: tuple[tuple[str, Candidates, Check, Gate], ...] = (
+    ("normal_summon", _normal_candidates, check_normal_summon, _normal_gate),
+    ("tribute_summon", _tribute_candidates, check_tribute_summon, _open),
+    ("myth_summon", _myth_candidates, check_myth_summon, _open),
+    ("set_magic", _set_candidates, check_set_magic, _magic_zone_gate),
+    ("activate_magic", magic_candidates, check_activate_magic, _open),
+    ("activate_tactics", tactics_candidates, check_activate_tactics, _open),
+    ("activate_commander", _commander_candidates, check_activate_commander, _commander_gate),
+    ("activate_monster_effect", _monster_effect_candidates, check_activate_monster_effect, _open),
+    ("activate_combination", _combination_candidates, check_activate_combination, _magic_zone_gate),
+    ("change_form", _form_candidates, check_change_form, _open),
+    ("go_to_battle", lambda state, seat: (GoToBattle(),), check_go_to_battle, _open),
+    ("declare_attack", _attack_candidates, check_declare_attack, _open),
+    ("end_turn", lambda state, seat: (EndTurn(),), check_end_turn, _open),
+    ("pass", lambda state, seat: (Pass(),), check_pass, _open),
+    ("discard", _discard_candidates, check_discard, _open),
+    ("concede", lambda state, seat: (Concede(),), check_concede, _open),
 )
-"""Per command family, in §7.2 table order: its tag (for ``precheck``), its canonical candidates and its check."""
+"""Per command family, in §7.2 table order: its tag (for ``precheck``), its canonical candidates, its check and a
+gate that refuses the whole family at once; all of them are the ones ``decide`` runs."""
+
+_BY_DECISION: dict[tuple[str, str], tuple[tuple[str, Candidates, Check, Gate], ...]] = {}
+
+
+def _families(state: State, seat: int) -> tuple[tuple[str, Candidates, Check, Gate], ...]:
+    """The families ``precheck`` lets through for ``seat``; for the awaited seat they depend only on the
+    decision kind and the phase, so they are worked out once per pair."""
+    awaiting = state.awaiting
+    if state.result is not None or awaiting is None or awaiting.seat != seat:
+        return tuple([f for f in FAMILIES if _passes(state, seat, f[0])])
+    key = (awaiting.kind, state.phase)
+    families = _BY_DECISION.get(key)
+    if families is None:
+        families = _BY_DECISION[key] = tuple([f for f in FAMILIES if _passes(state, seat, f[0])])
+    return families
+
+
+def _passes(state: State, seat: int, kind: str) -> bool:
+    try:
+        precheck(state, seat, kind)
+    except Rejected:
+        return False
+    return True
 
 
 def legal_commands(state: State, seat: int) -> list[Command]:
     """§7.2: exactly what ``decide`` accepts from ``seat`` now, in the canonical order."""
     legal: list[Command] = []
-    for kind, candidates, check in FAMILIES:
+    for _, candidates, check, gate in _families(state, seat):
         try:
-            precheck(state, seat, kind)
+            gate(state, seat)
         except Rejected:
             continue
         for cmd in candidates(state, seat):
