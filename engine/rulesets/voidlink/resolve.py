@@ -7,6 +7,7 @@ earlier events led to. Once ``MatchEnded`` is on the tape every procedure stops 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 import engine.tape
 from engine.rulesets.voidlink.checks import (
@@ -396,12 +397,12 @@ def gain(tape: Tape, seat: int, pool: Pool, amount: int) -> None:
     tape.emit(PoolChanged(seat, pool, amount, current + amount, "effect"))
 
 
-def draw(tape: Tape, seats: tuple[int, ...], n: int, reason: str) -> None:
+def draw(tape: Tape, seats: tuple[int, ...], n: int, reason: Literal["draw_phase", "effect"]) -> None:
     """DRAW (§8.11, D12): a short deck moves nothing and marks the seat decked out."""
     for seat in seats:
         deck = tape.state.players[seat].deck
         if len(deck) >= n:
-            tape.emit(CardsDrawn(seat, deck[:n], n, "effect" if reason == "effect" else "draw_phase"))
+            tape.emit(CardsDrawn(seat, deck[:n], n, reason))
         else:
             tape.emit(DrawFailed(seat, n, len(deck)))
 
@@ -415,8 +416,7 @@ def check(tape: Tape) -> bool:
         tape.emit(MatchEnded("draw", None, "simultaneous"))
         return True
     player = tape.state.players[lost[0]]
-    reason = "pool_zero" if player.hp == 0 or player.lp == 0 else "deck_out"
-    tape.emit(MatchEnded("win", 1 - lost[0], reason))
+    tape.emit(MatchEnded("win", 1 - lost[0], "pool_zero" if player.hp == 0 or player.lp == 0 else "deck_out"))
     return True
 
 
@@ -477,8 +477,9 @@ def _destroy_in_battle(tape: Tape, monster: Monster, seat: int) -> None:
     tape.emit(CardDestroyed(monster.card, monster.card_id, seat, "monster_zone", "battle"))
 
 
-def _end_attack(tape: Tape, attacker: str, outcome: str) -> None:
-    tape.emit(AttackEnded(attacker, "resolved" if outcome == "resolved" else "negated" if outcome == "negated" else "fizzled"))
+def _end_attack(tape: Tape, attacker: str, outcome: Literal["resolved", "negated", "fizzled"]) -> None:
+    """AttackEnded, CHECK after a battle that was fought, then the open decision."""
+    tape.emit(AttackEnded(attacker, outcome))
     if outcome == "resolved" and check(tape):
         return
     await_open(tape)
@@ -501,7 +502,7 @@ def start_turn(tape: Tape, turn: int, seat: int) -> None:
     await_open(tape)
 
 
-def phase_transition(tape: Tape, next_phase: str) -> None:
+def phase_transition(tape: Tape, next_phase: Literal["battle", "end"]) -> None:
     if next_phase == "battle":
         tape.emit(PhaseChanged(tape.state.turn, "battle"))
         await_open(tape)
