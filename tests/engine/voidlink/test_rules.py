@@ -3,7 +3,6 @@ delayed effects and legal_commands in both directions."""
 
 from __future__ import annotations
 
-from typing import Any
 
 from msgspec.structs import replace
 
