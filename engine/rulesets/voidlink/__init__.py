@@ -1,10 +1,8 @@
 """voidlink: commanders, HP and LP, two-faced monsters and chains, on the engine contract (docs/rulesets/voidlink.md)."""
 
-import msgspec
-
 from engine.contract import Ruleset
 from engine.rulesets.voidlink import model
-from engine.rulesets.voidlink.data import CARD_DATA_HASH, PRESETS
+from engine.rulesets.voidlink.data import CARD_DATA_HASH, PRESETS, deck_builtins
 from engine.rulesets.voidlink.evolve import evolve
 from engine.rulesets.voidlink.greedy import greedy_score
 from engine.rulesets.voidlink.rules import deadline, decide_folded, legal_commands, outcome, precheck, to_act
@@ -19,6 +17,7 @@ RULESET = Ruleset(
     min_seats=2,
     max_seats=2,
     Config=model.Config,
+    Options=model.Options,
     State=model.State,
     Command=model.Command,
     Event=model.Event,
@@ -37,8 +36,7 @@ RULESET = Ruleset(
     outcome=outcome,
     hidden_cards=hidden_cards,
     greedy_score=greedy_score,
-    presets={name: msgspec.to_builtins(deck) for name, deck in PRESETS.items()},
-    options=msgspec.to_builtins(model.Options()),
+    presets={name: deck_builtins(deck) for name, deck in PRESETS.items()},
     public_config=public_config,
 )
 

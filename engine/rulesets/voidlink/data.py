@@ -242,3 +242,9 @@ _DATA = msgspec.json.decode(_BYTES, type=CardData)
 
 CATALOG: dict[str, Card] = {card.id: card for card in _DATA.cards}
 PRESETS: dict[str, PresetDeck] = dict(_DATA.presets)
+
+
+def deck_builtins(deck: PresetDeck) -> dict[str, object]:
+    """A preset as the JSON object a seat's ``deck`` may hold (§4)."""
+    built: dict[str, object] = msgspec.to_builtins(deck)
+    return built

@@ -90,11 +90,12 @@ from engine.rulesets.voidlink.model import (
 )
 
 
-class Tape(engine.tape.Tape[State, Event]):
-    """The engine's tape bound to this ruleset's fold."""
+Tape = engine.tape.Tape[State, Event]
 
-    def __init__(self, state: State) -> None:
-        super().__init__(state, evolve)
+
+def new_tape(state: State) -> Tape:
+    """The engine's tape on this ruleset's fold."""
+    return engine.tape.Tape(state, evolve)
 
 
 def over(tape: Tape) -> bool:

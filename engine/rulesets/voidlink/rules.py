@@ -6,12 +6,14 @@ filters the spec's canonical candidates through the same two, so there is no sec
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from itertools import combinations
 from typing import Any, assert_never
 
 from engine.contract import SYSTEM, Actor, Deadline, Outcome
 from engine.errors import Rejected
+from engine.legal import Family, legal
+from engine.precheck import check_common
 from engine.rng import Rng
 from engine.rulesets.voidlink.checks import (
     catalog,
@@ -76,7 +78,7 @@ from engine.rulesets.voidlink.model import (
     Timeout,
     TributeSummon,
 )
-from engine.rulesets.voidlink.resolve import Tape, add_link, await_open, discard, proceed, summon, window
+from engine.rulesets.voidlink.resolve import Tape, add_link, await_open, discard, new_tape, proceed, summon, window
 
 # --- generic checks (§7.1) -------------------------------------------------------------------------------------
 
@@ -107,11 +109,12 @@ def precheck(state: State, actor: Actor, kind: str) -> None:
         if actor != SYSTEM:
             raise Rejected(Code.SYSTEM_ONLY, "only the system times a decision out")
         return
+    awaiting = state.awaiting
+    acting = () if awaiting is None else (awaiting.seat,)
+    check_common(kind, actor, over=False, acting=acting, system=(), not_your_turn=Code.NOT_AWAITED_SEAT)
     if kind == "concede":
         return
-    awaiting = state.awaiting
-    if awaiting is None or actor != awaiting.seat:
-        raise Rejected(Code.NOT_AWAITED_SEAT, "the game is not waiting on you")
+    assert awaiting is not None
     if kind not in _KINDS[awaiting.kind]:
         raise Rejected(Code.WRONG_DECISION_KIND, f"{kind} is not allowed in a {awaiting.kind} decision")
     if kind in _MAIN_ONLY and state.phase != "main":
@@ -233,7 +236,7 @@ def _timeout(tape: Tape, cmd: Timeout) -> None:
 def decide_folded(state: State, actor: Actor, cmd: Command, rng: Rng) -> tuple[list[Event], State]:
     """The events for ``cmd`` from ``actor``, or ``Rejected`` with the spec's code (voidlink uses no RNG here)."""
     precheck(state, actor, str(type(cmd).__struct_config__.tag))
-    tape = Tape(state)
+    tape = new_tape(state)
     if isinstance(cmd, Concede):
         seat = check_concede(state, actor, cmd)
         tape.emit(Conceded(seat))
@@ -386,6 +389,12 @@ def _attack_candidates(state: State, seat: int) -> Iterator[DeclareAttack]:
             yield DeclareAttack(monster.card, None)
 
 
+_GO_TO_BATTLE = (GoToBattle(),)
+_END_TURN = (EndTurn(),)
+_PASS = (Pass(),)
+_CONCEDE = (Concede(),)
+
+
 def _discard_candidates(state: State, seat: int) -> Iterator[Discard]:
     awaiting = state.awaiting
     if awaiting is None or awaiting.count is None:
@@ -394,75 +403,31 @@ def _discard_candidates(state: State, seat: int) -> Iterator[Discard]:
         yield Discard(cards)
 
 
-Candidates = Callable[[State, int], Iterable[Any]]
-Check = Callable[[State, Actor, Any], Any]
-Gate = Callable[[State, int], None]
-
-
-def _open(state: State, seat: int) -> None:
-    """Families whose every check depends on the candidate."""
-
-
-FAMILIES: tuple[tuple[str, Candidates, Check, Gate], ...] = (
-    ("normal_summon", _normal_candidates, check_normal_summon, _normal_gate),
-    ("tribute_summon", _tribute_candidates, check_tribute_summon, _open),
-    ("myth_summon", _myth_candidates, check_myth_summon, _open),
-    ("set_magic", _set_candidates, check_set_magic, _magic_zone_gate),
-    ("activate_magic", magic_candidates, check_activate_magic, _open),
-    ("activate_tactics", tactics_candidates, check_activate_tactics, _open),
-    ("activate_commander", _commander_candidates, check_activate_commander, _commander_gate),
-    ("activate_monster_effect", _monster_effect_candidates, check_activate_monster_effect, _open),
-    ("activate_combination", _combination_candidates, check_activate_combination, _magic_zone_gate),
-    ("change_form", _form_candidates, check_change_form, _open),
-    ("go_to_battle", lambda state, seat: (GoToBattle(),), check_go_to_battle, _open),
-    ("declare_attack", _attack_candidates, check_declare_attack, _open),
-    ("end_turn", lambda state, seat: (EndTurn(),), check_end_turn, _open),
-    ("pass", lambda state, seat: (Pass(),), check_pass, _open),
-    ("discard", _discard_candidates, check_discard, _open),
-    ("concede", lambda state, seat: (Concede(),), check_concede, _open),
+FAMILIES: tuple[Family[State], ...] = (
+    Family("normal_summon", _normal_candidates, check_normal_summon, _normal_gate),
+    Family("tribute_summon", _tribute_candidates, check_tribute_summon),
+    Family("myth_summon", _myth_candidates, check_myth_summon),
+    Family("set_magic", _set_candidates, check_set_magic, _magic_zone_gate),
+    Family("activate_magic", magic_candidates, check_activate_magic),
+    Family("activate_tactics", tactics_candidates, check_activate_tactics),
+    Family("activate_commander", _commander_candidates, check_activate_commander, _commander_gate),
+    Family("activate_monster_effect", _monster_effect_candidates, check_activate_monster_effect),
+    Family("activate_combination", _combination_candidates, check_activate_combination, _magic_zone_gate),
+    Family("change_form", _form_candidates, check_change_form),
+    Family("go_to_battle", lambda state, seat: _GO_TO_BATTLE, check_go_to_battle),
+    Family("declare_attack", _attack_candidates, check_declare_attack),
+    Family("end_turn", lambda state, seat: _END_TURN, check_end_turn),
+    Family("pass", lambda state, seat: _PASS, check_pass),
+    Family("discard", _discard_candidates, check_discard),
+    Family("concede", lambda state, seat: _CONCEDE, check_concede),
 )
-"""Per command family, in §7.2 table order: its tag (for ``precheck``), its canonical candidates, its check and a
-gate that refuses the whole family at once; all of them are the ones ``decide`` runs."""
-
-_BY_DECISION: dict[tuple[str, str], tuple[tuple[str, Candidates, Check, Gate], ...]] = {}
-
-
-def _families(state: State, seat: int) -> tuple[tuple[str, Candidates, Check, Gate], ...]:
-    """The families ``precheck`` lets through for ``seat``; for the awaited seat they depend only on the
-    decision kind and the phase, so they are worked out once per pair."""
-    awaiting = state.awaiting
-    if state.result is not None or awaiting is None or awaiting.seat != seat:
-        return tuple([f for f in FAMILIES if _passes(state, seat, f[0])])
-    key = (awaiting.kind, state.phase)
-    families = _BY_DECISION.get(key)
-    if families is None:
-        families = _BY_DECISION[key] = tuple([f for f in FAMILIES if _passes(state, seat, f[0])])
-    return families
-
-
-def _passes(state: State, seat: int, kind: str) -> bool:
-    try:
-        precheck(state, seat, kind)
-    except Rejected:
-        return False
-    return True
+"""§7.2 command families in table order; their checks are the ones ``decide`` runs, and a gate refuses a whole
+family at once."""
 
 
 def legal_commands(state: State, seat: int) -> list[Command]:
     """§7.2: exactly what ``decide`` accepts from ``seat`` now, in the canonical order."""
-    legal: list[Command] = []
-    for _, candidates, check, gate in _families(state, seat):
-        try:
-            gate(state, seat)
-        except Rejected:
-            continue
-        for cmd in candidates(state, seat):
-            try:
-                check(state, seat, cmd)
-            except Rejected:
-                continue
-            legal.append(cmd)
-    return legal
+    return legal(FAMILIES, precheck, state, seat)
 
 
 def to_act(state: State) -> tuple[int, ...]:

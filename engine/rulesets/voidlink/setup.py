@@ -13,6 +13,7 @@ from typing import Any
 import msgspec
 
 from engine.errors import ConfigError
+from engine.options import option_problems
 from engine.rng import Rng
 from engine.rulesets.voidlink.codes import Code
 from engine.rulesets.voidlink.data import (
@@ -40,7 +41,7 @@ from engine.rulesets.voidlink.model import (
     State,
     Violation,
 )
-from engine.rulesets.voidlink.resolve import Tape, start_turn
+from engine.rulesets.voidlink.resolve import new_tape, start_turn
 
 SEATS = 2
 DEFAULT_DECKS = ("starter_a", "starter_b")
@@ -83,20 +84,13 @@ def violations(data: Any) -> list[Violation]:
 
 
 def _option_violations(raw: Any) -> list[Violation]:
-    """CF2: option names in sorted order; one violation per unknown name or bad value."""
+    """CF2: every unknown name or bad value, names in sorted order (``engine/options.py``)."""
     if not isinstance(raw, dict):
         return [Violation(Code.OPTION_INVALID, None, None, "'options' must be an object")]
-    found: list[Violation] = []
-    fields = set(Options.__struct_fields__)
-    for name in sorted(raw, key=str):
-        if name not in fields:
-            found.append(Violation(Code.OPTION_INVALID, None, None, f"unknown option {name!r}"))
-            continue
-        try:
-            msgspec.convert({name: raw[name]}, Options)
-        except msgspec.ValidationError as exc:
-            found.append(Violation(Code.OPTION_INVALID, None, None, str(exc)))
-    return found
+    return [
+        Violation(Code.OPTION_INVALID, None, None, f"unknown option {p.name!r}" if p.unknown else f"bad value for {p.name!r}")
+        for p in option_problems(raw, Options)
+    ]
 
 
 def deck_violations(seat: int, deck: Any) -> list[Violation]:
@@ -269,7 +263,7 @@ def initial(config: Config) -> State:
 
 def setup(config: Config, rng: Rng) -> list[Event]:
     """§5.2: MatchStarted, both shuffles, the first player, opening hands, then turn 1."""
-    tape = Tape(initial(config))
+    tape = new_tape(initial(config))
     players = tuple(_player(seat, s.deck) for seat, s in enumerate(config.seats))
     tape.emit(MatchStarted("voidlink", config.options, players))
     for seat in range(SEATS):

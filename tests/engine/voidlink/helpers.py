@@ -1,4 +1,4 @@
-"""Scenario helpers for voidlink: a ``given`` board builder, one-command runs and rejections (docs/rulesets/voidlink.md §14).
+"""Scenario helpers for voidlink: a ``given`` board builder, ``run``, ``rejection`` and ``fold`` from tests/engine/scenario.py (docs/rulesets/voidlink.md §14).
 
 Cards are written ``("p0.m01", "VL-M01")`` (instance id, catalog id); as in §14 a scenario may put any card
 anywhere, so a built state maps exactly the ids it mentions. Monsters get entries 1, 2, ... in the order given and
@@ -11,18 +11,13 @@ from collections.abc import Sequence
 from typing import Any
 
 import msgspec
-import pytest
 
-from engine.errors import Rejected
-from engine.rng import ScriptedRng
 from engine.rulesets.voidlink import RULESET
 from engine.rulesets.voidlink.data import Form
-from engine.rulesets.voidlink.evolve import evolve
 from engine.rulesets.voidlink.model import (
     EMPTY_ZONES,
     Awaiting,
     AwaitingDecision,
-    Event,
     MagicSlot,
     Monster,
     Options,
@@ -30,6 +25,7 @@ from engine.rulesets.voidlink.model import (
     Player,
     State,
 )
+from tests.engine.scenario import Scenario
 
 CardRef = tuple[str, str]
 E = 100
@@ -133,24 +129,10 @@ def _ids(refs: Sequence[CardRef]) -> tuple[str, ...]:
     return tuple(card for card, _ in refs)
 
 
-def fold(state: State, events: Sequence[Event]) -> State:
-    for event in events:
-        state = evolve(state, event)
-    return state
-
-
-def run(state: State, actor: Any, cmd: Any) -> tuple[list[Event], State]:
-    """The events of one accepted command and the state they fold to."""
-    events, after = RULESET.decide_folded(state, actor, cmd, ScriptedRng())
-    assert fold(state, events) == after
-    return list(events), after
-
-
-def rejection(state: State, actor: Any, cmd: Any) -> str:
-    """The code ``decide`` rejects the command with (fails the test if it is accepted)."""
-    with pytest.raises(Rejected) as info:
-        RULESET.decide(state, actor, cmd, ScriptedRng())
-    return str(info.value.code)
+_SCENARIO = Scenario(RULESET)
+run = _SCENARIO.run
+rejection = _SCENARIO.rejection
+fold = _SCENARIO.fold
 
 
 def open_(seat: int, seq: int) -> AwaitingDecision:
