@@ -101,15 +101,31 @@ _MAIN_ONLY = frozenset(
 )
 
 
+def _allowed(kind: str, phase: str) -> frozenset[str]:
+    """The command kinds G5 and G6 let through for a decision kind in a phase."""
+    allowed = _KINDS[kind]
+    if phase != "main":
+        allowed -= _MAIN_ONLY
+    if phase != "battle":
+        allowed -= {"declare_attack"}
+    return allowed | {"concede"}
+
+
+_ALLOWED = {(kind, phase): _allowed(kind, phase) for kind in _KINDS for phase in ("draw", "main", "battle", "end")}
+"""G5-G6 by (decision kind, phase): the awaited seat's common checks are one lookup when they pass."""
+
+
 def precheck(state: State, actor: Actor, kind: str) -> None:
     """G1 and G3-G6 in order (G2, field decoding, is the engine's and follows these, D34)."""
+    awaiting = state.awaiting
+    if awaiting is not None and actor == awaiting.seat and kind in _ALLOWED[awaiting.kind, state.phase]:
+        return  # a running match (awaiting is cleared when it ends), the awaited seat, an allowed kind
     if state.result is not None:
         raise Rejected(Code.MATCH_OVER, "the match is over")
     if kind == "timeout":
         if actor != SYSTEM:
             raise Rejected(Code.SYSTEM_ONLY, "only the system times a decision out")
         return
-    awaiting = state.awaiting
     acting = () if awaiting is None else (awaiting.seat,)
     check_common(kind, actor, over=False, acting=acting, system=(), not_your_turn=Code.NOT_AWAITED_SEAT)
     if kind == "concede":
