@@ -12,7 +12,7 @@ from engine.rulesets.voidlink.view import hidden_cards, redact, view
 RULESET = Ruleset(
     id="voidlink",
     version=1,
-    title="voidlink",
+    title="Voidlink",
     card_data_hash=CARD_DATA_HASH,
     min_seats=2,
     max_seats=2,
