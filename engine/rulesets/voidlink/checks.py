@@ -47,6 +47,7 @@ from engine.rulesets.voidlink.model import (
     Link,
     Monster,
     MythSummon,
+    Player,
     NormalSummon,
     Pass,
     SetMagic,
@@ -98,11 +99,25 @@ def def_of(monster: Monster) -> int:
 
 def find(state: State, card: str) -> tuple[int, int, Monster] | None:
     """(seat, zone, monster) of ``card`` on the field, or None."""
-    for seat, player in enumerate(state.players):
-        for zone, m in enumerate(player.monsters):
-            if m is not None and m.card == card:
-                return seat, zone, m
-    return None
+    return _field_index(state.players).get(card)
+
+
+_last: list[tuple[tuple[Player, ...], dict[str, tuple[int, int, Monster]]]] = []
+
+
+def _field_index(players: tuple[Player, ...]) -> dict[str, tuple[int, int, Monster]]:
+    """Every field monster by card, for the last players tuple asked about (states are immutable, and the
+    cache holds the tuple, so its identity cannot be reused while cached)."""
+    if _last and _last[0][0] is players:
+        return _last[0][1]
+    index = {
+        m.card: (seat, zone, m)
+        for seat, player in enumerate(players)
+        for zone, m in enumerate(player.monsters)
+        if m is not None
+    }
+    _last[:] = [(players, index)]
+    return index
 
 
 def on_field(state: State, card: str, entry: int | None) -> Monster | None:

@@ -327,14 +327,19 @@ def _assignments(state: State, seat: int, slots: tuple[Filter, ...], from_hand: 
 
 def _myth_candidates(state: State, seat: int) -> Iterator[MythSummon]:
     own = monsters(state, seat)
+    assigned: dict[str, list[tuple[str, ...]]] = {}  # copies of one card share their material assignments
     for card in state.players[seat].extra:
         entry = catalog(state, card)
         if not isinstance(entry, MythCard) or len(own) < len(entry.materials):
             continue
         if any(m.card_id == entry.id for m in own):
             continue
-        materials = _assignments(state, seat, entry.materials, from_hand=False)
+        materials = assigned.get(entry.id)
+        if materials is None:
+            materials = assigned[entry.id] = _assignments(state, seat, entry.materials, from_hand=False)
         for form in FORMS:
+            if system_of(form) != entry.system:
+                continue
             for chosen in materials:
                 yield MythSummon(card, form, chosen)
 
@@ -376,15 +381,22 @@ def _monster_effect_candidates(state: State, seat: int) -> Iterator[ActivateMons
 
 
 def _combination_candidates(state: State, seat: int) -> Iterator[ActivateCombination]:
+    assigned: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {}  # shared by copies of one card
     for card in state.players[seat].extra:
         entry = catalog(state, card)
         if not isinstance(entry, CombinationCard) or entry.id in state.players[seat].combination_used:
             continue
         if not holds(state, seat, entry.effect.condition):
             continue
-        for chosen in _assignments(state, seat, entry.materials, from_hand=True):
-            for targets in target_lists(state, seat, entry.effect, chosen):
-                yield ActivateCombination(card, chosen, targets)
+        options = assigned.get(entry.id)
+        if options is None:
+            options = assigned[entry.id] = [
+                (chosen, targets)
+                for chosen in _assignments(state, seat, entry.materials, from_hand=True)
+                for targets in target_lists(state, seat, entry.effect, chosen)
+            ]
+        for chosen, targets in options:
+            yield ActivateCombination(card, chosen, targets)
 
 
 def _form_candidates(state: State, seat: int) -> Iterator[ChangeForm]:

@@ -87,6 +87,8 @@ def _option_violations(raw: Any) -> list[Violation]:
     """CF2: every unknown name or bad value, names in sorted order (``engine/options.py``)."""
     if not isinstance(raw, dict):
         return [Violation(Code.OPTION_INVALID, None, None, "'options' must be an object")]
+    if not raw:
+        return []  # the common case, without walking the Options fields
     return [
         Violation(Code.OPTION_INVALID, None, None, f"unknown option {p.name!r}" if p.unknown else f"bad value for {p.name!r}")
         for p in option_problems(raw, Options)

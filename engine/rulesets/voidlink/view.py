@@ -13,7 +13,7 @@ from msgspec.structs import replace
 
 from engine.contract import Viewer
 from engine.rulesets.voidlink.data import System
-from engine.rulesets.voidlink.checks import atk, def_of, effect_of
+from engine.rulesets.voidlink.checks import effect_of, face_of
 from engine.rulesets.voidlink.model import (
     AttackDeclared,
     AttackEnded,
@@ -46,6 +46,7 @@ from engine.rulesets.voidlink.model import (
     MatchEnded,
     MatchStarted,
     ModifiersExpired,
+    Monster,
     MonsterSummoned,
     MonsterView,
     Passed,
@@ -84,8 +85,41 @@ def view(state: State, viewer: Viewer) -> View:
 
 
 def _refs(state: State, cards: tuple[str, ...]) -> tuple[CardRef, ...]:
-    card_ids = state.card_ids
-    return tuple([CardRef(card, card_ids[card]) for card in cards])
+    refs = _ref_index(state.card_ids)
+    return tuple([refs[card] for card in cards])
+
+
+_last: list[tuple[dict[str, str], dict[str, CardRef]]] = []
+
+
+def _ref_index(card_ids: dict[str, str]) -> dict[str, CardRef]:
+    """One ``CardRef`` per instance, built once per match: ``card_ids`` never changes after ``MatchStarted``
+    (a new dict replaces it), and the cache holds the dict, so its identity cannot be reused while cached."""
+    if _last and _last[0][0] is card_ids:
+        return _last[0][1]
+    refs = {card: CardRef(card, card_id) for card, card_id in card_ids.items()}
+    _last[:] = [(card_ids, refs)]
+    return refs
+
+
+def _monster_view(zone: int, m: Monster) -> MonsterView:
+    printed, defence, _ = face_of(m)
+    return MonsterView(
+        zone=zone,
+        card=m.card,
+        card_id=m.card_id,
+        form=m.form,
+        atk=max(0, printed + sum(m.modifiers)),
+        def_=defence,
+        entry=m.entry,
+        summoned_turn=m.summoned_turn,
+        form_changed=m.form_changed,
+        attacked=m.attacked,
+        lock=m.lock,
+        effects_used=m.effects_used,
+        modifiers=m.modifiers,
+        counters=m.counters,
+    )
 
 
 def _player_view(state: State, seat: int, viewer: Viewer) -> PlayerView:
@@ -109,28 +143,7 @@ def _player_view(state: State, seat: int, viewer: Viewer) -> PlayerView:
         tactics_count=len(player.tactics),
         tactics=_refs(state, player.tactics) if owner else None,
         graveyard=_refs(state, player.graveyard),
-        monsters=tuple(
-            [
-                MonsterView(
-                    zone=zone,
-                    card=m.card,
-                    card_id=m.card_id,
-                    form=m.form,
-                    atk=atk(m),
-                    def_=def_of(m),
-                    entry=m.entry,
-                    summoned_turn=m.summoned_turn,
-                    form_changed=m.form_changed,
-                    attacked=m.attacked,
-                    lock=m.lock,
-                    effects_used=m.effects_used,
-                    modifiers=m.modifiers,
-                    counters=m.counters,
-                )
-                for zone, m in enumerate(player.monsters)
-                if m is not None
-            ]
-        ),
+        monsters=tuple([_monster_view(zone, m) for zone, m in enumerate(player.monsters) if m is not None]),
         magic=tuple(
             [
                 MagicView(zone, s.face_down, s.card, s.card_id, s.set_turn)
