@@ -141,7 +141,21 @@ def empty_zone(zones: Sequence[object | None]) -> int | None:
 
 
 def catalog(state: State, card: str) -> Card:
-    return CATALOG[state.card_ids[card]]
+    return cards_of(state)[card]
+
+
+_cards: list[tuple[dict[str, str], dict[str, Card]]] = []
+
+
+def cards_of(state: State) -> dict[str, Card]:
+    """Every instance's catalog entry. ``card_ids`` is never changed in place (``MatchStarted`` sets a new dict),
+    so its identity keys the cache, which holds it so that the identity cannot be reused."""
+    card_ids = state.card_ids
+    if _cards and _cards[0][0] is card_ids:
+        return _cards[0][1]
+    cards = {card: CATALOG[card_id] for card, card_id in card_ids.items()}
+    _cards[:] = [(card_ids, cards)]
+    return cards
 
 
 # --- §8.8 filters, conditions and targets ------------------------------------------------------------------
@@ -149,7 +163,20 @@ def catalog(state: State, card: str) -> Card:
 
 def matches(state: State, card: str, spec: Filter, field_monster: Monster | None) -> bool:
     """Filter match; ``field_monster`` is the card's monster state when it is on the field."""
-    entry = catalog(state, card)
+    if spec.system is not None and (field_monster is None or system_of(field_monster.form) != spec.system):
+        return False
+    key = (state.card_ids[card], spec)
+    printed = _PRINTED.get(key)
+    if printed is None:
+        printed = _PRINTED[key] = _printed_match(CATALOG[key[0]], spec)
+    return printed
+
+
+_PRINTED: dict[tuple[str, Filter], bool] = {}
+"""The printed part of a filter match (type, level, name) by catalog id and filter: card data never changes."""
+
+
+def _printed_match(entry: Card, spec: Filter) -> bool:
     kind = spec.type
     if kind == "monster" and not isinstance(entry, MonsterCard):
         return False
@@ -159,11 +186,7 @@ def matches(state: State, card: str, spec: Filter, field_monster: Monster | None
         return False
     if spec.level_max is not None and not (isinstance(entry, MonsterCard) and entry.level <= spec.level_max):
         return False
-    if spec.name is not None and entry.name != spec.name:
-        return False
-    if spec.system is not None and (field_monster is None or system_of(field_monster.form) != spec.system):
-        return False
-    return True
+    return spec.name is None or entry.name == spec.name
 
 
 def holds(state: State, seat: int, condition: Condition | None) -> bool:
@@ -265,7 +288,7 @@ def check_effect(
     with_form: bool = True,
 ) -> None:
     """Condition, target count, targets, and (``with_form``) the form rule of an activation (§7.2)."""
-    if not holds(state, seat, effect.condition):
+    if effect.condition is not None and not holds(state, seat, effect.condition):
         raise Rejected(Code.CONDITION_NOT_MET, "the activation condition does not hold")
     if len(targets) != len(effect.targets):
         raise Rejected(Code.TARGET_COUNT, f"this effect takes {len(effect.targets)} target(s)")
@@ -324,11 +347,6 @@ def _materials(state: State, seat: int, slots: Sequence[Filter], materials: Sequ
 # --- §7.2 command preconditions --------------------------------------------------------------------------
 
 
-def _seat(actor: object) -> int:
-    assert isinstance(actor, int)
-    return actor
-
-
 def _form(form: object, optional: bool = False) -> None:
     """G2 for a typed command built in process (decoding already enforces it for JSON)."""
     if not (form in FORMS or optional and form is None):
@@ -338,7 +356,7 @@ def _form(form: object, optional: bool = False) -> None:
 def _hand_card(state: State, seat: int, card: str) -> Card:
     if card not in state.players[seat].hand:
         raise Rejected(Code.CARD_NOT_IN_HAND, f"{card} is not in your hand")
-    return catalog(state, card)
+    return cards_of(state)[card]
 
 
 def _own_monster(state: State, seat: int, card: str) -> Monster:
@@ -349,8 +367,10 @@ def _own_monster(state: State, seat: int, card: str) -> Monster:
 
 
 def check_normal_summon(state: State, actor: object, cmd: NormalSummon) -> MonsterCard:
-    _form(cmd.form)
-    seat = _seat(actor)
+    if cmd.form not in FORMS:
+        _form(cmd.form)
+    assert isinstance(actor, int)
+    seat = actor
     entry = _hand_card(state, seat, cmd.card)
     if not isinstance(entry, MonsterCard):
         raise Rejected(Code.NOT_A_MONSTER, f"{cmd.card} is not a monster")
@@ -359,30 +379,31 @@ def check_normal_summon(state: State, actor: object, cmd: NormalSummon) -> Monst
     player = state.players[seat]
     if player.normal_summons_used >= 2:
         raise Rejected(Code.NORMAL_SUMMON_LIMIT, "two normal summons per turn")
-    if empty_zone(player.monsters) is None:
+    if None not in player.monsters:
         raise Rejected(Code.MONSTER_ZONE_FULL, "every monster zone is taken")
     return entry
 
 
 def check_tribute_summon(state: State, actor: object, cmd: TributeSummon) -> MonsterCard:
-    _form(cmd.form)
-    seat = _seat(actor)
+    if cmd.form not in FORMS:
+        _form(cmd.form)
+    assert isinstance(actor, int)
+    seat = actor
     entry = _hand_card(state, seat, cmd.card)
     if not isinstance(entry, MonsterCard):
         raise Rejected(Code.NOT_A_MONSTER, f"{cmd.card} is not a monster")
     if entry.level < 5:
         raise Rejected(Code.LEVEL_TOO_LOW, "a tribute summon is for level 5 or more (D14)")
-    zones = state.players[seat].monsters
-    index = {m.card: i for i, m in enumerate(zones) if m is not None}
-    if not cmd.tributes or len(set(cmd.tributes)) != len(cmd.tributes) or not all(t in index for t in cmd.tributes):
+    placed = [find(state, t) for t in cmd.tributes]
+    if not cmd.tributes or len(set(cmd.tributes)) != len(cmd.tributes) or any(p is None or p[0] != seat for p in placed):
         raise Rejected(Code.TRIBUTE_INVALID, "tributes are distinct monsters in your zones")
     levels = []
     for t in cmd.tributes:
-        tribute = catalog(state, t)
+        tribute = cards_of(state)[t]
         if not isinstance(tribute, MonsterCard):
             raise Rejected(Code.TRIBUTE_NO_LEVEL, f"{t} has no level")
         levels.append(tribute.level)
-    order = [index[t] for t in cmd.tributes]
+    order = [p[1] for p in placed if p is not None]
     if order != sorted(order):
         raise Rejected(Code.NOT_CANONICAL, "list tributes by ascending zone")
     if sum(levels) < entry.level:
@@ -391,10 +412,12 @@ def check_tribute_summon(state: State, actor: object, cmd: TributeSummon) -> Mon
 
 
 def check_myth_summon(state: State, actor: object, cmd: MythSummon) -> MythCard:
-    _form(cmd.form)
-    seat = _seat(actor)
+    if cmd.form not in FORMS:
+        _form(cmd.form)
+    assert isinstance(actor, int)
+    seat = actor
     player = state.players[seat]
-    entry = catalog(state, cmd.card) if cmd.card in player.extra else None
+    entry = cards_of(state)[cmd.card] if cmd.card in player.extra else None
     if not isinstance(entry, MythCard):
         raise Rejected(Code.CARD_NOT_IN_EXTRA, f"{cmd.card} is not a myth monster in your extra deck")
     if system_of(cmd.form) != entry.system:
@@ -406,7 +429,8 @@ def check_myth_summon(state: State, actor: object, cmd: MythSummon) -> MythCard:
 
 
 def check_set_magic(state: State, actor: object, cmd: SetMagic) -> int:
-    seat = _seat(actor)
+    assert isinstance(actor, int)
+    seat = actor
     if not isinstance(_hand_card(state, seat, cmd.card), MagicCard):
         raise Rejected(Code.NOT_A_MAGIC, f"{cmd.card} is not a magic card")
     zone = empty_zone(state.players[seat].magic)
@@ -417,10 +441,12 @@ def check_set_magic(state: State, actor: object, cmd: SetMagic) -> int:
 
 def check_activate_magic(state: State, actor: object, cmd: ActivateMagic) -> tuple[bool, int]:
     """(from hand, magic zone)."""
-    _form(cmd.form, optional=True)
-    seat = _seat(actor)
+    if cmd.form is not None and cmd.form not in FORMS:
+        _form(cmd.form, optional=True)
+    assert isinstance(actor, int)
+    seat = actor
     player = state.players[seat]
-    from_hand = cmd.card in player.hand and isinstance(catalog(state, cmd.card), MagicCard)
+    from_hand = cmd.card in player.hand and isinstance(cards_of(state)[cmd.card], MagicCard)
     set_zone = next(
         (i for i, s in enumerate(player.magic) if s is not None and s.card == cmd.card and s.face_down), None
     )
@@ -440,37 +466,41 @@ def check_activate_magic(state: State, actor: object, cmd: ActivateMagic) -> tup
         if slot.set_turn >= state.turn:
             raise Rejected(Code.SET_THIS_TURN, "a card set this turn cannot be activated")
         zone = set_zone
-    entry = catalog(state, cmd.card)
+    entry = cards_of(state)[cmd.card]
     assert isinstance(entry, MagicCard)
     check_effect(state, seat, entry.effect, cmd.targets, cmd.form)
     return from_hand, zone
 
 
 def check_activate_tactics(state: State, actor: object, cmd: ActivateTactics) -> None:
-    _form(cmd.form, optional=True)
-    seat = _seat(actor)
+    if cmd.form is not None and cmd.form not in FORMS:
+        _form(cmd.form, optional=True)
+    assert isinstance(actor, int)
+    seat = actor
     if cmd.card not in state.players[seat].tactics:
         raise Rejected(Code.CARD_NOT_AVAILABLE, f"{cmd.card} is not in your tactics area")
-    entry = catalog(state, cmd.card)
+    entry = cards_of(state)[cmd.card]
     assert isinstance(entry, TacticsCard)
     check_effect(state, seat, entry.effect, cmd.targets, cmd.form)
 
 
 def check_activate_commander(state: State, actor: object, cmd: ActivateCommander) -> str:
-    seat = _seat(actor)
+    assert isinstance(actor, int)
+    seat = actor
     player = state.players[seat]
     if player.commander is None:
         raise Rejected(Code.NO_COMMANDER, "you have no commander")
     if player.commander_used:
         raise Rejected(Code.ABILITY_USED_THIS_TURN, "the ability was used this turn")
-    entry = catalog(state, player.commander)
+    entry = cards_of(state)[player.commander]
     assert isinstance(entry, CommanderCard)
     check_effect(state, seat, entry.ability, cmd.targets, None, with_form=False)
     return player.commander
 
 
 def check_activate_monster_effect(state: State, actor: object, cmd: ActivateMonsterEffect) -> System:
-    seat = _seat(actor)
+    assert isinstance(actor, int)
+    seat = actor
     monster = _own_monster(state, seat, cmd.card)
     effects = face_of(monster)[2]
     if not 0 <= cmd.effect < len(effects) or effects[cmd.effect].kind != "activated":
@@ -485,9 +515,10 @@ def check_activate_monster_effect(state: State, actor: object, cmd: ActivateMons
 
 
 def check_activate_combination(state: State, actor: object, cmd: ActivateCombination) -> int:
-    seat = _seat(actor)
+    assert isinstance(actor, int)
+    seat = actor
     player = state.players[seat]
-    entry = catalog(state, cmd.card) if cmd.card in player.extra else None
+    entry = cards_of(state)[cmd.card] if cmd.card in player.extra else None
     if not isinstance(entry, CombinationCard):
         raise Rejected(Code.CARD_NOT_IN_EXTRA, f"{cmd.card} is not combination magic in your extra deck")
     if entry.id in player.combination_used:
@@ -501,8 +532,10 @@ def check_activate_combination(state: State, actor: object, cmd: ActivateCombina
 
 
 def check_change_form(state: State, actor: object, cmd: ChangeForm) -> Monster:
-    _form(cmd.form)
-    seat = _seat(actor)
+    if cmd.form not in FORMS:
+        _form(cmd.form)
+    assert isinstance(actor, int)
+    seat = actor
     monster = _own_monster(state, seat, cmd.card)
     if cmd.form == monster.form:
         raise Rejected(Code.FORM_UNCHANGED, "the monster already shows that form")
@@ -522,7 +555,8 @@ def check_go_to_battle(state: State, actor: object, cmd: GoToBattle) -> None:
 
 
 def check_declare_attack(state: State, actor: object, cmd: DeclareAttack) -> Monster:
-    seat = _seat(actor)
+    assert isinstance(actor, int)
+    seat = actor
     attacker = _own_monster(state, seat, cmd.attacker)
     if not in_attack(attacker.form):
         raise Rejected(Code.NOT_IN_ATTACK_POSITION, f"{cmd.attacker} is in defence position")
@@ -549,7 +583,8 @@ def check_pass(state: State, actor: object, cmd: Pass) -> None:
 
 
 def check_discard(state: State, actor: object, cmd: Discard) -> None:
-    seat = _seat(actor)
+    assert isinstance(actor, int)
+    seat = actor
     awaiting = state.awaiting
     assert awaiting is not None
     if len(cmd.cards) != awaiting.count:
@@ -563,9 +598,10 @@ def check_discard(state: State, actor: object, cmd: Discard) -> None:
 
 
 def check_concede(state: State, actor: object, cmd: Concede) -> int:
-    if actor not in (0, 1):
+    if actor != 0 and actor != 1:
         raise Rejected(Code.NOT_AWAITED_SEAT, "only a seat can concede")
-    return _seat(actor)
+    assert isinstance(actor, int)
+    return actor
 
 
 def check_timeout(state: State, actor: object, cmd: Timeout) -> Awaiting:
@@ -580,7 +616,7 @@ def check_timeout(state: State, actor: object, cmd: Timeout) -> Awaiting:
 
 def _effect_candidates(state: State, seat: int, effect: Effect) -> Iterator[tuple[tuple[str, ...], Form | None]]:
     """(targets, form) pairs for one effect; none when its condition fails (the check's first step)."""
-    if not holds(state, seat, effect.condition):
+    if effect.condition is not None and not holds(state, seat, effect.condition):
         return
     for targets in target_lists(state, seat, effect):
         for form in form_choices(effect):
@@ -593,10 +629,11 @@ def magic_candidates(state: State, seat: int) -> Iterator[ActivateMagic]:
     awaiting = state.awaiting
     cards: list[str] = []
     if awaiting is not None and awaiting.kind == "open" and state.phase == "main":
-        cards = [c for c in player.hand if isinstance(catalog(state, c), MagicCard)]
+        known = cards_of(state)
+        cards = [c for c in player.hand if isinstance(known[c], MagicCard)]
     cards += [s.card for s in player.magic if s is not None and s.face_down and (s.set_turn or 0) < state.turn]
     for card in cards:
-        entry = catalog(state, card)
+        entry = cards_of(state)[card]
         assert isinstance(entry, MagicCard)
         for targets, form in _effect_candidates(state, seat, entry.effect):
             yield ActivateMagic(card, targets, form)
@@ -604,7 +641,7 @@ def magic_candidates(state: State, seat: int) -> Iterator[ActivateMagic]:
 
 def tactics_candidates(state: State, seat: int) -> Iterator[ActivateTactics]:
     for card in state.players[seat].tactics:
-        entry = catalog(state, card)
+        entry = cards_of(state)[card]
         assert isinstance(entry, TacticsCard)
         for targets, form in _effect_candidates(state, seat, entry.effect):
             yield ActivateTactics(card, targets, form)

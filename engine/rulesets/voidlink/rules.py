@@ -16,7 +16,7 @@ from engine.legal import Family, legal
 from engine.precheck import check_common
 from engine.rng import Rng
 from engine.rulesets.voidlink.checks import (
-    catalog,
+    cards_of,
     check_activate_combination,
     check_activate_commander,
     check_activate_magic,
@@ -268,7 +268,8 @@ def decide_folded(state: State, actor: Actor, cmd: Command, rng: Rng) -> tuple[l
 
 
 def _hand(state: State, seat: int, kind: type) -> list[str]:
-    return [c for c in state.players[seat].hand if isinstance(catalog(state, c), kind)]
+    cards = cards_of(state)
+    return [c for c in state.players[seat].hand if isinstance(cards[c], kind)]
 
 
 def _normal_gate(state: State, seat: int) -> None:
@@ -281,7 +282,7 @@ def _normal_gate(state: State, seat: int) -> None:
 
 def _normal_candidates(state: State, seat: int) -> Iterator[NormalSummon]:
     for card in _hand(state, seat, MonsterCard):
-        entry = catalog(state, card)
+        entry = cards_of(state)[card]
         assert isinstance(entry, MonsterCard)
         if entry.level <= 4:
             for form in FORMS:
@@ -292,7 +293,7 @@ def _tribute_candidates(state: State, seat: int) -> Iterator[TributeSummon]:
     """Tribute sets in ascending zone order; sets holding a myth monster or too few levels are left out."""
     levels = {}
     for m in monsters(state, seat):
-        entry = catalog(state, m.card)
+        entry = cards_of(state)[m.card]
         if isinstance(entry, MonsterCard):
             levels[m.card] = entry.level
     if not levels:
@@ -300,7 +301,7 @@ def _tribute_candidates(state: State, seat: int) -> Iterator[TributeSummon]:
     own = list(levels)
     sets = [(s, sum(levels[c] for c in s)) for n in range(1, len(own) + 1) for s in combinations(own, n)]
     for card in _hand(state, seat, MonsterCard):
-        entry = catalog(state, card)
+        entry = cards_of(state)[card]
         assert isinstance(entry, MonsterCard)
         if entry.level < 5:
             continue
@@ -329,7 +330,7 @@ def _myth_candidates(state: State, seat: int) -> Iterator[MythSummon]:
     own = monsters(state, seat)
     assigned: dict[str, list[tuple[str, ...]]] = {}  # copies of one card share their material assignments
     for card in state.players[seat].extra:
-        entry = catalog(state, card)
+        entry = cards_of(state)[card]
         if not isinstance(entry, MythCard) or len(own) < len(entry.materials):
             continue
         if any(m.card_id == entry.id for m in own):
@@ -365,7 +366,7 @@ def _commander_gate(state: State, seat: int) -> None:
 def _commander_candidates(state: State, seat: int) -> Iterator[ActivateCommander]:
     commander = state.players[seat].commander
     assert commander is not None
-    entry = catalog(state, commander)
+    entry = cards_of(state)[commander]
     assert isinstance(entry, CommanderCard)
     if holds(state, seat, entry.ability.condition):
         for targets in target_lists(state, seat, entry.ability):
@@ -383,7 +384,7 @@ def _monster_effect_candidates(state: State, seat: int) -> Iterator[ActivateMons
 def _combination_candidates(state: State, seat: int) -> Iterator[ActivateCombination]:
     assigned: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {}  # shared by copies of one card
     for card in state.players[seat].extra:
-        entry = catalog(state, card)
+        entry = cards_of(state)[card]
         if not isinstance(entry, CombinationCard) or entry.id in state.players[seat].combination_used:
             continue
         if not holds(state, seat, entry.effect.condition):
