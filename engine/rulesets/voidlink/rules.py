@@ -291,25 +291,24 @@ def _normal_candidates(state: State, seat: int) -> Iterator[NormalSummon]:
 
 def _tribute_candidates(state: State, seat: int) -> Iterator[TributeSummon]:
     """Tribute sets in ascending zone order; sets holding a myth monster or too few levels are left out."""
+    cards = cards_of(state)
+    high = [c for c in state.players[seat].hand if (e := cards[c]) and isinstance(e, MonsterCard) and e.level >= 5]
+    if not high:
+        return
     levels = {}
     for m in monsters(state, seat):
-        entry = cards_of(state)[m.card]
+        entry = cards[m.card]
         if isinstance(entry, MonsterCard):
             levels[m.card] = entry.level
-    if not levels:
-        return
     own = list(levels)
     sets = [(s, sum(levels[c] for c in s)) for n in range(1, len(own) + 1) for s in combinations(own, n)]
-    for card in _hand(state, seat, MonsterCard):
-        entry = cards_of(state)[card]
+    for card in high:
+        entry = cards[card]
         assert isinstance(entry, MonsterCard)
-        if entry.level < 5:
-            continue
         for tributes, total in sets:
-            if total < entry.level:
-                continue
-            for form in FORMS:
-                yield TributeSummon(card, form, tributes)
+            if total >= entry.level:
+                for form in FORMS:
+                    yield TributeSummon(card, form, tributes)
 
 
 def _assignments(state: State, seat: int, slots: tuple[Filter, ...], from_hand: bool) -> list[tuple[str, ...]]:
