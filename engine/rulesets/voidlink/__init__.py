@@ -1,4 +1,4 @@
-"""voidlink: commanders, HP and LP, two-faced monsters and chains, on the engine contract (docs/rulesets/voidlink.md)."""
+"""voidlink: commanders, HP and LP, two-faced monsters and chains (docs/rulesets/voidlink.md)."""
 
 from engine.contract import Ruleset
 from engine.rulesets.voidlink import model

@@ -47,9 +47,9 @@ from engine.rulesets.voidlink.model import (
     Link,
     Monster,
     MythSummon,
-    Player,
     NormalSummon,
     Pass,
+    Player,
     SetMagic,
     State,
     Timeout,
@@ -225,7 +225,7 @@ def target_ok(
         if found is None:
             return False
         owner, _, monster = found
-        if spec.controller == "self" and owner != seat or spec.controller == "opponent" and owner == seat:
+        if (spec.controller == "self" and owner != seat) or (spec.controller == "opponent" and owner == seat):
             return False
         if source_system is not None and system_of(monster.form) != source_system:
             return False
@@ -235,7 +235,9 @@ def target_ok(
     return (card in player.graveyard or card in gone) and matches(state, card, spec.filter, None)
 
 
-def still_valid(state: State, link_seat: int, spec: TargetSpec, card: str, entry: int | None, system: System | None) -> bool:
+def still_valid(
+    state: State, link_seat: int, spec: TargetSpec, card: str, entry: int | None, system: System | None
+) -> bool:
     """A target at resolution (§8.8): field targets by their recorded entry, others still in their zone."""
     if spec.zone == "field":
         found = find(state, card)
@@ -251,7 +253,9 @@ def target_candidates(state: State, seat: int, spec: TargetSpec, gone: Sequence[
     flt = spec.filter
     if spec.zone == "field":
         seats = {"self": (seat,), "opponent": (1 - seat,), "any": (seat, 1 - seat)}[spec.controller]
-        return [m.card for s in seats for m in state.players[s].monsters if m is not None and matches(state, m.card, flt, m)]
+        return [
+            m.card for s in seats for m in state.players[s].monsters if m is not None and matches(state, m.card, flt, m)
+        ]
     if spec.zone == "own_hand":
         return [c for c in player.hand if matches(state, c, flt, None)]
     cards = [*player.graveyard, *(c for c in gone if c not in player.graveyard)]
@@ -293,7 +297,8 @@ def check_effect(
     if len(targets) != len(effect.targets):
         raise Rejected(Code.TARGET_COUNT, f"this effect takes {len(effect.targets)} target(s)")
     if len(set(targets)) != len(targets) or not all(
-        target_ok(state, seat, spec, card, source_system, gone) for spec, card in zip(effect.targets, targets)
+        target_ok(state, seat, spec, card, source_system, gone)
+        for spec, card in zip(effect.targets, targets, strict=True)
     ):
         raise Rejected(Code.TARGET_INVALID, "a target is not valid")
     if with_form:
@@ -339,7 +344,7 @@ def _materials(state: State, seat: int, slots: Sequence[Filter], materials: Sequ
     if len(materials) != len(slots):
         raise Rejected(Code.MATERIAL_COUNT, f"this card needs {len(slots)} material(s)")
     if len(set(materials)) != len(materials) or not all(
-        material_ok(state, seat, card, spec, from_hand) for card, spec in zip(materials, slots)
+        material_ok(state, seat, card, spec, from_hand) for card, spec in zip(materials, slots, strict=True)
     ):
         raise Rejected(Code.MATERIALS_INVALID, "a material does not fit its slot")
 
@@ -349,7 +354,7 @@ def _materials(state: State, seat: int, slots: Sequence[Filter], materials: Sequ
 
 def _form(form: object, optional: bool = False) -> None:
     """G2 for a typed command built in process (decoding already enforces it for JSON)."""
-    if not (form in FORMS or optional and form is None):
+    if not (form in FORMS or (optional and form is None)):
         raise Rejected(Code.BAD_FIELDS, f"{form!r} is not a form")
 
 
@@ -395,7 +400,11 @@ def check_tribute_summon(state: State, actor: object, cmd: TributeSummon) -> Mon
     if entry.level < 5:
         raise Rejected(Code.LEVEL_TOO_LOW, "a tribute summon is for level 5 or more (D14)")
     placed = [find(state, t) for t in cmd.tributes]
-    if not cmd.tributes or len(set(cmd.tributes)) != len(cmd.tributes) or any(p is None or p[0] != seat for p in placed):
+    if (
+        not cmd.tributes
+        or len(set(cmd.tributes)) != len(cmd.tributes)
+        or any(p is None or p[0] != seat for p in placed)
+    ):
         raise Rejected(Code.TRIBUTE_INVALID, "tributes are distinct monsters in your zones")
     levels = []
     for t in cmd.tributes:
@@ -666,4 +675,3 @@ def _accepted(check: object, state: State, seat: int, cmd: object) -> bool:
     except Rejected:
         return False
     return True
-

@@ -53,9 +53,7 @@ class HpOrLpAtMost(_Data, frozen=True):
 
 
 Condition = (
-    Literal[
-        "defending_attack", "responding_to_link", "control_no_monsters", "opponent_controls_more_monsters"
-    ]
+    Literal["defending_attack", "responding_to_link", "control_no_monsters", "opponent_controls_more_monsters"]
     | HpOrLpAtMost
 )
 

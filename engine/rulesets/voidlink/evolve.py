@@ -89,7 +89,9 @@ def evolve(state: State, event: Event) -> State:
         case StatModified(card=card, atk_delta=delta):
             return _update_monster(state, card, lambda m: replace(m, modifiers=(*m.modifiers, delta)))
         case FormChanged(card=card, to=to, cause=cause):
-            return _update_monster(state, card, lambda m: replace(m, form=to, form_changed=m.form_changed or cause == "command"))
+            return _update_monster(
+                state, card, lambda m: replace(m, form=to, form_changed=m.form_changed or cause == "command")
+            )
         case EffectTriggered(card=card, system=system):
             return _update_monster(state, card, lambda m: replace(m, lock=system))
         case PoolChanged(seat=seat, pool=pool, value=value):
@@ -109,11 +111,15 @@ def evolve(state: State, event: Event) -> State:
             assert card is not None and card_id is not None, "the fold takes full events"
             player = state.players[seat]
             slot = MagicSlot(card, card_id, True, state.turn)
-            return _with(state, seat, replace(player, hand=drop(player.hand, card), magic=put(player.magic, zone, slot)))
+            return _with(
+                state, seat, replace(player, hand=drop(player.hand, card), magic=put(player.magic, zone, slot))
+            )
         case AttackDeclared(attacker=attacker, target=target, system=system, defender=defender):
             entry = _entry(state, attacker)
             assert entry is not None
-            attack = Attack(attacker, entry, target, None if target is None else _entry(state, target), system, defender)
+            attack = Attack(
+                attacker, entry, target, None if target is None else _entry(state, target), system, defender
+            )
             state = replace(state, attack=attack)
             return _update_monster(state, attacker, lambda m: replace(m, attacked=True))
         case AttackNegated():
@@ -128,7 +134,9 @@ def evolve(state: State, event: Event) -> State:
             return replace(state, chain=())
         case CounterAdded(card=card, counter=counter, value=value):
             return _update_monster(state, card, lambda m: replace(m, counters={**m.counters, counter: value}))
-        case DelayedEffectRegistered(delayed_id=delayed_id, seat=seat, turn=turn, card_id=card_id, subjects=subjects, steps=steps):
+        case DelayedEffectRegistered(
+            delayed_id=delayed_id, seat=seat, turn=turn, card_id=card_id, subjects=subjects, steps=steps
+        ):
             delayed = Delayed(delayed_id, seat, turn, card_id, subjects, steps)
             return replace(state, delayed=(*state.delayed, delayed), delayed_counter=delayed_id)
         case DelayedEffectResolved(delayed_id=delayed_id):
@@ -195,9 +203,7 @@ def _start_turn(state: State, turn: int, seat: int) -> State:
     for s, player in enumerate(state.players):
         monsters = tuple(
             [
-                None
-                if m is None
-                else replace(m, form_changed=False, attacked=False, lock=None, effects_used=())
+                None if m is None else replace(m, form_changed=False, attacked=False, lock=None, effects_used=())
                 for m in player.monsters
             ]
         )
@@ -245,8 +251,19 @@ def _add_link(state: State, event: ChainLinkAdded) -> State:
     targets = tuple([t for t in event.targets if t is not None])
     assert len(targets) == len(event.targets), "the fold takes full events, never a viewer's redacted copy"
     link = Link(
-        event.link, seat, event.card, event.card_id, event.source, event.zone, event.effect, event.system,
-        targets, entries, source_entry, event.form, event.origin,
+        event.link,
+        seat,
+        event.card,
+        event.card_id,
+        event.source,
+        event.zone,
+        event.effect,
+        event.system,
+        targets,
+        entries,
+        source_entry,
+        event.form,
+        event.origin,
     )
     state = replace(state, chain=(*state.chain, link))
     player = state.players[seat]
@@ -301,4 +318,3 @@ def _clear_modifiers(player: Player, cards: set[str]) -> Player:
         player,
         monsters=tuple([replace(m, modifiers=()) if m is not None and m.card in cards else m for m in player.monsters]),
     )
-

@@ -33,9 +33,23 @@ from engine.rulesets.voidlink.model import (
 
 # Preference by catalog id for activations: answers (negations, flips) are worth the most in a window.
 _ACTIVATION = {
-    "VL-T01": 8.0, "VL-T02": 7.0, "VL-T03": 4.0, "VL-T04": 5.0, "VL-T05": 6.0, "VL-T06": 6.0, "VL-T07": 3.0,
-    "VL-G01": 3.0, "VL-G02": 1.0, "VL-G03": 4.0, "VL-G04": 2.0, "VL-G05": 6.0, "VL-G06": 1.5,
-    "VL-Y01": 5.0, "VL-C01": 3.0, "VL-C02": 3.0, "VL-M04": 2.0,
+    "VL-T01": 8.0,
+    "VL-T02": 7.0,
+    "VL-T03": 4.0,
+    "VL-T04": 5.0,
+    "VL-T05": 6.0,
+    "VL-T06": 6.0,
+    "VL-T07": 3.0,
+    "VL-G01": 3.0,
+    "VL-G02": 1.0,
+    "VL-G03": 4.0,
+    "VL-G04": 2.0,
+    "VL-G05": 6.0,
+    "VL-G06": 1.5,
+    "VL-Y01": 5.0,
+    "VL-C01": 3.0,
+    "VL-C02": 3.0,
+    "VL-M04": 2.0,
 }
 
 

@@ -52,9 +52,9 @@ from engine.rulesets.voidlink.model import (
     AttackNegated,
     AwaitingDecision,
     BattleCalculated,
-    Cause,
     CardDestroyed,
     CardsDrawn,
+    Cause,
     ChainLinkAdded,
     ChainResolved,
     CounterAdded,
@@ -88,7 +88,6 @@ from engine.rulesets.voidlink.model import (
     TurnStarted,
     Window,
 )
-
 
 Tape = engine.tape.Tape[State, Event]
 

@@ -45,7 +45,15 @@ from engine.rulesets.voidlink.checks import (
     target_lists,
 )
 from engine.rulesets.voidlink.codes import Code
-from engine.rulesets.voidlink.data import FORMS, CombinationCard, CommanderCard, Filter, MagicCard, MonsterCard, MythCard
+from engine.rulesets.voidlink.data import (
+    FORMS,
+    CombinationCard,
+    CommanderCard,
+    Filter,
+    MagicCard,
+    MonsterCard,
+    MythCard,
+)
 from engine.rulesets.voidlink.model import (
     ActivateCombination,
     ActivateCommander,
@@ -85,9 +93,19 @@ from engine.rulesets.voidlink.resolve import Tape, add_link, await_open, discard
 _KINDS: dict[str, frozenset[str]] = {
     "open": frozenset(
         {
-            "normal_summon", "tribute_summon", "myth_summon", "set_magic", "activate_magic", "activate_tactics",
-            "activate_commander", "activate_monster_effect", "activate_combination", "change_form", "go_to_battle",
-            "declare_attack", "end_turn",
+            "normal_summon",
+            "tribute_summon",
+            "myth_summon",
+            "set_magic",
+            "activate_magic",
+            "activate_tactics",
+            "activate_commander",
+            "activate_monster_effect",
+            "activate_combination",
+            "change_form",
+            "go_to_battle",
+            "declare_attack",
+            "end_turn",
         }
     ),
     "response": frozenset({"activate_magic", "activate_tactics", "pass"}),
@@ -95,8 +113,14 @@ _KINDS: dict[str, frozenset[str]] = {
 }
 _MAIN_ONLY = frozenset(
     {
-        "normal_summon", "tribute_summon", "myth_summon", "set_magic", "activate_commander",
-        "activate_monster_effect", "change_form", "go_to_battle",
+        "normal_summon",
+        "tribute_summon",
+        "myth_summon",
+        "set_magic",
+        "activate_commander",
+        "activate_monster_effect",
+        "change_form",
+        "go_to_battle",
     }
 )
 

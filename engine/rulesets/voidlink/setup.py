@@ -59,7 +59,9 @@ def configure(data: Any) -> Config:
         raise ConfigError(first.code, first.seat, first.detail if first.card_id is None else first.card_id)
     seats = data.get("seats", [])
     decks = tuple(_deck(seat, entry) for seat, entry in enumerate(seats))
-    return Config(seats=tuple(SeatConfig(deck=d) for d in decks), options=msgspec.convert(data.get("options", {}), Options))
+    return Config(
+        seats=tuple(SeatConfig(deck=d) for d in decks), options=msgspec.convert(data.get("options", {}), Options)
+    )
 
 
 def violations(data: Any) -> list[Violation]:
@@ -90,7 +92,9 @@ def _option_violations(raw: Any) -> list[Violation]:
     if not raw:
         return []  # the common case, without walking the Options fields
     return [
-        Violation(Code.OPTION_INVALID, None, None, f"unknown option {p.name!r}" if p.unknown else f"bad value for {p.name!r}")
+        Violation(
+            Code.OPTION_INVALID, None, None, f"unknown option {p.name!r}" if p.unknown else f"bad value for {p.name!r}"
+        )
         for p in option_problems(raw, Options)
     ]
 

@@ -12,8 +12,8 @@ from typing import assert_never
 from msgspec.structs import replace
 
 from engine.contract import Viewer
-from engine.rulesets.voidlink.data import System
 from engine.rulesets.voidlink.checks import effect_of, face_of
+from engine.rulesets.voidlink.data import System
 from engine.rulesets.voidlink.model import (
     AttackDeclared,
     AttackEnded,
@@ -174,14 +174,19 @@ def _link_view(link: Link, viewer: Viewer) -> LinkView:
 
 
 def _visible_targets(
-    card_id: str, source: str, effect: int | None, system: System | None, seat: int, targets: tuple[str | None, ...],
+    card_id: str,
+    source: str,
+    effect: int | None,
+    system: System | None,
+    seat: int,
+    targets: tuple[str | None, ...],
     viewer: Viewer,
 ) -> tuple[str | None, ...]:
     """D33: a target chosen in the activator's hand is null for every other viewer."""
     if viewer == seat or not targets:
         return targets
     specs = effect_of(card_id, source, effect, system).targets
-    return tuple([None if spec.zone == "own_hand" else t for spec, t in zip(specs, targets)])
+    return tuple([None if spec.zone == "own_hand" else t for spec, t in zip(specs, targets, strict=True)])
 
 
 def redact(event: Event, viewer: Viewer) -> Event:
@@ -196,7 +201,9 @@ def redact(event: Event, viewer: Viewer) -> Event:
         case MatchStarted(players=players):
             return replace(
                 event,
-                players=tuple([p if p.seat == viewer else replace(p, main=None, extra=None, tactics=None) for p in players]),
+                players=tuple(
+                    [p if p.seat == viewer else replace(p, main=None, extra=None, tactics=None) for p in players]
+                ),
             )
         case ChainLinkAdded():
             targets = _visible_targets(
@@ -258,4 +265,3 @@ def hidden_cards(state: State, viewer: Viewer) -> list[str]:
         hidden.extend(player.tactics)
         hidden.extend(s.card for s in player.magic if s is not None and s.face_down)
     return hidden
-

@@ -1,4 +1,5 @@
-"""Scenario helpers for voidlink: a ``given`` board builder, ``run``, ``rejection`` and ``fold`` from tests/engine/scenario.py (docs/rulesets/voidlink.md §14).
+"""Scenario helpers for voidlink (docs/rulesets/voidlink.md §14): a ``given`` board builder, and ``run``,
+``rejection`` and ``fold`` from tests/engine/scenario.py.
 
 Cards are written ``("p0.m01", "VL-M01")`` (instance id, catalog id); as in §14 a scenario may put any card
 anywhere, so a built state maps exactly the ids it mentions. Monsters get entries 1, 2, ... in the order given and
@@ -62,6 +63,10 @@ class Seat(msgspec.Struct, frozen=True):
     open_timeouts: int = 0
 
 
+NOBODY = Seat()
+"""A seat with only filler in its deck."""
+
+
 def seat(**fields: Any) -> Seat:
     converted = {k: tuple(v) if isinstance(v, list) else v for k, v in fields.items()}
     return Seat(**converted)
@@ -72,7 +77,7 @@ def filler(s: int, n: int = 5) -> tuple[CardRef, ...]:
 
 
 def given(
-    s0: Seat = Seat(), s1: Seat = Seat(), *, turn: int = 3, turn_seat: int = 0, phase: Phase = "main", **options: Any
+    s0: Seat = NOBODY, s1: Seat = NOBODY, *, turn: int = 3, turn_seat: int = 0, phase: Phase = "main", **options: Any
 ) -> State:
     """A state awaiting the turn seat's open decision (seq ``SEQ``) with exactly these boards and zones."""
     card_ids: dict[str, str] = {}

@@ -17,7 +17,11 @@ A = PRESETS["starter_a"]
 
 
 def deck(**parts: Any) -> dict[str, Any]:
-    base: dict[str, Any] = {"main": [list(e) for e in A.main], "extra": [list(e) for e in A.extra], "commander": list(A.commander)}
+    base: dict[str, Any] = {
+        "main": [list(e) for e in A.main],
+        "extra": [list(e) for e in A.extra],
+        "commander": list(A.commander),
+    }
     base.update(parts)
     return base
 
@@ -44,8 +48,16 @@ def test_options_within_range_are_kept() -> None:
 
 @pytest.mark.parametrize(
     "options",
-    [{"nope": 1}, {"hand_limit": 0}, {"hand_limit": 21}, {"first_player": 2}, {"first_player": "random_x"},
-     {"open_timer_s": True}, {"response_timer_s": 4}, {"opening_hand_size": "5"}],
+    [
+        {"nope": 1},
+        {"hand_limit": 0},
+        {"hand_limit": 21},
+        {"first_player": 2},
+        {"first_player": "random_x"},
+        {"open_timer_s": True},
+        {"response_timer_s": 4},
+        {"opening_hand_size": "5"},
+    ],
 )
 def test_bad_options_are_option_invalid(options: dict[str, Any]) -> None:
     assert refused({"seats": [{}, {}], "options": options}) == ("OPTION_INVALID", None)
@@ -84,7 +96,11 @@ def test_a_seat_with_bad_shape_stops_its_later_checks_only() -> None:
 def test_extra_deck_over_thirty_cards() -> None:
     # the catalog has only two extra-deck cards, so 30+ cards also break the copy limit
     found = deck_violations(0, deck(extra=[["VL-Y01", 16], ["VL-X01", 15]]))
-    assert [v.code for v in found] == ["EXTRA_DECK_TOO_LARGE", "EXTRA_DECK_TOO_MANY_COPIES", "EXTRA_DECK_TOO_MANY_COPIES"]
+    assert [v.code for v in found] == [
+        "EXTRA_DECK_TOO_LARGE",
+        "EXTRA_DECK_TOO_MANY_COPIES",
+        "EXTRA_DECK_TOO_MANY_COPIES",
+    ]
 
 
 def test_configure_raises_the_first_violation_with_its_seat() -> None:

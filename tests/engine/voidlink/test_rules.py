@@ -3,7 +3,6 @@ delayed effects and legal_commands in both directions."""
 
 from __future__ import annotations
 
-
 from msgspec.structs import replace
 
 from engine.contract import ADMIN, SYSTEM
@@ -94,8 +93,18 @@ def test_legal_commands_are_exactly_what_decide_accepts() -> None:
     )
     legal = RULESET.legal_commands(state, 0)
     kinds = {type(c).__name__ for c in legal}
-    assert {"NormalSummon", "ActivateMagic", "ActivateTactics", "ActivateCommander", "ChangeForm", "EndTurn",
-            "GoToBattle", "Concede", "SetMagic", "ActivateCombination"} <= kinds
+    assert {
+        "NormalSummon",
+        "ActivateMagic",
+        "ActivateTactics",
+        "ActivateCommander",
+        "ChangeForm",
+        "EndTurn",
+        "GoToBattle",
+        "Concede",
+        "SetMagic",
+        "ActivateCombination",
+    } <= kinds
     assert ActivateMagic("p0.m32", ("p0.m13",), "reality_defence") in legal
     assert ActivateMagic("p0.m32", ("p0.m13",), None) not in legal
     for command in legal:
@@ -108,9 +117,9 @@ def test_deadline_names_the_awaited_seat_and_its_timer() -> None:
     assert to_act(state) == (0,)
     clock = deadline(state)
     assert clock is not None and (clock.seat, clock.seconds, clock.timeout) == (0, 120.0, Timeout(0, SEQ))
-    state = given(seat(monsters=[Mon("p0.m13", "VL-M04", "void_attack")]), seat(tactics=[("p1.c01", "VL-T01")]), phase="battle")
+    state = given(
+        seat(monsters=[Mon("p0.m13", "VL-M04", "void_attack")]), seat(tactics=[("p1.c01", "VL-T01")]), phase="battle"
+    )
     _, state = run(state, 0, DeclareAttack("p0.m13"))
     clock = deadline(state)
     assert clock is not None and (clock.seat, clock.seconds) == (1, 20.0)
-
-

@@ -77,7 +77,7 @@ from engine.rulesets.voidlink.model import (
 from engine.rulesets.voidlink.setup import configure, deck_violations, setup
 from engine.rulesets.voidlink.view import redact, view
 
-from .helpers import E, SEQ, Mon, fold, given, monster, open_, rejection, response, run, seat
+from .helpers import SEQ, E, Mon, fold, given, monster, open_, rejection, response, run, seat
 
 A = PRESETS["starter_a"]
 B = PRESETS["starter_b"]
@@ -184,7 +184,10 @@ def test_s3_setup() -> None:
     assert draw0 == CardsDrawn(0, shuffle0.order[:5], 5, "opening")
     assert draw1 == CardsDrawn(1, shuffle1.order[:5], 5, "opening")
     assert rest == [
-        TurnStarted(1, 0), PhaseChanged(1, "draw"), DrawSkipped(0), PhaseChanged(1, "main"),
+        TurnStarted(1, 0),
+        PhaseChanged(1, "draw"),
+        DrawSkipped(0),
+        PhaseChanged(1, "main"),
         AwaitingDecision(0, "open", None, None, 1, 120),
     ]
     state = fold(RULESET.initial(configure({"seats": [{}, {}]})), events)
@@ -226,8 +229,14 @@ def test_s4_first_turn_seats_and_concede() -> None:
     top = state.players[1].deck[0]
     events, state = run(state, 0, EndTurn())
     assert events == [
-        PhaseEndRequested(0, "end"), PhaseChanged(1, "end"), TurnEnded(1, 0), TurnStarted(2, 1),
-        PhaseChanged(2, "draw"), CardsDrawn(1, (top,), 1, "draw_phase"), PhaseChanged(2, "main"), open_(1, 2),
+        PhaseEndRequested(0, "end"),
+        PhaseChanged(1, "end"),
+        TurnEnded(1, 0),
+        TurnStarted(2, 1),
+        PhaseChanged(2, "draw"),
+        CardsDrawn(1, (top,), 1, "draw_phase"),
+        PhaseChanged(2, "main"),
+        open_(1, 2),
     ]
     assert len(state.players[1].hand) == 6
     assert rejection(state, 1, ActivateCommander()) == "NO_COMMANDER"
@@ -240,7 +249,13 @@ def test_s4_first_turn_seats_and_concede() -> None:
 
 
 def s5_state(**changes: Any) -> Any:
-    hand = [("p0.m01", "VL-M01"), ("p0.m05", "VL-M02"), ("p0.m22", "VL-M08"), ("p0.m20", "VL-M06"), ("p0.m32", "VL-G03")]
+    hand = [
+        ("p0.m01", "VL-M01"),
+        ("p0.m05", "VL-M02"),
+        ("p0.m22", "VL-M08"),
+        ("p0.m20", "VL-M06"),
+        ("p0.m32", "VL-G03"),
+    ]
     return given(
         seat(hand=hand, graveyard=[("p0.m13", "VL-M04")], **changes), seat(tactics=[("p1.c04", "VL-T04")]), turn=3
     )
@@ -286,7 +301,11 @@ def test_s5_variant_full_monster_zones() -> None:
 
 
 def s6_state(*extra_hand: tuple[str, str]) -> Any:
-    board = [Mon("p0.m01", "VL-M01", "void_attack"), Mon("p0.m05", "VL-M02", "void_attack"), Mon("p0.m22", "VL-M08", "void_attack")]
+    board = [
+        Mon("p0.m01", "VL-M01", "void_attack"),
+        Mon("p0.m05", "VL-M02", "void_attack"),
+        Mon("p0.m22", "VL-M08", "void_attack"),
+    ]
     return given(seat(hand=[("p0.m20", "VL-M06"), *extra_hand], monsters=board, normal_summons_used=2))
 
 
@@ -296,7 +315,11 @@ def test_s6_tribute_summon() -> None:
     assert rejection(state, 0, TributeSummon("p0.m20", "reality_attack", ("p0.m05", "p0.m01"))) == "NOT_CANONICAL"
     tributes = [c for c in RULESET.legal_commands(state, 0) if isinstance(c, TributeSummon)]
     assert len(tributes) == 12
-    assert {c.tributes for c in tributes} == {("p0.m01", "p0.m05"), ("p0.m05", "p0.m22"), ("p0.m01", "p0.m05", "p0.m22")}
+    assert {c.tributes for c in tributes} == {
+        ("p0.m01", "p0.m05"),
+        ("p0.m05", "p0.m22"),
+        ("p0.m01", "p0.m05", "p0.m22"),
+    }
     events, state = run(state, 0, TributeSummon("p0.m20", "reality_attack", ("p0.m01", "p0.m05")))
     assert events == [
         grave(0, "tribute", ("p0.m01", "VL-M01", "monster_zone"), ("p0.m05", "VL-M02", "monster_zone")),
@@ -395,8 +418,10 @@ def test_s9_battle_systems_direct_attack_and_equal_atk() -> None:
 
 def test_s10_battle_against_defence_and_the_attacker_losing() -> None:
     board = [
-        Mon("p0.m13", "VL-M04", "void_attack"), Mon("p0.m02", "VL-M01", "void_attack"),
-        Mon("p0.m20", "VL-M06", "void_attack"), Mon("p0.m06", "VL-M02", "reality_defence"),
+        Mon("p0.m13", "VL-M04", "void_attack"),
+        Mon("p0.m02", "VL-M01", "void_attack"),
+        Mon("p0.m20", "VL-M06", "void_attack"),
+        Mon("p0.m06", "VL-M02", "reality_defence"),
     ]
     state = given(
         seat(monsters=board, lp=6000),
@@ -572,12 +597,16 @@ def test_s15_variant_full_magic_zones() -> None:
 
 def test_s16_myth_monster_rules() -> None:
     board = [
-        Mon("p0.m01", "VL-M01", "void_attack"), Mon("p0.m05", "VL-M02", "reality_defence"),
-        Mon("p0.m02", "VL-M01", "void_defence"), Mon("p0.m06", "VL-M02", "reality_attack"),
+        Mon("p0.m01", "VL-M01", "void_attack"),
+        Mon("p0.m05", "VL-M02", "reality_defence"),
+        Mon("p0.m02", "VL-M01", "void_defence"),
+        Mon("p0.m06", "VL-M02", "reality_attack"),
     ]
     state = given(
         seat(
-            monsters=board, extra=[("p0.x03", "VL-X01"), ("p0.x04", "VL-X01")], hand=[("p0.m20", "VL-M06")],
+            monsters=board,
+            extra=[("p0.x03", "VL-X01"), ("p0.x04", "VL-X01")],
+            hand=[("p0.m20", "VL-M06")],
             tactics=[("p0.c04", "VL-T04")],
         ),
         turn=5,
@@ -607,7 +636,9 @@ def test_s17_special_victory(link: int) -> None:
     )
     events, _ = run(state, 0, EndTurn())
     head = [
-        PhaseEndRequested(0, "end"), PhaseChanged(9, "end"), EffectTriggered(0, "p0.x03", "VL-X01", "void", 0),
+        PhaseEndRequested(0, "end"),
+        PhaseChanged(9, "end"),
+        EffectTriggered(0, "p0.x03", "VL-X01", "void", 0),
         CounterAdded("p0.x03", "link", link + 1),
     ]
     if link == 2:
@@ -622,7 +653,12 @@ def test_s17_special_victory(link: int) -> None:
 def test_s18_end_phase_order_delayed_magic_and_hand_limit() -> None:
     hand = [("p0.m35", "VL-G04")] + [(f"p0.m0{i}", "VL-M01" if i <= 4 else "VL-M02") for i in range(1, 8)]
     state = given(
-        seat(hp=5000, lp=4000, hand=hand, monsters=[Mon("p0.m16", "VL-M05", "reality_attack"), Mon("p0.m17", "VL-M05", "void_defence")]),
+        seat(
+            hp=5000,
+            lp=4000,
+            hand=hand,
+            monsters=[Mon("p0.m16", "VL-M05", "reality_attack"), Mon("p0.m17", "VL-M05", "void_defence")],
+        ),
         turn=6,
     )
     events, state = run(state, 0, ActivateMagic("p0.m35", ("p0.m16",)))
@@ -698,8 +734,13 @@ def test_s20_deck_out_at_the_draw() -> None:
     state = given(seat(deck=[]), seat(deck=[]), turn=10)
     events, _ = run(state, 0, EndTurn())
     assert events == [
-        PhaseEndRequested(0, "end"), PhaseChanged(10, "end"), TurnEnded(10, 0), TurnStarted(11, 1),
-        PhaseChanged(11, "draw"), DrawFailed(1, 1, 0), MatchEnded("win", 0, "deck_out"),
+        PhaseEndRequested(0, "end"),
+        PhaseChanged(10, "end"),
+        TurnEnded(10, 0),
+        TurnStarted(11, 1),
+        PhaseChanged(11, "draw"),
+        DrawFailed(1, 1, 0),
+        MatchEnded("win", 0, "deck_out"),
     ]
 
 
@@ -707,7 +748,12 @@ def test_s20_deck_out_at_the_draw() -> None:
     ("card", "decks", "middle", "ended"),
     [
         (("p0.m28", "VL-G01"), (1, 5), [DrawFailed(0, 2, 1)], MatchEnded("win", 1, "deck_out")),
-        (("p0.m31", "VL-G02"), (1, 1), [DrawFailed(0, 2, 1), DrawFailed(1, 2, 1)], MatchEnded("draw", None, "simultaneous")),
+        (
+            ("p0.m31", "VL-G02"),
+            (1, 1),
+            [DrawFailed(0, 2, 1), DrawFailed(1, 2, 1)],
+            MatchEnded("draw", None, "simultaneous"),
+        ),
         (("p0.m31", "VL-G02"), (5, 1), ["drawn", DrawFailed(1, 2, 1)], MatchEnded("win", 0, "deck_out")),
     ],
     ids=["a", "b", "c"],
@@ -764,8 +810,14 @@ def test_s23a_open_timeout_ends_the_turn() -> None:
     top = state.players[1].deck[0]
     events, state = run(state, SYSTEM, Timeout(0, SEQ))
     assert events == [
-        TimedOut(0, SEQ, "open"), PhaseEndRequested(0, "end"), PhaseChanged(4, "end"), TurnEnded(4, 0),
-        TurnStarted(5, 1), PhaseChanged(5, "draw"), CardsDrawn(1, (top,), 1, "draw_phase"), PhaseChanged(5, "main"),
+        TimedOut(0, SEQ, "open"),
+        PhaseEndRequested(0, "end"),
+        PhaseChanged(4, "end"),
+        TurnEnded(4, 0),
+        TurnStarted(5, 1),
+        PhaseChanged(5, "draw"),
+        CardsDrawn(1, (top,), 1, "draw_phase"),
+        PhaseChanged(5, "main"),
         open_(1, SEQ + 1),
     ]
     assert state.players[0].open_timeouts == 1
@@ -783,8 +835,12 @@ def test_s23b_response_timeout_passes() -> None:
     seq = state.awaiting.seq
     events, _ = run(state, SYSTEM, Timeout(1, seq))
     assert events == [
-        TimedOut(1, seq, "response"), Passed(1), BattleCalculated("p0.m13", None, 1800, None, None),
-        PoolChanged(1, "lp", -1800, 5200, "battle"), AttackEnded("p0.m13", "resolved"), open_(0, seq + 1),
+        TimedOut(1, seq, "response"),
+        Passed(1),
+        BattleCalculated("p0.m13", None, 1800, None, None),
+        PoolChanged(1, "lp", -1800, 5200, "battle"),
+        AttackEnded("p0.m13", "resolved"),
+        open_(0, seq + 1),
     ]
 
 
@@ -814,8 +870,12 @@ def test_s24_views_and_redaction() -> None:
     tactics = [("p0.c02", "VL-T06"), ("p0.c03", "VL-T07"), ("p0.c04", "VL-T01"), ("p0.c05", "VL-T02")]
     state = given(
         seat(
-            hand=[("p0.m37", "VL-G05"), ("p0.m11", "VL-M03")], extra=extra, tactics=tactics,
-            commander=("p0.c01", "VL-C01"), hp=8000, lp=6000,
+            hand=[("p0.m37", "VL-G05"), ("p0.m11", "VL-M03")],
+            extra=extra,
+            tactics=tactics,
+            commander=("p0.c01", "VL-C01"),
+            hp=8000,
+            lp=6000,
         )
     )
     events, state = run(state, 0, SetMagic("p0.m37"))

@@ -22,7 +22,9 @@ CONFIG: dict[str, Any] = {"seats": [{}, {}], "options": {}}
 
 def game(kind: str, seed: int) -> Played:
     bots: list[Bot] = (
-        [RandomBot(seed), RandomBot(seed + 1)] if kind == "random" else [GreedyBot(RULESET, seed), GreedyBot(RULESET, seed + 1)]
+        [RandomBot(seed), RandomBot(seed + 1)]
+        if kind == "random"
+        else [GreedyBot(RULESET, seed), GreedyBot(RULESET, seed + 1)]
     )
     return play(RULESET, CONFIG, ["a", "b"], seed.to_bytes(32, "big"), bots)
 

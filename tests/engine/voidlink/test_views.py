@@ -35,7 +35,7 @@ def test_a_hand_target_is_hidden_from_the_other_seat() -> None:
         turn=5,
         turn_seat=1,
     )
-    events, after = run(state, 1, ActivateTactics("p1.c05", ("p1.m05",), "void_defence"))
+    events, _ = run(state, 1, ActivateTactics("p1.c05", ("p1.m05",), "void_defence"))
     link = events[0]
     assert isinstance(link, ChainLinkAdded)
     assert redact(link, 1) == link
