@@ -18,7 +18,7 @@ from typing import Any
 import msgspec
 
 from engine import registry
-from engine.contract import SYSTEM, Actor, Ruleset
+from engine.contract import SYSTEM, Actor, Ruleset, Viewer
 from engine.errors import Rejected
 from engine.match import (
     Match, MatchCreated, apply, create, decide, encode, event_decoder, fold, restore, snapshot, type_tag,
@@ -28,7 +28,7 @@ from replays.storage import SEED_SECRET
 from services.errors import InvalidArgument, MatchNotFound, VersionMismatch
 from services.hot import HotMatch
 from services.readmodel import TABLE, MatchRow, ReadModel, row_for
-from services.tokens import TOKEN_SECRET_PREFIX, new_token, token_hash
+from services.tokens import TOKEN_SECRET_PREFIX, SeatToken, new_token, seat_for, token_hash, viewer_for
 
 CREATE_COMMAND = "create_match"
 _RETRIES = 8
@@ -44,13 +44,43 @@ class Created(msgspec.Struct, frozen=True):
     tokens: list[str]
 
 
+class RedactedEvent(msgspec.Struct, frozen=True):
+    """One event as one viewer may see it: ``data`` is its JSON, redacted for that viewer."""
+
+    version: int
+    type: str
+    data: bytes
+    actor: str
+    recorded_at: datetime
+
+
 class Submitted(msgspec.Struct, frozen=True):
-    events: list[Any]
-    """The command's events (engine objects, unredacted)."""
-    first_version: int
+    """Everything the reply to a command needs, taken under the match's lock."""
+
+    events: list[RedactedEvent]
+    """The command's events as the submitter may see them."""
     version: int
     duplicate: bool
-    recorded_at: datetime
+    to_act: tuple[int, ...]
+
+
+class Viewed(msgspec.Struct, frozen=True):
+    """What a viewer sees of a match now."""
+
+    viewer: Viewer
+    version: int
+    view: bytes
+    to_act: tuple[int, ...]
+
+
+class Decision(msgspec.Struct, frozen=True):
+    """What a seat needs to act now: its legal commands (JSON), and its view when asked for."""
+
+    seat: int
+    version: int
+    commands: list[bytes]
+    view: bytes | None
+    to_act: tuple[int, ...]
 
 
 def ruleset_for(ruleset_id: str) -> Ruleset:
@@ -115,15 +145,22 @@ class MatchManager:
     # -- commands ---------------------------------------------------------------------------------
 
     async def submit(
-        self, match_id: str, actor: Actor, raw: bytes, command_id: str = "", expected_version: int | None = None,
+        self, match_id: str, actor: Actor | SeatToken, raw: bytes, command_id: str = "",
+        expected_version: int | None = None,
     ) -> Submitted:
-        """Decides and appends one command; retries with the same ``command_id`` get the first result."""
+        """Decides and appends one command; retries with the same ``command_id`` get the first result.
+
+        A ``SeatToken`` is checked against the match's token hashes once the match is at hand.
+        """
         hot = await self.get(match_id)
+        if isinstance(actor, SeatToken):
+            actor = seat_for(actor.token, hot.token_hashes)
         command_id = command_id or uuid.uuid4().hex
+        viewer = actor if isinstance(actor, int) else None
         async with hot.lock:
             for _ in range(_RETRIES):
                 if command_id in hot.command_ids:
-                    return await self._replayed(hot, command_id)
+                    return await self._replayed(hot, command_id, viewer)
                 if expected_version is not None and expected_version != hot.version:
                     raise VersionMismatch(f"match is at version {hot.version}, not {expected_version}",
                                           actual=str(hot.version))
@@ -146,8 +183,10 @@ class MatchManager:
                     await self._catch_up(hot)
                     continue
                 await self._advanced(hot, decided.match, len(events), command_id)
-                return Submitted(events=events, first_version=hot.version - len(events) + 1,
-                                 version=hot.version, duplicate=False, recorded_at=hot.last_event_at)
+                first = hot.version - len(events) + 1
+                redacted = [RedactedEvent(first + i, type_tag(e), encode(hot.ruleset.redact(e, viewer)),
+                                          record.actor, hot.last_event_at) for i, e in enumerate(events)]
+                return Submitted(redacted, hot.version, False, hot.ruleset.to_act(hot.state))
         raise VersionMismatch("the match kept changing under this command; retry", actual=str(hot.version))
 
     async def _advanced(self, hot: HotMatch, after: Match, appended: int, command_id: str) -> None:
@@ -159,12 +198,13 @@ class MatchManager:
             await self._snapshot(hot)
         self._changed(hot)
 
-    async def _replayed(self, hot: HotMatch, command_id: str) -> Submitted:
+    async def _replayed(self, hot: HotMatch, command_id: str, viewer: Viewer) -> Submitted:
         first, last = hot.command_ids[command_id]
         recorded = await self.store.read_stream(hot.match_id, first, last)
         decoder = event_decoder(hot.ruleset)
-        return Submitted(events=[decoder.decode(r.data) for r in recorded], first_version=first, version=hot.version,
-                         duplicate=True, recorded_at=recorded[-1].meta.recorded_at)
+        events = [RedactedEvent(r.version, r.type, encode(hot.ruleset.redact(decoder.decode(r.data), viewer)),
+                                r.meta.actor, r.meta.recorded_at) for r in recorded]
+        return Submitted(events, hot.version, True, hot.ruleset.to_act(hot.state))
 
     # -- reading ----------------------------------------------------------------------------------
 
@@ -193,6 +233,17 @@ class MatchManager:
             async with hot.lock:
                 await self._catch_up(hot)
         return hot
+
+    async def viewed(self, match_id: str, token: str, min_version: int = 0) -> Viewed:
+        """The view of the token's seat (a spectator's without a token), at ``min_version`` or later."""
+        hot = await self.at_least(match_id, min_version)
+        viewer = viewer_for(token, hot.token_hashes)
+        return Viewed(viewer, hot.version, encode(hot.ruleset.view(hot.state, viewer)), hot.ruleset.to_act(hot.state))
+
+    async def decision(self, match_id: str, token: str, min_version: int = 0, include_view: bool = False) -> Decision:
+        """The legal commands of the token's seat, at ``min_version`` or later."""
+        hot = await self.at_least(match_id, min_version)
+        return decision(hot, seat_for(token, hot.token_hashes), include_view)
 
     async def reindex(self, match_id: str) -> MatchRow:
         """Rewrites the match's read-model row from its events (after an import)."""
@@ -285,6 +336,14 @@ class MatchManager:
     def _changed(self, hot: HotMatch) -> None:
         for callback in self.on_change:
             callback(hot)
+
+
+def decision(hot: HotMatch, seat: int, include_view: bool) -> Decision:
+    """A seat's legal commands (and view) on the match as it is now."""
+    ruleset, state = hot.ruleset, hot.state
+    view = encode(ruleset.view(state, seat)) if include_view else None
+    return Decision(seat, hot.version, [encode(c) for c in ruleset.legal_commands(state, seat)], view,
+                    ruleset.to_act(state))
 
 
 def _snapshot_schema(ruleset: Ruleset) -> str:

@@ -8,11 +8,10 @@ from typing import Any
 import msgspec
 
 from engine.contract import Ruleset
-from engine.match import encode, type_tag
 from eventstore import RecordedEvent
 from services.api import duelhall_pb2 as pb
 from services.errors import InvalidArgument
-from services.manager import Submitted
+from services.manager import Decision, RedactedEvent, Submitted, Viewed
 from services.readmodel import ENDED, RUNNING, MatchRow
 
 _STATUS_TO_PB = {RUNNING: pb.MATCH_STATUS_RUNNING, ENDED: pb.MATCH_STATUS_ENDED}
@@ -40,12 +39,26 @@ def event(recorded: RecordedEvent, data: bytes) -> pb.Event:
                     actor=recorded.meta.actor, recorded_at=timestamp(recorded.meta.recorded_at))
 
 
-def submitted_events(ruleset: Ruleset, result: Submitted, seat: int) -> list[pb.Event]:
-    """A command's events as its submitter may see them."""
-    at, actor = timestamp(result.recorded_at), str(seat)
-    return [pb.Event(version=result.first_version + i, type=type_tag(e), actor=actor, recorded_at=at,
-                     data_json=encode(ruleset.redact(e, seat)).decode())
-            for i, e in enumerate(result.events)]
+def redacted(event: RedactedEvent) -> pb.Event:
+    return pb.Event(version=event.version, type=event.type, data_json=event.data.decode(), actor=event.actor,
+                    recorded_at=timestamp(event.recorded_at))
+
+
+def submitted(result: Submitted) -> pb.SubmitCommandResponse:
+    return pb.SubmitCommandResponse(events=[redacted(e) for e in result.events], version=result.version,
+                                    duplicate=result.duplicate, to_act=result.to_act)
+
+
+def viewed(seen: Viewed) -> pb.GetViewResponse:
+    return pb.GetViewResponse(seat=-1 if seen.viewer is None else seen.viewer, version=seen.version,
+                              view_json=seen.view.decode(), to_act=seen.to_act)
+
+
+def decision(decided: Decision) -> pb.ListLegalCommandsResponse:
+    return pb.ListLegalCommandsResponse(seat=decided.seat, version=decided.version,
+                                        commands_json=[c.decode() for c in decided.commands],
+                                        view_json=decided.view.decode() if decided.view is not None else "",
+                                        to_act=decided.to_act)
 
 
 def ruleset_summary(ruleset: Ruleset) -> pb.RulesetSummary:
