@@ -2,7 +2,9 @@
 
 Commands for one match are serialised by its lock; the RNG stream of a command is keyed by the version of
 its first event (DESIGN.md). A version conflict means another instance wrote the stream: reload the tail and
-decide again. Watchers and timers hang off the manager but live in their own modules.
+decide again. On a database shared with other instances a follower folds their appends into the loaded
+matches. Every change is handed to the listeners wired in ``server.create_server``: the events to the
+watchers' feed, the match to the timers.
 """
 
 from __future__ import annotations
@@ -11,8 +13,8 @@ import secrets
 import time
 import uuid
 from collections import OrderedDict
-from collections.abc import Sequence
-from datetime import UTC, datetime
+from collections.abc import Callable, Sequence
+from datetime import datetime
 from typing import Any
 
 import msgspec
@@ -23,15 +25,21 @@ from engine.errors import Rejected
 from engine.match import (
     Match, MatchCreated, apply, create, decide, encode, event_decoder, fold, restore, snapshot, type_tag,
 )
-from eventstore import CommandRecord, NewEvent, RecordedEvent, Snapshot, WrongExpectedVersion
+from eventstore import AsyncEventStore, CommandRecord, NewEvent, RecordedEvent, Snapshot, WrongExpectedVersion
 from replays.storage import SEED_SECRET
 from services.errors import InvalidArgument, MatchNotFound, VersionMismatch
-from services.hot import HotMatch
+from services.follower import Follower
+from services.hot import HotMatch, MatchEvent
 from services.readmodel import TABLE, MatchRow, ReadModel, row_for
 from services.tokens import TOKEN_SECRET_PREFIX, SeatToken, new_token, seat_for, token_hash, viewer_for
 
 CREATE_COMMAND = "create_match"
 _RETRIES = 8
+
+OnChange = Callable[[HotMatch], None]
+"""Told that a match was loaded or changed (the timers re-arm)."""
+OnEvents = Callable[[HotMatch, Sequence[MatchEvent]], None]
+"""Handed the events a loaded match took on, in order, once it holds them (the watchers' feed)."""
 
 
 class SeatEntry(msgspec.Struct, frozen=True):
@@ -103,14 +111,34 @@ def actor_name(actor: Actor) -> str:
 class MatchManager:
     """Creates matches and runs their commands; keeps up to ``capacity`` matches loaded (LRU)."""
 
-    def __init__(self, store: Any, *, capacity: int = 1024, snapshot_every: int = 200) -> None:
+    def __init__(
+        self, store: AsyncEventStore, *, shared: bool = False, capacity: int = 1024, snapshot_every: int = 200,
+    ) -> None:
         self.store = store
         self.read_model = ReadModel(store)
+        self.shared = shared
+        """Whether other instances write the same database (``eventstore.urls.is_shared``)."""
         self.capacity = capacity
         self.snapshot_every = snapshot_every
         self._hot: OrderedDict[str, HotMatch] = OrderedDict()
-        self.on_change: list[Any] = []
-        """Callbacks ``f(hot)`` run after a hot match changed (timers re-arm here)."""
+        self._on_change: list[OnChange] = []
+        self._on_events: list[OnEvents] = []
+        self._follower = Follower(store, self.apply_foreign) if shared else None
+
+    def on_change(self, listener: OnChange) -> None:
+        self._on_change.append(listener)
+
+    def on_events(self, listener: OnEvents) -> None:
+        self._on_events.append(listener)
+
+    async def start(self) -> None:
+        """Follows the other instances' appends, on a shared database."""
+        if self._follower is not None:
+            await self._follower.start()
+
+    async def stop(self) -> None:
+        if self._follower is not None:
+            await self._follower.stop()
 
     # -- creation ---------------------------------------------------------------------------------
 
@@ -131,13 +159,12 @@ class MatchManager:
         command = CommandRecord(command_id=f"create-{match_id}", actor=SYSTEM, type=CREATE_COMMAND,
                                 payload=payload)
         hidden = {SEED_SECRET: seed} | {f"{TOKEN_SECRET_PREFIX}{i}": token_hash(t) for i, t in enumerate(tokens)}
-        await self.store.append(match_id, 0, _new_events(events), command, secrets=hidden)
-        now = datetime.now(UTC)
+        appended = await self.store.append(match_id, 0, _new_events(events), command, secrets=hidden)
         hot = HotMatch(match_id, ruleset, fold(ruleset, events), seed,
                        tuple(hidden[f"{TOKEN_SECRET_PREFIX}{i}"] for i in range(len(tokens))),
-                       {command.command_id: (1, len(events))}, now)
+                       {command.command_id: (1, len(events))}, appended.recorded_at)
         self._remember(hot)
-        row = row_for(hot, created_at=now)
+        row = row_for(hot, created_at=appended.recorded_at)
         await self.read_model.put(row)
         self._changed(hot)
         return Created(row=row, tokens=tokens)
@@ -167,36 +194,40 @@ class MatchManager:
                 try:
                     decided = decide(hot.ruleset, hot.match, actor, raw, hot.seed)
                 except Rejected:
-                    # Decided on a copy another instance may have moved past: refuse only when current.
-                    if await self._catch_up(hot):
+                    # On a shared database the copy may be behind another instance: refuse only when current.
+                    # The embedded instance is the only writer, so its copy is current.
+                    if self.shared and await self._catch_up(hot):
                         continue
                     raise
                 events = list(decided.events)
                 record = CommandRecord(command_id=command_id, actor=actor_name(actor),
                                        type=type_tag(decided.command), payload=raw)
+                new = _new_events(events)
                 try:
-                    appended = await self.store.append(match_id, hot.version, _new_events(events), record)
+                    appended = await self.store.append(match_id, hot.version, new, record)
                 except WrongExpectedVersion:
                     await self._catch_up(hot)
                     continue
                 if appended.duplicate:
                     await self._catch_up(hot)
                     continue
-                await self._advanced(hot, decided.match, len(events), command_id)
-                first = hot.version - len(events) + 1
-                redacted = [RedactedEvent(first + i, type_tag(e), encode(hot.ruleset.redact(e, viewer)),
-                                          record.actor, hot.last_event_at) for i, e in enumerate(events)]
+                first, at = appended.first_version, appended.recorded_at
+                happened = [MatchEvent(first + i, n.type, e, n.data, record.actor, at)
+                            for i, (e, n) in enumerate(zip(events, new, strict=True))]
+                await self._advanced(hot, decided.match, happened, command_id)
+                redacted = [RedactedEvent(m.version, m.type, encode(hot.ruleset.redact(m.event, viewer)),
+                                          m.actor, at) for m in happened]
                 return Submitted(redacted, hot.version, False, hot.ruleset.to_act(hot.state))
         raise VersionMismatch("the match kept changing under this command; retry", actual=str(hot.version))
 
-    async def _advanced(self, hot: HotMatch, after: Match, appended: int, command_id: str) -> None:
+    async def _advanced(self, hot: HotMatch, after: Match, happened: list[MatchEvent], command_id: str) -> None:
         was_running = hot.outcome is None
-        hot.advance(after, command_id, datetime.now(UTC))
+        hot.advance(after, command_id, happened[-1].recorded_at)
+        self._publish(hot, happened)
         if was_running and hot.outcome is not None:
             await self.read_model.put(row_for(hot, created_at=None, previous=await self.read_model.get(hot.match_id)))
-        if hot.version // self.snapshot_every != (hot.version - appended) // self.snapshot_every:
+        if hot.version // self.snapshot_every != (hot.version - len(happened)) // self.snapshot_every:
             await self._snapshot(hot)
-        self._changed(hot)
 
     async def _replayed(self, hot: HotMatch, command_id: str, viewer: Viewer) -> Submitted:
         first, last = hot.command_ids[command_id]
@@ -269,12 +300,15 @@ class MatchManager:
     def loaded(self, match_id: str) -> HotMatch | None:
         return self._hot.get(match_id)
 
-    async def apply_foreign(self, hot: HotMatch, recorded: RecordedEvent) -> None:
-        """Folds an event another instance appended, if it is the next one (else the next write reloads)."""
-        if recorded.version != hot.version + 1 or hot.lock.locked():
+    async def apply_foreign(self, recorded: RecordedEvent) -> None:
+        """Folds an event another instance appended into its match, if loaded (the follower's callback)."""
+        hot = self._hot.get(recorded.stream_id)
+        if hot is None or recorded.version <= hot.version:
             return
         async with hot.lock:
             if recorded.version == hot.version + 1:
+                await self._fold_in(hot, [recorded])
+            elif recorded.version > hot.version:
                 await self._catch_up(hot)
 
     # -- loading ----------------------------------------------------------------------------------
@@ -302,24 +336,30 @@ class MatchManager:
         tail = await self.store.read_stream(hot.match_id, hot.version + 1)
         if not tail:
             return False
+        await self._fold_in(hot, tail)
+        return True
+
+    async def _fold_in(self, hot: HotMatch, tail: Sequence[RecordedEvent]) -> None:
+        """Folds stored events that follow the hot version, and hands them on."""
         decoder = event_decoder(hot.ruleset)
         was_running = hot.outcome is None
+        happened = [MatchEvent(r.version, r.type, decoder.decode(r.data), r.data, r.meta.actor, r.meta.recorded_at)
+                    for r in tail]
+        hot.match = apply(hot.ruleset, hot.match, [m.event for m in happened])
         for recorded in tail:
-            hot.match = apply(hot.ruleset, hot.match, [decoder.decode(recorded.data)])
             first, _ = hot.command_ids.get(recorded.meta.command_id, (recorded.version, 0))
             hot.command_ids[recorded.meta.command_id] = (first, recorded.version)
         hot.last_event_at = tail[-1].meta.recorded_at
+        self._publish(hot, happened)
         if was_running and hot.outcome is not None:
             await self.read_model.put(row_for(hot, created_at=None, previous=await self.read_model.get(hot.match_id)))
-        self._changed(hot)
-        return True
 
     async def _snapshot(self, hot: HotMatch) -> None:
         await self.store.save_snapshot(Snapshot(stream_id=hot.match_id, version=hot.version,
-                                                schema=_snapshot_schema(hot.ruleset), data=snapshot(hot.match)))
+                                                schema=snapshot_schema(hot.ruleset), data=snapshot(hot.match)))
 
     async def _from_snapshot(self, match_id: str, created: MatchCreated, ruleset: Ruleset) -> Match | None:
-        snapshot = await self.store.load_snapshot(match_id, _snapshot_schema(ruleset))
+        snapshot = await self.store.load_snapshot(match_id, snapshot_schema(ruleset))
         return None if snapshot is None else restore(ruleset, created, snapshot.data)
 
     # -- cache ------------------------------------------------------------------------------------
@@ -327,15 +367,25 @@ class MatchManager:
     def _remember(self, hot: HotMatch) -> None:
         self._hot[hot.match_id] = hot
         self._hot.move_to_end(hot.match_id)
-        while len(self._hot) > self.capacity:
+        # Evict the least recently used matches that no command and no watch holds.
+        for _ in range(len(self._hot)):
+            if len(self._hot) <= self.capacity:
+                return
             oldest = next(iter(self._hot))
-            if self._hot[oldest].lock.locked():
-                break
-            del self._hot[oldest]
+            held = self._hot[oldest]
+            if held.lock.locked() or held.watches:
+                self._hot.move_to_end(oldest)
+            else:
+                del self._hot[oldest]
+
+    def _publish(self, hot: HotMatch, happened: Sequence[MatchEvent]) -> None:
+        for events_listener in self._on_events:
+            events_listener(hot, happened)
+        self._changed(hot)
 
     def _changed(self, hot: HotMatch) -> None:
-        for callback in self.on_change:
-            callback(hot)
+        for listener in self._on_change:
+            listener(hot)
 
 
 def decision(hot: HotMatch, seat: int, include_view: bool) -> Decision:
@@ -346,7 +396,7 @@ def decision(hot: HotMatch, seat: int, include_view: bool) -> Decision:
                     ruleset.to_act(state))
 
 
-def _snapshot_schema(ruleset: Ruleset) -> str:
+def snapshot_schema(ruleset: Ruleset) -> str:
     return f"{ruleset.id}:{ruleset.version}"
 
 

@@ -12,6 +12,8 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 from eventstore import migrate, open_store
+from eventstore.urls import is_shared
+from services import wire
 from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
 from services.manager import MatchManager
@@ -37,7 +39,7 @@ class ServerConfig(msgspec.Struct, frozen=True):
 class Running:
     """A started server and what it owns; ``stop`` releases everything in order."""
 
-    def __init__(self, server: grpc.aio.Server, port: int, store: object, manager: MatchManager, feed: Feed,
+    def __init__(self, server: grpc.aio.Server, port: int, store: object, manager: MatchManager, feed: Feed[pb.MatchUpdate],
                  timers: Timers, health: health.aio.HealthServicer) -> None:
         self.server, self.port, self.store, self.manager = server, port, store, manager
         self.feed, self.timers, self.health = feed, timers, health
@@ -46,7 +48,7 @@ class Running:
         await self.health.enter_graceful_shutdown()
         await self.server.stop(grace)
         self.timers.close()
-        await self.feed.stop()
+        await self.manager.stop()
         await self.store.close()  # type: ignore[attr-defined]
 
 
@@ -54,10 +56,12 @@ async def create_server(config: ServerConfig) -> Running:
     """Migrates the database, opens the store and starts serving on ``config.listen`` (port 0: any free port)."""
     await asyncio.to_thread(migrate, config.database_url)
     store = await open_store(config.database_url, sqlite_synchronous=config.sqlite_synchronous)
-    manager = MatchManager(store, capacity=config.capacity)
+    manager = MatchManager(store, shared=is_shared(config.database_url), capacity=config.capacity)
     timers = Timers(manager)
-    feed = Feed(store, manager, eager=not config.database_url.startswith("sqlite"))
-    await feed.start()
+    feed = Feed(manager, store, wire.update)
+    manager.on_change(timers.arm)
+    manager.on_events(feed.publish)
+    await manager.start()
     server = grpc.aio.server()
     # The generated registration functions carry no annotations.
     pb_grpc.add_RulesetServiceServicer_to_server(RulesetServicer(), server)  # type: ignore[no-untyped-call]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import AsyncIterator
 from typing import TypeAlias
 
@@ -36,7 +37,7 @@ class RulesetServicer(pb_grpc.RulesetServiceServicer):
 
 
 class MatchServicer(pb_grpc.MatchServiceServicer):
-    def __init__(self, matches: MatchManager, feed: Feed, admin_token: str | None) -> None:
+    def __init__(self, matches: MatchManager, feed: Feed[pb.MatchUpdate], admin_token: str | None) -> None:
         self._matches, self._feed, self._admin_token = matches, feed, admin_token
 
     @rpc_errors
@@ -81,11 +82,9 @@ class MatchServicer(pb_grpc.MatchServiceServicer):
 
     @rpc_errors
     async def WatchMatch(self, request: pb.WatchMatchRequest, context: Context) -> AsyncIterator[pb.MatchUpdate]:
-        hot = await self._matches.get(request.match_id)
-        viewer = viewer_for(request.token, hot.token_hashes)
-        async for update in self._feed.watch(request.match_id, viewer, request.from_version, request.include_view):
-            yield pb.MatchUpdate(event=wire.event(update.recorded, update.data),
-                                 view_json=update.view.decode() if update.view else "", match_ended=update.ended)
+        viewer_of = functools.partial(viewer_for, request.token)
+        async for update in self._feed.watch(request.match_id, viewer_of, request.from_version, request.include_view):
+            yield update
 
     @rpc_errors
     async def ExportReplay(self, request: pb.ExportReplayRequest, context: Context) -> pb.ExportReplayResponse:

@@ -31,7 +31,6 @@ class Timers:
         self._paused: dict[str, dict[bytes, float]] = {}
         """Seconds left of paused deadlines, by match and deadline key."""
         self._tasks: set[asyncio.Task[None]] = set()
-        manager.on_change.append(self.arm)
 
     def arm(self, hot: HotMatch) -> None:
         """(Re)schedules the match's timeout after it changed."""

@@ -8,11 +8,11 @@ from typing import Any
 import msgspec
 
 from engine.contract import Ruleset
-from eventstore import RecordedEvent
 from services.api import duelhall_pb2 as pb
 from services.errors import InvalidArgument
 from services.manager import Decision, RedactedEvent, Submitted, Viewed
 from services.readmodel import ENDED, RUNNING, MatchRow
+from services.watch import Update
 
 _STATUS_TO_PB = {RUNNING: pb.MATCH_STATUS_RUNNING, ENDED: pb.MATCH_STATUS_ENDED}
 STATUS_FROM_PB = {pb.MATCH_STATUS_UNSPECIFIED: "", pb.MATCH_STATUS_RUNNING: RUNNING, pb.MATCH_STATUS_ENDED: ENDED}
@@ -33,15 +33,15 @@ def match(row: MatchRow) -> pb.Match:
     )
 
 
-def event(recorded: RecordedEvent, data: bytes) -> pb.Event:
-    """A stored event with ``data`` already redacted for the receiver (hashes never leave: D-api-1)."""
-    return pb.Event(version=recorded.version, type=recorded.type, data_json=data.decode(),
-                    actor=recorded.meta.actor, recorded_at=timestamp(recorded.meta.recorded_at))
-
-
 def redacted(event: RedactedEvent) -> pb.Event:
+    """An event as its receiver may see it (hashes never leave: D-api-1)."""
     return pb.Event(version=event.version, type=event.type, data_json=event.data.decode(), actor=event.actor,
                     recorded_at=timestamp(event.recorded_at))
+
+
+def update(sent: Update) -> pb.MatchUpdate:
+    return pb.MatchUpdate(event=redacted(sent.event), view_json=sent.view.decode() if sent.view is not None else "",
+                          match_ended=sent.ended)
 
 
 def submitted(result: Submitted) -> pb.SubmitCommandResponse:

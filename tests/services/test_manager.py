@@ -58,10 +58,12 @@ async def test_evicted_matches_reload_from_snapshot_and_tail_unchanged(store: ob
 async def test_a_reloaded_running_match_gets_its_timer_back(store: object) -> None:
     manager = MatchManager(store, capacity=1)
     timers = Timers(manager)
+    manager.on_change(timers.arm)
     first = (await manager.create("card_monsters", SEATS, {"turn_seconds": 30})).row.match_id
     assert 0 < (timers.due(first) or 0) <= 30
     fresh = MatchManager(store)
     fresh_timers = Timers(fresh)
+    fresh.on_change(fresh_timers.arm)
     assert fresh_timers.due(first) is None
     await fresh.get(first)
     assert 0 < (fresh_timers.due(first) or 0) <= 30
