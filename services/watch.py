@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import deque
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import Callable, Sequence
 from typing import Generic, Protocol, TypeVar
 
 import msgspec
@@ -130,18 +130,6 @@ class Feed(Generic[T]):
         hot.watches += 1
         return watch
 
-    async def watch(
-        self, match_id: str, viewer_of: Callable[[Sequence[bytes]], Viewer], from_version: int, include_view: bool,
-    ) -> AsyncIterator[T]:
-        """Events after ``from_version``: stored ones, then live ones until the match ends."""
-        watch = await self.open(match_id, viewer_of, from_version, include_view)
-        try:
-            while items := await watch.next():
-                for item in items:
-                    yield item
-        finally:
-            watch.close()
-
     def _close(self, watch: Watch[T]) -> None:
         channel = watch.channel
         key = (watch.viewer, watch.include_view)
@@ -218,6 +206,12 @@ class Watch(Generic[T]):
 
     def close(self) -> None:
         self._feed._close(self)
+
+    def __enter__(self) -> Watch[T]:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
     def _deliver(self, delivery: _Delivery[T]) -> None:
         self.last = delivery.version
