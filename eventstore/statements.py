@@ -137,6 +137,7 @@ READ_COMMANDS = (
 READ_SECRET = select(secrets.c.value).where(
     secrets.c.stream_id == bindparam("stream_id"), secrets.c.name == bindparam("name")
 )
+READ_SECRETS = select(secrets.c.name, secrets.c.value).where(secrets.c.stream_id == bindparam("stream_id"))
 LOAD_SNAPSHOT = select(snapshots.c.version, snapshots.c.data).where(
     snapshots.c.stream_id == bindparam("stream_id"), snapshots.c.schema == bindparam("schema")
 )

@@ -9,6 +9,7 @@ watchers' feed, the match to the timers.
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 import time
 import uuid
@@ -314,7 +315,10 @@ class MatchManager:
     # -- loading ----------------------------------------------------------------------------------
 
     async def _load(self, match_id: str) -> HotMatch:
-        recorded = await self.store.read_stream(match_id, 1, 1)
+        """Three round trips: the first event with the secrets and the command log, the snapshot, the tail."""
+        recorded, hidden, log = await asyncio.gather(
+            self.store.read_stream(match_id, 1, 1), self.store.read_secrets(match_id),
+            self.store.read_commands(match_id))
         if not recorded:
             raise MatchNotFound(f"no match {match_id!r}")
         ruleset = ruleset_of(recorded[0])
@@ -323,13 +327,10 @@ class MatchManager:
         match = await self._from_snapshot(match_id, created, ruleset) or fold(ruleset, [created])
         tail = await self.store.read_stream(match_id, match.version + 1)
         match = apply(ruleset, match, [decoder.decode(r.data) for r in tail])
-        seed = await self.store.read_secret(match_id, SEED_SECRET) or b""
-        hashes = []
-        for seat in range(len(created.seats)):
-            hashes.append(await self.store.read_secret(match_id, f"{TOKEN_SECRET_PREFIX}{seat}") or b"")
-        commands = {c.command_id: (first, last) for c, first, last in await self.store.read_commands(match_id)}
+        hashes = tuple(hidden.get(f"{TOKEN_SECRET_PREFIX}{seat}", b"") for seat in range(len(created.seats)))
+        commands = {c.command_id: (first, last) for c, first, last in log}
         last_at = (tail or recorded)[-1].meta.recorded_at
-        return HotMatch(match_id, ruleset, match, seed, tuple(hashes), commands, last_at)
+        return HotMatch(match_id, ruleset, match, hidden.get(SEED_SECRET, b""), hashes, commands, last_at)
 
     async def _catch_up(self, hot: HotMatch) -> bool:
         """Folds what other writers appended since the hot version, with their command ids; True if any."""
