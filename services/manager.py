@@ -277,6 +277,13 @@ class MatchManager:
         hot = await self.at_least(match_id, min_version)
         return decision(hot, seat_for(token, hot.token_hashes), include_view)
 
+    def turn(self, match_id: str, seat: int) -> Decision:
+        """A watched seat's legal commands now (its match is loaded while watched)."""
+        hot = self._hot.get(match_id)
+        if hot is None:
+            raise MatchNotFound(f"no match {match_id!r}")
+        return decision(hot, seat, include_view=False)
+
     async def reindex(self, match_id: str) -> MatchRow:
         """Rewrites the match's read-model row from its events (after an import)."""
         hot = await self.get(match_id)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+from collections.abc import AsyncIterator
 from typing import TypeAlias
 
 import grpc
@@ -15,6 +16,7 @@ from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
 from services.errors import MatchNotFound
 from services.manager import MatchManager, SeatEntry, ruleset_for
+from services.play import play
 from services.readmodel import ENDED, row_for
 from services.rpc_errors import rpc_errors
 from services.tokens import SeatToken, check_admin, viewer_for
@@ -88,6 +90,10 @@ class MatchServicer(pb_grpc.MatchServiceServicer):
             while updates := await watch.next():
                 for update in updates:
                     await context.write(update)
+
+    @rpc_errors
+    async def Play(self, requests: AsyncIterator[pb.PlayRequest], context: Context) -> None:
+        await play(self._matches, self._feed, requests, context)
 
     @rpc_errors
     async def ExportReplay(self, request: pb.ExportReplayRequest, context: Context) -> pb.ExportReplayResponse:

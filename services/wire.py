@@ -44,6 +44,11 @@ def update(sent: Update) -> pb.MatchUpdate:
                           match_ended=sent.ended)
 
 
+def turn(decided: Decision) -> pb.PlayTurn:
+    return pb.PlayTurn(version=decided.version, to_act=decided.to_act,
+                       commands_json=[c.decode() for c in decided.commands])
+
+
 def submitted(result: Submitted) -> pb.SubmitCommandResponse:
     return pb.SubmitCommandResponse(events=[redacted(e) for e in result.events], version=result.version,
                                     duplicate=result.duplicate, to_act=result.to_act)
