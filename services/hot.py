@@ -37,6 +37,9 @@ class HotMatch:
         self.token_hashes = token_hashes
         self.command_ids = command_ids
         """Command id -> (first, last) version it appended: answers retries without deciding again."""
+        self.log_complete = True
+        """Whether ``command_ids`` holds every command of the stream (a match loaded from a snapshot knows
+        only the commands of its tail until it reads the log)."""
         self.last_event_at = last_event_at
         self.lock = asyncio.Lock()
         self.watches = 0

@@ -199,6 +199,9 @@ class MatchManager:
                     # The embedded instance is the only writer, so its copy is current.
                     if self.shared and await self._catch_up(hot):
                         continue
+                    # A retry of a command from before the match was loaded: answer it, do not refuse it.
+                    if not hot.log_complete and await self._complete_log(hot, command_id):
+                        continue
                     raise
                 events = list(decided.events)
                 record = CommandRecord(command_id=command_id, actor=actor_name(actor),
@@ -209,8 +212,10 @@ class MatchManager:
                 except WrongExpectedVersion:
                     await self._catch_up(hot)
                     continue
-                if appended.duplicate:
-                    await self._catch_up(hot)
+                if appended.duplicate:  # a command from before the match was loaded, or another instance's
+                    hot.command_ids[command_id] = (appended.first_version, appended.last_version)
+                    if self.shared:
+                        await self._catch_up(hot)
                     continue
                 first, at = appended.first_version, appended.recorded_at
                 happened = [MatchEvent(first + i, n.type, e, n.data, record.actor, at)
@@ -322,22 +327,38 @@ class MatchManager:
     # -- loading ----------------------------------------------------------------------------------
 
     async def _load(self, match_id: str) -> HotMatch:
-        """Three round trips: the first event with the secrets and the command log, the snapshot, the tail."""
-        recorded, hidden, log = await asyncio.gather(
-            self.store.read_stream(match_id, 1, 1), self.store.read_secrets(match_id),
-            self.store.read_commands(match_id))
+        """Three round trips: the first event with the secrets, the snapshot, the tail.
+
+        The command log is not read: the tail's events name their commands, the store answers a retry of an
+        older one as a duplicate, and a refused command looks the log up once (``_complete_log``).
+        """
+        recorded, hidden = await asyncio.gather(self.store.read_stream(match_id, 1, 1),
+                                                self.store.read_secrets(match_id))
         if not recorded:
             raise MatchNotFound(f"no match {match_id!r}")
         ruleset = ruleset_of(recorded[0])
         decoder = event_decoder(ruleset)
         created = decoder.decode(recorded[0].data)
-        match = await self._from_snapshot(match_id, created, ruleset) or fold(ruleset, [created])
+        snapshotted = await self._from_snapshot(match_id, created, ruleset)
+        match = snapshotted or fold(ruleset, [created])
         tail = await self.store.read_stream(match_id, match.version + 1)
         match = apply(ruleset, match, [decoder.decode(r.data) for r in tail])
         hashes = tuple(hidden.get(f"{TOKEN_SECRET_PREFIX}{seat}", b"") for seat in range(len(created.seats)))
-        commands = {c.command_id: (first, last) for c, first, last in log}
+        commands: dict[str, tuple[int, int]] = {}
+        for event in tail if snapshotted else [*recorded, *tail]:
+            first, _ = commands.get(event.meta.command_id, (event.version, 0))
+            commands[event.meta.command_id] = (first, event.version)
         last_at = (tail or recorded)[-1].meta.recorded_at
-        return HotMatch(match_id, ruleset, match, hidden.get(SEED_SECRET, b""), hashes, commands, last_at)
+        hot = HotMatch(match_id, ruleset, match, hidden.get(SEED_SECRET, b""), hashes, commands, last_at)
+        hot.log_complete = snapshotted is None
+        return hot
+
+    async def _complete_log(self, hot: HotMatch, command_id: str) -> bool:
+        """Reads the whole command log of a loaded match, once; True if it holds ``command_id``."""
+        for command, first, last in await self.store.read_commands(hot.match_id):
+            hot.command_ids.setdefault(command.command_id, (first, last))
+        hot.log_complete = True
+        return command_id in hot.command_ids
 
     async def _catch_up(self, hot: HotMatch) -> bool:
         """Folds what other writers appended since the hot version, with their command ids; True if any."""
