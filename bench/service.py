@@ -142,14 +142,23 @@ def drop(url: str) -> None:
             admin.execute(f'DROP DATABASE IF EXISTS "{url.rsplit("/", 1)[1]}" WITH (FORCE)')
 
 
-def run(backend: str, kind: str, matches: int, seconds: float, workdir: Path) -> tuple[float, float, float, int]:
+def cpu_seconds(pid: int) -> float:
+    """User plus system CPU time of a process (from /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def run(backend: str, kind: str, matches: int, seconds: float, workdir: Path) -> tuple[float, float, float, int, float]:
+    """(commands/s, p50 ms, p99 ms, commands, server CPU us per command) of one server."""
     url = database(backend, workdir, "streams" if kind == STREAMS else kind)
     duelhall = str(Path(sys.executable).parent / "duelhall")
     command = ([sys.executable, str(ROOT / "bench" / "bare_server.py"), "--database-url", url] if kind == "bare"
                else [duelhall, "serve", "--database-url", url, "--listen", "127.0.0.1:0"])
     proc, address = start(command)
     try:
-        return asyncio.run(load(address, matches, seconds, streams=kind == STREAMS))
+        before = cpu_seconds(proc.pid)
+        rate, p50, p99, count = asyncio.run(load(address, matches, seconds, streams=kind == STREAMS))
+        return rate, p50, p99, count, (cpu_seconds(proc.pid) - before) / count * 1e6
     finally:
         proc.terminate()
         proc.wait(10)
@@ -166,18 +175,18 @@ def main() -> None:
     args = parser.parse_args()
     backends = ("sqlite", "postgres") if args.backend == "both" else (args.backend,)
     kinds = ("duelhall", STREAMS) if args.play_stream else ("bare", "duelhall")
-    table = Table("backend", "server", "commands", "commands/s", "p50 ms", "p99 ms",
+    table = Table("backend", "server", "commands", "commands/s", "p50 ms", "p99 ms", "server CPU us/command",
                   "of unary" if args.play_stream else "of ceiling")
     with tempfile.TemporaryDirectory() as tmp:
         for backend in backends:
-            runs: dict[str, list[tuple[float, float, float, int]]] = {kind: [] for kind in kinds}
+            runs: dict[str, list[tuple[float, float, float, int, float]]] = {kind: [] for kind in kinds}
             for _ in range(args.repeat):
                 for kind in kinds:
                     runs[kind].append(run(backend, kind, args.matches, args.seconds, Path(tmp)))
             medians = [sorted(runs[kind])[len(runs[kind]) // 2] for kind in kinds]
-            for kind, (rate, p50, p99, count) in zip(kinds, medians, strict=True):
+            for kind, (rate, p50, p99, count, cpu) in zip(kinds, medians, strict=True):
                 label = "bare (ceiling)" if kind == "bare" else kind
-                table.add_row(backend, label, f"{count:,}", f"{rate:,.0f}", f"{p50:.1f}", f"{p99:.1f}",
+                table.add_row(backend, label, f"{count:,}", f"{rate:,.0f}", f"{p50:.1f}", f"{p99:.1f}", f"{cpu:,.0f}",
                               f"{rate / medians[0][0]:.0%}")
     Console(width=120).print(table)
 
