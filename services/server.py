@@ -81,7 +81,10 @@ async def resume_timers(manager: MatchManager) -> int:
     while True:
         rows, after = await manager.read_model.page(after, 500, status=RUNNING)
         for row in rows:
-            await manager.get(row.match_id)
+            hot = await manager.get(row.match_id)
+            if hot.outcome is not None:
+                # Ended just before a crash, before its row and lifecycle end were written.
+                await manager.ended(hot)
             resumed += 1
         if after is None:
             return resumed
