@@ -18,11 +18,14 @@ from services.manager import MatchManager
 from services.readmodel import RUNNING
 from services.servicers import MatchServicer, RulesetServicer
 from services.timers import Timers
+from services.tournament.wiring import SERVICE_NAME as TOURNAMENT_SERVICE
+from services.tournament.wiring import Tournaments, attach
 from services.watch import Feed
 
 log = logging.getLogger(__name__)
 
-SERVICE_NAMES = tuple(pb.DESCRIPTOR.services_by_name[name].full_name for name in ("RulesetService", "MatchService"))
+SERVICE_NAMES = (*(pb.DESCRIPTOR.services_by_name[name].full_name for name in ("RulesetService", "MatchService")),
+                 TOURNAMENT_SERVICE)
 
 
 class ServerConfig(msgspec.Struct, frozen=True):
@@ -38,14 +41,15 @@ class Running:
     """A started server and what it owns; ``stop`` releases everything in order."""
 
     def __init__(self, server: grpc.aio.Server, port: int, store: object, manager: MatchManager, feed: Feed,
-                 timers: Timers, health: health.aio.HealthServicer) -> None:
+                 timers: Timers, health: health.aio.HealthServicer, tournaments: Tournaments) -> None:
         self.server, self.port, self.store, self.manager = server, port, store, manager
-        self.feed, self.timers, self.health = feed, timers, health
+        self.feed, self.timers, self.health, self.tournaments = feed, timers, health, tournaments
 
     async def stop(self, grace: float | None = 2.0) -> None:
         await self.health.enter_graceful_shutdown()
         await self.server.stop(grace)
         self.timers.close()
+        await self.tournaments.stop()
         await self.feed.stop()
         await self.store.close()  # type: ignore[attr-defined]
 
@@ -63,6 +67,7 @@ async def create_server(config: ServerConfig) -> Running:
     pb_grpc.add_RulesetServiceServicer_to_server(RulesetServicer(), server)  # type: ignore[no-untyped-call]
     pb_grpc.add_MatchServiceServicer_to_server(  # type: ignore[no-untyped-call]
         MatchServicer(manager, feed, config.admin_token), server)
+    tournaments = await attach(server, store, manager, config.admin_token)
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     reflection.enable_server_reflection((*SERVICE_NAMES, health.SERVICE_NAME, reflection.SERVICE_NAME), server)
@@ -71,7 +76,7 @@ async def create_server(config: ServerConfig) -> Running:
     await resume_timers(manager)
     for name in ("", *SERVICE_NAMES):
         await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
-    return Running(server, port, store, manager, feed, timers, health_servicer)
+    return Running(server, port, store, manager, feed, timers, health_servicer, tournaments)
 
 
 async def resume_timers(manager: MatchManager) -> int:
