@@ -79,7 +79,7 @@ class TournamentManager:
         command = _command(kind, payload, command_id)
         async with self._lock(tournament_id):
             for _ in range(_RETRIES):
-                state = await self.load(tournament_id)
+                state = await self._current(tournament_id)
                 events = decision(state)
                 if not events:
                     return state
@@ -89,7 +89,7 @@ class TournamentManager:
                 except WrongExpectedVersion:
                     continue
                 if appended.duplicate:
-                    return await self.load(tournament_id)
+                    return await self._current(tournament_id)
                 for event in events:
                     apply(state, event, state.version + 1)
                 await self._open_games(state, events)
@@ -100,6 +100,11 @@ class TournamentManager:
 
     async def load(self, tournament_id: str) -> Tournament:
         """The folded tournament, caught up with the store; ``NotFound`` if there is none."""
+        async with self._lock(tournament_id):
+            return await self._current(tournament_id)
+
+    async def _current(self, tournament_id: str) -> Tournament:
+        """``load`` under the tournament's lock: only one coroutine folds into the cached state at a time."""
         state = self._folded.get(tournament_id)
         if state is None:
             recorded = await self._store.read_stream(stream_id(tournament_id))
