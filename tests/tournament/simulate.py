@@ -19,11 +19,12 @@ def run(state: Tournament, decision: Callable[[Tournament], list[Event]]) -> lis
 
 
 def tournament(players: Sequence[str], format: str = "swiss", rounds: int = 0, cut: int = 0, best_of: int = 1,
-               tiebreak: str = "mtg", seed: bytes = bytes(32)) -> Tournament:
-    ruleset = registry.get("card_monsters")
-    state = fold(decide.create("t", "test", ruleset, format, rounds, cut, best_of, tiebreak, 0, seed, {}))
+               tiebreak: str = "mtg", seed: bytes = bytes(32), ruleset: str = "card_monsters") -> Tournament:
+    """Players registered with the ruleset's default deck (``ruleset``'s own validation)."""
+    rules = registry.get(ruleset)
+    state = fold(decide.create("t", "test", rules, format, rounds, cut, best_of, tiebreak, 0, seed, {}))
     for player in players:
-        run(state, lambda t: decide.register(t, ruleset, player, {}))
+        run(state, lambda t: decide.register(t, rules, player, {}))
     return state
 
 
