@@ -19,7 +19,7 @@ import msgspec
 from engine.contract import Ruleset
 from eventstore import AsyncEventStore, CommandRecord, NewEvent, WrongExpectedVersion
 from services.create_requests import create_once
-from services.errors import InvalidArgument, NotFound, PermissionDenied, Refused, Unauthenticated
+from services.errors import InvalidArgument, NotFound, PermissionDenied, Refused, Unauthenticated, VersionMismatch
 from services.manager import Created, MatchManager, SeatEntry, new_match_id, ruleset_for
 from services.tokens import new_token, token_hash
 from services.tournament import decide
@@ -94,7 +94,7 @@ class TournamentManager:
                     apply(state, event, state.version + 1)
                 await self._open_games(state, events)
                 return state
-        raise Refused("the tournament kept changing under this command; retry", reason="VERSION_MISMATCH")
+        raise VersionMismatch("the tournament kept changing under this command; retry")
 
     # -- reading ----------------------------------------------------------------------------------
 
