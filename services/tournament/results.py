@@ -28,6 +28,8 @@ log = logging.getLogger(__name__)
 
 CHECKPOINTS = "tournament_results"
 CHECKPOINT_KEY = "position"
+RETRY_SECONDS = 1.0
+"""After an unexpected failure (the database gone a moment), resume from the checkpoint this much later."""
 
 
 class Results:
@@ -55,6 +57,17 @@ class Results:
         return 0 if stored is None else int(stored)
 
     async def _run(self) -> None:
+        while True:
+            try:
+                await self._follow()
+            except Exception:  # noqa: BLE001 - a failing store read must not stop results for good
+                log.exception("tournament results stopped; resuming from the checkpoint")
+                await asyncio.sleep(RETRY_SECONDS)
+            else:
+                return
+
+    async def _follow(self) -> None:
+        """Until the store closes: each change handled, then the checkpoint moved past it."""
         async for change in lifecycle.changes(self._store, await self.checkpoint() + 1):
             if change.kind != lifecycle.ENDED or "tournament" not in change.labels:
                 continue
