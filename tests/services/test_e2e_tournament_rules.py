@@ -13,7 +13,8 @@ from eventstore.schema import events as events_table
 from services.api import duelhall_pb2 as pb
 from services.api import tournament_pb2 as tpb
 from services.api import tournament_pb2_grpc as tpb_grpc
-from services.server import Running
+from services.server import Running, ServerConfig, create_server
+from services.tournament.results import CHECKPOINT_KEY, CHECKPOINTS
 from tests.services.client import error_reason
 from tests.services.conftest import ADMIN_TOKEN
 from tests.tournament.players import channel_stubs, play_match, play_round
@@ -129,3 +130,36 @@ def _tamper(database_url: str, match_id: str) -> None:
             connection.execute(sa.update(events_table).where(where).values(data=bytes(data) + b" "))
     finally:
         engine.dispose()
+
+
+async def test_results_resume_from_the_checkpoint_and_count_each_match_once(database_url: str) -> None:
+    config = ServerConfig(database_url=database_url, listen="127.0.0.1:0", admin_token=ADMIN_TOKEN)
+    first = await create_server(config)
+    try:
+        async with grpc.aio.insecure_channel(f"127.0.0.1:{first.port}") as channel:
+            stub, matches = channel_stubs(channel)
+            tid, tokens = await _tournament(stub, 2)
+            await stub.Start(tpb.OrganiserRequest(admin_token=ADMIN_TOKEN, tournament_id=tid))
+            await play_round(stub, matches, tid, "card_monsters", tokens, seed=8)
+        # The result is in; the checkpoint moves right after it.
+        async with asyncio.timeout(30):
+            while not (checkpoint := await first.tournaments.results.checkpoint()):
+                await asyncio.sleep(0.02)
+    finally:
+        await first.stop(0)
+    # The checkpoint lost: a restarted server handles every change again, and nothing counts twice.
+    second = await create_server(config)
+    try:
+        await second.store.put_row(CHECKPOINTS, CHECKPOINT_KEY, b"0")
+        await second.tournaments.results.stop()
+        await second.tournaments.results.start()
+        async with asyncio.timeout(30):
+            while await second.tournaments.results.checkpoint() < checkpoint:
+                await asyncio.sleep(0.02)
+        async with grpc.aio.insecure_channel(f"127.0.0.1:{second.port}") as channel:
+            stub, _ = channel_stubs(channel)
+            events = (await stub.ListTournamentEvents(tpb.GetTournamentRequest(tournament_id=tid))).events
+        assert [e.type for e in events].count("GameRecorded") == 1
+        assert [e.type for e in events].count("MatchResulted") == 1
+    finally:
+        await second.stop(0)
