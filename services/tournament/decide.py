@@ -21,7 +21,7 @@ from services.tournament.events import (
     MatchResulted, PlayerCheckedIn, PlayerDropped, PlayerRegistered, PlayerReinstated, ResultCorrected,
     RoundPaired, RoundRepaired, Table, TournamentCreated, TournamentEnded,
 )
-from services.tournament.state import Result, TableState, Tournament
+from services.tournament.state import Player, Result, Round, TableState, Tournament
 
 BEST_OF = (1, 3, 5)
 
@@ -322,10 +322,12 @@ def records(state: Tournament, stages: Sequence[str] = (STAGE_SWISS, STAGE_ROBIN
     return found
 
 
-def standings_of(state: Tournament, through: int | None = None) -> list[standings.Standing]:
+def standings_of(state: Tournament, through: int | None = None,
+                 extra: standings.Record | None = None) -> list[standings.Standing]:
+    """Standings as of round ``through`` (None: now), with ``extra`` counted too (a result being decided)."""
     dropped = [p.name for p in state.players.values() if p.dropped]
-    return standings.standings(state.created.tiebreak, sorted(state.players), records(state, through=through),
-                               dropped)
+    found = records(state, through=through) + ([extra] if extra is not None else [])
+    return standings.standings(state.created.tiebreak, sorted(state.players), found, dropped)
 
 
 def entrants(state: Tournament) -> list[pairing.Entrant]:
@@ -389,12 +391,8 @@ def _ending(state: Tournament, finished: TableState, result: Result) -> list[Eve
         return [TournamentEnded(winner=finished.a if a_won else finished.b)]
     if current.number < state.planned or state.created.cut:
         return []
-    finished.result = result
-    try:
-        top = standings_of(state)[0].player
-    finally:
-        finished.result = None
-    return [TournamentEnded(winner=top)]
+    last = standings.Record(finished.round, finished.a, finished.b, result.wins_a, result.wins_b, result.draws)
+    return [TournamentEnded(winner=standings_of(state, extra=last)[0].player)]
 
 
 def _open(state: Tournament) -> None:
@@ -402,14 +400,14 @@ def _open(state: Tournament) -> None:
         raise Refused("the tournament has ended", reason="TOURNAMENT_ENDED")
 
 
-def _player(state: Tournament, player: str) -> Any:
+def _player(state: Tournament, player: str) -> Player:
     found = state.players.get(player)
     if found is None:
         raise NotFound(f"no player {player!r} in this tournament", reason="PLAYER_NOT_FOUND", player=player)
     return found
 
 
-def _current_round(state: Tournament) -> Any:
+def _current_round(state: Tournament) -> Round:
     _open(state)
     if not state.rounds:
         raise Refused("the tournament has not started", reason="TOURNAMENT_NOT_STARTED")

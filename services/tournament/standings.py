@@ -1,15 +1,15 @@
 """Standings with the official tiebreakers of each game family, in exact fractions (docs/tournaments.md).
 
-``mtg`` (Magic Tournament Rules, Appendix C): match points; opponents' match-win percentage (each
+``mtg``: match points; opponents' match-win percentage (each
 opponent's at least 0.33, rounds with a bye ignored); game-win percentage (at least 0.33); opponents'
 game-win percentage. A bye is a match won 2-0; it counts in the player's own percentages.
 
-``pokemon`` (Play! Pokemon tournament rules): match points; opponents' win percentage (a win counts 1, a tie
+``pokemon``: match points; opponents' win percentage (a win counts 1, a tie
 1/2, over the rounds played; each opponent's clamped to 25..100 %, 25..75 % for a player who dropped; byes
 counted neither in the numerator nor the denominator); opponents' opponents' win percentage; head-to-head,
 only between exactly two players still tied.
 
-``ygo`` (Konami tournament policy): points; opponents' match-win percentage (match wins over matches played,
+``ygo``: points; opponents' match-win percentage (match wins over matches played,
 byes left out); opponents' opponents' match-win percentage.
 
 Players still tied are ordered by name, so standings never depend on registration order.
