@@ -4,6 +4,7 @@ match whose replay does not verify, which is not counted."""
 from __future__ import annotations
 
 import asyncio
+import json
 
 import grpc
 import pytest
@@ -11,6 +12,7 @@ import sqlalchemy as sa
 
 from eventstore.schema import events as events_table
 from services.api import duelhall_pb2 as pb
+from services.api import duelhall_pb2_grpc as pb_grpc
 from services.api import tournament_pb2 as tpb
 from services.api import tournament_pb2_grpc as tpb_grpc
 from services.server import Running, ServerConfig, create_server
@@ -163,3 +165,64 @@ async def test_results_resume_from_the_checkpoint_and_count_each_match_once(data
         assert [e.type for e in events].count("MatchResulted") == 1
     finally:
         await second.stop(0)
+
+
+async def test_a_side_deck_swap_reaches_the_next_game_and_the_chosen_player_goes_first(server: Running) -> None:
+    async with grpc.aio.insecure_channel(f"127.0.0.1:{server.port}") as channel:
+        stub, matches = channel_stubs(channel)
+        created = await stub.CreateTournament(tpb.CreateTournamentRequest(
+            admin_token=ADMIN_TOKEN, name="duel cup", ruleset="duel", format="swiss", rounds=1, best_of=3,
+            tiebreak="ygo", seed_hex="03" * 32))
+        tid = created.tournament_id
+        tokens = {}
+        for player in ("ann", "bob"):
+            reply = await stub.Register(tpb.RegisterRequest(admin_token=ADMIN_TOKEN, tournament_id=tid, player=player,
+                                                            deck_json='{"deck": "starter_a"}'))
+            tokens[player] = reply.player_token
+        await stub.Start(tpb.OrganiserRequest(admin_token=ADMIN_TOKEN, tournament_id=tid))
+        table = (await stub.GetPairings(tpb.GetPairingsRequest(tournament_id=tid))).tables[0]
+        seats = [await stub.GetSeat(tpb.PlayerRequest(tournament_id=tid, player=p, token=tokens[p]))
+                 for p in (table.a, table.b)]
+        ordered = sorted(seats, key=lambda s: s.seat)
+        await play_match(matches, "duel", seats[0].match_id, [s.token for s in ordered], seed=4)
+        async with asyncio.timeout(30):
+            while not (table := (await stub.GetPairings(tpb.GetPairingsRequest(tournament_id=tid))).tables[0]).chooser:
+                await asyncio.sleep(0.02)
+        loser = table.chooser
+        await _refused(stub.SideDeck(tpb.SideDeckRequest(tournament_id=tid, player=loser, token=tokens[loser], round=1,
+                                                         table=1, removed=["cinder_wolf"], added=["no_card"])),
+                       grpc.StatusCode.INVALID_ARGUMENT, "SIDE_CARD_MISSING")
+        await stub.SideDeck(tpb.SideDeckRequest(tournament_id=tid, player=loser, token=tokens[loser], round=1, table=1,
+                                                removed=["cinder_wolf"], added=["gale_sweep"]))
+        await stub.ChooseFirst(tpb.ChooseFirstRequest(tournament_id=tid, player=loser, token=tokens[loser], round=1,
+                                                      table=1, first=loser))
+        second = await stub.GetSeat(tpb.PlayerRequest(tournament_id=tid, player=loser, token=tokens[loser]))
+        assert (second.game, second.seat) == (2, 0)
+        creation = (await server.store.read_commands(second.match_id))[0][0]
+        configs = {seat["name"]: seat["config"] for seat in json.loads(creation.payload)["seats"]}
+        assert configs[second.opponent] == {"deck": "starter_a"}
+        starter = (await rulesets_presets(channel))["starter_a"]
+        assert configs[loser]["deck"]["main"].count("gale_sweep") == starter["main"].count("gale_sweep") + 1
+        assert "cinder_wolf" in configs[loser]["deck"]["side"]
+        assert json.loads(creation.payload)["options"]["first_player"] == 0
+        decided = await _first_player_event(matches, second.match_id)
+        assert (decided["method"], decided["seat"]) == ("fixed", 0)
+
+
+async def rulesets_presets(channel: grpc.aio.Channel) -> dict[str, dict[str, list[str]]]:
+    described = await pb_grpc.RulesetServiceStub(channel).DescribeRuleset(pb.DescribeRulesetRequest(ruleset="duel"))
+    presets: dict[str, dict[str, list[str]]] = json.loads(described.presets_json)
+    return presets
+
+
+async def _first_player_event(matches: pb_grpc.MatchServiceStub, match_id: str) -> dict[str, object]:
+    """The duel's FirstPlayerDecided event, as a spectator sees it."""
+    stream = matches.WatchMatch(pb.WatchMatchRequest(match_id=match_id))
+    try:
+        async for update in stream:
+            if update.event.type == "FirstPlayerDecided":
+                found: dict[str, object] = json.loads(update.event.data_json)
+                return found
+    finally:
+        stream.cancel()
+    raise AssertionError("no FirstPlayerDecided event")

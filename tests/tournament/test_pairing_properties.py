@@ -12,7 +12,8 @@ import networkx as nx
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from services.tournament import decide, standings
+from engine.rng import Rng
+from services.tournament import decide, pairing, standings
 from services.tournament.state import Tournament
 from tests.tournament.simulate import finish_round, run, tournament
 
@@ -104,3 +105,27 @@ def test_standings_do_not_depend_on_registration_order(count: int, seed: bytes, 
     records = decide.records(state)
     assert standings.standings(preset, list(reversed(shuffled)), list(reversed(records))) == standings.standings(
         preset, players, records)
+
+
+def test_large_fields_pair_on_a_neighbourhood_without_rematches_or_second_byes() -> None:
+    """Above the dense limit each player is joined only to its nearest in the standings; still every player
+    is paired once, with no rematch and no second bye, and the bye goes low in the standings."""
+    count = pairing.DENSE_LIMIT + 45
+    rng = random.Random(11)
+    names = [f"p{i:03d}" for i in range(count)]
+    met: dict[str, set[str]] = {n: set() for n in names}
+    for _ in range(4):
+        order = rng.sample(names, count)
+        for a, b in zip(order[::2], order[1::2], strict=False):
+            met[a].add(b)
+            met[b].add(a)
+    points = sorted((rng.choice((0, 3, 6, 6, 9, 12)) for _ in names), reverse=True)
+    had_bye = set(names[-3:])
+    entrants = [pairing.Entrant(player=n, points=points[i], rank=i, opponents=frozenset(met[n]), had_bye=n in had_bye)
+                for i, n in enumerate(names)]
+    result = pairing.swiss_round(entrants, Rng(bytes(32), 1))
+    seated = [p for table in result.tables for p in table if p is not None]
+    assert sorted(seated) == names
+    assert result.rematches == 0 and all(b is None or b not in met[a] for a, b in result.tables)
+    byes = [a for a, b in result.tables if b is None]
+    assert len(byes) == 1 and byes[0] not in had_bye and names.index(byes[0]) >= count - 10
