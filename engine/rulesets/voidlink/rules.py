@@ -339,13 +339,13 @@ def _assignments(state: State, seat: int, slots: tuple[Filter, ...], from_hand: 
     """Distinct cards per material slot, slot by slot: own monster zones first, then the hand."""
     own = monsters(state, seat)
     hand = state.players[seat].hand if from_hand else ()
-    per_slot = [
-        [m.card for m in own if matches(state, m.card, spec, m)] + [c for c in hand if matches(state, c, spec, None)]
-        for spec in slots
-    ]
     out: list[tuple[str, ...]] = [()]
-    for options in per_slot:
+    for spec in slots:
+        options = [m.card for m in own if matches(state, m.card, spec, m)]
+        options += [c for c in hand if matches(state, c, spec, None)]
         out = [(*chosen, c) for chosen in out for c in options if c not in chosen]
+        if not out:
+            break
     return out
 
 
