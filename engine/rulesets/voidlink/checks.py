@@ -165,15 +165,17 @@ def matches(state: State, card: str, spec: Filter, field_monster: Monster | None
     """Filter match; ``field_monster`` is the card's monster state when it is on the field."""
     if spec.system is not None and (field_monster is None or system_of(field_monster.form) != spec.system):
         return False
-    key = (state.card_ids[card], spec)
+    card_id = state.card_ids[card]
+    key = (card_id, id(spec))
     printed = _PRINTED.get(key)
     if printed is None:
-        printed = _PRINTED[key] = _printed_match(CATALOG[key[0]], spec)
+        printed = _PRINTED[key] = _printed_match(CATALOG[card_id], spec)
     return printed
 
 
-_PRINTED: dict[tuple[str, Filter], bool] = {}
-"""The printed part of a filter match (type, level, name) by catalog id and filter: card data never changes."""
+_PRINTED: dict[tuple[str, int], bool] = {}
+"""The printed part of a filter match (type, level, name) by catalog id and filter. Filters are the catalog's
+own objects, alive as long as the module, so their ``id`` is a stable key; card data never changes."""
 
 
 def _printed_match(entry: Card, spec: Filter) -> bool:
