@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from itertools import combinations
-from typing import Any, assert_never
+from typing import assert_never
 
 from engine.contract import SYSTEM, Actor, Deadline, Outcome
 from engine.errors import Rejected
@@ -71,6 +71,7 @@ from engine.rulesets.voidlink.model import (
     Event,
     FormChanged,
     GoToBattle,
+    GraveReason,
     MagicSet,
     MatchEnded,
     Moved,
@@ -171,7 +172,7 @@ def _seat(actor: Actor) -> int:
     return actor
 
 
-def _to_graveyard(tape: Tape, seat: int, cards: Iterable[str], reason: Any) -> None:
+def _to_graveyard(tape: Tape, seat: int, cards: Iterable[str], reason: GraveReason) -> None:
     state = tape.state
     hand = state.players[seat].hand
     moved = tuple([Moved(c, state.card_ids[c], "hand" if c in hand else "monster_zone") for c in cards])
