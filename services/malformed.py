@@ -8,6 +8,7 @@ a behaviour that refuses the marker with a rich status, logging one short line a
 
 from __future__ import annotations
 
+import inspect
 import logging
 from collections.abc import AsyncIterator, Callable, Mapping
 from typing import Any
@@ -64,6 +65,14 @@ def guarded(method: str, handler: Any) -> Any:
 
         return handler._replace(request_deserializer=_tolerant(handler.request_deserializer), unary_unary=unary)
     stream_behaviour = handler.unary_stream
+    if not inspect.isasyncgenfunction(stream_behaviour):  # writes its responses with context.write
+
+        async def writes(request: Any, context: grpc.aio.ServicerContext) -> None:
+            if isinstance(request, Malformed):
+                await _refuse(method, request, context)
+            await stream_behaviour(request, context)
+
+        return handler._replace(request_deserializer=_tolerant(handler.request_deserializer), unary_stream=writes)
 
     async def stream(request: Any, context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
         if isinstance(request, Malformed):

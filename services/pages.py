@@ -21,13 +21,15 @@ class _Token(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     after: str
     ruleset: str
     status: str
+    labels: dict[str, str]
 
 
-def encode_token(after: str, ruleset: str, status: str) -> str:
-    return base64.urlsafe_b64encode(msgspec.json.encode(_Token(after, ruleset, status))).decode().rstrip("=")
+def encode_token(after: str, ruleset: str, status: str, labels: dict[str, str]) -> str:
+    token = _Token(after, ruleset, status, dict(sorted(labels.items())))
+    return base64.urlsafe_b64encode(msgspec.json.encode(token)).decode().rstrip("=")
 
 
-def decode_token(token: str, ruleset: str, status: str) -> str | None:
+def decode_token(token: str, ruleset: str, status: str, labels: dict[str, str]) -> str | None:
     """The order key a page token continues after (None for no token); ``InvalidArgument`` if it is not one
     this service issued for a listing with these filters."""
     if not token:
@@ -42,7 +44,7 @@ def decode_token(token: str, ruleset: str, status: str) -> str | None:
     if not is_order_key(parsed.after):
         raise InvalidArgument("page_token is not a token from a previous ListMatches response",
                               reason="PAGE_TOKEN_INVALID")
-    if (parsed.ruleset, parsed.status) != (ruleset, status):
-        raise InvalidArgument("page_token belongs to a listing with other filters (ruleset, status)",
+    if (parsed.ruleset, parsed.status, parsed.labels) != (ruleset, status, labels):
+        raise InvalidArgument("page_token belongs to a listing with other filters (ruleset, status, labels)",
                               reason="PAGE_TOKEN_INVALID")
     return parsed.after

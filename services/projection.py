@@ -13,7 +13,10 @@ import contextlib
 import logging
 from collections import OrderedDict
 
+from engine.match import MATCH_CREATED
 from eventstore import AsyncEventStore, RecordedEvent, StoreError
+from replays.format import is_match_id
+from services import lifecycle
 from services.errors import ServiceError
 from services.manager import MatchManager
 from services.readmodel import ENDED, RUNNING, ReadModel, row_for
@@ -40,6 +43,8 @@ class MatchList:
         self._manager = manager
         self._rows = ReadModel(store)
         self._known: OrderedDict[str, str] = OrderedDict()
+        self._kinds: OrderedDict[str, bool] = OrderedDict()
+        """Whether recently seen streams are matches."""
         self._position = 0
         self._saved = 0
         self._task: asyncio.Task[None] | None = None
@@ -54,8 +59,7 @@ class MatchList:
         created = 0
         while batch := await self._store.read_all(self._position + 1, _PAGE):
             for recorded in batch:
-                await self._project(recorded)
-                created += recorded.version == 1
+                created += await self._project(recorded) and recorded.version == 1
         await self._save()
         return created
 
@@ -92,26 +96,52 @@ class MatchList:
                 log.warning("match list paused at position %d: %s; retrying in %.0f s", self._position, exc, RETRY)
                 await asyncio.sleep(RETRY)
 
-    async def _project(self, recorded: RecordedEvent) -> None:
+    async def _project(self, recorded: RecordedEvent) -> bool:
+        """Brings the event's match row up to date; False for an event of a stream that is not a match."""
         match_id = recorded.stream_id
+        if not await self._is_match(recorded):
+            self._position = recorded.position
+            return False
         try:
             hot = await self._manager.at_least(match_id, recorded.version)
-        except ServiceError as exc:  # e.g. a stream of a ruleset not hosted here: nothing to list
+        except ServiceError as exc:  # e.g. a match of a ruleset not hosted here: nothing to list
             log.warning("match list skips %s: %s", match_id, exc)
             self._position = recorded.position
-            return
+            return False
         status = RUNNING if hot.outcome is None else ENDED
         if self._known.get(match_id) != status:
             row = await self._rows.get(match_id)
             if row is None or (row.status != status and row.status != ENDED):
                 head = recorded if recorded.version == 1 else (await self._store.read_stream(match_id, 1, 1))[0]
-                await self._rows.put(row_for(hot, created_at=head.meta.recorded_at, previous=row,
+                labels = None if row is not None else await lifecycle.labels_of(self._store, match_id)
+                await self._rows.put(row_for(hot, created_at=head.meta.recorded_at, previous=row, labels=labels,
                                              position=head.position))
             self._known[match_id] = status
             self._known.move_to_end(match_id)
             if len(self._known) > _KNOWN:
                 self._known.popitem(last=False)
         self._position = recorded.position
+        return True
+
+    async def _is_match(self, recorded: RecordedEvent) -> bool:
+        """Whether the event's stream is a match (its head is ``MatchCreated``), not a tournament, a create
+        request or a lifecycle record."""
+        stream_id = recorded.stream_id
+        if stream_id in self._known:
+            return True
+        kind = self._kinds.get(stream_id)
+        if kind is None:
+            if not is_match_id(stream_id):
+                kind = False
+            elif recorded.version == 1:
+                kind = recorded.type == MATCH_CREATED
+            else:
+                head = await self._store.read_stream(stream_id, 1, 1)
+                kind = bool(head) and head[0].type == MATCH_CREATED
+            self._kinds[stream_id] = kind
+            if len(self._kinds) > _KNOWN:
+                self._kinds.popitem(last=False)
+        return kind
 
     async def _save(self) -> None:
         if self._position != self._saved:

@@ -37,6 +37,7 @@ class MatchRow(msgspec.Struct, frozen=True):
     created_at: datetime
     updated_at: datetime
     seed_commitment: str
+    labels: dict[str, str] = msgspec.field(default_factory=dict)
     position: int = 0
     """Global position of the match's creation event: the list's order."""
 
@@ -53,8 +54,12 @@ def is_order_key(key: str) -> bool:
     return len(key) == 18 and key.isascii() and key.isdigit()
 
 
-def row_for(hot: Any, created_at: datetime | None, previous: MatchRow | None = None, position: int = 0) -> MatchRow:
-    """The row for a loaded match; ``created_at`` and ``position`` come from ``previous`` when not given."""
+def row_for(
+    hot: Any, created_at: datetime | None, previous: MatchRow | None = None, labels: dict[str, str] | None = None,
+    position: int = 0,
+) -> MatchRow:
+    """The row for a loaded match; ``created_at``, ``labels`` and ``position`` come from ``previous`` when not
+    given."""
     created = hot.match.created
     outcome = hot.outcome
     return MatchRow(
@@ -68,6 +73,7 @@ def row_for(hot: Any, created_at: datetime | None, previous: MatchRow | None = N
         created_at=created_at or (previous.created_at if previous else hot.last_event_at),
         updated_at=hot.last_event_at,
         seed_commitment=created.seed_commitment,
+        labels=labels if labels is not None else (previous.labels if previous else {}),
         position=position or (previous.position if previous else 0),
     )
 
@@ -91,6 +97,7 @@ class ReadModel:
 
     async def page(
         self, after: str | None, size: int, ruleset: str = "", status: str = "",
+        labels: dict[str, str] | None = None,
     ) -> tuple[list[MatchRow], str | None]:
         """Up to ``size`` rows, newest first, after the order key ``after``, that pass the filters; and the
         key to continue after (None when no rows are left)."""
@@ -102,7 +109,8 @@ class ReadModel:
             for key, data in batch:
                 cursor = key
                 row = _decoder.decode(data)
-                if (not ruleset or row.ruleset == ruleset) and (not status or row.status == status):
+                if ((not ruleset or row.ruleset == ruleset) and (not status or row.status == status)
+                        and has_labels(row.labels, labels)):
                     if len(found) == size:
                         return found, found_key
                     found.append(row)
@@ -113,3 +121,8 @@ class ReadModel:
     async def clear(self) -> None:
         await self._store.clear_rows(TABLE)
         await self._store.clear_rows(NEWEST)
+
+
+def has_labels(labels: dict[str, str], wanted: dict[str, str] | None) -> bool:
+    """Whether ``labels`` carries every wanted label with its value."""
+    return not wanted or all(labels.get(key) == value for key, value in wanted.items())

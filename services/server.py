@@ -12,19 +12,25 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 from eventstore import AsyncEventStore, migrate, open_store
+from eventstore.urls import is_shared
+from services import wire
 from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
+from services.clock import Clock
 from services.malformed import GuardedRegistration
 from services.manager import MatchManager
 from services.projection import MatchList
 from services.readmodel import RUNNING
 from services.servicers import MatchServicer, RulesetServicer
 from services.timers import Timers
+from services.tournament.wiring import SERVICE_NAME as TOURNAMENT_SERVICE
+from services.tournament.wiring import Tournaments, attach
 from services.watch import Feed
 
 log = logging.getLogger(__name__)
 
-SERVICE_NAMES = tuple(pb.DESCRIPTOR.services_by_name[name].full_name for name in ("RulesetService", "MatchService"))
+SERVICE_NAMES = (*(pb.DESCRIPTOR.services_by_name[name].full_name for name in ("RulesetService", "MatchService")),
+                 TOURNAMENT_SERVICE)
 
 
 class ServerConfig(msgspec.Struct, frozen=True):
@@ -39,16 +45,19 @@ class ServerConfig(msgspec.Struct, frozen=True):
 class Running:
     """A started server and what it owns; ``stop`` releases everything in order."""
 
-    def __init__(self, server: grpc.aio.Server, port: int, store: AsyncEventStore, manager: MatchManager, feed: Feed,
-                 match_list: MatchList, timers: Timers, health: health.aio.HealthServicer) -> None:
+    def __init__(self, server: grpc.aio.Server, port: int, store: AsyncEventStore, manager: MatchManager,
+                 feed: Feed[pb.MatchUpdate], match_list: MatchList, timers: Timers, health: health.aio.HealthServicer,
+                 tournaments: Tournaments) -> None:
         self.server, self.port, self.store, self.manager = server, port, store, manager
-        self.feed, self.match_list, self.timers, self.health = feed, match_list, timers, health
+        self.feed, self.match_list, self.timers = feed, match_list, timers
+        self.health, self.tournaments = health, tournaments
 
     async def stop(self, grace: float | None = 2.0) -> None:
         await self.health.enter_graceful_shutdown()
         await self.server.stop(grace)
         self.timers.close()
-        await self.feed.stop()
+        await self.tournaments.stop()
+        await self.manager.stop()
         await self.match_list.stop()
         await self.store.close()
 
@@ -65,18 +74,23 @@ def listen_address(listen: str) -> tuple[str, int]:
     return host, int(port)
 
 
-async def create_server(config: ServerConfig) -> Running:
+async def create_server(config: ServerConfig, clock: Clock | None = None) -> Running:
     """Migrates the database, opens the store and starts serving on ``config.listen`` (port 0: any free port).
 
-    The port is bound exclusively (no SO_REUSEPORT): a second server on a taken port is refused with
-    ``ListenError`` instead of silently sharing the port's clients with the first."""
+    ``clock`` drives the turn timers (tests move one by hand). The manager's listeners are wired here: its
+    events go to the watchers' feed, its changed matches to the timers. The match list is caught up with the
+    events before the server answers. The port is bound exclusively (no SO_REUSEPORT): a second server on a
+    taken port is refused with ``ListenError`` instead of silently sharing the port's clients with the first.
+    """
     listen_address(config.listen)
     await asyncio.to_thread(migrate, config.database_url)
     store = await open_store(config.database_url, sqlite_synchronous=config.sqlite_synchronous)
-    manager = MatchManager(store, capacity=config.capacity)
-    timers = Timers(manager)
-    feed = Feed(store, manager, eager=not config.database_url.startswith("sqlite"))
-    await feed.start()
+    manager = MatchManager(store, shared=is_shared(config.database_url), capacity=config.capacity)
+    timers = Timers(manager, clock)
+    feed = Feed(manager, store, wire.update)
+    manager.on_change(timers.arm)
+    manager.on_events(feed.publish)
+    await manager.start()
     match_list = MatchList(store, manager)
     await match_list.catch_up()
     match_list.start()
@@ -86,6 +100,7 @@ async def create_server(config: ServerConfig) -> Running:
     pb_grpc.add_RulesetServiceServicer_to_server(RulesetServicer(), registration)  # type: ignore[no-untyped-call]
     pb_grpc.add_MatchServiceServicer_to_server(  # type: ignore[no-untyped-call]
         MatchServicer(manager, feed, config.admin_token), registration)
+    tournaments = await attach(registration, store, manager, config.admin_token)
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, registration)
     reflection.enable_server_reflection((*SERVICE_NAMES, health.SERVICE_NAME, reflection.SERVICE_NAME), server)
@@ -94,20 +109,17 @@ async def create_server(config: ServerConfig) -> Running:
     except RuntimeError:
         port = 0
     if port == 0 and not config.listen.endswith(":0"):
-        await _abandon(server, feed, match_list, store)
+        await server.stop(0)
+        await tournaments.stop()
+        await manager.stop()
+        await match_list.stop()
+        await store.close()
         raise ListenError(f"cannot listen on {config.listen}: the port is in use or the address is not local")
     await server.start()
     await resume_timers(manager)
     for name in ("", *SERVICE_NAMES):
         await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
-    return Running(server, port, store, manager, feed, match_list, timers, health_servicer)
-
-
-async def _abandon(server: grpc.aio.Server, feed: Feed, match_list: MatchList, store: AsyncEventStore) -> None:
-    await server.stop(0)
-    await feed.stop()
-    await match_list.stop()
-    await store.close()
+    return Running(server, port, store, manager, feed, match_list, timers, health_servicer, tournaments)
 
 
 async def resume_timers(manager: MatchManager) -> int:
@@ -117,7 +129,10 @@ async def resume_timers(manager: MatchManager) -> int:
     while True:
         rows, after = await manager.read_model.page(after, 500, status=RUNNING)
         for row in rows:
-            await manager.get(row.match_id)
+            hot = await manager.get(row.match_id)
+            if hot.outcome is not None:
+                # Ended just before a crash, before its row and lifecycle end were written.
+                await manager.ended(hot)
             resumed += 1
         if after is None:
             return resumed

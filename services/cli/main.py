@@ -13,7 +13,7 @@ import sys
 from collections.abc import Sequence
 from importlib.metadata import version
 
-from services.cli import matches, migrate, replay, rulesets, selfplay, serve
+from services.cli import matches, migrate, replay, rulesets, selfplay, serve, tournament
 from services.cli.errors import describe
 
 BROKEN_PIPE = 141
@@ -25,7 +25,7 @@ def parser() -> argparse.ArgumentParser:
     root.add_argument("--version", action="version", version=f"duelhall {version('duelhall')}")
     root.add_argument("--debug", action="store_true", help="show tracebacks")
     commands = root.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for module in (serve, migrate, rulesets, selfplay, matches, replay):
+    for module in (serve, migrate, rulesets, selfplay, matches, replay, tournament):
         module.register(commands)
     return root
 

@@ -7,6 +7,7 @@ import random
 
 import grpc
 
+from engine.match import MATCH_CREATED
 from eventstore import open_store
 from replays import storage
 from services.api import duelhall_pb2 as pb
@@ -78,7 +79,7 @@ async def _truth(database_url: str) -> dict[str, str]:
         position = 1
         while batch := await store.read_all(position, 1000):
             for recorded in batch:
-                if recorded.version == 1:
+                if recorded.version == 1 and recorded.type == MATCH_CREATED:
                     replay = await storage.stored(store, recorded.stream_id)
                     assert replay is not None
                     statuses[recorded.stream_id] = "running" if replay.outcome is None else "ended"
