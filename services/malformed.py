@@ -17,6 +17,7 @@ import grpc
 from google.rpc import code_pb2
 from grpc_status import rpc_status
 
+from services.errors import InvalidArgument
 from services.rpc_errors import status
 from services.throttle import ThrottledLog
 
@@ -53,8 +54,10 @@ def _tolerant(decode: Callable[[bytes], Any]) -> Callable[[bytes], Any]:
 
 def guarded(method: str, handler: Any) -> Any:
     """The method handler with a deserializer that never raises and a behaviour that refuses what failed."""
-    if handler.request_streaming or handler.request_deserializer is None:
+    if handler.request_deserializer is None:
         return handler
+    if handler.request_streaming:
+        return _guarded_requests(method, handler)
     if handler.unary_unary is not None:
         unary_behaviour = handler.unary_unary
 
@@ -81,6 +84,27 @@ def guarded(method: str, handler: Any) -> Any:
             yield item
 
     return handler._replace(request_deserializer=_tolerant(handler.request_deserializer), unary_stream=stream)
+
+
+def _guarded_requests(method: str, handler: Any) -> Any:
+    """A request-streaming handler: a message that does not parse ends the stream with the same refusal,
+    raised into the servicer (``services/rpc_errors.py`` sends it) rather than aborted under it."""
+    if handler.stream_stream is None:
+        return handler
+    behaviour = handler.stream_stream
+
+    async def checked(requests: AsyncIterator[Any]) -> AsyncIterator[Any]:
+        async for request in requests:
+            if isinstance(request, Malformed):
+                _throttled.note(f"malformed request to {method} refused: {request.error}")
+                raise InvalidArgument(f"a request message to {method} is not a valid request message",
+                                      reason=MALFORMED_REQUEST, method=method)
+            yield request
+
+    async def stream(requests: AsyncIterator[Any], context: grpc.aio.ServicerContext) -> None:
+        await behaviour(checked(requests), context)
+
+    return handler._replace(request_deserializer=_tolerant(handler.request_deserializer), stream_stream=stream)
 
 
 class GuardedRegistration:

@@ -65,3 +65,23 @@ async def test_text_and_numbers_no_database_can_take_are_refused_up_front(matche
     for version in (-1, 2**31, 2**63 - 1):
         assert await refused(matches.GetView(pb.GetViewRequest(match_id=created.match_id, min_version=version))) == (
             grpc.StatusCode.INVALID_ARGUMENT, "VERSION_OUT_OF_RANGE")
+
+
+async def test_garbage_in_a_play_stream_or_a_lifecycle_watch_is_invalid_argument(channel: grpc.aio.Channel) -> None:
+    watch = channel.unary_stream("/duelhall.v1.MatchService/WatchLifecycle")
+    with pytest.raises(grpc.aio.AioRpcError) as caught:
+        async for _ in watch(GARBAGE):
+            pass
+    assert (caught.value.code(), error_reason(caught.value)) == (grpc.StatusCode.INVALID_ARGUMENT, "MALFORMED_REQUEST")
+    play = channel.stream_stream("/duelhall.v1.MatchService/Play")
+    call = play()
+    await call.write(GARBAGE)
+    answers = []
+    try:
+        async for reply in call:  # a refusal in the stream, or the stream's status
+            answers.append("MALFORMED_REQUEST" in str(reply))
+            break
+    except grpc.aio.AioRpcError as error:
+        answers.append((error.code(), error_reason(error)) == (grpc.StatusCode.INVALID_ARGUMENT, "MALFORMED_REQUEST"))
+    call.cancel()
+    assert answers == [True]

@@ -65,11 +65,11 @@ maybe_text = st.one_of(st.none(), hostile_text)
 @FUZZ
 @given(method=st.sampled_from(["CreateMatch", "GetMatch", "ListMatches", "GetView", "ListLegalCommands",
                                "SubmitCommand", "WatchMatch", "ExportReplay", "ImportReplay", "VerifyReplay",
-                               "ListRulesets", "DescribeRuleset"]), data=garbage)
+                               "ListRulesets", "DescribeRuleset", "WatchLifecycle"]), data=garbage)
 async def test_malformed_bytes(server: Running, channel: grpc.aio.Channel, method: str, data: bytes) -> None:
     service = "RulesetService" if method in ("ListRulesets", "DescribeRuleset") else "MatchService"
     path = f"/duelhall.v1.{service}/{method}"
-    if method == "WatchMatch":
+    if method in ("WatchMatch", "WatchLifecycle"):
         await _settles(channel.unary_stream(path)(data, timeout=0.5).read())
     else:
         await _settles(channel.unary_unary(path)(data, timeout=10))
