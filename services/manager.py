@@ -25,10 +25,26 @@ from engine import registry
 from engine.contract import SYSTEM, Actor, Ruleset, Viewer
 from engine.errors import Rejected
 from engine.match import (
-    MATCH_CREATED, Match, MatchCreated, apply, create, decide, encode, event_decoder, fold, restore, snapshot, type_tag,
+    Match,
+    MatchCreated,
+    apply,
+    create,
+    decide,
+    encode,
+    event_decoder,
+    fold,
+    restore,
+    snapshot,
+    type_tag,
 )
 from eventstore import (
-    AsyncEventStore, CommandRecord, NewEvent, RecordedEvent, Snapshot, StoreError, WrongExpectedVersion,
+    AsyncEventStore,
+    CommandRecord,
+    NewEvent,
+    RecordedEvent,
+    Snapshot,
+    StoreError,
+    WrongExpectedVersion,
 )
 from replays.format import is_match_id, match_id_for
 from replays.storage import SEED_SECRET
