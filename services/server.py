@@ -11,18 +11,24 @@ import msgspec
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
-from eventstore import migrate, open_store
+from eventstore import AsyncEventStore, migrate, open_store
+from eventstore.urls import is_shared
+from services import wire
 from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
+from services.clock import Clock
 from services.manager import MatchManager
 from services.readmodel import RUNNING
 from services.servicers import MatchServicer, RulesetServicer
 from services.timers import Timers
+from services.tournament.wiring import SERVICE_NAME as TOURNAMENT_SERVICE
+from services.tournament.wiring import Tournaments, attach
 from services.watch import Feed
 
 log = logging.getLogger(__name__)
 
-SERVICE_NAMES = tuple(pb.DESCRIPTOR.services_by_name[name].full_name for name in ("RulesetService", "MatchService"))
+SERVICE_NAMES = (*(pb.DESCRIPTOR.services_by_name[name].full_name for name in ("RulesetService", "MatchService")),
+                 TOURNAMENT_SERVICE)
 
 
 class ServerConfig(msgspec.Struct, frozen=True):
@@ -37,32 +43,41 @@ class ServerConfig(msgspec.Struct, frozen=True):
 class Running:
     """A started server and what it owns; ``stop`` releases everything in order."""
 
-    def __init__(self, server: grpc.aio.Server, port: int, store: object, manager: MatchManager, feed: Feed,
-                 timers: Timers, health: health.aio.HealthServicer) -> None:
+    def __init__(self, server: grpc.aio.Server, port: int, store: AsyncEventStore, manager: MatchManager,
+                 feed: Feed[pb.MatchUpdate], timers: Timers, health: health.aio.HealthServicer,
+                 tournaments: Tournaments) -> None:
         self.server, self.port, self.store, self.manager = server, port, store, manager
-        self.feed, self.timers, self.health = feed, timers, health
+        self.feed, self.timers, self.health, self.tournaments = feed, timers, health, tournaments
 
     async def stop(self, grace: float | None = 2.0) -> None:
         await self.health.enter_graceful_shutdown()
         await self.server.stop(grace)
         self.timers.close()
-        await self.feed.stop()
-        await self.store.close()  # type: ignore[attr-defined]
+        await self.tournaments.stop()
+        await self.manager.stop()
+        await self.store.close()
 
 
-async def create_server(config: ServerConfig) -> Running:
-    """Migrates the database, opens the store and starts serving on ``config.listen`` (port 0: any free port)."""
+async def create_server(config: ServerConfig, clock: Clock | None = None) -> Running:
+    """Migrates the database, opens the store and starts serving on ``config.listen`` (port 0: any free port).
+
+    ``clock`` drives the turn timers (tests move one by hand). The manager's listeners are wired here: its
+    events go to the watchers' feed, its changed matches to the timers.
+    """
     await asyncio.to_thread(migrate, config.database_url)
     store = await open_store(config.database_url, sqlite_synchronous=config.sqlite_synchronous)
-    manager = MatchManager(store, capacity=config.capacity)
-    timers = Timers(manager)
-    feed = Feed(store, manager, eager=not config.database_url.startswith("sqlite"))
-    await feed.start()
+    manager = MatchManager(store, shared=is_shared(config.database_url), capacity=config.capacity)
+    timers = Timers(manager, clock)
+    feed = Feed(manager, store, wire.update)
+    manager.on_change(timers.arm)
+    manager.on_events(feed.publish)
+    await manager.start()
     server = grpc.aio.server()
     # The generated registration functions carry no annotations.
     pb_grpc.add_RulesetServiceServicer_to_server(RulesetServicer(), server)  # type: ignore[no-untyped-call]
     pb_grpc.add_MatchServiceServicer_to_server(  # type: ignore[no-untyped-call]
         MatchServicer(manager, feed, config.admin_token), server)
+    tournaments = await attach(server, store, manager, config.admin_token)
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     reflection.enable_server_reflection((*SERVICE_NAMES, health.SERVICE_NAME, reflection.SERVICE_NAME), server)
@@ -71,7 +86,7 @@ async def create_server(config: ServerConfig) -> Running:
     await resume_timers(manager)
     for name in ("", *SERVICE_NAMES):
         await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
-    return Running(server, port, store, manager, feed, timers, health_servicer)
+    return Running(server, port, store, manager, feed, timers, health_servicer, tournaments)
 
 
 async def resume_timers(manager: MatchManager) -> int:
@@ -81,7 +96,10 @@ async def resume_timers(manager: MatchManager) -> int:
     while True:
         rows, after = await manager.read_model.page(after, 500, status=RUNNING)
         for row in rows:
-            await manager.get(row.match_id)
+            hot = await manager.get(row.match_id)
+            if hot.outcome is not None:
+                # Ended just before a crash, before its row and lifecycle end were written.
+                await manager.ended(hot)
             resumed += 1
         if after is None:
             return resumed
