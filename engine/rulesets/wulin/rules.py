@@ -1,0 +1,820 @@
+"""Commands of wulin: checks, emission, decide, legal_commands, to_act, deadline, outcome (wulin.md §6-§10).
+
+Each ``check_<command>(state, actor, cmd)`` raises ``Rejected`` in the spec's precondition order and returns
+what emission needs. ``decide_folded`` runs ``precheck``, the check, the emission and then the clock rule
+(§9.2); ``legal_commands`` filters the canonical candidates through the same checks (§8.11).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from itertools import combinations
+from typing import Any, assert_never
+
+from engine.contract import ADMIN, SYSTEM, Actor, Deadline, Outcome
+from engine.errors import Rejected
+from engine.rng import Rng
+from engine.rulesets.wulin.codes import Code
+from engine.rulesets.wulin.data import (
+    BATTLE,
+    CATALOG,
+    CONSUMABLE,
+    PLAYABLE,
+    BattleCard,
+    Card,
+    FormationCard,
+    QiCard,
+    SecretArtCard,
+    SkillCard,
+    TreasureCard,
+    counters,
+    effects_of,
+    needs_target,
+    qi_cost,
+)
+from engine.rulesets.wulin.evolve import evolve
+from engine.rulesets.wulin.model import (
+    ENDED,
+    IN_PROGRESS,
+    AcceptTruce,
+    Attack,
+    AttackDeclared,
+    AttackEnded,
+    Block,
+    CardDiscarded,
+    CardFlipped,
+    CardLeftField,
+    CardPlayed,
+    CardUsed,
+    ChooseLoss,
+    ClockRestarted,
+    Command,
+    Concede,
+    Conceded,
+    Defend,
+    DefenceDeclared,
+    DefenceDeclined,
+    DiscardCard,
+    EndPhase,
+    Event,
+    FieldCard,
+    FlipCard,
+    HiddenWeaponThrown,
+    LossChosen,
+    MatchEnded,
+    NoBlock,
+    NoDefence,
+    PendingBlock,
+    PendingDefend,
+    PendingLoss,
+    PhaseStarted,
+    PlayCard,
+    ProposeTruce,
+    RefereeRuled,
+    RefereeRuling,
+    RejectTruce,
+    Side,
+    State,
+    TimedOut,
+    Timeout,
+    TruceAccepted,
+    TruceProposed,
+    TruceRejected,
+    UseCard,
+    WeaponBlocked,
+    WeaponNotBlocked,
+    WeaponResolved,
+)
+from engine.rulesets.wulin.resolve import (
+    IDLE_TIMEOUTS_LOSE,
+    TIMEOUT_PENALTY,
+    Tape,
+    actual,
+    change_hp,
+    change_qi,
+    direct_hit,
+    end_phase,
+    leave,
+    pay,
+    resolve_combat,
+    run_effects,
+)
+
+MODES = ("single", "joint", "combination")
+BATTLE_ZONE_SIZE = 5
+TRUCE_PROPOSALS = 3
+JOINT_SURCHARGE = 10
+CLOCKED = frozenset({
+    "use_card", "play_card", "discard_card", "flip_card", "attack", "defend", "no_defence", "block", "no_block",
+    "choose_loss",
+})
+"""§9.2: commands that restart the clock when their issuer holds it."""
+
+
+# --- common checks (§7 R0, R1 and the gates) ------------------------------------------------------------
+
+
+def precheck(state: State, actor: Actor, kind: str) -> None:
+    """R0 (the actor's role) then R1 (MATCH_OVER): the checks that precede field decoding."""
+    if kind == "timeout":
+        if actor != SYSTEM:
+            raise Rejected(Code.NOT_SYSTEM, "only the system times out a clock")
+    elif kind == "referee_ruling":
+        if actor != ADMIN:
+            raise Rejected(Code.NOT_REFEREE, "only the referee rules")
+    elif actor not in (0, 1):
+        raise Rejected(Code.NOT_A_PLAYER, "only a seat plays this command")
+    if state.status == ENDED:
+        raise Rejected(Code.MATCH_OVER, "the match is over")
+
+
+def _seat(actor: Actor) -> int:
+    if not isinstance(actor, int) or actor not in (0, 1):
+        raise Rejected(Code.NOT_A_PLAYER, "only a seat plays this command")
+    return actor
+
+
+def gate_own(state: State, seat: int) -> None:
+    """Gate OWN: the seat's own phase with no decision pending."""
+    if seat != state.active_seat:
+        raise Rejected(Code.NOT_YOUR_PHASE, "it is not your phase")
+    if state.pending is not None:
+        raise Rejected(Code.DECISION_PENDING, "a decision is pending")
+
+
+def gate_any(state: State, seat: int) -> None:
+    """Gate ANY: either seat, unless the other one must answer a decision."""
+    if state.pending is not None and state.pending.seat != seat:
+        raise Rejected(Code.DECISION_PENDING, "the other seat must answer a decision")
+
+
+def _respond(state: State, seat: int, kind: type) -> Any:
+    """Gate RESP(k): the pending decision of this seat, of this kind."""
+    pending = state.pending
+    if pending is None or pending.seat != seat:
+        raise Rejected(Code.NO_PENDING_DECISION, "you have no decision to answer")
+    if not isinstance(pending, kind):
+        raise Rejected(Code.WRONG_DECISION, "that answers another decision")
+    return pending
+
+
+def gate_defend(state: State, seat: int) -> None:
+    _respond(state, seat, PendingDefend)
+
+
+def gate_block(state: State, seat: int) -> None:
+    _respond(state, seat, PendingBlock)
+
+
+def gate_loss(state: State, seat: int) -> None:
+    _respond(state, seat, PendingLoss)
+
+
+def _field(side: Side, iid: str) -> tuple[FieldCard, str] | None:
+    for card in side.battle_zone:
+        if card.iid == iid:
+            return card, "battle_zone"
+    for card in side.skill_zone:
+        if card.iid == iid:
+            return card, "skill_zone"
+    return None
+
+
+def _battle_zone_card(side: Side, iid: str) -> FieldCard | None:
+    for card in side.battle_zone:
+        if card.iid == iid:
+            return card
+    return None
+
+
+# --- command checks (§7 table, in precondition order) -----------------------------------------------------
+
+
+def check_use_card(state: State, actor: Actor, cmd: UseCard) -> Card:
+    seat = _seat(actor)
+    gate_own(state, seat)
+    side = state.sides[seat]
+    if cmd.card not in side.hand:
+        raise Rejected(Code.CARD_NOT_IN_HAND, f"{cmd.card} is not in your hand")
+    card = CATALOG[state.card_ids[cmd.card]]
+    if not isinstance(card, CONSUMABLE):
+        raise Rejected(Code.NOT_CONSUMABLE, f"{card.name} is not a secret art, treasure or qi card")
+    if side.consumable_used:
+        raise Rejected(Code.CONSUMABLE_ALREADY_USED, "you have used a consumable this phase")
+    if needs_target(card):
+        if cmd.target is None:
+            raise Rejected(Code.TARGET_REQUIRED, f"{card.name} needs a target")
+        target = _battle_zone_card(side, cmd.target)
+        if target is None or not target.face_up or target.card_id not in BATTLE:
+            raise Rejected(Code.TARGET_INVALID, "the target must be one of your face-up battle cards")
+    elif cmd.target is not None:
+        raise Rejected(Code.TARGET_NOT_ALLOWED, f"{card.name} takes no target")
+    _afford(side, qi_cost(card))
+    return card
+
+
+def check_play_card(state: State, actor: Actor, cmd: PlayCard) -> Card:
+    seat = _seat(actor)
+    gate_own(state, seat)
+    side = state.sides[seat]
+    if cmd.card not in side.hand:
+        raise Rejected(Code.CARD_NOT_IN_HAND, f"{cmd.card} is not in your hand")
+    card = CATALOG[state.card_ids[cmd.card]]
+    if not isinstance(card, PLAYABLE):
+        raise Rejected(Code.NOT_PLAYABLE, f"{card.name} is not a battle, skill or formation card")
+    if side.play_used:
+        raise Rejected(Code.PLAY_ALREADY_USED, "you have played a card this phase")
+    if isinstance(card, SkillCard):
+        if side.skill_zone:
+            raise Rejected(Code.SKILL_ZONE_FULL, "your skill zone is occupied")
+    elif len(side.battle_zone) >= BATTLE_ZONE_SIZE:
+        raise Rejected(Code.ZONE_FULL, "your battle zone holds 5 cards")
+    return card
+
+
+def check_discard_card(state: State, actor: Actor, cmd: DiscardCard) -> FieldCard | None:
+    """The field card being discarded, or None for a hand card."""
+    seat = _seat(actor)
+    gate_own(state, seat)
+    side = state.sides[seat]
+    found = None if cmd.card in side.hand else _field(side, cmd.card)
+    if found is None and cmd.card not in side.hand:
+        raise Rejected(Code.UNKNOWN_CARD, f"{cmd.card} is neither in your hand nor on your field")
+    if side.discard_used:
+        raise Rejected(Code.DISCARD_ALREADY_USED, "you have discarded this phase")
+    if found is not None and found[0].attacked_phase == state.phase_no:
+        raise Rejected(Code.CARD_JUST_ATTACKED, f"{cmd.card} attacked this phase")
+    return found[0] if found is not None else None
+
+
+def check_flip_card(state: State, actor: Actor, cmd: FlipCard) -> tuple[FieldCard, str]:
+    seat = _seat(actor)
+    gate_any(state, seat)
+    side = state.sides[seat]
+    found = _field(side, cmd.card)
+    if found is None:
+        raise Rejected(Code.CARD_NOT_ON_FIELD, f"{cmd.card} is not on your field")
+    card, _ = found
+    if card.face_up:
+        raise Rejected(Code.ALREADY_FACE_UP, f"{cmd.card} is face-up")
+    entry = CATALOG[card.card_id]
+    if isinstance(entry, BattleCard):
+        if card.played_phase == state.phase_no:
+            raise Rejected(Code.CARD_JUST_PLAYED, f"{cmd.card} was played this phase")
+        if side.battle_flip_used:
+            raise Rejected(Code.BATTLE_FLIP_USED, "you have flipped a battle card this phase")
+    elif isinstance(entry, FormationCard):
+        if not state.options.formation_flip:
+            raise Rejected(Code.FORMATION_FLIP_DISABLED, "formations cannot be flipped in this match")
+        _afford(side, entry.qi_cost)
+    return found
+
+
+def _afford(side: Side, cost: int) -> None:
+    if side.qi < cost:
+        raise Rejected(Code.INSUFFICIENT_QI, f"costs {cost} qi, you have {side.qi}")
+
+
+def _group(state: State, seat: int, cards: tuple[str, ...], mode: str, primary: str | None) -> list[FieldCard]:
+    """Checks (1)-(8) shared by ``attack`` and ``defend``: the group's own face-up battle cards."""
+    if mode not in MODES:
+        raise Rejected(Code.BAD_MODE, "mode is single, joint or combination")
+    if len(set(cards)) != len(cards):
+        raise Rejected(Code.DUPLICATE_CARD, "a card is named twice")
+    side = state.sides[seat]
+    found = [_battle_zone_card(side, iid) for iid in cards]
+    group = [c for c in found if c is not None]
+    if len(group) != len(found):
+        raise Rejected(Code.CARD_NOT_ON_FIELD, "a card is not in your battle zone")
+    if any(c.card_id not in BATTLE for c in group):
+        raise Rejected(Code.NOT_BATTLE_CARD, "only battle cards fight")
+    if any(not c.face_up for c in group):
+        raise Rejected(Code.NOT_FACE_UP, "a card is face-down")
+    n = len(group)
+    if (mode == "single" and n != 1) or (mode == "joint" and not 2 <= n <= 5) or (mode == "combination" and n != 2):
+        raise Rejected(Code.BAD_GROUP_SIZE, f"{n} cards cannot fight {mode}")
+    if (mode == "combination") != (primary is not None) or (primary is not None and primary not in cards):
+        raise Rejected(Code.PRIMARY_INVALID, "a combination names one of its two cards as primary; nothing else does")
+    entries = [BATTLE[c.card_id] for c in group]
+    if mode == "joint" and len({e.attribute for e in entries}) != 1:
+        raise Rejected(Code.ATTRIBUTE_MISMATCH, "a joint group shares one attribute")
+    if mode == "combination" and (
+        entries[1].id not in entries[0].combo_partners or entries[0].id not in entries[1].combo_partners
+    ):
+        raise Rejected(Code.NOT_COMBINATION_PAIR, "these two cards have no combination technique")
+    return group
+
+
+def _group_cost(group: list[FieldCard], mode: str, surcharge: bool) -> int:
+    """§8.2: Σ qi_cost, plus 10 per card for a joint attack (D4)."""
+    total = sum(BATTLE[c.card_id].qi_cost for c in group)
+    if mode == "joint" and surcharge:
+        total += JOINT_SURCHARGE * len(group)
+    return total
+
+
+def _event_primary(cards: tuple[str, ...], mode: str, primary: str | None) -> str | None:
+    return cards[0] if mode == "single" else primary
+
+
+def check_attack(state: State, actor: Actor, cmd: Attack) -> tuple[tuple[str, ...], int]:
+    """The sorted attackers and the qi the attack costs."""
+    seat = _seat(actor)
+    gate_own(state, seat)
+    group = _group(state, seat, cmd.cards, cmd.mode, cmd.primary)
+    if any(c.acted_phase == state.phase_no for c in group):
+        raise Rejected(Code.CARD_ALREADY_ACTED, "a card has spent its action this phase")
+    cost = _group_cost(group, cmd.mode, True)
+    _afford(state.sides[seat], cost)
+    return tuple(sorted(cmd.cards)), cost
+
+
+def check_defend(state: State, actor: Actor, cmd: Defend) -> tuple[tuple[str, ...], int]:
+    """The sorted defenders and the qi the defence costs."""
+    seat = _seat(actor)
+    pending: PendingDefend = _respond(state, seat, PendingDefend)
+    group = _group(state, seat, cmd.cards, cmd.mode, cmd.primary)
+    if any(c.acted_phase == state.phase_no for c in group):
+        raise Rejected(Code.CARD_ALREADY_ACTED, "a card has spent its action this phase")
+    if any(c.attacked_phase == state.phase_no - 1 for c in group):
+        raise Rejected(Code.CARD_ATTACKED_LAST_PHASE, "a card attacked in your last phase")
+    if len(pending.attackers) >= 2:
+        if cmd.focus is None:
+            raise Rejected(Code.FOCUS_REQUIRED, "name the attacking card you single out")
+        if cmd.focus not in pending.attackers:
+            raise Rejected(Code.FOCUS_INVALID, "the focus must be one of the attackers")
+    elif cmd.focus is not None:
+        raise Rejected(Code.FOCUS_NOT_ALLOWED, "a single attacker needs no focus")
+    cost = _group_cost(group, cmd.mode, False)
+    _afford(state.sides[seat], cost)
+    return tuple(sorted(cmd.cards)), cost
+
+
+def check_no_defence(state: State, actor: Actor, cmd: NoDefence) -> None:
+    _respond(state, _seat(actor), PendingDefend)
+
+
+def check_block(state: State, actor: Actor, cmd: Block) -> tuple[FieldCard, str, int]:
+    """The blocker, its relation to the weapon and the qi it costs."""
+    seat = _seat(actor)
+    pending: PendingBlock = _respond(state, seat, PendingBlock)
+    side = state.sides[seat]
+    card = _battle_zone_card(side, cmd.card)
+    if card is None:
+        raise Rejected(Code.CARD_NOT_ON_FIELD, f"{cmd.card} is not in your battle zone")
+    if card.card_id not in BATTLE:
+        raise Rejected(Code.NOT_BATTLE_CARD, "only battle cards block")
+    if not card.face_up:
+        raise Rejected(Code.NOT_FACE_UP, f"{cmd.card} is face-down")
+    entry = BATTLE[card.card_id]
+    if entry.attribute == pending.attribute:
+        relation = "same"
+    elif counters(entry.attribute, pending.attribute):
+        relation = "counter"
+    else:
+        raise Rejected(Code.BLOCKER_INELIGIBLE, "a blocker shares or counters the weapon's attribute")
+    if card.acted_phase == state.phase_no:
+        raise Rejected(Code.CARD_ALREADY_ACTED, f"{cmd.card} has spent its action this phase")
+    if card.attacked_phase == state.phase_no - 1:
+        raise Rejected(Code.CARD_ATTACKED_LAST_PHASE, f"{cmd.card} attacked in your last phase")
+    _afford(side, entry.qi_cost)
+    return card, relation, entry.qi_cost
+
+
+def check_no_block(state: State, actor: Actor, cmd: NoBlock) -> None:
+    _respond(state, _seat(actor), PendingBlock)
+
+
+def check_choose_loss(state: State, actor: Actor, cmd: ChooseLoss) -> None:
+    pending: PendingLoss = _respond(state, _seat(actor), PendingLoss)
+    if cmd.card not in pending.options:
+        raise Rejected(Code.INVALID_CHOICE, "choose one of the defending cards")
+
+
+def check_end_phase(state: State, actor: Actor, cmd: EndPhase) -> None:
+    seat = _seat(actor)
+    gate_own(state, seat)
+    if state.sides[seat].actions == 0 and _has_action(state, seat):
+        raise Rejected(Code.NO_ACTION_TAKEN, "take at least one action before ending the phase")
+
+
+def check_propose_truce(state: State, actor: Actor, cmd: ProposeTruce) -> int:
+    """The seat's proposal count after this one."""
+    seat = _seat(actor)
+    if state.truce_offer is not None:
+        raise Rejected(Code.TRUCE_ALREADY_OPEN, "a truce offer is open")
+    used = state.sides[seat].truce_proposals_used
+    if used >= TRUCE_PROPOSALS:
+        raise Rejected(Code.TRUCE_LIMIT_REACHED, "you have proposed a truce three times")
+    return used + 1
+
+
+def check_answer_truce(state: State, actor: Actor, cmd: AcceptTruce | RejectTruce) -> None:
+    seat = _seat(actor)
+    if state.truce_offer is None:
+        raise Rejected(Code.NO_TRUCE_OFFER, "no truce is offered")
+    if state.truce_offer == seat:
+        raise Rejected(Code.CANNOT_ANSWER_OWN_TRUCE, "the other seat answers your offer")
+
+
+def check_concede(state: State, actor: Actor, cmd: Concede) -> None:
+    seat = _seat(actor)
+    if not state.options.allow_concede:
+        raise Rejected(Code.CONCEDE_DISABLED, "conceding is off in this match")
+    if seat != state.active_seat:
+        raise Rejected(Code.NOT_YOUR_PHASE, "you may concede only in your own phase")
+
+
+def check_timeout(state: State, actor: Actor, cmd: Timeout) -> None:
+    if state.clock is None or cmd.clock_seq != state.clock.seq:
+        raise Rejected(Code.STALE_TIMEOUT, f"clock {cmd.clock_seq} is not the running clock")
+
+
+def check_referee_ruling(state: State, actor: Actor, cmd: RefereeRuling) -> None:
+    if not state.options.referee_enabled:
+        raise Rejected(Code.REFEREE_DISABLED, "this match has no referee")
+    if cmd.winner not in (0, 1, None):
+        raise Rejected(Code.BAD_WINNER, "the winner is seat 0, seat 1 or null for a draw")
+
+
+# --- emission (§7 effects, §8) ----------------------------------------------------------------------------
+
+
+def emit_use_card(tape: Tape, seat: int, cmd: UseCard, card: Card) -> None:
+    tape.emit(CardUsed(seat, cmd.card, card.id, cmd.target))
+    if isinstance(card, QiCard):
+        change_qi(tape, seat, card.qi_gain, "qi_card", cmd.card)
+        return
+    art = isinstance(card, SecretArtCard)
+    pay(tape, seat, qi_cost(card), "secret_art_cost" if art else "treasure_cost", cmd.card)
+    if isinstance(card, TreasureCard) and card.hidden_weapon is not None:
+        weapon = card.hidden_weapon
+        tape.emit(HiddenWeaponThrown(
+            tape.state.next_ref, seat, cmd.card, card.id, card.attribute, weapon.atk, weapon.stat))
+        return
+    run_effects(tape, seat, cmd.card, effects_of(card), "secret_art" if art else "treasure", cmd.target)
+
+
+def emit_discard_card(tape: Tape, seat: int, cmd: DiscardCard, card: FieldCard | None) -> None:
+    card_id = tape.state.card_ids[cmd.card]
+    if card is None:
+        tape.emit(CardDiscarded(seat, cmd.card, card_id, "hand", False, False))
+        return
+    origin = "skill_zone" if isinstance(CATALOG[card_id], SkillCard) else "battle_zone"
+    tape.emit(CardDiscarded(seat, cmd.card, card_id, origin, card.face_up, card.face_up))
+    entry = CATALOG[card_id]
+    if card.face_up and isinstance(entry, BattleCard | SkillCard):
+        run_effects(tape, seat, cmd.card, entry.on_discard, "discard_effect", None)
+
+
+def emit_flip_card(tape: Tape, seat: int, cmd: FlipCard, found: tuple[FieldCard, str]) -> None:
+    card, zone = found
+    tape.emit(CardFlipped(seat, card.iid, card.card_id, zone))  # type: ignore[arg-type]
+    entry = CATALOG[card.card_id]
+    if not isinstance(entry, FormationCard):
+        return
+    pay(tape, seat, entry.qi_cost, "formation_cost", card.iid)
+    if entry.mode == "instant":
+        if run_effects(tape, seat, card.iid, entry.effects, "formation", None):
+            return
+        tape.emit(CardLeftField(seat, card.iid, card.card_id, "battle_zone", "instant_formation"))
+
+
+def emit_attack(tape: Tape, seat: int, cmd: Attack, plan: tuple[tuple[str, ...], int]) -> None:
+    cards, cost = plan
+    attack_id = tape.state.next_ref
+    tape.emit(AttackDeclared(attack_id, seat, cards, cmd.mode, _event_primary(cards, cmd.mode, cmd.primary), cost))
+    pay(tape, seat, cost, "attack_cost", attack_id)
+
+
+def emit_defend(tape: Tape, seat: int, cmd: Defend, plan: tuple[tuple[str, ...], int]) -> None:
+    cards, cost = plan
+    pending = tape.state.pending
+    assert isinstance(pending, PendingDefend)
+    primary = _event_primary(cards, cmd.mode, cmd.primary)
+    tape.emit(DefenceDeclared(pending.attack_id, seat, cards, cmd.mode, primary, cmd.focus, cost))
+    pay(tape, seat, cost, "defence_cost", pending.attack_id)
+    resolve_combat(tape)
+
+
+def emit_no_defence(tape: Tape, seat: int, auto: bool) -> None:
+    pending = tape.state.pending
+    assert isinstance(pending, PendingDefend)
+    tape.emit(DefenceDeclined(pending.attack_id, seat, auto))
+    direct_hit(tape)
+
+
+def emit_block(tape: Tape, seat: int, plan: tuple[FieldCard, str, int]) -> None:
+    card, relation, cost = plan
+    pending = tape.state.pending
+    assert isinstance(pending, PendingBlock)
+    defence = actual(tape.state, seat, card, "def", "defending", False)
+    leaves = relation == "same" and pending.atk >= defence
+    tape.emit(WeaponBlocked(pending.weapon_id, seat, card.iid, relation, cost, leaves))  # type: ignore[arg-type]
+    pay(tape, seat, cost, "block_cost", pending.weapon_id)
+    if leaves:
+        leave(tape, seat, card.iid, "weapon")
+    tape.emit(WeaponResolved(pending.weapon_id))
+
+
+def emit_no_block(tape: Tape, seat: int, auto: bool) -> None:
+    pending = tape.state.pending
+    assert isinstance(pending, PendingBlock)
+    tape.emit(WeaponNotBlocked(pending.weapon_id, seat, auto))
+    if pending.stat == "hp":
+        if change_hp(tape, seat, -pending.atk, "hidden_weapon", pending.weapon_id):
+            return
+    else:
+        change_qi(tape, seat, -pending.atk, "hidden_weapon", pending.weapon_id)
+    tape.emit(WeaponResolved(pending.weapon_id))
+
+
+def emit_choose_loss(tape: Tape, seat: int, card: str, auto: bool) -> None:
+    pending = tape.state.pending
+    assert isinstance(pending, PendingLoss)
+    tape.emit(LossChosen(pending.attack_id, seat, card, auto))
+    leave(tape, 1 - seat, card, "combat")
+    tape.emit(AttackEnded(pending.attack_id))
+
+
+def emit_timeout(tape: Tape, cmd: Timeout) -> None:
+    """§9.3: the pending decision's default answer, or the phase's end (with the idle penalty)."""
+    state = tape.state
+    assert state.clock is not None
+    seat = state.clock.seat
+    pending = state.pending
+    if pending is not None:
+        tape.emit(TimedOut(seat, cmd.clock_seq, "pending"))
+        if isinstance(pending, PendingDefend):
+            emit_no_defence(tape, seat, True)
+        elif isinstance(pending, PendingBlock):
+            emit_no_block(tape, seat, True)
+        else:
+            emit_choose_loss(tape, seat, pending.options[0], True)
+        return
+    if state.sides[seat].actions >= 1:
+        tape.emit(TimedOut(seat, cmd.clock_seq, "phase_auto_end"))
+        end_phase(tape, "timeout")
+        return
+    tape.emit(TimedOut(seat, cmd.clock_seq, "phase_idle"))
+    if change_hp(tape, seat, -TIMEOUT_PENALTY, "timeout_penalty", None):
+        return
+    if tape.state.sides[seat].idle_streak >= IDLE_TIMEOUTS_LOSE:
+        tape.emit(MatchEnded(1 - seat, "idle_timeouts"))
+        return
+    end_phase(tape, "idle_timeout")
+
+
+# --- the contract functions -------------------------------------------------------------------------------
+
+
+def clock_seat(state: State) -> int:
+    """§9.1: the pending decision's seat, else the active seat."""
+    return state.pending.seat if state.pending is not None else state.active_seat
+
+
+def decide_folded(state: State, actor: Actor, cmd: Command, rng: Rng) -> tuple[list[Event], State]:
+    """The events for ``cmd`` from ``actor`` and the state they fold to, or ``Rejected`` with the spec's code."""
+    kind = str(type(cmd).__struct_config__.tag)
+    precheck(state, actor, kind)
+    tape = Tape(state, evolve)
+    match cmd:
+        case UseCard():
+            emit_use_card(tape, _seat(actor), cmd, check_use_card(state, actor, cmd))
+        case PlayCard():
+            card = check_play_card(state, actor, cmd)
+            zone = "skill_zone" if isinstance(card, SkillCard) else "battle_zone"
+            tape.emit(CardPlayed(_seat(actor), cmd.card, card.id, zone))
+        case DiscardCard():
+            emit_discard_card(tape, _seat(actor), cmd, check_discard_card(state, actor, cmd))
+        case FlipCard():
+            emit_flip_card(tape, _seat(actor), cmd, check_flip_card(state, actor, cmd))
+        case Attack():
+            emit_attack(tape, _seat(actor), cmd, check_attack(state, actor, cmd))
+        case Defend():
+            emit_defend(tape, _seat(actor), cmd, check_defend(state, actor, cmd))
+        case NoDefence():
+            check_no_defence(state, actor, cmd)
+            emit_no_defence(tape, _seat(actor), False)
+        case Block():
+            emit_block(tape, _seat(actor), check_block(state, actor, cmd))
+        case NoBlock():
+            check_no_block(state, actor, cmd)
+            emit_no_block(tape, _seat(actor), False)
+        case ChooseLoss():
+            check_choose_loss(state, actor, cmd)
+            emit_choose_loss(tape, _seat(actor), cmd.card, False)
+        case EndPhase():
+            check_end_phase(state, actor, cmd)
+            end_phase(tape, "end_phase")
+        case ProposeTruce():
+            tape.emit(TruceProposed(_seat(actor), check_propose_truce(state, actor, cmd)))
+        case AcceptTruce():
+            check_answer_truce(state, actor, cmd)
+            tape.emit(TruceAccepted(_seat(actor)))
+            tape.emit(MatchEnded(None, "truce"))
+        case RejectTruce():
+            check_answer_truce(state, actor, cmd)
+            tape.emit(TruceRejected(_seat(actor)))
+        case Concede():
+            check_concede(state, actor, cmd)
+            tape.emit(Conceded(_seat(actor)))
+            tape.emit(MatchEnded(1 - _seat(actor), "concede"))
+        case Timeout():
+            check_timeout(state, actor, cmd)
+            emit_timeout(tape, cmd)
+        case RefereeRuling():
+            check_referee_ruling(state, actor, cmd)
+            tape.emit(RefereeRuled(cmd.winner, cmd.note))
+            tape.emit(MatchEnded(cmd.winner, "referee"))
+        case _:
+            assert_never(cmd)
+    _restart_clock(tape, state, actor, kind)
+    return tape.events, tape.state
+
+
+def _restart_clock(tape: Tape, before: State, actor: Actor, kind: str) -> None:
+    """§9.2: one ``ClockRestarted`` after a command that moved the clock, unless the match ended."""
+    after = tape.state
+    if after.status != IN_PROGRESS:
+        return
+    seat = clock_seat(after)
+    if (
+        seat != clock_seat(before)
+        or kind == "timeout"
+        or (actor == seat and kind in CLOCKED)
+        or any(isinstance(e, PhaseStarted) for e in tape.events)
+    ):
+        seq = after.clock.seq + 1 if after.clock is not None else 1
+        tape.emit(ClockRestarted(seat, seq, after.options.action_timer_s))
+
+
+# --- legal commands (§8.11) -------------------------------------------------------------------------------
+
+
+def _no_gate(state: State, seat: int) -> None:
+    """Families whose every check depends on the candidate."""
+
+
+def _sorted_hand(state: State, seat: int) -> list[str]:
+    return sorted(state.sides[seat].hand)
+
+
+def _use_candidates(state: State, seat: int) -> list[UseCard]:
+    out: list[UseCard] = []
+    targets: list[str] | None = None
+    for iid in _sorted_hand(state, seat):
+        card = CATALOG[state.card_ids[iid]]
+        if not isinstance(card, CONSUMABLE):
+            continue
+        if needs_target(card):
+            if targets is None:
+                targets = sorted(c.iid for c in state.sides[seat].battle_zone if c.face_up and c.card_id in BATTLE)
+            out.extend(UseCard(iid, t) for t in targets)
+        else:
+            out.append(UseCard(iid))
+    return out
+
+
+def _play_candidates(state: State, seat: int) -> list[PlayCard]:
+    return [PlayCard(iid) for iid in _sorted_hand(state, seat) if isinstance(CATALOG[state.card_ids[iid]], PLAYABLE)]
+
+
+def _field_iids(side: Side) -> list[str]:
+    return [c.iid for c in side.battle_zone] + [c.iid for c in side.skill_zone]
+
+
+def _discard_candidates(state: State, seat: int) -> list[DiscardCard]:
+    side = state.sides[seat]
+    return [DiscardCard(iid) for iid in sorted((*side.hand, *_field_iids(side)))]
+
+
+def _flip_candidates(state: State, seat: int) -> list[FlipCard]:
+    side = state.sides[seat]
+    cards = [*side.battle_zone, *side.skill_zone]
+    return [FlipCard(iid) for iid in sorted(c.iid for c in cards if not c.face_up)]
+
+
+def _groups(state: State, seat: int, eligible: list[FieldCard]) -> list[tuple[tuple[str, ...], str, str | None]]:
+    """(cards, mode, primary) of every single, joint and combination group of ``eligible``, sorted."""
+    iids = sorted(c.iid for c in eligible)
+    attribute = {c.iid: BATTLE[c.card_id].attribute for c in eligible}
+    partners = {c.iid: BATTLE[c.card_id].combo_partners for c in eligible}
+    ids = {c.iid: c.card_id for c in eligible}
+    out: list[tuple[tuple[str, ...], str, str | None]] = [((i,), "single", None) for i in iids]
+    for size in range(2, min(5, len(iids)) + 1):
+        for group in combinations(iids, size):
+            if len({attribute[i] for i in group}) == 1:
+                out.append((group, "joint", None))
+    for a, b in combinations(iids, 2):
+        if ids[b] in partners[a] and ids[a] in partners[b]:
+            out.append(((a, b), "combination", a))
+            out.append(((a, b), "combination", b))
+    out.sort(key=lambda g: (g[0], g[1], g[2] or ""))
+    return out
+
+
+def _attack_candidates(state: State, seat: int) -> list[Attack]:
+    eligible = [c for c in state.sides[seat].battle_zone
+                if c.face_up and c.card_id in BATTLE and c.acted_phase != state.phase_no]
+    return [Attack(cards, mode, primary) for cards, mode, primary in _groups(state, seat, eligible)]
+
+
+def _defend_candidates(state: State, seat: int) -> list[Defend]:
+    pending = state.pending
+    assert isinstance(pending, PendingDefend)
+    phase = state.phase_no
+    eligible = [c for c in state.sides[seat].battle_zone if c.face_up and c.card_id in BATTLE
+                and c.acted_phase != phase and c.attacked_phase != phase - 1]
+    focuses: Sequence[str | None] = pending.attackers if len(pending.attackers) >= 2 else (None,)
+    return [Defend(cards, mode, primary, focus)
+            for cards, mode, primary in _groups(state, seat, eligible) for focus in focuses]
+
+
+def _block_candidates(state: State, seat: int) -> list[Block]:
+    return [Block(iid) for iid in sorted(c.iid for c in state.sides[seat].battle_zone)]
+
+
+def _loss_candidates(state: State, seat: int) -> list[ChooseLoss]:
+    pending = state.pending
+    assert isinstance(pending, PendingLoss)
+    return [ChooseLoss(iid) for iid in pending.options]
+
+
+def _one(cmd: Any) -> Callable[[State, int], list[Any]]:
+    commands = [cmd]
+    return lambda state, seat: commands
+
+
+Family = tuple[str, Callable[[State, int], None], Callable[[State, int], Iterable[Any]],
+               Callable[[State, Actor, Any], Any]]
+ACTION_FAMILIES: tuple[Family, ...] = (
+    ("use_card", gate_own, _use_candidates, check_use_card),
+    ("play_card", gate_own, _play_candidates, check_play_card),
+    ("discard_card", gate_own, _discard_candidates, check_discard_card),
+    ("flip_card", gate_any, _flip_candidates, check_flip_card),
+    ("attack", gate_own, _attack_candidates, check_attack),
+)
+"""§9.2 / D16: the families that count as an action; ``end_phase`` needs one of them taken or none possible."""
+FAMILIES: tuple[Family, ...] = (
+    *ACTION_FAMILIES,
+    ("defend", gate_defend, _defend_candidates, check_defend),
+    ("no_defence", gate_defend, _one(NoDefence()), check_no_defence),
+    ("block", gate_block, _block_candidates, check_block),
+    ("no_block", gate_block, _one(NoBlock()), check_no_block),
+    ("choose_loss", gate_loss, _loss_candidates, check_choose_loss),
+    ("end_phase", gate_own, _one(EndPhase()), check_end_phase),
+    ("propose_truce", _no_gate, _one(ProposeTruce()), check_propose_truce),
+    ("accept_truce", _no_gate, _one(AcceptTruce()), check_answer_truce),
+    ("reject_truce", _no_gate, _one(RejectTruce()), check_answer_truce),
+    ("concede", _no_gate, _one(Concede()), check_concede),
+)
+"""Per command family in §7 table order: its tag (for ``precheck``), a gate shared by its candidates, the
+canonical candidates and the command's check; all of them are the ones ``decide`` runs."""
+
+
+def _listed(families: Iterable[Family], state: State, seat: int) -> Iterable[Any]:
+    for kind, gate, candidates, check in families:
+        try:
+            precheck(state, seat, kind)
+            gate(state, seat)
+        except Rejected:
+            continue
+        for cmd in candidates(state, seat):
+            try:
+                check(state, seat, cmd)
+            except Rejected:
+                continue
+            yield cmd
+
+
+def _has_action(state: State, seat: int) -> bool:
+    return next(iter(_listed(ACTION_FAMILIES, state, seat)), None) is not None
+
+
+def legal_commands(state: State, seat: int) -> list[Command]:
+    """§8.11: exactly what ``decide`` accepts from ``seat`` now, in the canonical order."""
+    return list(_listed(FAMILIES, state, seat))
+
+
+def to_act(state: State) -> tuple[int, ...]:
+    """The seat that holds the clock while the match runs (§9.1)."""
+    return (clock_seat(state),) if state.status == IN_PROGRESS else ()
+
+
+def deadline(state: State) -> Deadline | None:
+    """§9.1: the clock seat's countdown; expiry submits the system's ``timeout{clock_seq}``."""
+    clock = state.clock
+    if state.status != IN_PROGRESS or clock is None:
+        return None
+    return Deadline(seat=clock.seat, seconds=float(clock.duration_s), timeout=Timeout(clock.seq))
+
+
+def outcome(state: State) -> Outcome | None:
+    """§10: None while the match runs."""
+    result = state.result
+    if result is None:
+        return None
+    if result.winner is None:
+        return Outcome(winners=(), losers=(), draw=True, reason=result.reason)
+    return Outcome(winners=(result.winner,), losers=(1 - result.winner,), draw=False, reason=result.reason)
