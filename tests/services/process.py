@@ -28,9 +28,14 @@ class ServerProcess:
     def kill(self) -> None:
         """SIGKILL: no shutdown code runs."""
         self.proc.kill()
-        self.proc.wait(10)
+        self._reap()
 
     def stop(self) -> None:
         if self.proc.poll() is None:
             self.proc.terminate()
-            self.proc.wait(10)
+        self._reap()
+
+    def _reap(self) -> None:
+        self.proc.wait(10)
+        assert self.proc.stdout is not None
+        self.proc.stdout.close()
