@@ -1,7 +1,5 @@
 """Wulin (武侠牌对战): the ruleset of docs/rulesets/wulin.md on the engine contract."""
 
-import msgspec
-
 from engine.contract import Ruleset
 from engine.rulesets.wulin import model
 from engine.rulesets.wulin.data import CARD_DATA_HASH, PRESET_ATTRIBUTES, PRESETS
@@ -19,6 +17,7 @@ RULESET = Ruleset(
     min_seats=2,
     max_seats=2,
     Config=model.Config,
+    Options=model.Options,
     State=model.State,
     Command=model.Command,
     Event=model.Event,
@@ -38,8 +37,8 @@ RULESET = Ruleset(
     hidden_cards=hidden_cards,
     greedy_score=greedy_score,
     presets={name: {"hero_attribute": PRESET_ATTRIBUTES[name], "deck": list(deck)} for name, deck in PRESETS.items()},
-    options=msgspec.to_builtins(model.Options()),
     public_config=public_config,
+    concede_options={"allow_concede": True},
 )
 
 __all__ = ["RULESET"]

@@ -38,6 +38,7 @@ from engine.rulesets.wulin.model import (
     FieldCard,
     HpChanged,
     HpReason,
+    LeaveReason,
     LossChoiceRequired,
     MatchEnded,
     PhaseEndReason,
@@ -50,9 +51,8 @@ from engine.rulesets.wulin.model import (
     TempModifierApplied,
     TruceExpired,
 )
-from engine.tape import Tape as _Tape
+from engine.tape import Tape
 
-Tape = _Tape[State, Event]
 HAND_SIZE = 5
 TIMEOUT_PENALTY = 30
 IDLE_TIMEOUTS_LOSE = 3
@@ -125,7 +125,7 @@ def side_total(state: State, seat: int, cards: list[FieldCard], stat: str, role:
 # --- hp and qi (§8.8) -------------------------------------------------------------------------------------
 
 
-def change_hp(tape: Tape, seat: int, amount: int, reason: HpReason, source: str | int | None) -> bool:
+def change_hp(tape: Tape[State, Event], seat: int, amount: int, reason: HpReason, source: str | int | None) -> bool:
     """Emits ``HpChanged`` (floor 0, cap ``max_hp``) and, at 0 HP, ``MatchEnded``; True when the match ended."""
     side = tape.state.sides[seat]
     hp = min(side.max_hp, max(0, side.hp + amount))
@@ -136,14 +136,14 @@ def change_hp(tape: Tape, seat: int, amount: int, reason: HpReason, source: str 
     return False
 
 
-def change_qi(tape: Tape, seat: int, amount: int, reason: QiReason, source: str | int | None) -> None:
+def change_qi(tape: Tape[State, Event], seat: int, amount: int, reason: QiReason, source: str | int | None) -> None:
     """Emits ``QiChanged`` (floor 0, no cap)."""
     qi = tape.state.sides[seat].qi
     after = max(0, qi + amount)
     tape.emit(QiChanged(seat, amount, after - qi, after, reason, source))
 
 
-def pay(tape: Tape, seat: int, cost: int, reason: QiReason, source: str | int) -> None:
+def pay(tape: Tape[State, Event], seat: int, cost: int, reason: QiReason, source: str | int) -> None:
     """§8.2: a cost event only for a cost above 0."""
     if cost > 0:
         change_qi(tape, seat, -cost, reason, source)
@@ -153,7 +153,7 @@ def pay(tape: Tape, seat: int, cost: int, reason: QiReason, source: str | int) -
 
 
 def run_effects(
-    tape: Tape, seat: int, source: str, effects: tuple[Effect, ...], reason: EffectReason, target: str | None
+    tape: Tape[State, Event], seat: int, source: str, effects: tuple[Effect, ...], reason: EffectReason, target: str | None
 ) -> bool:
     """Executes ``effects`` in order for controller ``seat``; True when the match ended."""
     opponent = 1 - seat
@@ -199,7 +199,7 @@ def _mult(state: State, source: str, opponent: int, n: int) -> int:
 # --- phases (§8.3, §8.4, §8.10) ---------------------------------------------------------------------------
 
 
-def start_phase(tape: Tape, seat: int, phase_no: int) -> None:
+def start_phase(tape: Tape[State, Event], seat: int, phase_no: int) -> None:
     """§8.3 steps 1-3: PhaseStarted, the refill, then skill upkeep (D24); the clock follows in 9.2."""
     tape.emit(PhaseStarted(phase_no, (phase_no + 1) // 2, seat))
     side = tape.state.sides[seat]
@@ -223,7 +223,7 @@ def start_phase(tape: Tape, seat: int, phase_no: int) -> None:
         tape.emit(CardLeftField(seat, skill.iid, skill.card_id, "skill_zone", "upkeep"))
 
 
-def end_phase(tape: Tape, reason: PhaseEndReason) -> None:
+def end_phase(tape: Tape[State, Event], reason: PhaseEndReason) -> None:
     """§8.4: the truce offer expires, PhaseEnded, the round limit, then the other seat's phase."""
     state = tape.state
     if state.truce_offer is not None:
@@ -235,7 +235,7 @@ def end_phase(tape: Tape, reason: PhaseEndReason) -> None:
     start_phase(tape, 1 - state.active_seat, state.phase_no + 1)
 
 
-def adjudicate(tape: Tape) -> None:
+def adjudicate(tape: Tape[State, Event]) -> None:
     """§8.10: higher HP, then fewer timeouts, then a draw."""
     a, b = tape.state.sides
     winner: int | None = None
@@ -257,7 +257,7 @@ def _attackers(state: State) -> tuple[int, list[FieldCard]]:
     return seat, sorted(present, key=lambda c: c.iid)
 
 
-def direct_hit(tape: Tape) -> None:
+def direct_hit(tape: Tape[State, Event]) -> None:
     """§8.5 direct hit: the defending hero loses the attackers' total actual attack."""
     seat, attackers = _attackers(tape.state)
     attack = tape.state.open_attack
@@ -268,7 +268,7 @@ def direct_hit(tape: Tape) -> None:
     tape.emit(AttackEnded(attack.attack_id))
 
 
-def resolve_combat(tape: Tape) -> None:
+def resolve_combat(tape: Tape[State, Event]) -> None:
     """§8.5 steps 1-10: one simultaneous comparison, first strike, losses, the attacker's loss choice."""
     state = tape.state
     attack = state.open_attack
@@ -317,11 +317,11 @@ def resolve_combat(tape: Tape) -> None:
         tape.emit(AttackEnded(attack.attack_id))
 
 
-def leave(tape: Tape, seat: int, iid: str, reason: str) -> None:
+def leave(tape: Tape[State, Event], seat: int, iid: str, reason: LeaveReason) -> None:
     """``CardLeftField`` for a card of the seat's battle zone."""
     card_id = tape.state.card_ids[iid]
-    tape.emit(CardLeftField(seat, iid, card_id, "battle_zone", reason))  # type: ignore[arg-type]
+    tape.emit(CardLeftField(seat, iid, card_id, "battle_zone", reason))
 
 
-def ended(tape: Tape) -> bool:
+def ended(tape: Tape[State, Event]) -> bool:
     return tape.state.status == ENDED

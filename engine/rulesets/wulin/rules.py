@@ -7,13 +7,16 @@ what emission needs. ``decide_folded`` runs ``precheck``, the check, the emissio
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from itertools import combinations
 from typing import Any, assert_never
 
-from engine.contract import ADMIN, SYSTEM, Actor, Deadline, Outcome
+from engine.contract import ADMIN, Actor, Deadline, Outcome
 from engine.errors import Rejected
+from engine.legal import Family, legal
+from engine.precheck import check_common
 from engine.rng import Rng
+from engine.tape import Tape
 from engine.rulesets.wulin.codes import Code
 from engine.rulesets.wulin.data import (
     BATTLE,
@@ -58,6 +61,7 @@ from engine.rulesets.wulin.model import (
     EndPhase,
     Event,
     FieldCard,
+    FieldZone,
     FlipCard,
     HiddenWeaponThrown,
     LossChosen,
@@ -88,7 +92,6 @@ from engine.rulesets.wulin.model import (
 from engine.rulesets.wulin.resolve import (
     IDLE_TIMEOUTS_LOSE,
     TIMEOUT_PENALTY,
-    Tape,
     actual,
     change_hp,
     change_qi,
@@ -100,6 +103,7 @@ from engine.rulesets.wulin.resolve import (
     run_effects,
 )
 
+SEATS = (0, 1)
 MODES = ("single", "joint", "combination")
 BATTLE_ZONE_SIZE = 5
 TRUCE_PROPOSALS = 3
@@ -115,17 +119,17 @@ CLOCKED = frozenset({
 
 
 def precheck(state: State, actor: Actor, kind: str) -> None:
-    """R0 (the actor's role) then R1 (MATCH_OVER): the checks that precede field decoding."""
-    if kind == "timeout":
-        if actor != SYSTEM:
-            raise Rejected(Code.NOT_SYSTEM, "only the system times out a clock")
-    elif kind == "referee_ruling":
+    """R0 (the actor's role) then R1 (MATCH_OVER): the checks that precede field decoding.
+
+    Unlike the engine's default order, R0 comes first for seat commands too (NOT_A_PLAYER), and the referee's
+    code is NOT_REFEREE.
+    """
+    if kind == "referee_ruling":
         if actor != ADMIN:
             raise Rejected(Code.NOT_REFEREE, "only the referee rules")
-    elif actor not in (0, 1):
+    elif kind != "timeout" and actor not in SEATS:
         raise Rejected(Code.NOT_A_PLAYER, "only a seat plays this command")
-    if state.status == ENDED:
-        raise Rejected(Code.MATCH_OVER, "the match is over")
+    check_common(kind, actor, over=state.status == ENDED, acting=SEATS, admin=("referee_ruling",), anytime=())
 
 
 def _seat(actor: Actor) -> int:
@@ -170,7 +174,7 @@ def gate_loss(state: State, seat: int) -> None:
     _respond(state, seat, PendingLoss)
 
 
-def _field(side: Side, iid: str) -> tuple[FieldCard, str] | None:
+def _field(side: Side, iid: str) -> tuple[FieldCard, FieldZone] | None:
     for card in side.battle_zone:
         if card.iid == iid:
             return card, "battle_zone"
@@ -247,7 +251,7 @@ def check_discard_card(state: State, actor: Actor, cmd: DiscardCard) -> FieldCar
     return found[0] if found is not None else None
 
 
-def check_flip_card(state: State, actor: Actor, cmd: FlipCard) -> tuple[FieldCard, str]:
+def check_flip_card(state: State, actor: Actor, cmd: FlipCard) -> tuple[FieldCard, FieldZone]:
     seat = _seat(actor)
     gate_any(state, seat)
     side = state.sides[seat]
@@ -440,7 +444,7 @@ def check_referee_ruling(state: State, actor: Actor, cmd: RefereeRuling) -> None
 # --- emission (§7 effects, §8) ----------------------------------------------------------------------------
 
 
-def emit_use_card(tape: Tape, seat: int, cmd: UseCard, card: Card) -> None:
+def emit_use_card(tape: Tape[State, Event], seat: int, cmd: UseCard, card: Card) -> None:
     tape.emit(CardUsed(seat, cmd.card, card.id, cmd.target))
     if isinstance(card, QiCard):
         change_qi(tape, seat, card.qi_gain, "qi_card", cmd.card)
@@ -455,21 +459,21 @@ def emit_use_card(tape: Tape, seat: int, cmd: UseCard, card: Card) -> None:
     run_effects(tape, seat, cmd.card, effects_of(card), "secret_art" if art else "treasure", cmd.target)
 
 
-def emit_discard_card(tape: Tape, seat: int, cmd: DiscardCard, card: FieldCard | None) -> None:
+def emit_discard_card(tape: Tape[State, Event], seat: int, cmd: DiscardCard, card: FieldCard | None) -> None:
     card_id = tape.state.card_ids[cmd.card]
     if card is None:
         tape.emit(CardDiscarded(seat, cmd.card, card_id, "hand", False, False))
         return
-    origin = "skill_zone" if isinstance(CATALOG[card_id], SkillCard) else "battle_zone"
+    origin: FieldZone = "skill_zone" if isinstance(CATALOG[card_id], SkillCard) else "battle_zone"
     tape.emit(CardDiscarded(seat, cmd.card, card_id, origin, card.face_up, card.face_up))
     entry = CATALOG[card_id]
     if card.face_up and isinstance(entry, BattleCard | SkillCard):
         run_effects(tape, seat, cmd.card, entry.on_discard, "discard_effect", None)
 
 
-def emit_flip_card(tape: Tape, seat: int, cmd: FlipCard, found: tuple[FieldCard, str]) -> None:
+def emit_flip_card(tape: Tape[State, Event], seat: int, cmd: FlipCard, found: tuple[FieldCard, FieldZone]) -> None:
     card, zone = found
-    tape.emit(CardFlipped(seat, card.iid, card.card_id, zone))  # type: ignore[arg-type]
+    tape.emit(CardFlipped(seat, card.iid, card.card_id, zone))
     entry = CATALOG[card.card_id]
     if not isinstance(entry, FormationCard):
         return
@@ -480,14 +484,14 @@ def emit_flip_card(tape: Tape, seat: int, cmd: FlipCard, found: tuple[FieldCard,
         tape.emit(CardLeftField(seat, card.iid, card.card_id, "battle_zone", "instant_formation"))
 
 
-def emit_attack(tape: Tape, seat: int, cmd: Attack, plan: tuple[tuple[str, ...], int]) -> None:
+def emit_attack(tape: Tape[State, Event], seat: int, cmd: Attack, plan: tuple[tuple[str, ...], int]) -> None:
     cards, cost = plan
     attack_id = tape.state.next_ref
     tape.emit(AttackDeclared(attack_id, seat, cards, cmd.mode, _event_primary(cards, cmd.mode, cmd.primary), cost))
     pay(tape, seat, cost, "attack_cost", attack_id)
 
 
-def emit_defend(tape: Tape, seat: int, cmd: Defend, plan: tuple[tuple[str, ...], int]) -> None:
+def emit_defend(tape: Tape[State, Event], seat: int, cmd: Defend, plan: tuple[tuple[str, ...], int]) -> None:
     cards, cost = plan
     pending = tape.state.pending
     assert isinstance(pending, PendingDefend)
@@ -497,14 +501,14 @@ def emit_defend(tape: Tape, seat: int, cmd: Defend, plan: tuple[tuple[str, ...],
     resolve_combat(tape)
 
 
-def emit_no_defence(tape: Tape, seat: int, auto: bool) -> None:
+def emit_no_defence(tape: Tape[State, Event], seat: int, auto: bool) -> None:
     pending = tape.state.pending
     assert isinstance(pending, PendingDefend)
     tape.emit(DefenceDeclined(pending.attack_id, seat, auto))
     direct_hit(tape)
 
 
-def emit_block(tape: Tape, seat: int, plan: tuple[FieldCard, str, int]) -> None:
+def emit_block(tape: Tape[State, Event], seat: int, plan: tuple[FieldCard, str, int]) -> None:
     card, relation, cost = plan
     pending = tape.state.pending
     assert isinstance(pending, PendingBlock)
@@ -517,7 +521,7 @@ def emit_block(tape: Tape, seat: int, plan: tuple[FieldCard, str, int]) -> None:
     tape.emit(WeaponResolved(pending.weapon_id))
 
 
-def emit_no_block(tape: Tape, seat: int, auto: bool) -> None:
+def emit_no_block(tape: Tape[State, Event], seat: int, auto: bool) -> None:
     pending = tape.state.pending
     assert isinstance(pending, PendingBlock)
     tape.emit(WeaponNotBlocked(pending.weapon_id, seat, auto))
@@ -529,7 +533,7 @@ def emit_no_block(tape: Tape, seat: int, auto: bool) -> None:
     tape.emit(WeaponResolved(pending.weapon_id))
 
 
-def emit_choose_loss(tape: Tape, seat: int, card: str, auto: bool) -> None:
+def emit_choose_loss(tape: Tape[State, Event], seat: int, card: str, auto: bool) -> None:
     pending = tape.state.pending
     assert isinstance(pending, PendingLoss)
     tape.emit(LossChosen(pending.attack_id, seat, card, auto))
@@ -537,7 +541,7 @@ def emit_choose_loss(tape: Tape, seat: int, card: str, auto: bool) -> None:
     tape.emit(AttackEnded(pending.attack_id))
 
 
-def emit_timeout(tape: Tape, cmd: Timeout) -> None:
+def emit_timeout(tape: Tape[State, Event], cmd: Timeout) -> None:
     """§9.3: the pending decision's default answer, or the phase's end (with the idle penalty)."""
     state = tape.state
     assert state.clock is not None
@@ -577,13 +581,13 @@ def decide_folded(state: State, actor: Actor, cmd: Command, rng: Rng) -> tuple[l
     """The events for ``cmd`` from ``actor`` and the state they fold to, or ``Rejected`` with the spec's code."""
     kind = str(type(cmd).__struct_config__.tag)
     precheck(state, actor, kind)
-    tape = Tape(state, evolve)
+    tape: Tape[State, Event] = Tape(state, evolve)
     match cmd:
         case UseCard():
             emit_use_card(tape, _seat(actor), cmd, check_use_card(state, actor, cmd))
         case PlayCard():
             card = check_play_card(state, actor, cmd)
-            zone = "skill_zone" if isinstance(card, SkillCard) else "battle_zone"
+            zone: FieldZone = "skill_zone" if isinstance(card, SkillCard) else "battle_zone"
             tape.emit(CardPlayed(_seat(actor), cmd.card, card.id, zone))
         case DiscardCard():
             emit_discard_card(tape, _seat(actor), cmd, check_discard_card(state, actor, cmd))
@@ -633,7 +637,7 @@ def decide_folded(state: State, actor: Actor, cmd: Command, rng: Rng) -> tuple[l
     return tape.events, tape.state
 
 
-def _restart_clock(tape: Tape, before: State, actor: Actor, kind: str) -> None:
+def _restart_clock(tape: Tape[State, Event], before: State, actor: Actor, kind: str) -> None:
     """§9.2: one ``ClockRestarted`` after a command that moved the clock, unless the match ended."""
     after = tape.state
     if after.status != IN_PROGRESS:
@@ -650,26 +654,49 @@ def _restart_clock(tape: Tape, before: State, actor: Actor, kind: str) -> None:
 
 
 # --- legal commands (§8.11) -------------------------------------------------------------------------------
+# Gates prune a family whose every candidate its check would refuse, and candidates skip what is plainly
+# refused; the command's check still decides every listed command.
 
 
-def _no_gate(state: State, seat: int) -> None:
-    """Families whose every check depends on the candidate."""
+def _gate_use(state: State, seat: int) -> None:
+    gate_own(state, seat)
+    if state.sides[seat].consumable_used:
+        raise Rejected(Code.CONSUMABLE_ALREADY_USED, "you have used a consumable this phase")
 
 
-def _sorted_hand(state: State, seat: int) -> list[str]:
-    return sorted(state.sides[seat].hand)
+def _gate_play(state: State, seat: int) -> None:
+    gate_own(state, seat)
+    if state.sides[seat].play_used:
+        raise Rejected(Code.PLAY_ALREADY_USED, "you have played a card this phase")
+
+
+def _gate_discard(state: State, seat: int) -> None:
+    gate_own(state, seat)
+    if state.sides[seat].discard_used:
+        raise Rejected(Code.DISCARD_ALREADY_USED, "you have discarded this phase")
+
+
+def _gate_truce_answer(state: State, seat: int) -> None:
+    if state.truce_offer is None or state.truce_offer == seat:
+        raise Rejected(Code.NO_TRUCE_OFFER, "no truce is offered to you")
+
+
+def _gate_concede(state: State, seat: int) -> None:
+    if not state.options.allow_concede:
+        raise Rejected(Code.CONCEDE_DISABLED, "conceding is off in this match")
 
 
 def _use_candidates(state: State, seat: int) -> list[UseCard]:
     out: list[UseCard] = []
+    side = state.sides[seat]
     targets: list[str] | None = None
-    for iid in _sorted_hand(state, seat):
+    for iid in sorted(side.hand):
         card = CATALOG[state.card_ids[iid]]
-        if not isinstance(card, CONSUMABLE):
+        if not isinstance(card, CONSUMABLE) or qi_cost(card) > side.qi:
             continue
         if needs_target(card):
             if targets is None:
-                targets = sorted(c.iid for c in state.sides[seat].battle_zone if c.face_up and c.card_id in BATTLE)
+                targets = sorted(c.iid for c in side.battle_zone if c.face_up and c.card_id in BATTLE)
             out.extend(UseCard(iid, t) for t in targets)
         else:
             out.append(UseCard(iid))
@@ -677,37 +704,53 @@ def _use_candidates(state: State, seat: int) -> list[UseCard]:
 
 
 def _play_candidates(state: State, seat: int) -> list[PlayCard]:
-    return [PlayCard(iid) for iid in _sorted_hand(state, seat) if isinstance(CATALOG[state.card_ids[iid]], PLAYABLE)]
-
-
-def _field_iids(side: Side) -> list[str]:
-    return [c.iid for c in side.battle_zone] + [c.iid for c in side.skill_zone]
+    side = state.sides[seat]
+    battle_room = len(side.battle_zone) < BATTLE_ZONE_SIZE
+    skill_room = not side.skill_zone
+    out = []
+    for iid in sorted(side.hand):
+        card = CATALOG[state.card_ids[iid]]
+        if isinstance(card, SkillCard) and skill_room or isinstance(card, BattleCard | FormationCard) and battle_room:
+            out.append(PlayCard(iid))
+    return out
 
 
 def _discard_candidates(state: State, seat: int) -> list[DiscardCard]:
     side = state.sides[seat]
-    return [DiscardCard(iid) for iid in sorted((*side.hand, *_field_iids(side)))]
+    phase = state.phase_no
+    field = [c.iid for c in (*side.battle_zone, *side.skill_zone) if c.attacked_phase != phase]
+    return [DiscardCard(iid) for iid in sorted((*side.hand, *field))]
 
 
 def _flip_candidates(state: State, seat: int) -> list[FlipCard]:
     side = state.sides[seat]
-    cards = [*side.battle_zone, *side.skill_zone]
-    return [FlipCard(iid) for iid in sorted(c.iid for c in cards if not c.face_up)]
+    out = []
+    for c in (*side.battle_zone, *side.skill_zone):
+        if c.face_up:
+            continue
+        card = CATALOG[c.card_id]
+        if isinstance(card, BattleCard):
+            if side.battle_flip_used or c.played_phase == state.phase_no:
+                continue
+        elif isinstance(card, FormationCard) and (not state.options.formation_flip or card.qi_cost > side.qi):
+            continue
+        out.append(c.iid)
+    return [FlipCard(iid) for iid in sorted(out)]
 
 
-def _groups(state: State, seat: int, eligible: list[FieldCard]) -> list[tuple[tuple[str, ...], str, str | None]]:
-    """(cards, mode, primary) of every single, joint and combination group of ``eligible``, sorted."""
-    iids = sorted(c.iid for c in eligible)
-    attribute = {c.iid: BATTLE[c.card_id].attribute for c in eligible}
-    partners = {c.iid: BATTLE[c.card_id].combo_partners for c in eligible}
-    ids = {c.iid: c.card_id for c in eligible}
-    out: list[tuple[tuple[str, ...], str, str | None]] = [((i,), "single", None) for i in iids]
-    for size in range(2, min(5, len(iids)) + 1):
-        for group in combinations(iids, size):
-            if len({attribute[i] for i in group}) == 1:
-                out.append((group, "joint", None))
-    for a, b in combinations(iids, 2):
-        if ids[b] in partners[a] and ids[a] in partners[b]:
+def _groups(eligible: list[FieldCard], qi: int, surcharge: bool) -> list[tuple[tuple[str, ...], str, str | None]]:
+    """(cards, mode, primary) of every affordable single, joint and combination group of ``eligible``, sorted."""
+    entries = sorted(((c.iid, BATTLE[c.card_id]) for c in eligible), key=lambda e: e[0])
+    out: list[tuple[tuple[str, ...], str, str | None]] = [
+        ((iid, ), "single", None) for iid, entry in entries if entry.qi_cost <= qi
+    ]
+    for size in range(2, min(5, len(entries)) + 1):
+        extra = JOINT_SURCHARGE * size if surcharge else 0
+        for group in combinations(entries, size):
+            if len({e.attribute for _, e in group}) == 1 and sum(e.qi_cost for _, e in group) + extra <= qi:
+                out.append((tuple(iid for iid, _ in group), "joint", None))
+    for (a, ea), (b, eb) in combinations(entries, 2):
+        if eb.id in ea.combo_partners and ea.id in eb.combo_partners and ea.qi_cost + eb.qi_cost <= qi:
             out.append(((a, b), "combination", a))
             out.append(((a, b), "combination", b))
     out.sort(key=lambda g: (g[0], g[1], g[2] or ""))
@@ -715,24 +758,25 @@ def _groups(state: State, seat: int, eligible: list[FieldCard]) -> list[tuple[tu
 
 
 def _attack_candidates(state: State, seat: int) -> list[Attack]:
-    eligible = [c for c in state.sides[seat].battle_zone
-                if c.face_up and c.card_id in BATTLE and c.acted_phase != state.phase_no]
-    return [Attack(cards, mode, primary) for cards, mode, primary in _groups(state, seat, eligible)]
+    side = state.sides[seat]
+    eligible = [c for c in side.battle_zone if c.face_up and c.card_id in BATTLE and c.acted_phase != state.phase_no]
+    return [Attack(cards, mode, primary) for cards, mode, primary in _groups(eligible, side.qi, True)]
 
 
 def _defend_candidates(state: State, seat: int) -> list[Defend]:
     pending = state.pending
     assert isinstance(pending, PendingDefend)
+    side = state.sides[seat]
     phase = state.phase_no
-    eligible = [c for c in state.sides[seat].battle_zone if c.face_up and c.card_id in BATTLE
+    eligible = [c for c in side.battle_zone if c.face_up and c.card_id in BATTLE
                 and c.acted_phase != phase and c.attacked_phase != phase - 1]
     focuses: Sequence[str | None] = pending.attackers if len(pending.attackers) >= 2 else (None,)
     return [Defend(cards, mode, primary, focus)
-            for cards, mode, primary in _groups(state, seat, eligible) for focus in focuses]
+            for cards, mode, primary in _groups(eligible, side.qi, False) for focus in focuses]
 
 
 def _block_candidates(state: State, seat: int) -> list[Block]:
-    return [Block(iid) for iid in sorted(c.iid for c in state.sides[seat].battle_zone)]
+    return [Block(iid) for iid in sorted(c.iid for c in state.sides[seat].battle_zone if c.face_up)]
 
 
 def _loss_candidates(state: State, seat: int) -> list[ChooseLoss]:
@@ -746,55 +790,41 @@ def _one(cmd: Any) -> Callable[[State, int], list[Any]]:
     return lambda state, seat: commands
 
 
-Family = tuple[str, Callable[[State, int], None], Callable[[State, int], Iterable[Any]],
-               Callable[[State, Actor, Any], Any]]
-ACTION_FAMILIES: tuple[Family, ...] = (
-    ("use_card", gate_own, _use_candidates, check_use_card),
-    ("play_card", gate_own, _play_candidates, check_play_card),
-    ("discard_card", gate_own, _discard_candidates, check_discard_card),
-    ("flip_card", gate_any, _flip_candidates, check_flip_card),
-    ("attack", gate_own, _attack_candidates, check_attack),
+ACTION_FAMILIES: tuple[Family[State], ...] = (
+    Family("discard_card", _discard_candidates, check_discard_card, _gate_discard),
+    Family("use_card", _use_candidates, check_use_card, _gate_use),
+    Family("play_card", _play_candidates, check_play_card, _gate_play),
+    Family("flip_card", _flip_candidates, check_flip_card, gate_any),
+    Family("attack", _attack_candidates, check_attack, gate_own),
 )
-"""§9.2 / D16: the families that count as an action; ``end_phase`` needs one of them taken or none possible."""
-FAMILIES: tuple[Family, ...] = (
-    *ACTION_FAMILIES,
-    ("defend", gate_defend, _defend_candidates, check_defend),
-    ("no_defence", gate_defend, _one(NoDefence()), check_no_defence),
-    ("block", gate_block, _block_candidates, check_block),
-    ("no_block", gate_block, _one(NoBlock()), check_no_block),
-    ("choose_loss", gate_loss, _loss_candidates, check_choose_loss),
-    ("end_phase", gate_own, _one(EndPhase()), check_end_phase),
-    ("propose_truce", _no_gate, _one(ProposeTruce()), check_propose_truce),
-    ("accept_truce", _no_gate, _one(AcceptTruce()), check_answer_truce),
-    ("reject_truce", _no_gate, _one(RejectTruce()), check_answer_truce),
-    ("concede", _no_gate, _one(Concede()), check_concede),
+"""D16: the families that count as an action; ``end_phase`` needs one of them taken or none possible."""
+FAMILIES: tuple[Family[State], ...] = (
+    ACTION_FAMILIES[1], ACTION_FAMILIES[2], ACTION_FAMILIES[0], ACTION_FAMILIES[3], ACTION_FAMILIES[4],
+    Family("defend", _defend_candidates, check_defend, gate_defend),
+    Family("no_defence", _one(NoDefence()), check_no_defence, gate_defend),
+    Family("block", _block_candidates, check_block, gate_block),
+    Family("no_block", _one(NoBlock()), check_no_block, gate_block),
+    Family("choose_loss", _loss_candidates, check_choose_loss, gate_loss),
+    Family("end_phase", _one(EndPhase()), check_end_phase, gate_own),
+    Family("propose_truce", _one(ProposeTruce()), check_propose_truce),
+    Family("accept_truce", _one(AcceptTruce()), check_answer_truce, _gate_truce_answer),
+    Family("reject_truce", _one(RejectTruce()), check_answer_truce, _gate_truce_answer),
+    Family("concede", _one(Concede()), check_concede, _gate_concede),
 )
-"""Per command family in §7 table order: its tag (for ``precheck``), a gate shared by its candidates, the
-canonical candidates and the command's check; all of them are the ones ``decide`` runs."""
-
-
-def _listed(families: Iterable[Family], state: State, seat: int) -> Iterable[Any]:
-    for kind, gate, candidates, check in families:
-        try:
-            precheck(state, seat, kind)
-            gate(state, seat)
-        except Rejected:
-            continue
-        for cmd in candidates(state, seat):
-            try:
-                check(state, seat, cmd)
-            except Rejected:
-                continue
-            yield cmd
+"""Every family in §7 table order (use, play, discard, flip, attack, ...), as §8.11 lists them."""
 
 
 def _has_action(state: State, seat: int) -> bool:
-    return next(iter(_listed(ACTION_FAMILIES, state, seat)), None) is not None
+    """D16: some action command is accepted from the seat now (discard first: it is almost always possible)."""
+    for family in ACTION_FAMILIES:
+        if legal((family,), precheck, state, seat):
+            return True
+    return False
 
 
 def legal_commands(state: State, seat: int) -> list[Command]:
     """§8.11: exactly what ``decide`` accepts from ``seat`` now, in the canonical order."""
-    return list(_listed(FAMILIES, state, seat))
+    return legal(FAMILIES, precheck, state, seat)
 
 
 def to_act(state: State) -> tuple[int, ...]:

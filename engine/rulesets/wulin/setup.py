@@ -13,9 +13,10 @@ from typing import Any
 import msgspec
 
 from engine.errors import ConfigError
+from engine.options import check_options
 from engine.rng import Rng
 from engine.rulesets.wulin.codes import Code
-from engine.rulesets.wulin.data import ATTRIBUTES, CATALOG, PRESET_ATTRIBUTES, PRESETS, BattleCard, QiCard
+from engine.rulesets.wulin.data import ATTRIBUTES, Attribute, CATALOG, PRESET_ATTRIBUTES, PRESETS, BattleCard, QiCard
 from engine.rulesets.wulin.evolve import evolve
 from engine.rulesets.wulin.model import (
     CardsDrawn,
@@ -32,7 +33,8 @@ from engine.rulesets.wulin.model import (
     State,
     WulinCreated,
 )
-from engine.rulesets.wulin.resolve import HAND_SIZE, Tape, start_phase
+from engine.rulesets.wulin.resolve import HAND_SIZE, start_phase
+from engine.tape import Tape
 
 SEATS = 2
 DECK_SIZE = 32
@@ -72,7 +74,7 @@ def check_config(data: Any) -> tuple[Config | None, list[Problem]]:
         raise ConfigError(Code.BAD_CONFIG, None, "'seats' must be a list")
     if len(seats) != SEATS:
         raise ConfigError(Code.PLAYER_COUNT_INVALID, None, f"wulin needs exactly {SEATS} seats")
-    options = _check_options(data.get("options", {}))
+    options = check_options(data.get("options", {}), Options, unknown=Code.OPTION_UNKNOWN, invalid=Code.OPTION_INVALID)
     problems: list[Problem] = []
     configs = []
     for seat, entry in enumerate(seats):
@@ -82,23 +84,6 @@ def check_config(data: Any) -> tuple[Config | None, list[Problem]]:
     if problems:
         return None, problems
     return Config(seats=tuple(c for c in configs if c is not None), options=options), []
-
-
-def _check_options(raw: Any) -> Options:
-    """Every unknown name (sorted) before any value; a value of the wrong type or range is OPTION_INVALID."""
-    if not isinstance(raw, dict):
-        raise ConfigError(Code.BAD_CONFIG, None, "'options' must be an object")
-    names = sorted(raw, key=str)
-    fields = set(Options.__struct_fields__)
-    for name in names:
-        if name not in fields:
-            raise ConfigError(Code.OPTION_UNKNOWN, None, str(name))
-    for name in names:
-        try:
-            msgspec.convert({name: raw[name]}, Options)
-        except msgspec.ValidationError as exc:
-            raise ConfigError(Code.OPTION_INVALID, None, f"{name}: {exc}") from None
-    return msgspec.convert(raw, Options)
 
 
 def _check_seat(seat: int, entry: Any) -> tuple[SeatConfig | None, list[Problem]]:
@@ -129,7 +114,7 @@ def _check_seat(seat: int, entry: Any) -> tuple[SeatConfig | None, list[Problem]
         problem(Code.HERO_ATTRIBUTE_INVALID, str(hero))
     if problems or cards is None:
         return None, problems
-    return SeatConfig(hero_attribute=hero, deck=tuple(cards)), []
+    return SeatConfig(hero_attribute=msgspec.convert(hero, Attribute), deck=tuple(cards)), []
 
 
 def _check_cards(cards: list[str], problem: Any) -> None:
@@ -180,7 +165,7 @@ def _opening_ok(top: list[str]) -> bool:
 
 def setup(config: Config, rng: Rng) -> list[Event]:
     """§5: WulinCreated, rock-paper-scissors, the opening shuffles, both hands, phase 1 and its clock."""
-    tape = Tape(initial(config), evolve)
+    tape: Tape[State, Event] = Tape(initial(config), evolve)
     options = config.options
     heroes = tuple(
         Hero(seat, s.hero_attribute, options.starting_hp, options.starting_qi) for seat, s in enumerate(config.seats)
