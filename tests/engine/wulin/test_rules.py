@@ -1,0 +1,147 @@
+"""docs/rulesets/wulin.md §7-§9: the common checks, gates, the clock rule and the contract functions."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.commands import decide_json
+from engine.contract import ADMIN, SYSTEM
+from engine.errors import Rejected
+from engine.rng import ScriptedRng
+from engine.rulesets.wulin import RULESET
+from engine.rulesets.wulin.model import (
+    AcceptTruce,
+    Attack,
+    Block,
+    ClockRestarted,
+    Defend,
+    EndPhase,
+    FlipCard,
+    NoBlock,
+    NoDefence,
+    PendingBlock,
+    ProposeTruce,
+    RefereeRuling,
+    Timeout,
+    UseCard,
+)
+from engine.rulesets.wulin.rules import deadline, legal_commands, outcome, to_act
+
+from .helpers import fc, given, rejection, run, side
+
+
+def test_actor_roles_come_first() -> None:
+    state = given()
+    assert rejection(state, SYSTEM, EndPhase()) == "NOT_A_PLAYER"
+    assert rejection(state, ADMIN, ProposeTruce()) == "NOT_A_PLAYER"
+    assert rejection(state, ADMIN, Timeout(1)) == "NOT_SYSTEM"
+    assert rejection(state, SYSTEM, RefereeRuling(0)) == "NOT_REFEREE"
+    _, over = run(given(referee_enabled=True), ADMIN, RefereeRuling(0))
+    assert rejection(over, SYSTEM, EndPhase()) == "NOT_A_PLAYER"
+    assert rejection(over, 0, EndPhase()) == "MATCH_OVER"
+    assert rejection(over, SYSTEM, Timeout(1)) == "MATCH_OVER"
+
+
+def test_gates() -> None:
+    state = given(side(qi=10, battle=[fc("a1", "WL-B01")]))
+    assert rejection(state, 1, EndPhase()) == "NOT_YOUR_PHASE"
+    assert rejection(state, 0, NoDefence()) == "NO_PENDING_DECISION"
+    _, state = run(state, 0, Attack(("a1",), "single"))
+    assert rejection(state, 0, EndPhase()) == "DECISION_PENDING"
+    assert rejection(state, 0, NoDefence()) == "NO_PENDING_DECISION"
+    assert rejection(state, 1, NoBlock()) == "WRONG_DECISION"
+    assert rejection(state, 1, Block("x")) == "WRONG_DECISION"
+
+
+@pytest.mark.parametrize(
+    ("cmd", "code"),
+    [
+        (Attack(("a1",), "triple"), "BAD_MODE"),
+        (Attack(("a1", "a1"), "joint"), "DUPLICATE_CARD"),
+        (Attack(("d1",), "single"), "CARD_NOT_ON_FIELD"),
+        (Attack(("a2",), "single"), "NOT_BATTLE_CARD"),
+        (Attack(("a1",), "single", "a1"), "PRIMARY_INVALID"),
+        (Attack(("a1", "a3"), "combination", "a9"), "PRIMARY_INVALID"),
+        (Attack(("a1", "a3", "a4", "a5", "a6", "a7"), "joint"), "CARD_NOT_ON_FIELD"),
+        (Attack((), "single"), "BAD_GROUP_SIZE"),
+    ],
+)
+def test_attack_preconditions(cmd: Attack, code: str) -> None:
+    state = given(side(qi=50, battle=[fc("a1", "WL-B01"), fc("a2", "WL-F02"), fc("a3", "WL-B03")]),
+                  side(battle=[fc("d1", "WL-B01")]))
+    assert rejection(state, 0, cmd) == code
+
+
+def test_focus_not_allowed_against_a_single_attacker() -> None:
+    state = given(side(qi=10, battle=[fc("a1", "WL-B01")]), side(qi=10, battle=[fc("d1", "WL-B01")]))
+    _, state = run(state, 0, Attack(("a1",), "single"))
+    assert rejection(state, 1, Defend(("d1",), "single", focus="a1")) == "FOCUS_NOT_ALLOWED"
+
+
+def test_defence_costs_qi() -> None:
+    state = given(side(qi=10, battle=[fc("a1", "WL-B01")]), side(qi=5, battle=[fc("d1", "WL-B01")]))
+    _, state = run(state, 0, Attack(("a1",), "single"))
+    assert rejection(state, 1, Defend(("d1",), "single")) == "INSUFFICIENT_QI"
+    assert Defend(("d1",), "single") not in legal_commands(state, 1)
+
+
+def test_legal_defences_name_each_focus_and_each_primary() -> None:
+    state = given(side(qi=60, battle=[fc("a1", "WL-B01"), fc("a2", "WL-B03")]),
+                  side(qi=60, battle=[fc("d1", "WL-B05"), fc("d2", "WL-B06")]))
+    _, state = run(state, 0, Attack(("a1", "a2"), "joint"))
+    defences = [c for c in legal_commands(state, 1) if isinstance(c, Defend)]
+    assert defences == [
+        Defend(("d1",), "single", None, "a1"), Defend(("d1",), "single", None, "a2"),
+        Defend(("d1", "d2"), "combination", "d1", "a1"), Defend(("d1", "d2"), "combination", "d1", "a2"),
+        Defend(("d1", "d2"), "combination", "d2", "a1"), Defend(("d1", "d2"), "combination", "d2", "a2"),
+        Defend(("d2",), "single", None, "a1"), Defend(("d2",), "single", None, "a2"),
+    ]
+
+
+def test_blocking_a_weapon_costs_the_blockers_action() -> None:
+    state = given(side(hand=[("a1", "WL-T01")]), side(qi=40, battle=[fc("d1", "WL-B06", acted=7)]))
+    _, state = run(state, 0, UseCard("a1"))
+    assert isinstance(state.pending, PendingBlock)
+    assert rejection(state, 1, Block("d1")) == "CARD_ALREADY_ACTED"
+    assert legal_commands(state, 1) == [NoBlock(), ProposeTruce()]
+
+
+def test_the_clock_restarts_only_for_its_holder() -> None:
+    state = given(s1=side(battle=[fc("d1", "WL-B01", False)]))
+    events, state = run(state, 0, ProposeTruce())
+    assert not any(isinstance(e, ClockRestarted) for e in events)
+    events, state = run(state, 1, AcceptTruce())
+    assert outcome(state) is not None and outcome(state).draw  # type: ignore[union-attr]
+
+
+def test_to_act_and_deadline_follow_the_pending_seat() -> None:
+    state = given(side(qi=10, battle=[fc("a1", "WL-B01")]), clock_seq=4, action_timer_s=30)
+    assert to_act(state) == (0,)
+    deadline_ = deadline(state)
+    assert deadline_ is not None and (deadline_.seat, deadline_.seconds, deadline_.timeout) == (0, 30.0, Timeout(4))
+    _, state = run(state, 0, Attack(("a1",), "single"))
+    assert to_act(state) == (1,)
+    deadline_ = deadline(state)
+    assert deadline_ is not None and (deadline_.seat, deadline_.timeout) == (1, Timeout(5))
+
+
+def test_flip_by_the_other_seat_during_a_phase_is_no_action() -> None:
+    state = given(s1=side(battle=[fc("d1", "WL-B01", False)]))
+    _, state = run(state, 1, FlipCard("d1"))
+    assert (state.sides[0].actions, state.sides[1].actions) == (0, 0)
+
+
+@pytest.mark.parametrize(
+    ("raw", "code"),
+    [
+        (b'{"type": "attack", "cards": "a1", "mode": "single"}', "BAD_FIELDS"),
+        (b'{"type": "use_card"}', "BAD_FIELDS"),
+        (b'{"type": "end_phase", "extra": 1}', "BAD_FIELDS"),
+        (b'{"type": "referee_ruling", "winner": true}', "NOT_REFEREE"),
+        (b'{"type": "shuffle"}', "UNKNOWN_COMMAND"),
+    ],
+)
+def test_malformed_commands(raw: bytes, code: str) -> None:
+    with pytest.raises(Rejected) as refused:
+        decide_json(RULESET, given(), 0, raw, ScriptedRng())
+    assert refused.value.code == code
