@@ -17,7 +17,7 @@ from services.api import duelhall_pb2_grpc as pb_grpc
 from services.manager import MatchManager
 from services.readmodel import RUNNING
 from services.servicers import MatchServicer, RulesetServicer
-from services.timers import Timers
+from services.timers import TimerClock, Timers
 from services.watch import Feed
 
 log = logging.getLogger(__name__)
@@ -50,12 +50,15 @@ class Running:
         await self.store.close()  # type: ignore[attr-defined]
 
 
-async def create_server(config: ServerConfig) -> Running:
-    """Migrates the database, opens the store and starts serving on ``config.listen`` (port 0: any free port)."""
+async def create_server(config: ServerConfig, clock: TimerClock | None = None) -> Running:
+    """Migrates the database, opens the store and starts serving on ``config.listen`` (port 0: any free port).
+
+    ``clock`` drives the turn timers (the event loop's by default; tests pass one they move on by hand).
+    """
     await asyncio.to_thread(migrate, config.database_url)
     store = await open_store(config.database_url, sqlite_synchronous=config.sqlite_synchronous)
     manager = MatchManager(store, capacity=config.capacity)
-    timers = Timers(manager)
+    timers = Timers(manager, clock)
     feed = Feed(store, manager, eager=not config.database_url.startswith("sqlite"))
     await feed.start()
     server = grpc.aio.server()

@@ -8,19 +8,20 @@ from typing import TypeAlias
 import grpc
 
 from engine import registry
-from engine.contract import Viewer
+from engine.commands import read_type
+from engine.contract import ADMIN, Viewer
 from engine.match import encode
 from replays import storage as replay_io
 from replays.verify import verify_bytes
 from services import wire
 from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
-from services.errors import MatchNotFound
+from services.errors import MatchNotFound, PermissionDenied
 from services.hot import HotMatch
 from services.manager import MatchManager, SeatEntry, ruleset_for
 from services.readmodel import ENDED, row_for
 from services.rpc_errors import rpc_errors
-from services.tokens import check_admin, seat_for, viewer_for
+from services.tokens import actor_for, check_admin, seat_for, viewer_for
 from services.watch import Feed
 
 Context: TypeAlias = grpc.aio.ServicerContext
@@ -87,11 +88,16 @@ class MatchServicer(pb_grpc.MatchServiceServicer):
     @rpc_errors
     async def SubmitCommand(self, request: pb.SubmitCommandRequest, context: Context) -> pb.SubmitCommandResponse:
         hot = await self._matches.get(request.match_id)
-        seat = seat_for(request.token, hot.token_hashes)
+        actor = actor_for(request.token, hot.token_hashes, self._admin_token)
+        raw = request.command_json.encode()
+        if actor == ADMIN:
+            kind, _ = read_type(hot.ruleset, raw)
+            if kind not in hot.ruleset.admin_commands:
+                raise PermissionDenied(f"{hot.ruleset.id} accepts no {kind!r} command from an admin",
+                                       reason="NOT_AN_ADMIN_COMMAND")
         expected = request.expected_version if request.HasField("expected_version") else None
-        result = await self._matches.submit(request.match_id, seat, request.command_json.encode(),
-                                            request.command_id, expected)
-        return pb.SubmitCommandResponse(events=wire.submitted_events(hot.ruleset, result, seat),
+        result = await self._matches.submit(request.match_id, actor, raw, request.command_id, expected)
+        return pb.SubmitCommandResponse(events=wire.submitted_events(hot.ruleset, result, actor),
                                         version=result.version, duplicate=result.duplicate,
                                         to_act=hot.ruleset.to_act(hot.state))
 

@@ -7,6 +7,8 @@ import hmac
 import secrets
 from collections.abc import Sequence
 
+from engine.contract import ADMIN, Actor
+
 from services.errors import PermissionDenied, Unauthenticated
 
 TOKEN_SECRET_PREFIX = "token:"
@@ -42,3 +44,10 @@ def check_admin(token: str, admin_token: str | None) -> None:
         raise Unauthenticated("the admin token is required")
     if not admin_token or not hmac.compare_digest(token.encode(), admin_token.encode()):
         raise PermissionDenied("this action needs the admin token", reason="ADMIN_REQUIRED")
+
+
+def actor_for(token: str, hashes: Sequence[bytes], admin_token: str | None) -> Actor:
+    """The actor a command token acts as: the admin for the server's admin token, else the seat it opens."""
+    if token and admin_token and hmac.compare_digest(token.encode(), admin_token.encode()):
+        return ADMIN
+    return seat_for(token, hashes)

@@ -7,7 +7,7 @@ from typing import Any
 
 import msgspec
 
-from engine.contract import Ruleset
+from engine.contract import Actor, Ruleset
 from engine.match import encode, type_tag
 from eventstore import RecordedEvent
 from services.api import duelhall_pb2 as pb
@@ -40,11 +40,12 @@ def event(recorded: RecordedEvent, data: bytes) -> pb.Event:
                     actor=recorded.meta.actor, recorded_at=timestamp(recorded.meta.recorded_at))
 
 
-def submitted_events(ruleset: Ruleset, result: Submitted, seat: int) -> list[pb.Event]:
-    """A command's events as its submitter may see them."""
-    at, actor = timestamp(result.recorded_at), str(seat)
+def submitted_events(ruleset: Ruleset, result: Submitted, submitter: Actor) -> list[pb.Event]:
+    """A command's events as its submitter may see them (an admin sees what a spectator sees)."""
+    at, actor = timestamp(result.recorded_at), str(submitter)
+    viewer = submitter if isinstance(submitter, int) else None
     return [pb.Event(version=result.first_version + i, type=type_tag(e), actor=actor, recorded_at=at,
-                     data_json=encode(ruleset.redact(e, seat)).decode())
+                     data_json=encode(ruleset.redact(e, viewer)).decode())
             for i, e in enumerate(result.events)]
 
 

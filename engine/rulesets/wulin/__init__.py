@@ -38,6 +38,7 @@ RULESET = Ruleset(
     greedy_score=greedy_score,
     presets={name: {"hero_attribute": PRESET_ATTRIBUTES[name], "deck": list(deck)} for name, deck in PRESETS.items()},
     public_config=public_config,
+    admin_commands=frozenset({"referee_ruling"}),
     concede_options={"allow_concede": True},
 )
 
