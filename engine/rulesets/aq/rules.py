@@ -15,7 +15,7 @@ from engine.precheck import check_common
 from engine.rng import Rng
 from engine.tape import Tape
 from engine.rulesets.aq.evolve import evolve
-from engine.rulesets.aq.codes import MESSAGES, Code
+from engine.rulesets.aq.codes import Code
 from engine.rulesets.aq.data import SKILLS, shares_attribute
 from engine.rulesets.aq.model import (
     Command, Concede, CoverReserve, Draw, EndPhase, Event, LearnSkill, MatchEnded, PlayCard,
@@ -35,13 +35,10 @@ _STEPS = {
 }
 """§7: the steps each phase command is allowed in."""
 
+SEATS = {n: tuple(range(n)) for n in range(2, 7)}
 _CONCEDE = (Concede(),)
 _END_PHASE = (EndPhase(),)
 _DRAW = (Draw(),)
-
-
-def _refuse(code: Code) -> Rejected:
-    return Rejected(code, MESSAGES.get(code, code))
 
 
 # --- checks (§7, in the spec's order) ------------------------------------------------------------
@@ -49,36 +46,39 @@ def _refuse(code: Code) -> Rejected:
 
 def precheck(state: State, actor: Actor, kind: str) -> None:
     """§7 preconditions before field decoding: timeout and concede use only their own rows."""
-    check_common(kind, actor, over=state.status == "over", acting=range(len(state.seats)), anytime=(),
-                 not_your_turn=Code.NOT_YOUR_PHASE)
-    if kind == "timeout":
-        return
+    if actor != state.current or kind == "timeout" or state.status == "over":
+        # The common rows. The current seat's phase commands in a running match pass all of them, and
+        # legal_commands asks exactly that on every self-play step, so that case skips the call.
+        check_common(kind, actor, over=state.status == "over", acting=SEATS[len(state.seats)], anytime=(),
+                     not_your_turn=Code.NOT_YOUR_PHASE)
+        if kind == "timeout":
+            return
     assert isinstance(actor, int)
     if state.seats[actor].conceded:
-        raise _refuse(Code.SEAT_CONCEDED)
+        raise Rejected(Code.SEAT_CONCEDED, "this seat has conceded")
     if kind == "concede":
         return
     if actor != state.current:
-        raise _refuse(Code.NOT_YOUR_PHASE)
+        raise Rejected(Code.NOT_YOUR_PHASE, "it is not your phase")
     if state.step not in _STEPS[kind]:
-        raise _refuse(Code.WRONG_STEP)
+        raise Rejected(Code.WRONG_STEP, "that command is not allowed in the current step")
 
 
 def check_skill_action(state: State, seat: int) -> None:
     """The gate of both skill commands: one skill action per phase."""
     if not state.skill_action_available:
-        raise _refuse(Code.SKILL_ACTION_USED)
+        raise Rejected(Code.SKILL_ACTION_USED, "a skill action was already taken this phase")
 
 
 def check_learn_cards(state: State, a: str, b: str) -> None:
     """learn_skill field and card checks: ordered distinct pair, both in hand, a shared attribute (D10)."""
     if not a < b:  # pet ids sort canonically as strings; unknown ids fall through to CARD_NOT_IN_HAND
-        raise _refuse(Code.BAD_FIELDS)
+        raise Rejected(Code.BAD_FIELDS, "the command's fields do not fit")
     hand = state.seats[state.current].hand
     if a not in hand or b not in hand:
-        raise _refuse(Code.CARD_NOT_IN_HAND)
+        raise Rejected(Code.CARD_NOT_IN_HAND, "that card is not in your hand")
     if not shares_attribute(a, b):
-        raise _refuse(Code.LEARN_NO_SHARED_ATTRIBUTE)
+        raise Rejected(Code.LEARN_NO_SHARED_ATTRIBUTE, "the two cards share no attribute")
 
 
 def check_learn_skill(state: State, actor: Actor, cmd: LearnSkill) -> None:
@@ -86,10 +86,10 @@ def check_learn_skill(state: State, actor: Actor, cmd: LearnSkill) -> None:
     check_skill_action(state, state.current)
     cards = cmd.cards
     if not (len(cards) == 2 and all(type(c) is str for c in cards)):
-        raise _refuse(Code.BAD_FIELDS)
+        raise Rejected(Code.BAD_FIELDS, "the command's fields do not fit")
     check_learn_cards(state, cards[0], cards[1])
     if not state.skill_deck:
-        raise _refuse(Code.SKILL_DECK_EMPTY)
+        raise Rejected(Code.SKILL_DECK_EMPTY, "the skill deck is empty")
 
 
 def check_use_skill(state: State, actor: Actor, cmd: UseSkill) -> None:
@@ -98,16 +98,16 @@ def check_use_skill(state: State, actor: Actor, cmd: UseSkill) -> None:
     skill, card, target = cmd.skill, cmd.card, cmd.target_seat
     seat = state.seats[state.current]
     if skill not in seat.skills:
-        raise _refuse(Code.SKILL_NOT_HELD)
+        raise Rejected(Code.SKILL_NOT_HELD, "you do not hold that skill")
     needs = SKILLS[skill].needs
     if (card is not None) != needs.card or (target is not None) != needs.target_seat:
-        raise _refuse(Code.BAD_FIELDS)
+        raise Rejected(Code.BAD_FIELDS, "the command's fields do not fit")
     if not isinstance(card, str | None) or not (target is None or type(target) is int):
-        raise _refuse(Code.BAD_FIELDS)
+        raise Rejected(Code.BAD_FIELDS, "the command's fields do not fit")
     if card is not None and card not in seat.hand:
-        raise _refuse(Code.CARD_NOT_IN_HAND)
+        raise Rejected(Code.CARD_NOT_IN_HAND, "that card is not in your hand")
     if target is not None and not (0 <= target < len(state.seats) and target != state.current):
-        raise _refuse(Code.BAD_TARGET)
+        raise Rejected(Code.BAD_TARGET, "the target must be another seat")
 
 
 def check_play_card(state: State, actor: Actor, cmd: PlayCard) -> None:
@@ -115,28 +115,28 @@ def check_play_card(state: State, actor: Actor, cmd: PlayCard) -> None:
     card = cmd.card
     if state.step == "drawn_choice":
         if card not in state.drawn_playable:
-            raise _refuse(Code.CARD_NOT_PLAYABLE)
+            raise Rejected(Code.CARD_NOT_PLAYABLE, "that card cannot be played now")
         return
     if card not in state.seats[state.current].hand:
-        raise _refuse(Code.CARD_NOT_IN_HAND)
+        raise Rejected(Code.CARD_NOT_IN_HAND, "that card is not in your hand")
     if not is_playable(state, card):
-        raise _refuse(Code.CARD_NOT_PLAYABLE)
+        raise Rejected(Code.CARD_NOT_PLAYABLE, "that card cannot be played now")
 
 
 def check_draw(state: State, actor: Actor, cmd: Draw) -> None:
     """§7 draw: only without a playable hand card (D11)."""
     if first_playable(state, state.seats[state.current].hand) is not None:
-        raise _refuse(Code.MUST_PLAY)
+        raise Rejected(Code.MUST_PLAY, "you hold a playable card and must play")
 
 
 def check_cover_reserve(state: State, actor: Actor, cmd: CoverReserve) -> None:
     if cmd.card not in state.seats[state.current].hand:
-        raise _refuse(Code.CARD_NOT_IN_HAND)
+        raise Rejected(Code.CARD_NOT_IN_HAND, "that card is not in your hand")
 
 
 def check_timeout(state: State, actor: Actor, cmd: Timeout) -> None:
     if cmd.phase_no != state.phase_no:
-        raise _refuse(Code.TIMEOUT_STALE)
+        raise Rejected(Code.TIMEOUT_STALE, "that phase is already over")
 
 
 def check_none(state: State, actor: Actor, cmd: Command) -> None:
@@ -217,15 +217,16 @@ def emit_concede(tape: Tape[State, Event], rng: Rng, seat: int) -> None:
 
 
 def _learn_candidates(state: State, seat: int) -> list[LearnSkill]:
-    """Ordered pairs of hand cards; the pair-independent checks run once, as the family's gate."""
+    """Ordered pairs of hand cards that share an attribute (the card data alone rules out the others, as
+    card types do for card_monsters' candidates); the pair-independent checks run once, as the gate."""
     hand = state.seats[seat].hand
-    return [LearnSkill(cards=(a, b)) for i, a in enumerate(hand) for b in hand[i + 1:]]
+    return [LearnSkill(cards=(a, b)) for i, a in enumerate(hand) for b in hand[i + 1:] if shares_attribute(a, b)]
 
 
 def _learn_gate(state: State, seat: int) -> None:
     check_skill_action(state, seat)
     if not state.skill_deck:
-        raise _refuse(Code.SKILL_DECK_EMPTY)
+        raise Rejected(Code.SKILL_DECK_EMPTY, "the skill deck is empty")
 
 
 def _learn_pair(state: State, actor: Actor, cmd: LearnSkill) -> None:
@@ -253,7 +254,7 @@ def _covers(state: State, seat: int) -> list[CoverReserve]:
 
 FAMILIES: tuple[Family[State], ...] = (
     Family("learn_skill", _learn_candidates, _learn_pair, gate=_learn_gate),
-    Family("use_skill", _skill_uses, check_use_skill),
+    Family("use_skill", _skill_uses, check_use_skill, gate=check_skill_action),
     Family("play_card", _hand_plays, check_play_card),
     Family("draw", lambda state, seat: _DRAW, check_draw),
     Family("cover_reserve", _covers, check_cover_reserve),
