@@ -8,7 +8,6 @@ import secrets
 from collections.abc import Sequence
 
 from engine.contract import ADMIN, Actor
-
 from services.errors import PermissionDenied, Unauthenticated
 
 TOKEN_SECRET_PREFIX = "token:"

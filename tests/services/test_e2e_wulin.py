@@ -21,7 +21,9 @@ REFEREE = '{"referee_enabled": true}'
 RULING = '{"type": "referee_ruling", "winner": 1, "note": "network failure"}'
 
 
-async def submit(stub: pb_grpc.MatchServiceStub, created: Created, token: str, command: str) -> pb.SubmitCommandResponse:
+async def submit(
+    stub: pb_grpc.MatchServiceStub, created: Created, token: str, command: str,
+) -> pb.SubmitCommandResponse:
     return await stub.SubmitCommand(pb.SubmitCommandRequest(match_id=created.match_id, token=token,
                                                             command_json=command))
 

@@ -195,6 +195,10 @@ FIRST_STRIKE: frozenset[str] = frozenset(
 STAT_ABILITIES: dict[str, tuple[StatAbility, ...]] = {
     c.id: tuple(a for a in c.abilities if isinstance(a, StatAbility)) for c in BATTLE.values()
 }
+LASTING: dict[str, tuple[ModifyStats, ...]] = {
+    c.id: c.continuous for c in _DATA.cards if isinstance(c, FormationCard) and c.mode == "lasting"
+}
+"""The continuous effects of every lasting formation, by id."""
 CONSUMABLE = (SecretArtCard, TreasureCard, QiCard)
 PLAYABLE = (BattleCard, SkillCard, FormationCard)
 

@@ -22,6 +22,7 @@ from engine.rulesets.wulin.model import (
     CardPlayed,
     CardsDrawn,
     CardUsed,
+    CardView,
     Clock,
     ClockRestarted,
     CombatResolved,
@@ -84,9 +85,9 @@ def evolve(state: State, event: Event) -> State:
             assert iids is not None, "the fold takes full events, never a viewer's redacted copy"
             side = state.sides[s]
             return _with(state, s, replace(side, library=side.library[count:], hand=(*side.hand, *iids)))
-        case CardUsed(seat=s, card=card):
+        case CardUsed(seat=s, card=card, card_id=card_id):
             side = state.sides[s]
-            side = replace(side, hand=drop(side.hand, card), graveyard=(*side.graveyard, card),
+            side = replace(side, hand=drop(side.hand, card), graveyard=(*side.graveyard, CardView(card, card_id)),
                            consumable_used=True, actions=side.actions + 1)
             return _with(state, s, side)
         case CardPlayed(seat=s, card=card, card_id=card_id, zone=zone):
@@ -99,13 +100,11 @@ def evolve(state: State, event: Event) -> State:
             else:
                 side = replace(side, battle_zone=(*side.battle_zone, placed))
             return _with(state, s, side)
-        case CardDiscarded(seat=s, card=card, from_=origin):
+        case CardDiscarded(seat=s, card=card, card_id=card_id, from_=origin):
             side = state.sides[s]
-            if origin == "hand":
-                side = replace(side, hand=drop(side.hand, card))
-            else:
-                side = _remove(side, card)
-            side = replace(side, graveyard=(*side.graveyard, card), discard_used=True, actions=side.actions + 1)
+            side = replace(side, hand=drop(side.hand, card)) if origin == "hand" else _remove(side, card)
+            side = replace(side, graveyard=(*side.graveyard, CardView(card, card_id)), discard_used=True,
+                           actions=side.actions + 1)
             return _with(state, s, side)
         case CardFlipped(seat=s, card=card, card_id=card_id):
             side = _update(state.sides[s], card, face_up=True)
@@ -114,9 +113,9 @@ def evolve(state: State, event: Event) -> State:
             if s == state.active_seat:
                 side = replace(side, actions=side.actions + 1)
             return _with(state, s, side)
-        case CardLeftField(seat=s, card=card):
+        case CardLeftField(seat=s, card=card, card_id=card_id):
             side = _remove(state.sides[s], card)
-            return _with(state, s, replace(side, graveyard=(*side.graveyard, card)))
+            return _with(state, s, replace(side, graveyard=(*side.graveyard, CardView(card, card_id))))
         case TempModifierApplied(cards=cards, atk=atk, def_=def_):
             sides = tuple(_add_temp(side, cards, atk, def_) for side in state.sides)
             return replace(state, sides=sides)
@@ -156,7 +155,7 @@ def evolve(state: State, event: Event) -> State:
         case LibraryShuffled(seat=s, card_ids=card_ids):
             assert card_ids is not None, "the fold takes full events, never a viewer's redacted copy"
             iids = tuple(f"p{s}-{i:02d}" for i in range(len(card_ids)))
-            state = replace(state, card_ids={**state.card_ids, **dict(zip(iids, card_ids))})
+            state = replace(state, card_ids={**state.card_ids, **dict(zip(iids, card_ids, strict=True))})
             return _with(state, s, replace(state.sides[s], library=iids))
         case WulinCreated(options=options, heroes=heroes):
             sides = tuple(

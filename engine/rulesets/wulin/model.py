@@ -1,7 +1,7 @@
 """Wulin data: options, configuration, state, commands, events and views (docs/rulesets/wulin.md §3, §7, §11).
 
 Data only: the functions live in rules.py, resolve.py, evolve.py and view.py. Instances are ``p{seat}-{nn}``
-(§3.4); library, hand and graveyard hold instance ids, field zones hold ``FieldCard`` records.
+(§3.4); library and hand hold instance ids, graveyards ``CardView`` records, field zones ``FieldCard`` records.
 """
 
 from __future__ import annotations
@@ -20,7 +20,9 @@ QiReason = Literal[
     "attack_cost", "defence_cost", "block_cost", "secret_art_cost", "treasure_cost", "formation_cost",
     "skill_upkeep", "qi_card", "hidden_weapon", "secret_art", "treasure", "formation", "discard_effect",
 ]
-HpReason = Literal["combat", "hidden_weapon", "secret_art", "treasure", "formation", "discard_effect", "timeout_penalty"]
+HpReason = Literal[
+    "combat", "hidden_weapon", "secret_art", "treasure", "formation", "discard_effect", "timeout_penalty",
+]
 EffectReason = Literal["secret_art", "treasure", "formation", "discard_effect"]
 LeaveReason = Literal["combat", "weapon", "upkeep", "instant_formation"]
 PhaseEndReason = Literal["end_phase", "timeout", "idle_timeout"]
@@ -62,6 +64,13 @@ class Config(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 # --- state (§3.4-§3.7) ------------------------------------------------------------------------------------
 
 
+class CardView(msgspec.Struct, frozen=True):
+    """A card anyone may identify (graveyards are public): its instance and catalog ids."""
+
+    iid: str
+    card_id: str
+
+
 class FieldCard(msgspec.Struct, frozen=True):
     """A card in a skill or battle zone (§3.4)."""
 
@@ -86,7 +95,7 @@ class Side(msgspec.Struct, frozen=True):
     hand: tuple[str, ...] = ()
     skill_zone: tuple[FieldCard, ...] = ()
     battle_zone: tuple[FieldCard, ...] = ()
-    graveyard: tuple[str, ...] = ()
+    graveyard: tuple[CardView, ...] = ()
     idle_streak: int = 0
     timeouts: int = 0
     truce_proposals_used: int = 0
@@ -519,11 +528,6 @@ Event = (
 
 
 # --- views (§11) ------------------------------------------------------------------------------------------
-
-
-class CardView(msgspec.Struct, frozen=True):
-    iid: str
-    card_id: str
 
 
 class FieldView(msgspec.Struct, frozen=True):

@@ -11,11 +11,11 @@ from engine.rulesets.wulin.data import (
     BATTLE,
     CATALOG,
     FIRST_STRIKE,
+    LASTING,
     STAT_ABILITIES,
     DamageHp,
     DrainQi,
     Effect,
-    FormationCard,
     GainQi,
     HealHp,
     ModifyStats,
@@ -41,8 +41,8 @@ from engine.rulesets.wulin.model import (
     LeaveReason,
     LossChoiceRequired,
     MatchEnded,
-    PhaseEndReason,
     PhaseEnded,
+    PhaseEndReason,
     PhaseStarted,
     QiChanged,
     QiReason,
@@ -82,10 +82,8 @@ def actual(state: State, seat: int, card: FieldCard, stat: str, role: str, group
         v += _continuous(skill_card.continuous, seat, seat, entry.attribute, attack)
     for controller in (seat, 1 - seat):
         for other in state.sides[controller].battle_zone:
-            if other.face_up:
-                formation = CATALOG[other.card_id]
-                if isinstance(formation, FormationCard) and formation.mode == "lasting":
-                    v += _continuous(formation.continuous, controller, seat, entry.attribute, attack)
+            if other.face_up and other.card_id in LASTING:
+                v += _continuous(LASTING[other.card_id], controller, seat, entry.attribute, attack)
     v += card.temp_atk if attack else card.temp_def
     return max(0, v)
 
@@ -153,7 +151,8 @@ def pay(tape: Tape[State, Event], seat: int, cost: int, reason: QiReason, source
 
 
 def run_effects(
-    tape: Tape[State, Event], seat: int, source: str, effects: tuple[Effect, ...], reason: EffectReason, target: str | None
+    tape: Tape[State, Event], seat: int, source: str, effects: tuple[Effect, ...], reason: EffectReason,
+    target: str | None,
 ) -> bool:
     """Executes ``effects`` in order for controller ``seat``; True when the match ended."""
     opponent = 1 - seat

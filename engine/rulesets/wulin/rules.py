@@ -16,7 +16,6 @@ from engine.errors import Rejected
 from engine.legal import Family, legal
 from engine.precheck import check_common
 from engine.rng import Rng
-from engine.tape import Tape
 from engine.rulesets.wulin.codes import Code
 from engine.rulesets.wulin.data import (
     BATTLE,
@@ -54,9 +53,9 @@ from engine.rulesets.wulin.model import (
     Command,
     Concede,
     Conceded,
-    Defend,
     DefenceDeclared,
     DefenceDeclined,
+    Defend,
     DiscardCard,
     EndPhase,
     Event,
@@ -102,8 +101,10 @@ from engine.rulesets.wulin.resolve import (
     resolve_combat,
     run_effects,
 )
+from engine.tape import Tape
 
 SEATS = (0, 1)
+_NOT_SEAT = frozenset({"timeout", "referee_ruling"})
 MODES = ("single", "joint", "combination")
 BATTLE_ZONE_SIZE = 5
 TRUCE_PROPOSALS = 3
@@ -124,6 +125,8 @@ def precheck(state: State, actor: Actor, kind: str) -> None:
     Unlike the engine's default order, R0 comes first for seat commands too (NOT_A_PLAYER), and the referee's
     code is NOT_REFEREE.
     """
+    if actor in SEATS and kind not in _NOT_SEAT and state.status != ENDED:
+        return  # the common case, first: a seat's command in a running match
     if kind == "referee_ruling":
         if actor != ADMIN:
             raise Rejected(Code.NOT_REFEREE, "only the referee rules")
@@ -710,7 +713,8 @@ def _play_candidates(state: State, seat: int) -> list[PlayCard]:
     out = []
     for iid in sorted(side.hand):
         card = CATALOG[state.card_ids[iid]]
-        if isinstance(card, SkillCard) and skill_room or isinstance(card, BattleCard | FormationCard) and battle_room:
+        room = skill_room if isinstance(card, SkillCard) else battle_room
+        if room and isinstance(card, PLAYABLE):
             out.append(PlayCard(iid))
     return out
 
@@ -815,9 +819,20 @@ FAMILIES: tuple[Family[State], ...] = (
 
 
 def _has_action(state: State, seat: int) -> bool:
-    """D16: some action command is accepted from the seat now (discard first: it is almost always possible)."""
+    """D16: some action command is accepted from the seat now; stops at the first (discards come first, as
+    they are almost always possible)."""
     for family in ACTION_FAMILIES:
-        if legal((family,), precheck, state, seat):
+        try:
+            precheck(state, seat, family.tag)
+            if family.gate is not None:
+                family.gate(state, seat)
+        except Rejected:
+            continue
+        for cmd in family.candidates(state, seat):
+            try:
+                family.check(state, seat, cmd)
+            except Rejected:
+                continue
             return True
     return False
 

@@ -16,7 +16,7 @@ from engine.errors import ConfigError
 from engine.options import check_options
 from engine.rng import Rng
 from engine.rulesets.wulin.codes import Code
-from engine.rulesets.wulin.data import ATTRIBUTES, Attribute, CATALOG, PRESET_ATTRIBUTES, PRESETS, BattleCard, QiCard
+from engine.rulesets.wulin.data import ATTRIBUTES, CATALOG, PRESET_ATTRIBUTES, PRESETS, Attribute, BattleCard, QiCard
 from engine.rulesets.wulin.evolve import evolve
 from engine.rulesets.wulin.model import (
     CardsDrawn,

@@ -95,7 +95,7 @@ def _side_view(state: State, seat: int, viewer: Viewer) -> SideView:
         hand=tuple(CardView(iid, card_ids[iid]) for iid in side.hand) if owner else None,
         skill_zone=tuple(_field_view(state, seat, c, owner) for c in side.skill_zone),
         battle_zone=tuple(_field_view(state, seat, c, owner) for c in side.battle_zone),
-        graveyard=tuple(CardView(iid, card_ids[iid]) for iid in side.graveyard),
+        graveyard=side.graveyard,
         idle_streak=side.idle_streak,
         timeouts=side.timeouts,
         truce_proposals_used=side.truce_proposals_used,

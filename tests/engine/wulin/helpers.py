@@ -13,7 +13,7 @@ from typing import Any
 import msgspec
 
 from engine.rulesets.wulin import RULESET
-from engine.rulesets.wulin.model import Clock, ClockRestarted, FieldCard, Options, Pending, Side, State
+from engine.rulesets.wulin.model import CardView, Clock, ClockRestarted, FieldCard, Options, Pending, Side, State
 from tests.engine.scenario import Scenario
 
 CardRef = tuple[str, str]
@@ -56,8 +56,11 @@ def side(**fields: Any) -> SideSpec:
     return SideSpec(**converted)
 
 
+EMPTY = SideSpec()
+
+
 def given(
-    s0: SideSpec = SideSpec(), s1: SideSpec = SideSpec(), *, phase: int = 7, active: int = 0, first: int = 0,
+    s0: SideSpec = EMPTY, s1: SideSpec = EMPTY, *, phase: int = 7, active: int = 0, first: int = 0,
     clock_seq: int = 1, pending: Pending | None = None, truce_offer: int | None = None, **options: Any,
 ) -> State:
     """A running state with exactly these zones and counters (the §14 fixture for everything unnamed)."""
@@ -71,13 +74,15 @@ def given(
         default_played = 5 if seat == 0 else 6
         skill = tuple(_placed(c, default_played) for c in spec.skill)
         battle = tuple(_placed(c, default_played) for c in spec.battle)
-        for iid, card_id in [*hand, *library, *spec.graveyard, *((c.iid, c.card_id) for c in (*skill, *battle))]:
+        placed = [(c.iid, c.card_id) for c in (*skill, *battle)]
+        for iid, card_id in [*hand, *library, *spec.graveyard, *placed]:
             assert card_ids.setdefault(iid, card_id) == card_id, f"label {iid} used for two cards"
         sides.append(Side(
             hp=spec.hp, max_hp=opts.starting_hp, qi=spec.qi,
             hero_attribute=spec.hero or ("fire" if seat == 0 else "water"),  # type: ignore[arg-type]
             library=_ids(library), hand=_ids(hand), skill_zone=skill, battle_zone=battle,
-            graveyard=_ids(spec.graveyard), idle_streak=spec.idle_streak, timeouts=spec.timeouts,
+            graveyard=tuple(CardView(iid, card_id) for iid, card_id in spec.graveyard),
+            idle_streak=spec.idle_streak, timeouts=spec.timeouts,
             truce_proposals_used=spec.truce_proposals_used, actions=spec.actions,
             consumable_used=spec.consumable_used, play_used=spec.play_used, discard_used=spec.discard_used,
             battle_flip_used=spec.battle_flip_used,

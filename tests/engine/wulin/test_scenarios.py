@@ -28,13 +28,14 @@ from engine.rulesets.wulin.model import (
     CombatResolved,
     Concede,
     Conceded,
-    Defend,
     DefenceDeclared,
     DefenceDeclined,
+    Defend,
     DiscardCard,
     EndPhase,
     FirstPlayerDecided,
     FlipCard,
+    Hero,
     HiddenWeaponThrown,
     HpChanged,
     LibraryShuffled,
@@ -67,7 +68,6 @@ from engine.rulesets.wulin.model import (
     WeaponNotBlocked,
     WeaponResolved,
     WulinCreated,
-    Hero,
 )
 from engine.rulesets.wulin.resolve import actual
 from engine.rulesets.wulin.rules import legal_commands
