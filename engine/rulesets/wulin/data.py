@@ -203,8 +203,7 @@ CONSUMABLE = (SecretArtCard, TreasureCard, QiCard)
 PLAYABLE = (BattleCard, SkillCard, FormationCard)
 
 
-def qi_cost(card: Card) -> int:
-    """§8.2: what using (consumables), flipping (formations) or engaging (battle cards) costs; 0 otherwise."""
+def _qi_cost(card: Card) -> int:
     return card.qi_cost if isinstance(card, BattleCard | SecretArtCard | TreasureCard | FormationCard) else 0
 
 
@@ -213,6 +212,13 @@ def effects_of(card: Card) -> tuple[Effect, ...]:
     return card.effects if isinstance(card, SecretArtCard | TreasureCard | FormationCard) else ()
 
 
-def needs_target(card: Card) -> bool:
-    """§7 use_card (4): the card has a ``target_own_battle`` selector."""
-    return any(isinstance(e, ModifyStats) and isinstance(e.selector, TargetOwnBattle) for e in effects_of(card))
+QI_COST: dict[str, int] = {card.id: _qi_cost(card) for card in _DATA.cards}
+"""§8.2 by card id: what using (consumables), flipping (formations) or engaging (battle cards) costs."""
+TARGETED: frozenset[str] = frozenset(
+    card.id for card in _DATA.cards
+    if any(isinstance(e, ModifyStats) and isinstance(e.selector, TargetOwnBattle) for e in effects_of(card))
+)
+"""§7 use_card (4): the cards with a ``target_own_battle`` selector."""
+CONSUMABLE_IDS: frozenset[str] = frozenset(c.id for c in _DATA.cards if isinstance(c, CONSUMABLE))
+PLAYABLE_IDS: frozenset[str] = frozenset(c.id for c in _DATA.cards if isinstance(c, PLAYABLE))
+SKILL_IDS: frozenset[str] = frozenset(c.id for c in _DATA.cards if isinstance(c, SkillCard))

@@ -36,7 +36,7 @@ SEATS = (0, 1)
 # --- configuration (§3.8, §4) ---------------------------------------------------------------------------
 
 
-class Options(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class Options(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True):
     """Match options with the spec's defaults (§3.8)."""
 
     starting_hp: Annotated[int, msgspec.Meta(ge=1, le=9999)] = 300
@@ -49,14 +49,14 @@ class Options(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     referee_enabled: bool = False
 
 
-class SeatConfig(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class SeatConfig(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True):
     """One seat's deck (presets expanded, config order) and hero attribute; the public copy has no deck."""
 
     hero_attribute: Attribute
     deck: tuple[str, ...] = ()
 
 
-class Config(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class Config(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True):
     seats: tuple[SeatConfig, ...]
     options: Options = Options()
 
@@ -64,14 +64,14 @@ class Config(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 # --- state (§3.4-§3.7) ------------------------------------------------------------------------------------
 
 
-class CardView(msgspec.Struct, frozen=True):
+class CardView(msgspec.Struct, frozen=True, gc=False):
     """A card anyone may identify (graveyards are public): its instance and catalog ids."""
 
     iid: str
     card_id: str
 
 
-class FieldCard(msgspec.Struct, frozen=True):
+class FieldCard(msgspec.Struct, frozen=True, gc=False):
     """A card in a skill or battle zone (§3.4)."""
 
     iid: str
@@ -84,7 +84,7 @@ class FieldCard(msgspec.Struct, frozen=True):
     temp_def: int = 0
 
 
-class Side(msgspec.Struct, frozen=True):
+class Side(msgspec.Struct, frozen=True, gc=False):
     """One seat's hero, zones and counters (§3.5, §3.6); the per-phase flags reset at every phase start."""
 
     hp: int
@@ -106,14 +106,14 @@ class Side(msgspec.Struct, frozen=True):
     battle_flip_used: bool = False
 
 
-class PendingDefend(msgspec.Struct, frozen=True, tag_field="kind", tag="defend"):
+class PendingDefend(msgspec.Struct, frozen=True, gc=False, tag_field="kind", tag="defend"):
     seat: int
     attack_id: int
     attackers: tuple[str, ...]
     mode: str
 
 
-class PendingBlock(msgspec.Struct, frozen=True, tag_field="kind", tag="block"):
+class PendingBlock(msgspec.Struct, frozen=True, gc=False, tag_field="kind", tag="block"):
     seat: int
     weapon_id: int
     attribute: Attribute | None
@@ -121,7 +121,7 @@ class PendingBlock(msgspec.Struct, frozen=True, tag_field="kind", tag="block"):
     stat: Literal["hp", "qi"]
 
 
-class PendingLoss(msgspec.Struct, frozen=True, tag_field="kind", tag="choose_loss"):
+class PendingLoss(msgspec.Struct, frozen=True, gc=False, tag_field="kind", tag="choose_loss"):
     seat: int
     attack_id: int
     options: tuple[str, ...]
@@ -130,13 +130,13 @@ class PendingLoss(msgspec.Struct, frozen=True, tag_field="kind", tag="choose_los
 Pending = PendingDefend | PendingBlock | PendingLoss
 
 
-class Clock(msgspec.Struct, frozen=True):
+class Clock(msgspec.Struct, frozen=True, gc=False):
     seat: int
     seq: int
     duration_s: int
 
 
-class OpenAttack(msgspec.Struct, frozen=True):
+class OpenAttack(msgspec.Struct, frozen=True, gc=False):
     attack_id: int
     seat: int
     cards: tuple[str, ...]
@@ -146,12 +146,12 @@ class OpenAttack(msgspec.Struct, frozen=True):
     defenders: tuple[str, ...] = ()
 
 
-class Result(msgspec.Struct, frozen=True):
+class Result(msgspec.Struct, frozen=True, gc=False):
     winner: int | None
     reason: Reason
 
 
-class State(msgspec.Struct, frozen=True):
+class State(msgspec.Struct, frozen=True, gc=False):
     """The whole match. ``card_ids`` maps every instance id to its catalog id (filled by ``LibraryShuffled``)."""
 
     options: Options
@@ -172,81 +172,81 @@ class State(msgspec.Struct, frozen=True):
 # --- commands (§7) ----------------------------------------------------------------------------------------
 
 
-class _Command(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="type"):
+class _Command(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True, tag_field="type"):
     pass
 
 
-class UseCard(_Command, tag="use_card", frozen=True):
+class UseCard(_Command, tag="use_card", frozen=True, gc=False):
     card: str
     target: str | None = None
 
 
-class PlayCard(_Command, tag="play_card", frozen=True):
+class PlayCard(_Command, tag="play_card", frozen=True, gc=False):
     card: str
 
 
-class DiscardCard(_Command, tag="discard_card", frozen=True):
+class DiscardCard(_Command, tag="discard_card", frozen=True, gc=False):
     card: str
 
 
-class FlipCard(_Command, tag="flip_card", frozen=True):
+class FlipCard(_Command, tag="flip_card", frozen=True, gc=False):
     card: str
 
 
-class Attack(_Command, tag="attack", frozen=True):
+class Attack(_Command, tag="attack", frozen=True, gc=False):
     cards: tuple[str, ...]
     mode: str
     primary: str | None = None
 
 
-class Defend(_Command, tag="defend", frozen=True):
+class Defend(_Command, tag="defend", frozen=True, gc=False):
     cards: tuple[str, ...]
     mode: str
     primary: str | None = None
     focus: str | None = None
 
 
-class NoDefence(_Command, tag="no_defence", frozen=True):
+class NoDefence(_Command, tag="no_defence", frozen=True, gc=False):
     pass
 
 
-class Block(_Command, tag="block", frozen=True):
+class Block(_Command, tag="block", frozen=True, gc=False):
     card: str
 
 
-class NoBlock(_Command, tag="no_block", frozen=True):
+class NoBlock(_Command, tag="no_block", frozen=True, gc=False):
     pass
 
 
-class ChooseLoss(_Command, tag="choose_loss", frozen=True):
+class ChooseLoss(_Command, tag="choose_loss", frozen=True, gc=False):
     card: str
 
 
-class EndPhase(_Command, tag="end_phase", frozen=True):
+class EndPhase(_Command, tag="end_phase", frozen=True, gc=False):
     pass
 
 
-class ProposeTruce(_Command, tag="propose_truce", frozen=True):
+class ProposeTruce(_Command, tag="propose_truce", frozen=True, gc=False):
     pass
 
 
-class AcceptTruce(_Command, tag="accept_truce", frozen=True):
+class AcceptTruce(_Command, tag="accept_truce", frozen=True, gc=False):
     pass
 
 
-class RejectTruce(_Command, tag="reject_truce", frozen=True):
+class RejectTruce(_Command, tag="reject_truce", frozen=True, gc=False):
     pass
 
 
-class Concede(_Command, tag="concede", frozen=True):
+class Concede(_Command, tag="concede", frozen=True, gc=False):
     pass
 
 
-class Timeout(_Command, tag="timeout", frozen=True):
+class Timeout(_Command, tag="timeout", frozen=True, gc=False):
     clock_seq: int
 
 
-class RefereeRuling(_Command, tag="referee_ruling", frozen=True):
+class RefereeRuling(_Command, tag="referee_ruling", frozen=True, gc=False):
     winner: int | None
     note: Annotated[str, msgspec.Meta(max_length=200)] = ""
 
@@ -260,34 +260,34 @@ Command = (
 # --- events (§7.1) ----------------------------------------------------------------------------------------
 
 
-class _Event(msgspec.Struct, frozen=True, tag_field="type", tag=True):
+class _Event(msgspec.Struct, frozen=True, gc=False, tag_field="type", tag=True):
     pass
 
 
-class Hero(msgspec.Struct, frozen=True):
+class Hero(msgspec.Struct, frozen=True, gc=False):
     seat: int
     hero_attribute: Attribute
     hp: int
     qi: int
 
 
-class WulinCreated(_Event, frozen=True):
+class WulinCreated(_Event, frozen=True, gc=False):
     options: Options
     heroes: tuple[Hero, ...]
     deck_sizes: tuple[int, ...]
 
 
-class FirstPlayerDecided(_Event, frozen=True):
+class FirstPlayerDecided(_Event, frozen=True, gc=False):
     throws: tuple[tuple[str, str], ...]
     first_seat: int
 
 
-class OpeningReshuffled(_Event, frozen=True):
+class OpeningReshuffled(_Event, frozen=True, gc=False):
     seat: int
     attempt: int
 
 
-class LibraryShuffled(_Event, frozen=True):
+class LibraryShuffled(_Event, frozen=True, gc=False):
     """``card_ids`` (top first) is null for every viewer (§11)."""
 
     seat: int
@@ -296,7 +296,7 @@ class LibraryShuffled(_Event, frozen=True):
     count: int
 
 
-class CardsDrawn(_Event, frozen=True):
+class CardsDrawn(_Event, frozen=True, gc=False):
     """``iids`` and ``card_ids`` are null for everyone but the drawing seat (§11, D32)."""
 
     seat: int
@@ -305,13 +305,13 @@ class CardsDrawn(_Event, frozen=True):
     count: int
 
 
-class PhaseStarted(_Event, frozen=True):
+class PhaseStarted(_Event, frozen=True, gc=False):
     phase_no: int
     round_no: int
     seat: int
 
 
-class SkillUpkeepFailed(_Event, frozen=True):
+class SkillUpkeepFailed(_Event, frozen=True, gc=False):
     seat: int
     card: str
     card_id: str
@@ -319,7 +319,7 @@ class SkillUpkeepFailed(_Event, frozen=True):
     qi: int
 
 
-class QiChanged(_Event, frozen=True):
+class QiChanged(_Event, frozen=True, gc=False):
     seat: int
     amount: int
     delta: int
@@ -328,7 +328,7 @@ class QiChanged(_Event, frozen=True):
     source: str | int | None = None
 
 
-class HpChanged(_Event, frozen=True):
+class HpChanged(_Event, frozen=True, gc=False):
     seat: int
     amount: int
     delta: int
@@ -337,14 +337,14 @@ class HpChanged(_Event, frozen=True):
     source: str | int | None = None
 
 
-class CardUsed(_Event, frozen=True):
+class CardUsed(_Event, frozen=True, gc=False):
     seat: int
     card: str
     card_id: str
     target: str | None = None
 
 
-class CardPlayed(_Event, frozen=True):
+class CardPlayed(_Event, frozen=True, gc=False):
     """``card`` and ``card_id`` are null for everyone but the owner (§11, D32)."""
 
     seat: int
@@ -353,7 +353,7 @@ class CardPlayed(_Event, frozen=True):
     zone: FieldZone
 
 
-class CardDiscarded(_Event, frozen=True):
+class CardDiscarded(_Event, frozen=True, gc=False):
     seat: int
     card: str
     card_id: str
@@ -362,14 +362,14 @@ class CardDiscarded(_Event, frozen=True):
     effect_triggered: bool
 
 
-class CardFlipped(_Event, frozen=True):
+class CardFlipped(_Event, frozen=True, gc=False):
     seat: int
     card: str
     card_id: str
     zone: FieldZone
 
 
-class CardLeftField(_Event, frozen=True):
+class CardLeftField(_Event, frozen=True, gc=False):
     seat: int
     card: str
     card_id: str
@@ -377,14 +377,14 @@ class CardLeftField(_Event, frozen=True):
     reason: LeaveReason
 
 
-class TempModifierApplied(_Event, frozen=True):
+class TempModifierApplied(_Event, frozen=True, gc=False):
     source: str
     cards: tuple[str, ...]
     atk: int
     def_: int = msgspec.field(name="def")
 
 
-class AttackDeclared(_Event, frozen=True):
+class AttackDeclared(_Event, frozen=True, gc=False):
     attack_id: int
     seat: int
     cards: tuple[str, ...]
@@ -393,7 +393,7 @@ class AttackDeclared(_Event, frozen=True):
     qi_paid: int
 
 
-class DefenceDeclared(_Event, frozen=True):
+class DefenceDeclared(_Event, frozen=True, gc=False):
     attack_id: int
     seat: int
     cards: tuple[str, ...]
@@ -403,13 +403,13 @@ class DefenceDeclared(_Event, frozen=True):
     qi_paid: int
 
 
-class DefenceDeclined(_Event, frozen=True):
+class DefenceDeclined(_Event, frozen=True, gc=False):
     attack_id: int
     seat: int
     auto: bool
 
 
-class CombatResolved(_Event, frozen=True):
+class CombatResolved(_Event, frozen=True, gc=False):
     attack_id: int
     attackers: tuple[str, ...]
     defenders: tuple[str, ...]
@@ -422,24 +422,24 @@ class CombatResolved(_Event, frozen=True):
     loss_choice: bool
 
 
-class LossChoiceRequired(_Event, frozen=True):
+class LossChoiceRequired(_Event, frozen=True, gc=False):
     attack_id: int
     seat: int
     options: tuple[str, ...]
 
 
-class LossChosen(_Event, frozen=True):
+class LossChosen(_Event, frozen=True, gc=False):
     attack_id: int
     seat: int
     card: str
     auto: bool
 
 
-class AttackEnded(_Event, frozen=True):
+class AttackEnded(_Event, frozen=True, gc=False):
     attack_id: int
 
 
-class HiddenWeaponThrown(_Event, frozen=True):
+class HiddenWeaponThrown(_Event, frozen=True, gc=False):
     weapon_id: int
     seat: int
     card: str
@@ -449,7 +449,7 @@ class HiddenWeaponThrown(_Event, frozen=True):
     stat: Literal["hp", "qi"]
 
 
-class WeaponBlocked(_Event, frozen=True):
+class WeaponBlocked(_Event, frozen=True, gc=False):
     weapon_id: int
     seat: int
     blocker: str
@@ -458,61 +458,61 @@ class WeaponBlocked(_Event, frozen=True):
     blocker_leaves: bool
 
 
-class WeaponNotBlocked(_Event, frozen=True):
+class WeaponNotBlocked(_Event, frozen=True, gc=False):
     weapon_id: int
     seat: int
     auto: bool
 
 
-class WeaponResolved(_Event, frozen=True):
+class WeaponResolved(_Event, frozen=True, gc=False):
     weapon_id: int
 
 
-class PhaseEnded(_Event, frozen=True):
+class PhaseEnded(_Event, frozen=True, gc=False):
     phase_no: int
     seat: int
     reason: PhaseEndReason
 
 
-class TimedOut(_Event, frozen=True):
+class TimedOut(_Event, frozen=True, gc=False):
     seat: int
     clock_seq: int
     kind: TimeoutKind
 
 
-class ClockRestarted(_Event, frozen=True):
+class ClockRestarted(_Event, frozen=True, gc=False):
     seat: int
     seq: int
     duration_s: int
 
 
-class TruceProposed(_Event, frozen=True):
+class TruceProposed(_Event, frozen=True, gc=False):
     seat: int
     proposals_used: int
 
 
-class TruceAccepted(_Event, frozen=True):
+class TruceAccepted(_Event, frozen=True, gc=False):
     seat: int
 
 
-class TruceRejected(_Event, frozen=True):
+class TruceRejected(_Event, frozen=True, gc=False):
     seat: int
 
 
-class TruceExpired(_Event, frozen=True):
+class TruceExpired(_Event, frozen=True, gc=False):
     seat: int
 
 
-class Conceded(_Event, frozen=True):
+class Conceded(_Event, frozen=True, gc=False):
     seat: int
 
 
-class RefereeRuled(_Event, frozen=True):
+class RefereeRuled(_Event, frozen=True, gc=False):
     winner: int | None
     note: str
 
 
-class MatchEnded(_Event, frozen=True):
+class MatchEnded(_Event, frozen=True, gc=False):
     winner: int | None
     reason: Reason
 
@@ -530,7 +530,7 @@ Event = (
 # --- views (§11) ------------------------------------------------------------------------------------------
 
 
-class FieldView(msgspec.Struct, frozen=True):
+class FieldView(msgspec.Struct, frozen=True, gc=False):
     """A field card; a face-down card the viewer may not see has null ``iid``/``card_id`` and zero stats."""
 
     iid: str | None
@@ -545,7 +545,7 @@ class FieldView(msgspec.Struct, frozen=True):
     actual_def: int
 
 
-class SideView(msgspec.Struct, frozen=True):
+class SideView(msgspec.Struct, frozen=True, gc=False):
     seat: int
     hp: int
     max_hp: int
@@ -567,7 +567,7 @@ class SideView(msgspec.Struct, frozen=True):
     battle_flip_used: bool
 
 
-class View(msgspec.Struct, frozen=True):
+class View(msgspec.Struct, frozen=True, gc=False):
     viewer: int | None
     status: Status
     result: Result | None

@@ -63,9 +63,14 @@ IDLE_TIMEOUTS_LOSE = 3
 
 def actual(state: State, seat: int, card: FieldCard, stat: str, role: str, group: bool) -> int:
     """§8.1: the card's value after abilities, its skill, lasting formations and temporary modifiers."""
+    atk, def_ = actual_both(state, seat, card, role, group)
+    return atk if stat == "atk" else def_
+
+
+def actual_both(state: State, seat: int, card: FieldCard, role: str, group: bool) -> tuple[int, int]:
+    """§8.1 for attack and defence at once, each clamped at 0 once, at the end (四-2)."""
     entry = BATTLE[card.card_id]
-    attack = stat == "atk"
-    v = entry.atk if attack else entry.def_
+    atk, def_ = entry.atk + card.temp_atk, entry.def_ + card.temp_def
     skill = _face_up_skill(state, seat)
     for ability in STAT_ABILITIES[card.card_id]:
         if ability.when != "always" and ability.when != role:
@@ -75,23 +80,25 @@ def actual(state: State, seat: int, card: FieldCard, stat: str, role: str, group
                 continue
         elif skill is None or skill.card_id != ability.requires_skill:
             continue
-        v += ability.atk if attack else ability.def_
+        atk, def_ = atk + ability.atk, def_ + ability.def_
     if skill is not None:
         skill_card = CATALOG[skill.card_id]
         assert isinstance(skill_card, SkillCard)
-        v += _continuous(skill_card.continuous, seat, seat, entry.attribute, attack)
+        atk, def_ = _continuous(skill_card.continuous, seat, seat, entry.attribute, atk, def_)
     for controller in (seat, 1 - seat):
         for other in state.sides[controller].battle_zone:
             if other.face_up and other.card_id in LASTING:
-                v += _continuous(LASTING[other.card_id], controller, seat, entry.attribute, attack)
-    v += card.temp_atk if attack else card.temp_def
-    return max(0, v)
+                atk, def_ = _continuous(LASTING[other.card_id], controller, seat, entry.attribute, atk, def_)
+    return max(0, atk), max(0, def_)
 
 
-def _continuous(effects: tuple[ModifyStats, ...], controller: int, owner: int, attribute: str, attack: bool) -> int:
-    return sum(
-        (e.atk if attack else e.def_) for e in effects if _selects(e.selector, controller, owner, attribute)
-    )
+def _continuous(
+    effects: tuple[ModifyStats, ...], controller: int, owner: int, attribute: str, atk: int, def_: int,
+) -> tuple[int, int]:
+    for e in effects:
+        if _selects(e.selector, controller, owner, attribute):
+            atk, def_ = atk + e.atk, def_ + e.def_
+    return atk, def_
 
 
 def _selects(selector: Selector, controller: int, owner: int, attribute: str) -> bool:

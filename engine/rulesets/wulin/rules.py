@@ -20,8 +20,12 @@ from engine.rulesets.wulin.codes import Code
 from engine.rulesets.wulin.data import (
     BATTLE,
     CATALOG,
-    CONSUMABLE,
+    CONSUMABLE_IDS,
     PLAYABLE,
+    PLAYABLE_IDS,
+    QI_COST,
+    SKILL_IDS,
+    TARGETED,
     BattleCard,
     Card,
     FormationCard,
@@ -31,8 +35,6 @@ from engine.rulesets.wulin.data import (
     TreasureCard,
     counters,
     effects_of,
-    needs_target,
-    qi_cost,
 )
 from engine.rulesets.wulin.evolve import evolve
 from engine.rulesets.wulin.model import (
@@ -203,12 +205,13 @@ def check_use_card(state: State, actor: Actor, cmd: UseCard) -> Card:
     side = state.sides[seat]
     if cmd.card not in side.hand:
         raise Rejected(Code.CARD_NOT_IN_HAND, f"{cmd.card} is not in your hand")
-    card = CATALOG[state.card_ids[cmd.card]]
-    if not isinstance(card, CONSUMABLE):
+    card_id = state.card_ids[cmd.card]
+    card = CATALOG[card_id]
+    if card_id not in CONSUMABLE_IDS:
         raise Rejected(Code.NOT_CONSUMABLE, f"{card.name} is not a secret art, treasure or qi card")
     if side.consumable_used:
         raise Rejected(Code.CONSUMABLE_ALREADY_USED, "you have used a consumable this phase")
-    if needs_target(card):
+    if card_id in TARGETED:
         if cmd.target is None:
             raise Rejected(Code.TARGET_REQUIRED, f"{card.name} needs a target")
         target = _battle_zone_card(side, cmd.target)
@@ -216,7 +219,7 @@ def check_use_card(state: State, actor: Actor, cmd: UseCard) -> Card:
             raise Rejected(Code.TARGET_INVALID, "the target must be one of your face-up battle cards")
     elif cmd.target is not None:
         raise Rejected(Code.TARGET_NOT_ALLOWED, f"{card.name} takes no target")
-    _afford(side, qi_cost(card))
+    _afford(side, QI_COST[card_id])
     return card
 
 
@@ -288,10 +291,9 @@ def _group(state: State, seat: int, cards: tuple[str, ...], mode: str, primary: 
         raise Rejected(Code.BAD_MODE, "mode is single, joint or combination")
     if len(set(cards)) != len(cards):
         raise Rejected(Code.DUPLICATE_CARD, "a card is named twice")
-    side = state.sides[seat]
-    found = [_battle_zone_card(side, iid) for iid in cards]
-    group = [c for c in found if c is not None]
-    if len(group) != len(found):
+    zone = {c.iid: c for c in state.sides[seat].battle_zone}
+    group = [zone[iid] for iid in cards if iid in zone]
+    if len(group) != len(cards):
         raise Rejected(Code.CARD_NOT_ON_FIELD, "a card is not in your battle zone")
     if any(c.card_id not in BATTLE for c in group):
         raise Rejected(Code.NOT_BATTLE_CARD, "only battle cards fight")
@@ -453,7 +455,7 @@ def emit_use_card(tape: Tape[State, Event], seat: int, cmd: UseCard, card: Card)
         change_qi(tape, seat, card.qi_gain, "qi_card", cmd.card)
         return
     art = isinstance(card, SecretArtCard)
-    pay(tape, seat, qi_cost(card), "secret_art_cost" if art else "treasure_cost", cmd.card)
+    pay(tape, seat, QI_COST[card.id], "secret_art_cost" if art else "treasure_cost", cmd.card)
     if isinstance(card, TreasureCard) and card.hidden_weapon is not None:
         weapon = card.hidden_weapon
         tape.emit(HiddenWeaponThrown(
@@ -693,11 +695,12 @@ def _use_candidates(state: State, seat: int) -> list[UseCard]:
     out: list[UseCard] = []
     side = state.sides[seat]
     targets: list[str] | None = None
+    card_ids = state.card_ids
     for iid in sorted(side.hand):
-        card = CATALOG[state.card_ids[iid]]
-        if not isinstance(card, CONSUMABLE) or qi_cost(card) > side.qi:
+        card_id = card_ids[iid]
+        if card_id not in CONSUMABLE_IDS or QI_COST[card_id] > side.qi:
             continue
-        if needs_target(card):
+        if card_id in TARGETED:
             if targets is None:
                 targets = sorted(c.iid for c in side.battle_zone if c.face_up and c.card_id in BATTLE)
             out.extend(UseCard(iid, t) for t in targets)
@@ -711,10 +714,11 @@ def _play_candidates(state: State, seat: int) -> list[PlayCard]:
     battle_room = len(side.battle_zone) < BATTLE_ZONE_SIZE
     skill_room = not side.skill_zone
     out = []
+    card_ids = state.card_ids
     for iid in sorted(side.hand):
-        card = CATALOG[state.card_ids[iid]]
-        room = skill_room if isinstance(card, SkillCard) else battle_room
-        if room and isinstance(card, PLAYABLE):
+        card_id = card_ids[iid]
+        room = skill_room if card_id in SKILL_IDS else battle_room
+        if room and card_id in PLAYABLE_IDS:
             out.append(PlayCard(iid))
     return out
 
@@ -837,9 +841,32 @@ def _has_action(state: State, seat: int) -> bool:
     return False
 
 
+def _in_play(family: Family[State], pending: str | None, offer: bool, concede: bool) -> bool:
+    """Whether a family's gate can pass in this situation (a pending decision of this kind or none, an open
+    truce offer, conceding enabled): only a shortcut past gates that would refuse, never a rule of its own."""
+    answers = {"defend": "defend", "no_defence": "defend", "block": "block", "no_block": "block",
+               "choose_loss": "choose_loss"}
+    if family.tag in answers:
+        return answers[family.tag] == pending
+    if family.tag in ("accept_truce", "reject_truce"):
+        return offer
+    if family.tag == "concede":
+        return concede
+    return family.tag in ("flip_card", "propose_truce") or pending is None
+
+
+_SITUATIONS = {
+    (pending, offer, concede): tuple(f for f in FAMILIES if _in_play(f, pending, offer, concede))
+    for pending in (None, "defend", "block", "choose_loss") for offer in (False, True) for concede in (False, True)
+}
+_PENDING_KIND = {PendingDefend: "defend", PendingBlock: "block", PendingLoss: "choose_loss"}
+
+
 def legal_commands(state: State, seat: int) -> list[Command]:
     """§8.11: exactly what ``decide`` accepts from ``seat`` now, in the canonical order."""
-    return legal(FAMILIES, precheck, state, seat)
+    pending = None if state.pending is None else _PENDING_KIND[type(state.pending)]
+    families = _SITUATIONS[pending, state.truce_offer is not None, state.options.allow_concede]
+    return legal(families, precheck, state, seat)
 
 
 def to_act(state: State) -> tuple[int, ...]:

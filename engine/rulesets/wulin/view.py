@@ -58,7 +58,7 @@ from engine.rulesets.wulin.model import (
     WeaponResolved,
     WulinCreated,
 )
-from engine.rulesets.wulin.resolve import actual
+from engine.rulesets.wulin.resolve import actual_both
 
 
 def view(state: State, viewer: Viewer) -> View:
@@ -110,7 +110,7 @@ def _side_view(state: State, seat: int, viewer: Viewer) -> SideView:
 def _field_view(state: State, seat: int, card: FieldCard, owner: bool) -> FieldView:
     if not card.face_up and not owner:
         return FieldView(None, None, False, card.played_phase, None, None, 0, 0, 0, 0)
-    battle = card.face_up and card.card_id in BATTLE
+    atk, def_ = actual_both(state, seat, card, "none", False) if card.face_up and card.card_id in BATTLE else (0, 0)
     return FieldView(
         iid=card.iid,
         card_id=card.card_id,
@@ -120,8 +120,8 @@ def _field_view(state: State, seat: int, card: FieldCard, owner: bool) -> FieldV
         attacked_phase=card.attacked_phase,
         temp_atk=card.temp_atk,
         temp_def=card.temp_def,
-        actual_atk=actual(state, seat, card, "atk", "none", False) if battle else 0,
-        actual_def=actual(state, seat, card, "def", "none", False) if battle else 0,
+        actual_atk=atk,
+        actual_def=def_,
     )
 
 
