@@ -68,7 +68,7 @@ def actual(state: State, seat: int, card: FieldCard, stat: str, role: str, group
 
 
 def actual_both(state: State, seat: int, card: FieldCard, role: str, group: bool) -> tuple[int, int]:
-    """§8.1 for attack and defence at once, each clamped at 0 once, at the end (四-2)."""
+    """§8.1 for attack and defence at once, each clamped at 0 once, at the end."""
     entry = BATTLE[card.card_id]
     atk, def_ = entry.atk + card.temp_atk, entry.def_ + card.temp_def
     skill = _face_up_skill(state, seat)
