@@ -748,7 +748,11 @@ def _flip_candidates(state: State, seat: int) -> list[FlipCard]:
 
 def _groups(eligible: list[FieldCard], qi: int, surcharge: bool) -> list[tuple[tuple[str, ...], str, str | None]]:
     """(cards, mode, primary) of every affordable single, joint and combination group of ``eligible``, sorted."""
-    entries = sorted(((c.iid, BATTLE[c.card_id]) for c in eligible), key=lambda e: e[0])
+    if not eligible:
+        return []
+    entries = sorted([(c.iid, BATTLE[c.card_id]) for c in eligible], key=lambda e: e[0])
+    if len(entries) == 1:
+        return [((iid,), "single", None) for iid, entry in entries if entry.qi_cost <= qi]
     out: list[tuple[tuple[str, ...], str, str | None]] = [
         ((iid, ), "single", None) for iid, entry in entries if entry.qi_cost <= qi
     ]

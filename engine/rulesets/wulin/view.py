@@ -63,20 +63,11 @@ from engine.rulesets.wulin.resolve import actual_both
 
 def view(state: State, viewer: Viewer) -> View:
     """The match as ``viewer`` (a seat, or None for a spectator) may see it."""
+    # Positional construction, in the field order of model.View (views are built for every bot move).
     return View(
-        viewer=viewer,
-        status=state.status,
-        result=state.result,
-        phase_no=state.phase_no,
-        round_no=(state.phase_no + 1) // 2,
-        active_seat=state.active_seat,
-        first_seat=state.first_seat,
-        pending=state.pending,
-        truce_offer=state.truce_offer,
-        clock=state.clock,
-        open_attack=state.open_attack,
-        options=state.options,
-        sides=tuple(_side_view(state, seat, viewer) for seat in range(len(state.sides))),
+        viewer, state.status, state.result, state.phase_no, (state.phase_no + 1) // 2, state.active_seat,
+        state.first_seat, state.pending, state.truce_offer, state.clock, state.open_attack, state.options,
+        tuple([_side_view(state, seat, viewer) for seat in range(len(state.sides))]),
     )
 
 
@@ -84,45 +75,27 @@ def _side_view(state: State, seat: int, viewer: Viewer) -> SideView:
     side = state.sides[seat]
     owner = viewer == seat
     card_ids = state.card_ids
+    hand = tuple([CardView(iid, card_ids[iid]) for iid in side.hand]) if owner else None
     return SideView(
-        seat=seat,
-        hp=side.hp,
-        max_hp=side.max_hp,
-        qi=side.qi,
-        hero_attribute=side.hero_attribute,
-        library_count=len(side.library),
-        hand_count=len(side.hand),
-        hand=tuple(CardView(iid, card_ids[iid]) for iid in side.hand) if owner else None,
-        skill_zone=tuple(_field_view(state, seat, c, owner) for c in side.skill_zone),
-        battle_zone=tuple(_field_view(state, seat, c, owner) for c in side.battle_zone),
-        graveyard=side.graveyard,
-        idle_streak=side.idle_streak,
-        timeouts=side.timeouts,
-        truce_proposals_used=side.truce_proposals_used,
-        actions=side.actions,
-        consumable_used=side.consumable_used,
-        play_used=side.play_used,
-        discard_used=side.discard_used,
-        battle_flip_used=side.battle_flip_used,
+        seat, side.hp, side.max_hp, side.qi, side.hero_attribute, len(side.library), len(side.hand), hand,
+        tuple([_field_view(state, seat, c, owner) for c in side.skill_zone]),
+        tuple([_field_view(state, seat, c, owner) for c in side.battle_zone]),
+        side.graveyard, side.idle_streak, side.timeouts, side.truce_proposals_used, side.actions,
+        side.consumable_used, side.play_used, side.discard_used, side.battle_flip_used,
     )
 
 
 def _field_view(state: State, seat: int, card: FieldCard, owner: bool) -> FieldView:
-    if not card.face_up and not owner:
-        return FieldView(None, None, False, card.played_phase, None, None, 0, 0, 0, 0)
-    atk, def_ = actual_both(state, seat, card, "none", False) if card.face_up and card.card_id in BATTLE else (0, 0)
-    return FieldView(
-        iid=card.iid,
-        card_id=card.card_id,
-        face_up=card.face_up,
-        played_phase=card.played_phase,
-        acted_phase=card.acted_phase,
-        attacked_phase=card.attacked_phase,
-        temp_atk=card.temp_atk,
-        temp_def=card.temp_def,
-        actual_atk=atk,
-        actual_def=def_,
-    )
+    if not card.face_up:
+        if not owner:
+            return FieldView(None, None, False, card.played_phase, None, None, 0, 0, 0, 0)
+        atk = def_ = 0
+    elif card.card_id in BATTLE:
+        atk, def_ = actual_both(state, seat, card, "none", False)
+    else:
+        atk = def_ = 0
+    return FieldView(card.iid, card.card_id, card.face_up, card.played_phase, card.acted_phase,
+                     card.attacked_phase, card.temp_atk, card.temp_def, atk, def_)
 
 
 def redact(event: Event, viewer: Viewer) -> Event:
