@@ -27,6 +27,7 @@ EffectReason = Literal["secret_art", "treasure", "formation", "discard_effect"]
 LeaveReason = Literal["combat", "weapon", "upkeep", "instant_formation"]
 PhaseEndReason = Literal["end_phase", "timeout", "idle_timeout"]
 TimeoutKind = Literal["phase_idle", "phase_auto_end", "pending"]
+Relation = Literal["same", "counter"]
 
 IN_PROGRESS: Status = "in_progress"
 ENDED: Status = "ended"
@@ -453,7 +454,7 @@ class WeaponBlocked(_Event, frozen=True, gc=False):
     weapon_id: int
     seat: int
     blocker: str
-    relation: Literal["same", "counter"]
+    relation: Relation
     qi_paid: int
     blocker_leaves: bool
 

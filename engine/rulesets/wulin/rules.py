@@ -78,6 +78,7 @@ from engine.rulesets.wulin.model import (
     RefereeRuled,
     RefereeRuling,
     RejectTruce,
+    Relation,
     Side,
     State,
     TimedOut,
@@ -363,7 +364,7 @@ def check_no_defence(state: State, actor: Actor, cmd: NoDefence) -> None:
     _respond(state, _seat(actor), PendingDefend)
 
 
-def check_block(state: State, actor: Actor, cmd: Block) -> tuple[FieldCard, str, int]:
+def check_block(state: State, actor: Actor, cmd: Block) -> tuple[FieldCard, Relation, int]:
     """The blocker, its relation to the weapon and the qi it costs."""
     seat = _seat(actor)
     pending: PendingBlock = _respond(state, seat, PendingBlock)
@@ -376,6 +377,7 @@ def check_block(state: State, actor: Actor, cmd: Block) -> tuple[FieldCard, str,
     if not card.face_up:
         raise Rejected(Code.NOT_FACE_UP, f"{cmd.card} is face-down")
     entry = BATTLE[card.card_id]
+    relation: Relation
     if entry.attribute == pending.attribute:
         relation = "same"
     elif counters(entry.attribute, pending.attribute):
@@ -513,13 +515,13 @@ def emit_no_defence(tape: Tape[State, Event], seat: int, auto: bool) -> None:
     direct_hit(tape)
 
 
-def emit_block(tape: Tape[State, Event], seat: int, plan: tuple[FieldCard, str, int]) -> None:
+def emit_block(tape: Tape[State, Event], seat: int, plan: tuple[FieldCard, Relation, int]) -> None:
     card, relation, cost = plan
     pending = tape.state.pending
     assert isinstance(pending, PendingBlock)
     defence = actual(tape.state, seat, card, "def", "defending", False)
     leaves = relation == "same" and pending.atk >= defence
-    tape.emit(WeaponBlocked(pending.weapon_id, seat, card.iid, relation, cost, leaves))  # type: ignore[arg-type]
+    tape.emit(WeaponBlocked(pending.weapon_id, seat, card.iid, relation, cost, leaves))
     pay(tape, seat, cost, "block_cost", pending.weapon_id)
     if leaves:
         leave(tape, seat, card.iid, "weapon")

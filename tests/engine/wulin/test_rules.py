@@ -111,7 +111,8 @@ def test_the_clock_restarts_only_for_its_holder() -> None:
     events, state = run(state, 0, ProposeTruce())
     assert not any(isinstance(e, ClockRestarted) for e in events)
     events, state = run(state, 1, AcceptTruce())
-    assert outcome(state) is not None and outcome(state).draw  # type: ignore[union-attr]
+    result = outcome(state)
+    assert result is not None and result.draw
 
 
 def test_to_act_and_deadline_follow_the_pending_seat() -> None:
