@@ -292,14 +292,15 @@ def _group(state: State, seat: int, cards: tuple[str, ...], mode: str, primary: 
         raise Rejected(Code.BAD_MODE, "mode is single, joint or combination")
     if len(set(cards)) != len(cards):
         raise Rejected(Code.DUPLICATE_CARD, "a card is named twice")
-    zone = {c.iid: c for c in state.sides[seat].battle_zone}
-    group = [zone[iid] for iid in cards if iid in zone]
+    group = [c for c in state.sides[seat].battle_zone if c.iid in cards]
     if len(group) != len(cards):
         raise Rejected(Code.CARD_NOT_ON_FIELD, "a card is not in your battle zone")
-    if any(c.card_id not in BATTLE for c in group):
-        raise Rejected(Code.NOT_BATTLE_CARD, "only battle cards fight")
-    if any(not c.face_up for c in group):
-        raise Rejected(Code.NOT_FACE_UP, "a card is face-down")
+    for c in group:
+        if c.card_id not in BATTLE:
+            raise Rejected(Code.NOT_BATTLE_CARD, "only battle cards fight")
+    for c in group:
+        if not c.face_up:
+            raise Rejected(Code.NOT_FACE_UP, "a card is face-down")
     n = len(group)
     if (mode == "single" and n != 1) or (mode == "joint" and not 2 <= n <= 5) or (mode == "combination" and n != 2):
         raise Rejected(Code.BAD_GROUP_SIZE, f"{n} cards cannot fight {mode}")
@@ -804,16 +805,12 @@ def _one(cmd: Any) -> Callable[[State, int], list[Any]]:
     return lambda state, seat: commands
 
 
-ACTION_FAMILIES: tuple[Family[State], ...] = (
-    Family("discard_card", _discard_candidates, check_discard_card, _gate_discard),
+FAMILIES: tuple[Family[State], ...] = (
     Family("use_card", _use_candidates, check_use_card, _gate_use),
     Family("play_card", _play_candidates, check_play_card, _gate_play),
+    Family("discard_card", _discard_candidates, check_discard_card, _gate_discard),
     Family("flip_card", _flip_candidates, check_flip_card, gate_any),
     Family("attack", _attack_candidates, check_attack, gate_own),
-)
-"""D16: the families that count as an action; ``end_phase`` needs one of them taken or none possible."""
-FAMILIES: tuple[Family[State], ...] = (
-    ACTION_FAMILIES[1], ACTION_FAMILIES[2], ACTION_FAMILIES[0], ACTION_FAMILIES[3], ACTION_FAMILIES[4],
     Family("defend", _defend_candidates, check_defend, gate_defend),
     Family("no_defence", _one(NoDefence()), check_no_defence, gate_defend),
     Family("block", _block_candidates, check_block, gate_block),
@@ -829,22 +826,11 @@ FAMILIES: tuple[Family[State], ...] = (
 
 
 def _has_action(state: State, seat: int) -> bool:
-    """D16: some action command is accepted from the seat now; stops at the first (discards come first, as
-    they are almost always possible)."""
-    for family in ACTION_FAMILIES:
-        try:
-            precheck(state, seat, family.tag)
-            if family.gate is not None:
-                family.gate(state, seat)
-        except Rejected:
-            continue
-        for cmd in family.candidates(state, seat):
-            try:
-                family.check(state, seat, cmd)
-            except Rejected:
-                continue
-            return True
-    return False
+    """D16: some action is possible for the active seat with no action taken yet exactly when it holds a card
+    in hand or on its field, since discarding one is then always accepted (no discard has been made, and a
+    card that attacked this phase would mean an action was taken)."""
+    side = state.sides[seat]
+    return bool(side.hand or side.battle_zone or side.skill_zone)
 
 
 def _in_play(family: Family[State], pending: str | None, offer: bool, concede: bool) -> bool:

@@ -26,6 +26,7 @@ from engine.rulesets.wulin.model import (
     UseCard,
 )
 from engine.rulesets.wulin.rules import deadline, legal_commands, outcome, to_act
+from tests.engine.contract_helpers import playout
 
 from .helpers import fc, given, rejection, run, side
 
@@ -146,3 +147,20 @@ def test_malformed_commands(raw: bytes, code: str) -> None:
     with pytest.raises(Rejected) as refused:
         decide_json(RULESET, given(), 0, raw, ScriptedRng())
     assert refused.value.code == code
+
+
+def test_end_phase_without_an_action_is_listed_exactly_when_no_action_is() -> None:
+    actions = {"use_card", "play_card", "discard_card", "flip_card", "attack"}
+    checked = 0
+    for seed in range(6):
+        for match, _ in playout(RULESET, 2, seed, 150):
+            state = match.state
+            seat = state.active_seat
+            if state.status != "in_progress" or state.pending is not None or state.sides[seat].actions:
+                continue
+            tags = {type(c).__struct_config__.tag for c in legal_commands(state, seat)}
+            assert ("end_phase" in tags) == (not tags & actions)
+            checked += 1
+    empty = given(side(hand=[], library=[]))
+    assert EndPhase() in legal_commands(empty, 0)
+    assert checked > 20
