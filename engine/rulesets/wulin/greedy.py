@@ -44,7 +44,7 @@ def greedy_score(view: View, command: Any) -> float:
         case UseCard(card=card):
             entry = CATALOG[_card_id(own.hand, card)]
             if isinstance(entry, QiCard):
-                return 35.0 if own.qi < 40 else 8.0
+                return 70.0 if own.qi < 60 else 8.0
             return 25.0 if isinstance(entry, SecretArtCard) else 18.0
         case FlipCard():
             return 30.0
