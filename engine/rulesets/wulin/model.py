@@ -579,6 +579,7 @@ class View(msgspec.Struct, frozen=True, gc=False):
     pending: Pending | None
     truce_offer: int | None
     clock: Clock | None
+    next_ref: int
     open_attack: OpenAttack | None
     options: Options
     sides: tuple[SideView, ...]

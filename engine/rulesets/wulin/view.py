@@ -66,7 +66,8 @@ def view(state: State, viewer: Viewer) -> View:
     # Positional construction, in the field order of model.View (views are built for every bot move).
     return View(
         viewer, state.status, state.result, state.phase_no, (state.phase_no + 1) // 2, state.active_seat,
-        state.first_seat, state.pending, state.truce_offer, state.clock, state.open_attack, state.options,
+        state.first_seat, state.pending, state.truce_offer, state.clock, state.next_ref, state.open_attack,
+        state.options,
         tuple([_side_view(state, seat, viewer) for seat in range(len(state.sides))]),
     )
 
