@@ -20,6 +20,8 @@ from engine.rulesets.wulin.model import (
     NoBlock,
     NoDefence,
     PendingBlock,
+    PendingDefend,
+    PendingLoss,
     ProposeTruce,
     RefereeRuling,
     Timeout,
@@ -164,3 +166,20 @@ def test_end_phase_without_an_action_is_listed_exactly_when_no_action_is() -> No
     empty = given(side(hand=[], library=[]))
     assert EndPhase() in legal_commands(empty, 0)
     assert checked > 20
+
+
+@pytest.mark.parametrize("options", [{}, {"formation_flip": True, "secret_art_counters": True, "starting_qi": 100}])
+def test_invariants_hold_through_random_matches(options: dict[str, object]) -> None:
+    for seed in range(8):
+        for match, _ in playout(RULESET, 2, seed, 400, options=options):
+            state = match.state
+            for side_ in state.sides:
+                assert 0 <= side_.hp <= side_.max_hp and side_.qi >= 0
+                assert len(side_.hand) <= 5 and len(side_.battle_zone) <= 5 and len(side_.skill_zone) <= 1
+                assert side_.truce_proposals_used <= 3 and side_.idle_streak < 3
+                cards = [*side_.library, *side_.hand, *(c.iid for c in side_.graveyard),
+                         *(c.iid for c in (*side_.battle_zone, *side_.skill_zone))]
+                assert len(cards) == len(set(cards)) == 32
+            if state.status == "in_progress":
+                assert state.clock is not None and state.clock.seat == to_act(state)[0]
+                assert (state.open_attack is not None) == isinstance(state.pending, PendingDefend | PendingLoss)
