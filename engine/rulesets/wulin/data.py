@@ -195,6 +195,8 @@ FIRST_STRIKE: frozenset[str] = frozenset(
 STAT_ABILITIES: dict[str, tuple[StatAbility, ...]] = {
     c.id: tuple(a for a in c.abilities if isinstance(a, StatAbility)) for c in BATTLE.values()
 }
+FORMATIONS: dict[str, FormationCard] = {c.id: c for c in _DATA.cards if isinstance(c, FormationCard)}
+SKILLS: dict[str, SkillCard] = {c.id: c for c in _DATA.cards if isinstance(c, SkillCard)}
 LASTING: dict[str, tuple[ModifyStats, ...]] = {
     c.id: c.continuous for c in _DATA.cards if isinstance(c, FormationCard) and c.mode == "lasting"
 }

@@ -12,6 +12,7 @@ from engine.rulesets.wulin.data import (
     CATALOG,
     FIRST_STRIKE,
     LASTING,
+    SKILLS,
     STAT_ABILITIES,
     DamageHp,
     DrainQi,
@@ -82,9 +83,7 @@ def actual_both(state: State, seat: int, card: FieldCard, role: str, group: bool
             continue
         atk, def_ = atk + ability.atk, def_ + ability.def_
     if skill is not None:
-        skill_card = CATALOG[skill.card_id]
-        assert isinstance(skill_card, SkillCard)
-        atk, def_ = _continuous(skill_card.continuous, seat, seat, entry.attribute, atk, def_)
+        atk, def_ = _continuous(SKILLS[skill.card_id].continuous, seat, seat, entry.attribute, atk, def_)
     for controller in (seat, 1 - seat):
         for other in state.sides[controller].battle_zone:
             if other.face_up and other.card_id in LASTING:

@@ -7,8 +7,6 @@ the instance id, D32); face-up cards, graveyards and everything else are public.
 
 from __future__ import annotations
 
-from typing import assert_never
-
 from msgspec.structs import replace
 
 from engine.contract import Viewer
@@ -99,29 +97,31 @@ def _field_view(state: State, seat: int, card: FieldCard, owner: bool) -> FieldV
                      card.attacked_phase, card.temp_atk, card.temp_def, atk, def_)
 
 
+PUBLIC_EVENTS: frozenset[type] = frozenset({
+    WulinCreated, FirstPlayerDecided, OpeningReshuffled, PhaseStarted, SkillUpkeepFailed, QiChanged, HpChanged,
+    CardUsed, CardDiscarded, CardFlipped, CardLeftField, TempModifierApplied, AttackDeclared, DefenceDeclared,
+    DefenceDeclined, CombatResolved, LossChoiceRequired, LossChosen, AttackEnded, HiddenWeaponThrown,
+    WeaponBlocked, WeaponNotBlocked, WeaponResolved, PhaseEnded, TimedOut, ClockRestarted, TruceProposed,
+    TruceAccepted, TruceRejected, TruceExpired, Conceded, RefereeRuled, MatchEnded,
+})
+"""Events every viewer sees whole; the other three are redacted below (test_views checks the union)."""
+
+
 def redact(event: Event, viewer: Viewer) -> Event:
     """``event`` as ``viewer`` may see it (§11): library orders for nobody, hand and face-down cards for the owner."""
-    match event:
-        case LibraryShuffled():
-            return replace(event, card_ids=None)
-        case CardsDrawn(seat=seat) | CardPlayed(seat=seat):
-            if viewer == seat:
-                return event
-            if isinstance(event, CardsDrawn):
-                return replace(event, iids=None, card_ids=None)
-            return replace(event, card=None, card_id=None)
-        case (
-            WulinCreated() | FirstPlayerDecided() | OpeningReshuffled() | PhaseStarted() | SkillUpkeepFailed()
-            | QiChanged() | HpChanged() | CardUsed() | CardDiscarded() | CardFlipped() | CardLeftField()
-            | TempModifierApplied() | AttackDeclared() | DefenceDeclared() | DefenceDeclined() | CombatResolved()
-            | LossChoiceRequired() | LossChosen() | AttackEnded() | HiddenWeaponThrown() | WeaponBlocked()
-            | WeaponNotBlocked() | WeaponResolved() | PhaseEnded() | TimedOut() | ClockRestarted()
-            | TruceProposed() | TruceAccepted() | TruceRejected() | TruceExpired() | Conceded() | RefereeRuled()
-            | MatchEnded()
-        ):
-            return event
-        case _:
-            assert_never(event)
+    kind = type(event)
+    if kind is LibraryShuffled:
+        assert isinstance(event, LibraryShuffled)
+        return replace(event, card_ids=None)
+    if kind is CardsDrawn:
+        assert isinstance(event, CardsDrawn)
+        return event if viewer == event.seat else replace(event, iids=None, card_ids=None)
+    if kind is CardPlayed:
+        assert isinstance(event, CardPlayed)
+        return event if viewer == event.seat else replace(event, card=None, card_id=None)
+    if kind in PUBLIC_EVENTS:
+        return event
+    raise TypeError(f"{kind.__name__} has no redaction rule")
 
 
 def hidden_cards(state: State, viewer: Viewer) -> list[str]:

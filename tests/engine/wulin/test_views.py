@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from engine.match import encode
+from engine.rulesets.wulin import RULESET
 from engine.rulesets.wulin.model import Attack, CardPlayed, CardsDrawn, LibraryShuffled, PlayCard
-from engine.rulesets.wulin.view import hidden_cards, redact, view
+from engine.rulesets.wulin.view import PUBLIC_EVENTS, hidden_cards, redact, view
 
 from .helpers import fc, given, run, side
 
@@ -41,3 +42,8 @@ def test_pending_decisions_and_open_attacks_are_public() -> None:
     state = given(side(qi=10, battle=[fc("a1", "WL-B01")]))
     _, state = run(state, 0, Attack(("a1",), "single"))
     assert view(state, None).pending == state.pending and view(state, 1).open_attack == state.open_attack
+
+
+def test_every_event_type_has_a_redaction_rule() -> None:
+    private = {LibraryShuffled, CardsDrawn, CardPlayed}
+    assert PUBLIC_EVENTS | private == set(RULESET.Event.__args__) and not PUBLIC_EVENTS & private
