@@ -8,8 +8,8 @@ what emission needs. ``decide_folded`` runs ``precheck``, the check, the emissio
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from itertools import combinations
-from typing import Any
+from itertools import combinations, product
+from typing import Any, NamedTuple
 
 from engine.contract import ADMIN, Actor, Deadline, Outcome
 from engine.errors import Rejected
@@ -877,32 +877,67 @@ def _has_action(state: State, seat: int) -> bool:
     return bool(side.hand or side.battle_zone or side.skill_zone)
 
 
-def _in_play(family: Family[State], pending: str | None, offer: bool, concede: bool) -> bool:
-    """Whether a family's gate can pass in this situation (a pending decision of this kind or none, an open
-    truce offer, conceding enabled): only a shortcut past gates that would refuse, never a rule of its own."""
-    answers = {"defend": "defend", "no_defence": "defend", "block": "block", "no_block": "block",
-               "choose_loss": "choose_loss"}
-    if family.tag in answers:
-        return answers[family.tag] == pending
-    if family.tag in ("accept_truce", "reject_truce"):
-        return offer
-    if family.tag == "concede":
-        return concede
-    return family.tag in ("flip_card", "propose_truce") or pending is None
+class _Situation(NamedTuple):
+    """What the family gates look at, for one asking seat."""
+
+    answering: str | None
+    """The kind of decision the seat must answer, if any."""
+    pending: bool
+    active: bool
+    offer: bool
+    """A truce offer the seat may answer is open."""
+    concede: bool
+    consumable_used: bool
+    play_used: bool
+    discard_used: bool
+
+
+def _in_play(tag: str, now: _Situation) -> bool:
+    """Whether a family's gate can pass in this situation: only a shortcut past gates that would refuse (the
+    gates and checks still run for every family kept), never a rule of its own."""
+    own = now.active and not now.pending
+    return {
+        "use_card": own and not now.consumable_used,
+        "play_card": own and not now.play_used,
+        "discard_card": own and not now.discard_used,
+        "flip_card": not now.pending or now.answering is not None,
+        "attack": own,
+        "defend": now.answering == "defend",
+        "no_defence": now.answering == "defend",
+        "block": now.answering == "block",
+        "no_block": now.answering == "block",
+        "choose_loss": now.answering == "choose_loss",
+        "end_phase": own,
+        "propose_truce": True,
+        "accept_truce": now.offer,
+        "reject_truce": now.offer,
+        "concede": now.concede and now.active,
+    }[tag]
 
 
 _SITUATIONS = {
-    (pending, offer, concede): tuple(f for f in FAMILIES if _in_play(f, pending, offer, concede))
-    for pending in (None, "defend", "block", "choose_loss") for offer in (False, True) for concede in (False, True)
+    now: tuple(f for f in FAMILIES if _in_play(f.tag, now))
+    for now in (
+        _Situation(answering, pending, *flags)
+        for answering, pending in ((None, False), (None, True), ("defend", True), ("block", True),
+                                   ("choose_loss", True))
+        for flags in product((False, True), repeat=6)
+    )
 }
 _PENDING_KIND = {PendingDefend: "defend", PendingBlock: "block", PendingLoss: "choose_loss"}
 
 
 def legal_commands(state: State, seat: int) -> list[Command]:
     """§8.11: exactly what ``decide`` accepts from ``seat`` now, in the canonical order."""
-    pending = None if state.pending is None else _PENDING_KIND[type(state.pending)]
-    families = _SITUATIONS[pending, state.truce_offer is not None, state.options.allow_concede]
-    return legal(families, precheck, state, seat)
+    pending = state.pending
+    answering = _PENDING_KIND[type(pending)] if pending is not None and pending.seat == seat else None
+    side = state.sides[seat] if seat in SEATS else state.sides[0]
+    now = _Situation(
+        answering, pending is not None, seat == state.active_seat,
+        state.truce_offer is not None and state.truce_offer != seat, state.options.allow_concede,
+        side.consumable_used, side.play_used, side.discard_used,
+    )
+    return legal(_SITUATIONS[now], precheck, state, seat)
 
 
 def to_act(state: State) -> tuple[int, ...]:

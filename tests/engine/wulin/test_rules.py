@@ -7,6 +7,7 @@ import pytest
 from engine.commands import decide_json
 from engine.contract import ADMIN, SYSTEM
 from engine.errors import Rejected
+from engine.legal import legal
 from engine.rng import ScriptedRng
 from engine.rulesets.wulin import RULESET
 from engine.rulesets.wulin.evolve import FOLDS
@@ -28,7 +29,7 @@ from engine.rulesets.wulin.model import (
     Timeout,
     UseCard,
 )
-from engine.rulesets.wulin.rules import DECIDERS, deadline, legal_commands, outcome, to_act
+from engine.rulesets.wulin.rules import DECIDERS, FAMILIES, deadline, legal_commands, outcome, precheck, to_act
 from tests.engine.contract_helpers import playout
 
 from .helpers import fc, given, rejection, run, side
@@ -189,3 +190,11 @@ def test_invariants_hold_through_random_matches(options: dict[str, object]) -> N
 def test_the_dispatch_tables_cover_every_event_and_command_type() -> None:
     assert set(FOLDS) == set(RULESET.Event.__args__)
     assert set(DECIDERS) == set(RULESET.Command.__args__)
+
+
+@pytest.mark.parametrize("options", [{}, {"allow_concede": True, "formation_flip": True}])
+def test_pruned_families_list_what_all_families_list(options: dict[str, object]) -> None:
+    for seed in range(10):
+        for match, _ in playout(RULESET, 2, seed, 300, options=options):
+            for seat in (0, 1):
+                assert legal_commands(match.state, seat) == legal(FAMILIES, precheck, match.state, seat)
