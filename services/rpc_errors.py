@@ -31,6 +31,7 @@ from grpc_status import rpc_status
 from engine.commands import BAD_JSON
 from engine.errors import MALFORMED_CODES, ConfigError, Rejected
 from replays.storage import ReplayConflict, ReplayInvalid
+from services.api import duelhall_pb2 as pb
 from services.errors import (
     InvalidArgument, MatchNotFound, PermissionDenied, ServiceError, Unauthenticated, VersionMismatch,
 )
@@ -94,3 +95,11 @@ def rpc_errors(method: Callable[..., Any]) -> Callable[..., Any]:
         except Exception as exc:  # noqa: BLE001 - the edge converts every failure
             await context.abort_with_status(rpc_status.to_status(to_status(exc)))
     return unary
+
+
+def command_error(exc: BaseException) -> pb.CommandError:
+    """A refused command as a Play stream reports it: the status and ErrorInfo SubmitCommand would fail with."""
+    status = to_status(exc)
+    info = error_details_pb2.ErrorInfo()
+    status.details[0].Unpack(info)
+    return pb.CommandError(code=status.code, reason=info.reason, message=status.message, metadata=dict(info.metadata))

@@ -11,13 +11,16 @@ import msgspec
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
-from eventstore import migrate, open_store
+from eventstore import AsyncEventStore, migrate, open_store
+from eventstore.urls import is_shared
+from services import wire
 from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
+from services.clock import Clock
 from services.manager import MatchManager
 from services.readmodel import RUNNING
 from services.servicers import MatchServicer, RulesetServicer
-from services.timers import TimerClock, Timers
+from services.timers import Timers
 from services.watch import Feed
 
 log = logging.getLogger(__name__)
@@ -37,7 +40,7 @@ class ServerConfig(msgspec.Struct, frozen=True):
 class Running:
     """A started server and what it owns; ``stop`` releases everything in order."""
 
-    def __init__(self, server: grpc.aio.Server, port: int, store: object, manager: MatchManager, feed: Feed,
+    def __init__(self, server: grpc.aio.Server, port: int, store: AsyncEventStore, manager: MatchManager, feed: Feed[pb.MatchUpdate],
                  timers: Timers, health: health.aio.HealthServicer) -> None:
         self.server, self.port, self.store, self.manager = server, port, store, manager
         self.feed, self.timers, self.health = feed, timers, health
@@ -46,21 +49,24 @@ class Running:
         await self.health.enter_graceful_shutdown()
         await self.server.stop(grace)
         self.timers.close()
-        await self.feed.stop()
-        await self.store.close()  # type: ignore[attr-defined]
+        await self.manager.stop()
+        await self.store.close()
 
 
-async def create_server(config: ServerConfig, clock: TimerClock | None = None) -> Running:
+async def create_server(config: ServerConfig, clock: Clock | None = None) -> Running:
     """Migrates the database, opens the store and starts serving on ``config.listen`` (port 0: any free port).
 
-    ``clock`` drives the turn timers (the event loop's by default; tests pass one they move on by hand).
+    ``clock`` drives the turn timers (tests move one by hand). The manager's listeners are wired here: its
+    events go to the watchers' feed, its changed matches to the timers.
     """
     await asyncio.to_thread(migrate, config.database_url)
     store = await open_store(config.database_url, sqlite_synchronous=config.sqlite_synchronous)
-    manager = MatchManager(store, capacity=config.capacity)
+    manager = MatchManager(store, shared=is_shared(config.database_url), capacity=config.capacity)
     timers = Timers(manager, clock)
-    feed = Feed(store, manager, eager=not config.database_url.startswith("sqlite"))
-    await feed.start()
+    feed = Feed(manager, store, wire.update)
+    manager.on_change(timers.arm)
+    manager.on_events(feed.publish)
+    await manager.start()
     server = grpc.aio.server()
     # The generated registration functions carry no annotations.
     pb_grpc.add_RulesetServiceServicer_to_server(RulesetServicer(), server)  # type: ignore[no-untyped-call]

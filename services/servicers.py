@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import AsyncIterator
 from typing import TypeAlias
 
@@ -9,19 +10,18 @@ import grpc
 
 from engine import registry
 from engine.commands import read_type
-from engine.contract import ADMIN, Viewer
-from engine.match import encode
+from engine.contract import ADMIN, Actor, Ruleset
 from replays import storage as replay_io
 from replays.verify import verify_bytes
 from services import wire
 from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
 from services.errors import MatchNotFound, PermissionDenied
-from services.hot import HotMatch
 from services.manager import MatchManager, SeatEntry, ruleset_for
+from services.play import play
 from services.readmodel import ENDED, row_for
 from services.rpc_errors import rpc_errors
-from services.tokens import actor_for, check_admin, seat_for, viewer_for
+from services.tokens import SeatToken, check_admin, is_admin, viewer_for
 from services.watch import Feed
 
 Context: TypeAlias = grpc.aio.ServicerContext
@@ -40,7 +40,7 @@ class RulesetServicer(pb_grpc.RulesetServiceServicer):
 
 
 class MatchServicer(pb_grpc.MatchServiceServicer):
-    def __init__(self, matches: MatchManager, feed: Feed, admin_token: str | None) -> None:
+    def __init__(self, matches: MatchManager, feed: Feed[pb.MatchUpdate], admin_token: str | None) -> None:
         self._matches, self._feed, self._admin_token = matches, feed, admin_token
 
     @rpc_errors
@@ -67,47 +67,40 @@ class MatchServicer(pb_grpc.MatchServiceServicer):
 
     @rpc_errors
     async def GetView(self, request: pb.GetViewRequest, context: Context) -> pb.GetViewResponse:
-        hot = await self._matches.at_least(request.match_id, request.min_version)
-        viewer = viewer_for(request.token, hot.token_hashes)
-        return pb.GetViewResponse(seat=-1 if viewer is None else viewer, version=hot.version,
-                                  view_json=_view_json(hot, viewer),
-                                  to_act=hot.ruleset.to_act(hot.state))
+        return wire.viewed(await self._matches.viewed(request.match_id, request.token, request.min_version))
 
     @rpc_errors
     async def ListLegalCommands(
         self, request: pb.ListLegalCommandsRequest, context: Context,
     ) -> pb.ListLegalCommandsResponse:
-        hot = await self._matches.at_least(request.match_id, request.min_version)
-        seat = seat_for(request.token, hot.token_hashes)
-        commands = hot.ruleset.legal_commands(hot.state, seat)
-        return pb.ListLegalCommandsResponse(seat=seat, version=hot.version,
-                                            commands_json=[encode(c).decode() for c in commands],
-                                            view_json=_view_json(hot, seat) if request.include_view else "",
-                                            to_act=hot.ruleset.to_act(hot.state))
+        return wire.decision(await self._matches.decision(request.match_id, request.token, request.min_version,
+                                                          request.include_view))
 
     @rpc_errors
     async def SubmitCommand(self, request: pb.SubmitCommandRequest, context: Context) -> pb.SubmitCommandResponse:
-        hot = await self._matches.get(request.match_id)
-        actor = actor_for(request.token, hot.token_hashes, self._admin_token)
-        raw = request.command_json.encode()
-        if actor == ADMIN:
-            kind, _ = read_type(hot.ruleset, raw)
-            if kind not in hot.ruleset.admin_commands:
-                raise PermissionDenied(f"{hot.ruleset.id} accepts no {kind!r} command from an admin",
-                                       reason="NOT_AN_ADMIN_COMMAND")
+        """A seat's command with its seat token, or a referee's with the admin token (docs/api.md)."""
         expected = request.expected_version if request.HasField("expected_version") else None
-        result = await self._matches.submit(request.match_id, actor, raw, request.command_id, expected)
-        return pb.SubmitCommandResponse(events=wire.submitted_events(hot.ruleset, result, actor),
-                                        version=result.version, duplicate=result.duplicate,
-                                        to_act=hot.ruleset.to_act(hot.state))
+        raw = request.command_json.encode()
+        actor: Actor | SeatToken = SeatToken(request.token)
+        if is_admin(request.token, self._admin_token):
+            _admit_admin_command((await self._matches.get(request.match_id)).ruleset, raw)
+            actor = ADMIN
+        return wire.submitted(await self._matches.submit(request.match_id, actor, raw, request.command_id,
+                                                         expected))
 
     @rpc_errors
-    async def WatchMatch(self, request: pb.WatchMatchRequest, context: Context) -> AsyncIterator[pb.MatchUpdate]:
-        hot = await self._matches.get(request.match_id)
-        viewer = viewer_for(request.token, hot.token_hashes)
-        async for update in self._feed.watch(request.match_id, viewer, request.from_version, request.include_view):
-            yield pb.MatchUpdate(event=wire.event(update.recorded, update.data),
-                                 view_json=update.view.decode() if update.view else "", match_ended=update.ended)
+    async def WatchMatch(self, request: pb.WatchMatchRequest, context: Context) -> None:
+        viewer_of = functools.partial(viewer_for, request.token)
+        with await self._feed.open(request.match_id, viewer_of, request.from_version, request.include_view) as watch:
+            await context.send_initial_metadata(())  # the watch is in place: the client may count on it
+            # Written, not yielded: one layer less per message, the cost that grows with the watchers.
+            while updates := await watch.next():
+                for update in updates:
+                    await context.write(update)
+
+    @rpc_errors
+    async def Play(self, requests: AsyncIterator[pb.PlayRequest], context: Context) -> None:
+        await play(self._matches, self._feed, requests, context)
 
     @rpc_errors
     async def ExportReplay(self, request: pb.ExportReplayRequest, context: Context) -> pb.ExportReplayResponse:
@@ -135,5 +128,8 @@ class MatchServicer(pb_grpc.MatchServiceServicer):
         return pb.VerifyReplayResponse(ok=verdict.ok, failure=failure, checks=verdict.checks)
 
 
-def _view_json(hot: HotMatch, viewer: Viewer) -> str:
-    return encode(hot.ruleset.view(hot.state, viewer)).decode()
+def _admit_admin_command(ruleset: Ruleset, raw: bytes) -> None:
+    """Refuses, before deciding, a command the ruleset does not accept from an admin (its ``admin_commands``)."""
+    kind, _ = read_type(ruleset, raw)
+    if kind not in ruleset.admin_commands:
+        raise PermissionDenied(f"{ruleset.id} accepts no {kind!r} command from an admin", reason="NOT_AN_ADMIN_COMMAND")

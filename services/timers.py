@@ -3,67 +3,42 @@
 A deadline is identified by its seat and timeout command; while a match keeps the same one, its expiry stays
 put. A new one runs from the time of the last event, which is also how timers resume after a restart. A
 deadline that ``pauses`` keeps what was left of its budget while another one runs, and resumes with it (in
-this process: after a restart it starts from the last event again). Time comes from a ``TimerClock`` (the
-event loop's by default) so tests can move it on instead of waiting.
+this process: after a restart it starts from the last event again).
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
-from collections.abc import Callable
-from datetime import UTC, datetime
-from typing import Any, Protocol
+from typing import Protocol
 
-from engine.contract import SYSTEM
+from engine.contract import SYSTEM, Actor
 from engine.errors import Rejected
 from engine.match import encode
+from services.clock import Alarm, Clock, LoopClock
 from services.errors import ServiceError
 from services.hot import HotMatch
 
 log = logging.getLogger(__name__)
 
 
-class Scheduled(Protocol):
-    def when(self) -> float: ...
+class Submits(Protocol):
+    """The part of the match manager the timers need."""
 
-    def cancel(self) -> None: ...
-
-
-class TimerClock(Protocol):
-    """Wall time (to measure from the last event) and a scheduler on its own monotonic time."""
-
-    def now(self) -> datetime: ...
-
-    def time(self) -> float: ...
-
-    def call_later(self, delay: float, callback: Callable[[], None]) -> Scheduled: ...
-
-
-class LoopClock:
-    """The real clock: UTC wall time and the running event loop's scheduler."""
-
-    def now(self) -> datetime:
-        return datetime.now(UTC)
-
-    def time(self) -> float:
-        return asyncio.get_running_loop().time()
-
-    def call_later(self, delay: float, callback: Callable[[], None]) -> Scheduled:
-        return asyncio.get_running_loop().call_later(delay, callback)
+    async def submit(self, match_id: str, actor: Actor, raw: bytes, command_id: str = "") -> object: ...
 
 
 class Timers:
-    """One pending timeout per running match."""
+    """One pending timeout per running match; the manager's change listener (``arm``)."""
 
-    def __init__(self, manager: Any, clock: TimerClock | None = None) -> None:
+    def __init__(self, manager: Submits, clock: Clock | None = None) -> None:
         self._manager = manager
-        self._clock: TimerClock = clock or LoopClock()
-        self._pending: dict[str, tuple[bytes, Scheduled, bool]] = {}
+        self._clock: Clock = clock or LoopClock()
+        self._pending: dict[str, tuple[bytes, Alarm, bool]] = {}
         self._paused: dict[str, dict[bytes, float]] = {}
         """Seconds left of paused deadlines, by match and deadline key."""
         self._tasks: set[asyncio.Task[None]] = set()
-        manager.on_change.append(self.arm)
 
     def arm(self, hot: HotMatch) -> None:
         """(Re)schedules the match's timeout after it changed."""
@@ -81,16 +56,15 @@ class Timers:
         delay = self._paused.get(hot.match_id, {}).pop(key, None)
         if delay is None:
             delay = (hot.last_event_at - self._clock.now()).total_seconds() + deadline.seconds
-        match_id, version = hot.match_id, hot.version
-        handle = self._clock.call_later(max(0.0, delay), lambda: self._fire(match_id, version, raw))
-        self._pending[hot.match_id] = (key, handle, deadline.pauses)
+        alarm = self._clock.call_later(max(0.0, delay), functools.partial(self._fire, hot.match_id, hot.version, raw))
+        self._pending[hot.match_id] = (key, alarm, deadline.pauses)
 
     def due(self, match_id: str) -> float | None:
         """Seconds until the match's timeout fires, or None."""
         pending = self._pending.get(match_id)
         if pending is None:
             return None
-        return max(0.0, pending[1].when() - self._clock.time())
+        return max(0.0, pending[1].when() - self._clock.monotonic())
 
     def close(self) -> None:
         for match_id in list(self._pending):
@@ -107,7 +81,7 @@ class Timers:
     def _pause_or_cancel(self, match_id: str) -> None:
         pending = self._pending.get(match_id)
         if pending is not None and pending[2]:
-            left = pending[1].when() - self._clock.time()
+            left = pending[1].when() - self._clock.monotonic()
             self._paused.setdefault(match_id, {})[pending[0]] = max(0.0, left)
         self._cancel(match_id)
 

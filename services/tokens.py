@@ -7,10 +7,17 @@ import hmac
 import secrets
 from collections.abc import Sequence
 
-from engine.contract import ADMIN, Actor
+import msgspec
+
 from services.errors import PermissionDenied, Unauthenticated
 
 TOKEN_SECRET_PREFIX = "token:"
+
+
+class SeatToken(msgspec.Struct, frozen=True):
+    """A token presented for a seat action, checked (``seat_for``) once the match's hashes are at hand."""
+
+    token: str
 
 
 def new_token() -> str:
@@ -45,8 +52,6 @@ def check_admin(token: str, admin_token: str | None) -> None:
         raise PermissionDenied("this action needs the admin token", reason="ADMIN_REQUIRED")
 
 
-def actor_for(token: str, hashes: Sequence[bytes], admin_token: str | None) -> Actor:
-    """The actor a command token acts as: the admin for the server's admin token, else the seat it opens."""
-    if token and admin_token and hmac.compare_digest(token.encode(), admin_token.encode()):
-        return ADMIN
-    return seat_for(token, hashes)
+def is_admin(token: str, admin_token: str | None) -> bool:
+    """Whether ``token`` is the server's admin token (a referee's command is submitted with it)."""
+    return bool(token and admin_token and hmac.compare_digest(token.encode(), admin_token.encode()))

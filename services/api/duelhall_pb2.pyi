@@ -262,6 +262,87 @@ class MatchUpdate(_message.Message):
     match_ended: bool
     def __init__(self, event: _Optional[_Union[Event, _Mapping]] = ..., view_json: _Optional[str] = ..., match_ended: _Optional[bool] = ...) -> None: ...
 
+class PlayRequest(_message.Message):
+    __slots__ = ("start", "command")
+    START_FIELD_NUMBER: _ClassVar[int]
+    COMMAND_FIELD_NUMBER: _ClassVar[int]
+    start: PlayStart
+    command: PlayCommand
+    def __init__(self, start: _Optional[_Union[PlayStart, _Mapping]] = ..., command: _Optional[_Union[PlayCommand, _Mapping]] = ...) -> None: ...
+
+class PlayStart(_message.Message):
+    __slots__ = ("match_id", "token", "from_version", "include_view")
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    TOKEN_FIELD_NUMBER: _ClassVar[int]
+    FROM_VERSION_FIELD_NUMBER: _ClassVar[int]
+    INCLUDE_VIEW_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    token: str
+    from_version: int
+    include_view: bool
+    def __init__(self, match_id: _Optional[str] = ..., token: _Optional[str] = ..., from_version: _Optional[int] = ..., include_view: _Optional[bool] = ...) -> None: ...
+
+class PlayCommand(_message.Message):
+    __slots__ = ("command_json", "command_id", "expected_version")
+    COMMAND_JSON_FIELD_NUMBER: _ClassVar[int]
+    COMMAND_ID_FIELD_NUMBER: _ClassVar[int]
+    EXPECTED_VERSION_FIELD_NUMBER: _ClassVar[int]
+    command_json: str
+    command_id: str
+    expected_version: int
+    def __init__(self, command_json: _Optional[str] = ..., command_id: _Optional[str] = ..., expected_version: _Optional[int] = ...) -> None: ...
+
+class PlayResponse(_message.Message):
+    __slots__ = ("updates", "result", "turn")
+    UPDATES_FIELD_NUMBER: _ClassVar[int]
+    RESULT_FIELD_NUMBER: _ClassVar[int]
+    TURN_FIELD_NUMBER: _ClassVar[int]
+    updates: _containers.RepeatedCompositeFieldContainer[MatchUpdate]
+    result: CommandResult
+    turn: PlayTurn
+    def __init__(self, updates: _Optional[_Iterable[_Union[MatchUpdate, _Mapping]]] = ..., result: _Optional[_Union[CommandResult, _Mapping]] = ..., turn: _Optional[_Union[PlayTurn, _Mapping]] = ...) -> None: ...
+
+class CommandResult(_message.Message):
+    __slots__ = ("command_id", "version", "duplicate", "error")
+    COMMAND_ID_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    DUPLICATE_FIELD_NUMBER: _ClassVar[int]
+    ERROR_FIELD_NUMBER: _ClassVar[int]
+    command_id: str
+    version: int
+    duplicate: bool
+    error: CommandError
+    def __init__(self, command_id: _Optional[str] = ..., version: _Optional[int] = ..., duplicate: _Optional[bool] = ..., error: _Optional[_Union[CommandError, _Mapping]] = ...) -> None: ...
+
+class CommandError(_message.Message):
+    __slots__ = ("code", "reason", "message", "metadata")
+    class MetadataEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+    CODE_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    MESSAGE_FIELD_NUMBER: _ClassVar[int]
+    METADATA_FIELD_NUMBER: _ClassVar[int]
+    code: int
+    reason: str
+    message: str
+    metadata: _containers.ScalarMap[str, str]
+    def __init__(self, code: _Optional[int] = ..., reason: _Optional[str] = ..., message: _Optional[str] = ..., metadata: _Optional[_Mapping[str, str]] = ...) -> None: ...
+
+class PlayTurn(_message.Message):
+    __slots__ = ("version", "to_act", "commands_json")
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    TO_ACT_FIELD_NUMBER: _ClassVar[int]
+    COMMANDS_JSON_FIELD_NUMBER: _ClassVar[int]
+    version: int
+    to_act: _containers.RepeatedScalarFieldContainer[int]
+    commands_json: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, version: _Optional[int] = ..., to_act: _Optional[_Iterable[int]] = ..., commands_json: _Optional[_Iterable[str]] = ...) -> None: ...
+
 class ExportReplayRequest(_message.Message):
     __slots__ = ("match_id", "token")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]

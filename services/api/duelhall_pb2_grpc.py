@@ -189,6 +189,11 @@ class MatchServiceStub:
                 request_serializer=duelhall_dot_v1_dot_duelhall__pb2.WatchMatchRequest.SerializeToString,
                 response_deserializer=duelhall_dot_v1_dot_duelhall__pb2.MatchUpdate.FromString,
                 _registered_method=True)
+        self.Play = channel.stream_stream(
+                '/duelhall.v1.MatchService/Play',
+                request_serializer=duelhall_dot_v1_dot_duelhall__pb2.PlayRequest.SerializeToString,
+                response_deserializer=duelhall_dot_v1_dot_duelhall__pb2.PlayResponse.FromString,
+                _registered_method=True)
         self.ExportReplay = channel.unary_unary(
                 '/duelhall.v1.MatchService/ExportReplay',
                 request_serializer=duelhall_dot_v1_dot_duelhall__pb2.ExportReplayRequest.SerializeToString,
@@ -258,6 +263,14 @@ class MatchServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def Play(self, request_iterator, context):
+        """One seat's connection for play: commands in; the seat's redacted updates, the results of its commands
+        and its legal commands out. The first request is a PlayStart; every later one a PlayCommand.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def ExportReplay(self, request, context):
         """A replay file (docs/replay-format.md). Ended matches: anyone, with the seed. Running: admin, no seed.
         """
@@ -316,6 +329,11 @@ def add_MatchServiceServicer_to_server(servicer, server):
                     servicer.WatchMatch,
                     request_deserializer=duelhall_dot_v1_dot_duelhall__pb2.WatchMatchRequest.FromString,
                     response_serializer=duelhall_dot_v1_dot_duelhall__pb2.MatchUpdate.SerializeToString,
+            ),
+            'Play': grpc.stream_stream_rpc_method_handler(
+                    servicer.Play,
+                    request_deserializer=duelhall_dot_v1_dot_duelhall__pb2.PlayRequest.FromString,
+                    response_serializer=duelhall_dot_v1_dot_duelhall__pb2.PlayResponse.SerializeToString,
             ),
             'ExportReplay': grpc.unary_unary_rpc_method_handler(
                     servicer.ExportReplay,
@@ -523,6 +541,33 @@ class MatchService:
             '/duelhall.v1.MatchService/WatchMatch',
             duelhall_dot_v1_dot_duelhall__pb2.WatchMatchRequest.SerializeToString,
             duelhall_dot_v1_dot_duelhall__pb2.MatchUpdate.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Play(request_iterator,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.stream_stream(
+            request_iterator,
+            target,
+            '/duelhall.v1.MatchService/Play',
+            duelhall_dot_v1_dot_duelhall__pb2.PlayRequest.SerializeToString,
+            duelhall_dot_v1_dot_duelhall__pb2.PlayResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -15,7 +15,7 @@ from services.api import duelhall_pb2_grpc as pb_grpc
 from services.server import ServerConfig, create_server
 from tests.services.client import Created, create_match, error_reason
 from tests.services.conftest import ADMIN_TOKEN
-from tests.services.manual_clock import ManualClock
+from tests.services.clock import ManualClock
 
 REFEREE = '{"referee_enabled": true}'
 RULING = '{"type": "referee_ruling", "winner": 1, "note": "network failure"}'
@@ -90,8 +90,7 @@ async def test_countdown_timeouts_apply_the_penalty_once_across_a_restart(databa
             view = await stub.GetView(pb.GetViewRequest(match_id=created.match_id))
             idle = view.to_act[0]
             watching = asyncio.ensure_future(_next_timeout(stub, created.match_id, view.version))
-            assert clock.advance(9) == 0
-            assert clock.advance(300) == 1  # from the clock's start: covers however long the server took to start
+            clock.advance(300)  # past the deadline whatever the setup took on the real clock
             events = await asyncio.wait_for(watching, 30)
             assert [e.type for e in events] == ["TimedOut", "HpChanged", "PhaseEnded", "PhaseStarted",
                                                 "ClockRestarted"]
@@ -108,7 +107,7 @@ async def test_countdown_timeouts_apply_the_penalty_once_across_a_restart(databa
             restored = await stub.GetView(pb.GetViewRequest(match_id=created.match_id))
             assert restored.version == after_first.version and _hp(restored.view_json)[idle] == 270
             watching = asyncio.ensure_future(_next_timeout(stub, created.match_id, restored.version))
-            assert clock.advance(40) == 1
+            clock.advance(40)
             events = await asyncio.wait_for(watching, 30)
             assert [e.type for e in events][:2] == ["TimedOut", "HpChanged"]
             final = await stub.GetView(pb.GetViewRequest(match_id=created.match_id))
