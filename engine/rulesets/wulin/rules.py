@@ -915,7 +915,7 @@ def _in_play(tag: str, now: _Situation) -> bool:
     }[tag]
 
 
-_SITUATIONS = {
+_SITUATIONS: dict[tuple[object, ...], tuple[Family[State], ...]] = {
     now: tuple(f for f in FAMILIES if _in_play(f.tag, now))
     for now in (
         _Situation(answering, pending, *flags)
@@ -932,7 +932,8 @@ def legal_commands(state: State, seat: int) -> list[Command]:
     pending = state.pending
     answering = _PENDING_KIND[type(pending)] if pending is not None and pending.seat == seat else None
     side = state.sides[seat] if seat in SEATS else state.sides[0]
-    now = _Situation(
+    # A plain tuple finds its _Situation (a NamedTuple hashes and compares as one) without building it.
+    now = (
         answering, pending is not None, seat == state.active_seat,
         state.truce_offer is not None and state.truce_offer != seat, state.options.allow_concede,
         side.consumable_used, side.play_used, side.discard_used,
