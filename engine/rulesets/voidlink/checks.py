@@ -165,15 +165,17 @@ def matches(state: State, card: str, spec: Filter, field_monster: Monster | None
     """Filter match; ``field_monster`` is the card's monster state when it is on the field."""
     if spec.system is not None and (field_monster is None or system_of(field_monster.form) != spec.system):
         return False
-    key = (state.card_ids[card], spec)
+    card_id = state.card_ids[card]
+    key = (card_id, id(spec))
     printed = _PRINTED.get(key)
     if printed is None:
-        printed = _PRINTED[key] = _printed_match(CATALOG[key[0]], spec)
+        printed = _PRINTED[key] = _printed_match(CATALOG[card_id], spec)
     return printed
 
 
-_PRINTED: dict[tuple[str, Filter], bool] = {}
-"""The printed part of a filter match (type, level, name) by catalog id and filter: card data never changes."""
+_PRINTED: dict[tuple[str, int], bool] = {}
+"""The printed part of a filter match (type, level, name) by catalog id and filter. Filters are the catalog's
+own objects, alive as long as the module, so their ``id`` is a stable key; card data never changes."""
 
 
 def _printed_match(entry: Card, spec: Filter) -> bool:
@@ -262,19 +264,13 @@ def target_candidates(state: State, seat: int, spec: TargetSpec, gone: Sequence[
     return [c for c in cards if matches(state, c, flt, None)]
 
 
-def target_lists(state: State, seat: int, effect: Effect, gone: Sequence[str] = ()) -> Iterator[tuple[str, ...]]:
+def target_lists(state: State, seat: int, effect: Effect, gone: Sequence[str] = ()) -> list[tuple[str, ...]]:
     """Every distinct assignment of candidates to the effect's target specs, in spec order."""
-    pools = [target_candidates(state, seat, spec, gone) for spec in effect.targets]
-
-    def walk(i: int, chosen: tuple[str, ...]) -> Iterator[tuple[str, ...]]:
-        if i == len(pools):
-            yield chosen
-            return
-        for card in pools[i]:
-            if card not in chosen:
-                yield from walk(i + 1, (*chosen, card))
-
-    return walk(0, ())
+    lists: list[tuple[str, ...]] = [()]
+    for spec in effect.targets:
+        pool = target_candidates(state, seat, spec, gone)
+        lists = [(*chosen, card) for chosen in lists for card in pool if card not in chosen]
+    return lists
 
 
 def form_choices(effect: Effect) -> tuple[Form | None, ...]:
@@ -623,13 +619,12 @@ def check_timeout(state: State, actor: object, cmd: Timeout) -> Awaiting:
 # --- canonical candidates of the two response families (§7.2 legal_commands) -------------------------------
 
 
-def _effect_candidates(state: State, seat: int, effect: Effect) -> Iterator[tuple[tuple[str, ...], Form | None]]:
+def _effect_candidates(state: State, seat: int, effect: Effect) -> list[tuple[tuple[str, ...], Form | None]]:
     """(targets, form) pairs for one effect; none when its condition fails (the check's first step)."""
     if effect.condition is not None and not holds(state, seat, effect.condition):
-        return
-    for targets in target_lists(state, seat, effect):
-        for form in form_choices(effect):
-            yield targets, form
+        return []
+    forms = form_choices(effect)
+    return [(targets, form) for targets in target_lists(state, seat, effect) for form in forms]
 
 
 def magic_candidates(state: State, seat: int) -> Iterator[ActivateMagic]:

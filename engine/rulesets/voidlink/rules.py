@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from itertools import combinations
-from typing import Any, assert_never
+from typing import assert_never
 
 from engine.contract import SYSTEM, Actor, Deadline, Outcome
 from engine.errors import Rejected
@@ -71,6 +71,7 @@ from engine.rulesets.voidlink.model import (
     Event,
     FormChanged,
     GoToBattle,
+    GraveReason,
     MagicSet,
     MatchEnded,
     Moved,
@@ -171,7 +172,7 @@ def _seat(actor: Actor) -> int:
     return actor
 
 
-def _to_graveyard(tape: Tape, seat: int, cards: Iterable[str], reason: Any) -> None:
+def _to_graveyard(tape: Tape, seat: int, cards: Iterable[str], reason: GraveReason) -> None:
     state = tape.state
     hand = state.players[seat].hand
     moved = tuple([Moved(c, state.card_ids[c], "hand" if c in hand else "monster_zone") for c in cards])
@@ -339,13 +340,13 @@ def _assignments(state: State, seat: int, slots: tuple[Filter, ...], from_hand: 
     """Distinct cards per material slot, slot by slot: own monster zones first, then the hand."""
     own = monsters(state, seat)
     hand = state.players[seat].hand if from_hand else ()
-    per_slot = [
-        [m.card for m in own if matches(state, m.card, spec, m)] + [c for c in hand if matches(state, c, spec, None)]
-        for spec in slots
-    ]
     out: list[tuple[str, ...]] = [()]
-    for options in per_slot:
+    for spec in slots:
+        options = [m.card for m in own if matches(state, m.card, spec, m)]
+        options += [c for c in hand if matches(state, c, spec, None)]
         out = [(*chosen, c) for chosen in out for c in options if c not in chosen]
+        if not out:
+            break
     return out
 
 

@@ -75,13 +75,11 @@ def violations(data: Any) -> list[Violation]:
     if len(seats) != SEATS:
         found.append(Violation(Code.PLAYER_COUNT_INVALID, None, None, f"voidlink needs exactly {SEATS} seats"))
     found.extend(_option_violations(data.get("options", {})))
-    if found:
-        return found
     for seat, entry in enumerate(seats):
         if not isinstance(entry, dict) or set(entry) - {"deck"}:
             found.append(Violation(Code.BAD_CONFIG, seat, None, "a seat holds only 'deck'"))
             continue
-        found.extend(deck_violations(seat, entry.get("deck", DEFAULT_DECKS[seat])))
+        found.extend(deck_violations(seat, entry.get("deck", DEFAULT_DECKS[seat % SEATS])))
     return found
 
 
@@ -221,7 +219,7 @@ def tactics_allowed(card: TacticsCard, leader: CommanderCard | None) -> bool:
 
 
 def _deck(seat: int, entry: dict[str, Any]) -> Deck:
-    deck = entry.get("deck", DEFAULT_DECKS[seat])
+    deck = entry.get("deck", DEFAULT_DECKS[seat % SEATS])
     if isinstance(deck, str):
         preset = PRESETS[deck]
         return Deck(main=preset.main, extra=preset.extra, commander=preset.commander)

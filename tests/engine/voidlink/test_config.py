@@ -65,7 +65,11 @@ def test_bad_options_are_option_invalid(options: dict[str, Any]) -> None:
 
 def test_config_checks_come_before_deck_checks() -> None:
     found = violations({"seats": [{"deck": "nope"}], "options": {"zzz": 1}})
-    assert [v.code for v in found] == ["PLAYER_COUNT_INVALID", "OPTION_INVALID"]
+    assert [(v.code, v.seat) for v in found] == [
+        ("PLAYER_COUNT_INVALID", None),
+        ("OPTION_INVALID", None),
+        ("UNKNOWN_PRECONSTRUCTED_DECK", 0),
+    ]
 
 
 @pytest.mark.parametrize(
