@@ -24,10 +24,11 @@ from engine import registry
 from engine.contract import SYSTEM, Actor, Ruleset, Viewer
 from engine.errors import Rejected
 from engine.match import (
-    Match, MatchCreated, apply, create, decide, encode, event_decoder, fold, restore, snapshot, type_tag,
+    MATCH_CREATED, Match, MatchCreated, apply, create, decide, encode, event_decoder, fold, restore, snapshot, type_tag,
 )
 from eventstore import AsyncEventStore, CommandRecord, NewEvent, RecordedEvent, Snapshot, WrongExpectedVersion
 from replays.storage import SEED_SECRET
+from services import lifecycle
 from services.errors import InvalidArgument, MatchNotFound, VersionMismatch
 from services.follower import Follower
 from services.hot import HotMatch, MatchEvent
@@ -143,8 +144,15 @@ class MatchManager:
 
     # -- creation ---------------------------------------------------------------------------------
 
-    async def create(self, ruleset_id: str, seats: Sequence[SeatEntry], options: dict[str, Any]) -> Created:
-        """A new match with fresh seed and seat tokens; ``ConfigError`` for a bad configuration."""
+    async def create(
+        self, ruleset_id: str, seats: Sequence[SeatEntry], options: dict[str, Any],
+        labels: dict[str, str] | None = None, match_id: str = "", tokens: Sequence[str] = (),
+    ) -> Created:
+        """A new match with fresh seed and seat tokens; ``ConfigError`` for a bad configuration.
+
+        ``match_id`` and ``tokens`` are chosen by the caller when a retried request must land on the same
+        match (services/create_requests.py); the append then fails with ``WrongExpectedVersion`` if it exists.
+        """
         ruleset = ruleset_for(ruleset_id)
         for index, seat in enumerate(seats):
             if not seat.name.strip():
@@ -153,10 +161,11 @@ class MatchManager:
         config_data = {"seats": [seat.config for seat in seats], "options": options}
         names = [seat.name for seat in seats]
         events = create(ruleset, config_data, names, seed)
-        match_id = new_match_id()
-        tokens = [new_token() for _ in seats]
+        match_id = match_id or new_match_id()
+        tokens = list(tokens) or [new_token() for _ in seats]
+        labels = dict(sorted((labels or {}).items()))
         payload = encode({"ruleset": ruleset_id, "seats": [msgspec.to_builtins(s) for s in seats],
-                          "options": options})
+                          "options": options, "labels": labels})
         command = CommandRecord(command_id=f"create-{match_id}", actor=SYSTEM, type=CREATE_COMMAND,
                                 payload=payload)
         hidden = {SEED_SECRET: seed} | {f"{TOKEN_SECRET_PREFIX}{i}": token_hash(t) for i, t in enumerate(tokens)}
@@ -165,7 +174,7 @@ class MatchManager:
                        tuple(hidden[f"{TOKEN_SECRET_PREFIX}{i}"] for i in range(len(tokens))),
                        {command.command_id: (1, len(events))}, appended.recorded_at)
         self._remember(hot)
-        row = row_for(hot, created_at=appended.recorded_at)
+        row = row_for(hot, created_at=appended.recorded_at, labels=labels)
         await self.read_model.put(row)
         self._changed(hot)
         return Created(row=row, tokens=tokens)
@@ -231,7 +240,7 @@ class MatchManager:
         hot.advance(after, command_id, happened[-1].recorded_at)
         self._publish(hot, happened)
         if was_running and hot.outcome is not None:
-            await self.read_model.put(row_for(hot, created_at=None, previous=await self.read_model.get(hot.match_id)))
+            await self.ended(hot)
         if hot.version // self.snapshot_every != (hot.version - len(happened)) // self.snapshot_every:
             await self._snapshot(hot)
 
@@ -293,9 +302,18 @@ class MatchManager:
         """Rewrites the match's read-model row from its events (after an import)."""
         hot = await self.get(match_id)
         head = await self.store.read_stream(match_id, 1, 1)
-        row = row_for(hot, created_at=head[0].meta.recorded_at)
+        labels = await lifecycle.labels_of(self.store, match_id)
+        row = row_for(hot, created_at=head[0].meta.recorded_at, labels=labels)
         await self.read_model.put(row)
+        if hot.outcome is not None:
+            await lifecycle.record_end(self.store, row)
         return row
+
+    async def ended(self, hot: HotMatch) -> None:
+        """A match ended: its row says so and its end is recorded once in the lifecycle (services/lifecycle.py)."""
+        row = row_for(hot, created_at=None, previous=await self.read_model.get(hot.match_id))
+        await self.read_model.put(row)
+        await lifecycle.record_end(self.store, row)
 
     async def rebuild_read_model(self) -> int:
         """Rebuilds the match list from scratch from the events (DESIGN.md: read models are projections)."""
@@ -303,7 +321,7 @@ class MatchManager:
         rebuilt, position = 0, 1
         while batch := await self.store.read_all(position, 1000):
             for recorded in batch:
-                if recorded.version == 1:
+                if recorded.version == 1 and recorded.type == MATCH_CREATED:
                     await self.reindex(recorded.stream_id)
                     self._hot.pop(recorded.stream_id, None)
                     rebuilt += 1
@@ -381,7 +399,7 @@ class MatchManager:
         hot.last_event_at = tail[-1].meta.recorded_at
         self._publish(hot, happened)
         if was_running and hot.outcome is not None:
-            await self.read_model.put(row_for(hot, created_at=None, previous=await self.read_model.get(hot.match_id)))
+            await self.ended(hot)
 
     async def _snapshot(self, hot: HotMatch) -> None:
         await self.store.save_snapshot(Snapshot(stream_id=hot.match_id, version=hot.version,

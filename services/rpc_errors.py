@@ -10,6 +10,9 @@
 | PermissionDenied               | PERMISSION_DENIED   | TOKEN_INVALID, ADMIN_REQUIRED    |
 | MatchNotFound                  | NOT_FOUND           | MATCH_NOT_FOUND                  |
 | VersionMismatch                | ABORTED             | VERSION_MISMATCH                 |
+| NotFound                       | NOT_FOUND           | e.g. TOURNAMENT_NOT_FOUND        |
+| Conflict                       | ALREADY_EXISTS      | e.g. REQUEST_ID_REUSED           |
+| Refused                        | FAILED_PRECONDITION | e.g. ROUND_NOT_FINISHED          |
 | ReplayInvalid                  | FAILED_PRECONDITION | REPLAY_INVALID (check, version)  |
 | ReplayConflict                 | ALREADY_EXISTS      | MATCH_EXISTS                     |
 | anything else (a bug)          | INTERNAL            | INTERNAL (no detail leaves)      |
@@ -33,7 +36,8 @@ from engine.errors import MALFORMED_CODES, ConfigError, Rejected
 from replays.storage import ReplayConflict, ReplayInvalid
 from services.api import duelhall_pb2 as pb
 from services.errors import (
-    InvalidArgument, MatchNotFound, PermissionDenied, ServiceError, Unauthenticated, VersionMismatch,
+    Conflict, InvalidArgument, MatchNotFound, NotFound, PermissionDenied, Refused, ServiceError, Unauthenticated,
+    VersionMismatch,
 )
 
 DOMAIN = "duelhall"
@@ -45,6 +49,9 @@ _SERVICE_CODES: list[tuple[type[ServiceError], int]] = [
     (PermissionDenied, code_pb2.PERMISSION_DENIED),
     (MatchNotFound, code_pb2.NOT_FOUND),
     (VersionMismatch, code_pb2.ABORTED),
+    (NotFound, code_pb2.NOT_FOUND),
+    (Conflict, code_pb2.ALREADY_EXISTS),
+    (Refused, code_pb2.FAILED_PRECONDITION),
 ]
 
 

@@ -21,11 +21,14 @@ from services.manager import MatchManager
 from services.readmodel import RUNNING
 from services.servicers import MatchServicer, RulesetServicer
 from services.timers import Timers
+from services.tournament.wiring import SERVICE_NAME as TOURNAMENT_SERVICE
+from services.tournament.wiring import Tournaments, attach
 from services.watch import Feed
 
 log = logging.getLogger(__name__)
 
-SERVICE_NAMES = tuple(pb.DESCRIPTOR.services_by_name[name].full_name for name in ("RulesetService", "MatchService"))
+SERVICE_NAMES = (*(pb.DESCRIPTOR.services_by_name[name].full_name for name in ("RulesetService", "MatchService")),
+                 TOURNAMENT_SERVICE)
 
 
 class ServerConfig(msgspec.Struct, frozen=True):
@@ -40,15 +43,17 @@ class ServerConfig(msgspec.Struct, frozen=True):
 class Running:
     """A started server and what it owns; ``stop`` releases everything in order."""
 
-    def __init__(self, server: grpc.aio.Server, port: int, store: AsyncEventStore, manager: MatchManager, feed: Feed[pb.MatchUpdate],
-                 timers: Timers, health: health.aio.HealthServicer) -> None:
+    def __init__(self, server: grpc.aio.Server, port: int, store: AsyncEventStore, manager: MatchManager,
+                 feed: Feed[pb.MatchUpdate], timers: Timers, health: health.aio.HealthServicer,
+                 tournaments: Tournaments) -> None:
         self.server, self.port, self.store, self.manager = server, port, store, manager
-        self.feed, self.timers, self.health = feed, timers, health
+        self.feed, self.timers, self.health, self.tournaments = feed, timers, health, tournaments
 
     async def stop(self, grace: float | None = 2.0) -> None:
         await self.health.enter_graceful_shutdown()
         await self.server.stop(grace)
         self.timers.close()
+        await self.tournaments.stop()
         await self.manager.stop()
         await self.store.close()
 
@@ -72,6 +77,7 @@ async def create_server(config: ServerConfig, clock: Clock | None = None) -> Run
     pb_grpc.add_RulesetServiceServicer_to_server(RulesetServicer(), server)  # type: ignore[no-untyped-call]
     pb_grpc.add_MatchServiceServicer_to_server(  # type: ignore[no-untyped-call]
         MatchServicer(manager, feed, config.admin_token), server)
+    tournaments = await attach(server, store, manager, config.admin_token)
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     reflection.enable_server_reflection((*SERVICE_NAMES, health.SERVICE_NAME, reflection.SERVICE_NAME), server)
@@ -80,7 +86,7 @@ async def create_server(config: ServerConfig, clock: Clock | None = None) -> Run
     await resume_timers(manager)
     for name in ("", *SERVICE_NAMES):
         await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
-    return Running(server, port, store, manager, feed, timers, health_servicer)
+    return Running(server, port, store, manager, feed, timers, health_servicer, tournaments)
 
 
 async def resume_timers(manager: MatchManager) -> int:
@@ -90,7 +96,10 @@ async def resume_timers(manager: MatchManager) -> int:
     while True:
         rows, after = await manager.read_model.page(after, 500, status=RUNNING)
         for row in rows:
-            await manager.get(row.match_id)
+            hot = await manager.get(row.match_id)
+            if hot.outcome is not None:
+                # Ended just before a crash, before its row and lifecycle end were written.
+                await manager.ended(hot)
             resumed += 1
         if after is None:
             return resumed

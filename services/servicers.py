@@ -11,9 +11,10 @@ import grpc
 from engine import registry
 from replays import storage as replay_io
 from replays.verify import verify_bytes
-from services import wire
+from services import lifecycle, wire
 from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
+from services.create_requests import create_once
 from services.errors import MatchNotFound
 from services.manager import MatchManager, SeatEntry, ruleset_for
 from services.play import play
@@ -45,8 +46,11 @@ class MatchServicer(pb_grpc.MatchServiceServicer):
     async def CreateMatch(self, request: pb.CreateMatchRequest, context: Context) -> pb.CreateMatchResponse:
         seats = [SeatEntry(name=s.name, config=wire.json_object(s.config_json, f"seats[{i}].config_json"))
                  for i, s in enumerate(request.seats)]
-        created = await self._matches.create(request.ruleset, seats, wire.json_object(request.options_json,
-                                                                                     "options_json"))
+        options, labels = wire.json_object(request.options_json, "options_json"), dict(request.labels)
+        if request.request_id:
+            created = await create_once(self._matches, request.request_id, request.ruleset, seats, options, labels)
+        else:
+            created = await self._matches.create(request.ruleset, seats, options, labels)
         tokens = [pb.SeatToken(seat=i, token=t) for i, t in enumerate(created.tokens)]
         return pb.CreateMatchResponse(match=wire.match(created.row), tokens=tokens)
 
@@ -60,7 +64,8 @@ class MatchServicer(pb_grpc.MatchServiceServicer):
     async def ListMatches(self, request: pb.ListMatchesRequest, context: Context) -> pb.ListMatchesResponse:
         size = min(request.page_size or 50, _MAX_PAGE)
         rows, next_key = await self._matches.read_model.page(
-            request.page_token or None, size, request.ruleset, wire.STATUS_FROM_PB.get(request.status, ""))
+            request.page_token or None, size, request.ruleset, wire.STATUS_FROM_PB.get(request.status, ""),
+            dict(request.labels))
         return pb.ListMatchesResponse(matches=[wire.match(r) for r in rows], next_page_token=next_key or "")
 
     @rpc_errors
@@ -119,3 +124,10 @@ class MatchServicer(pb_grpc.MatchServiceServicer):
             failure = pb.ReplayFailure(check=verdict.failure.check, version=verdict.failure.version,
                                        message=verdict.failure.message)
         return pb.VerifyReplayResponse(ok=verdict.ok, failure=failure, checks=verdict.checks)
+
+    @rpc_errors
+    async def WatchLifecycle(
+        self, request: pb.WatchLifecycleRequest, context: Context,
+    ) -> AsyncIterator[pb.LifecycleChange]:
+        async for change in lifecycle.changes(self._matches.store, request.from_position, dict(request.labels)):
+            yield wire.lifecycle_change(change)

@@ -10,6 +10,7 @@ import msgspec
 from engine.contract import Ruleset
 from services.api import duelhall_pb2 as pb
 from services.errors import InvalidArgument
+from services.lifecycle import CREATED, Change
 from services.manager import Decision, RedactedEvent, Submitted, Viewed
 from services.readmodel import ENDED, RUNNING, MatchRow
 from services.watch import Update
@@ -29,7 +30,17 @@ def match(row: MatchRow) -> pb.Match:
         status=_STATUS_TO_PB[row.status], version=row.version,
         outcome_json="" if row.outcome is None else msgspec.json.encode(row.outcome).decode(),
         created_at=timestamp(row.created_at), updated_at=timestamp(row.updated_at),
-        seed_commitment=row.seed_commitment,
+        seed_commitment=row.seed_commitment, labels=row.labels,
+    )
+
+
+def lifecycle_change(change: Change) -> pb.LifecycleChange:
+    kind = pb.LIFECYCLE_KIND_CREATED if change.kind == CREATED else pb.LIFECYCLE_KIND_ENDED
+    return pb.LifecycleChange(
+        position=change.position, kind=kind, match_id=change.match_id, ruleset=change.ruleset,
+        seats=list(change.seats), labels=change.labels,
+        outcome_json="" if change.outcome is None else msgspec.json.encode(change.outcome).decode(),
+        version=change.version, recorded_at=timestamp(change.recorded_at),
     )
 
 

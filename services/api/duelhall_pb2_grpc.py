@@ -209,6 +209,11 @@ class MatchServiceStub:
                 request_serializer=duelhall_dot_v1_dot_duelhall__pb2.VerifyReplayRequest.SerializeToString,
                 response_deserializer=duelhall_dot_v1_dot_duelhall__pb2.VerifyReplayResponse.FromString,
                 _registered_method=True)
+        self.WatchLifecycle = channel.unary_stream(
+                '/duelhall.v1.MatchService/WatchLifecycle',
+                request_serializer=duelhall_dot_v1_dot_duelhall__pb2.WatchLifecycleRequest.SerializeToString,
+                response_deserializer=duelhall_dot_v1_dot_duelhall__pb2.LifecycleChange.FromString,
+                _registered_method=True)
 
 
 class MatchServiceServicer:
@@ -292,6 +297,14 @@ class MatchServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def WatchLifecycle(self, request, context):
+        """Match creations and ends across all matches in the store's global order, from a position: the
+        stored ones, then live ones. Resume with the last position received plus one.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_MatchServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -349,6 +362,11 @@ def add_MatchServiceServicer_to_server(servicer, server):
                     servicer.VerifyReplay,
                     request_deserializer=duelhall_dot_v1_dot_duelhall__pb2.VerifyReplayRequest.FromString,
                     response_serializer=duelhall_dot_v1_dot_duelhall__pb2.VerifyReplayResponse.SerializeToString,
+            ),
+            'WatchLifecycle': grpc.unary_stream_rpc_method_handler(
+                    servicer.WatchLifecycle,
+                    request_deserializer=duelhall_dot_v1_dot_duelhall__pb2.WatchLifecycleRequest.FromString,
+                    response_serializer=duelhall_dot_v1_dot_duelhall__pb2.LifecycleChange.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -649,6 +667,33 @@ class MatchService:
             '/duelhall.v1.MatchService/VerifyReplay',
             duelhall_dot_v1_dot_duelhall__pb2.VerifyReplayRequest.SerializeToString,
             duelhall_dot_v1_dot_duelhall__pb2.VerifyReplayResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def WatchLifecycle(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_stream(
+            request,
+            target,
+            '/duelhall.v1.MatchService/WatchLifecycle',
+            duelhall_dot_v1_dot_duelhall__pb2.WatchLifecycleRequest.SerializeToString,
+            duelhall_dot_v1_dot_duelhall__pb2.LifecycleChange.FromString,
             options,
             channel_credentials,
             insecure,
