@@ -13,14 +13,13 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Protocol
 
 from eventstore import RecordedEvent, StoreError
-from services.errors import ServiceError
 
 log = logging.getLogger(__name__)
 
 LINGER = 0.02
 """Seconds the follower lets commits gather between reads: one query per interval instead of one per commit."""
 RETRY = 1.0
-"""Seconds before following the store again after it failed."""
+"""Seconds before the follower reads the store again after it failed."""
 
 
 class GlobalOrder(Protocol):
@@ -51,8 +50,7 @@ class Follower:
             self._task = None
 
     async def _run(self, from_position: int) -> None:
-        """Folds events until the store closes; a store fault pauses it, and it resumes after the last event
-        it folded, so loaded matches and their watchers get every version, in order, once the store is back."""
+        """Until the store closes; a store fault pauses it, and it resumes after the last event it folded."""
         position = from_position
         while True:
             try:
@@ -60,7 +58,6 @@ class Follower:
                     await self._fold(recorded)
                     position = recorded.position + 1
                 return
-            except (StoreError, ServiceError) as exc:
-                log.warning("following the store paused at position %d: %s; retrying in %.0f s", position, exc,
-                            RETRY)
+            except StoreError as exc:
+                log.warning("following paused at position %d: %s; retrying in %.0f s", position, exc, RETRY)
                 await asyncio.sleep(RETRY)
