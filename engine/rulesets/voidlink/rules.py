@@ -478,9 +478,17 @@ FAMILIES: tuple[Family[State], ...] = (
 family at once."""
 
 
+_DECISION_FAMILIES = {key: tuple([f for f in FAMILIES if f.tag in allowed]) for key, allowed in _ALLOWED.items()}
+"""The families G5-G6 let through for the awaited seat, by (decision kind, phase): ``precheck`` refuses every
+other family, so ``legal_commands`` never asks it about them."""
+
+
 def legal_commands(state: State, seat: int) -> list[Command]:
     """§7.2: exactly what ``decide`` accepts from ``seat`` now, in the canonical order."""
-    return legal(FAMILIES, precheck, state, seat)
+    awaiting = state.awaiting
+    if awaiting is None or seat != awaiting.seat:
+        return legal(FAMILIES, precheck, state, seat)
+    return legal(_DECISION_FAMILIES[awaiting.kind, state.phase], precheck, state, seat)
 
 
 def to_act(state: State) -> tuple[int, ...]:
