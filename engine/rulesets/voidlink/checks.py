@@ -165,17 +165,22 @@ def matches(state: State, card: str, spec: Filter, field_monster: Monster | None
     """Filter match; ``field_monster`` is the card's monster state when it is on the field."""
     if spec.system is not None and (field_monster is None or system_of(field_monster.form) != spec.system):
         return False
-    card_id = state.card_ids[card]
-    key = (card_id, id(spec))
-    printed = _PRINTED.get(key)
-    if printed is None:
-        printed = _PRINTED[key] = _printed_match(CATALOG[card_id], spec)
-    return printed
+    return state.card_ids[card] in printed(spec)
 
 
-_PRINTED: dict[tuple[str, int], bool] = {}
-"""The printed part of a filter match (type, level, name) by catalog id and filter. Filters are the catalog's
-own objects, alive as long as the module, so their ``id`` is a stable key; card data never changes."""
+_printed: dict[int, tuple[Filter, frozenset[str]]] = {}
+
+
+def printed(spec: Filter) -> frozenset[str]:
+    """The catalog ids whose printed card (type, level, name) fits ``spec``, computed once per filter: keyed by
+    the filter's identity, the entry holding the filter so that its identity cannot be reused."""
+    found = _printed.get(id(spec))
+    if found is None:
+        found = _printed[id(spec)] = (
+            spec,
+            frozenset([i for i, entry in CATALOG.items() if _printed_match(entry, spec)]),
+        )
+    return found[1]
 
 
 def _printed_match(entry: Card, spec: Filter) -> bool:
@@ -253,15 +258,27 @@ def target_candidates(state: State, seat: int, spec: TargetSpec, gone: Sequence[
     hand or graveyard order (D36)."""
     player = state.players[seat]
     flt = spec.filter
+    fits = printed(flt)
+    system = flt.system
     if spec.zone == "field":
-        seats = {"self": (seat,), "opponent": (1 - seat,), "any": (seat, 1 - seat)}[spec.controller]
+        seats = _SEATS[spec.controller][seat]
         return [
-            m.card for s in seats for m in state.players[s].monsters if m is not None and matches(state, m.card, flt, m)
+            m.card
+            for s in seats
+            for m in state.players[s].monsters
+            if m is not None and m.card_id in fits and (system is None or system_of(m.form) == system)
         ]
+    if system is not None:
+        return []  # a system filter needs a field monster (``matches``)
+    card_ids = state.card_ids
     if spec.zone == "own_hand":
-        return [c for c in player.hand if matches(state, c, flt, None)]
+        return [c for c in player.hand if card_ids[c] in fits]
     cards = [*player.graveyard, *(c for c in gone if c not in player.graveyard)]
-    return [c for c in cards if matches(state, c, flt, None)]
+    return [c for c in cards if card_ids[c] in fits]
+
+
+_SEATS = {"self": ((0,), (1,)), "opponent": ((1,), (0,)), "any": ((0, 1), (1, 0))}
+"""Field target seats by controller and activating seat: own zones first."""
 
 
 def target_lists(state: State, seat: int, effect: Effect, gone: Sequence[str] = ()) -> list[tuple[str, ...]]:
@@ -290,14 +307,17 @@ def check_effect(
     """Condition, target count, targets, and (``with_form``) the form rule of an activation (§7.2)."""
     if effect.condition is not None and not holds(state, seat, effect.condition):
         raise Rejected(Code.CONDITION_NOT_MET, "the activation condition does not hold")
-    if len(targets) != len(effect.targets):
-        raise Rejected(Code.TARGET_COUNT, f"this effect takes {len(effect.targets)} target(s)")
-    if len(set(targets)) != len(targets) or not all(
-        target_ok(state, seat, spec, card, source_system, gone)
-        for spec, card in zip(effect.targets, targets, strict=True)
+    specs = effect.targets
+    if len(targets) != len(specs):
+        raise Rejected(Code.TARGET_COUNT, f"this effect takes {len(specs)} target(s)")
+    if specs and (
+        len(set(targets)) != len(targets)
+        or not all(
+            target_ok(state, seat, spec, card, source_system, gone) for spec, card in zip(specs, targets, strict=True)
+        )
     ):
         raise Rejected(Code.TARGET_INVALID, "a target is not valid")
-    if with_form:
+    if with_form and effect.form_choice != (form is not None):
         check_form(effect, form)
 
 

@@ -66,8 +66,18 @@ def evolve(state: State, event: Event) -> State:
     """The state after ``event``."""
     match event:
         case AwaitingDecision(seat=seat, kind=kind, window=window, count=count, seq=seq, timer_s=timer):
-            state = replace(state, awaiting=Awaiting(seat, kind, window, count, seq, timer), seq=seq)
-            return replace(state, pending_phase_end=None) if kind == "open" else state
+            awaiting = Awaiting(seat, kind, window, count, seq, timer)
+            if kind == "open":
+                return replace(state, awaiting=awaiting, seq=seq, pending_phase_end=None)
+            return replace(state, awaiting=awaiting, seq=seq)
+        case PhaseChanged(phase=phase):
+            return replace(state, phase=phase, pending_phase_end=None)
+        case LinkResolved() | Passed() | BattleCalculated() | DrawSkipped() | DestructionPrevented() | Conceded():
+            return state
+        case PhaseEndRequested(next=next_phase):
+            return replace(state, pending_phase_end=next_phase)
+        case ChainResolved():
+            return replace(state, chain=())
         case ChainLinkAdded():
             return _add_link(state, event)
         case MonsterSummoned():
@@ -81,6 +91,8 @@ def evolve(state: State, event: Event) -> State:
                     on_chain = drop(on_chain, moved.card)
                 player = replace(player, graveyard=(*player.graveyard, moved.card))
             return replace(_with(state, seat, player), on_chain=on_chain)
+        case TurnEnded(turn=turn):
+            return replace(state, delayed=tuple([d for d in state.delayed if d.turn != turn]))
         case CardDestroyed(card=card, seat=seat, from_=origin):
             player = _leave(state.players[seat], card, origin)
             player = replace(player, graveyard=(*player.graveyard, card))
@@ -101,10 +113,6 @@ def evolve(state: State, event: Event) -> State:
             assert cards is not None, "the fold takes full events, never a viewer's redacted copy"
             player = state.players[seat]
             return _with(state, seat, replace(player, deck=player.deck[len(cards) :], hand=(*player.hand, *cards)))
-        case PhaseChanged(phase=phase):
-            return replace(state, phase=phase, pending_phase_end=None)
-        case PhaseEndRequested(next=next_phase):
-            return replace(state, pending_phase_end=next_phase)
         case TurnStarted(turn=turn, seat=seat):
             return _start_turn(state, turn, seat)
         case MagicSet(seat=seat, card=card, card_id=card_id, zone=zone):
@@ -130,8 +138,6 @@ def evolve(state: State, event: Event) -> State:
         case LinkNegated(link=link):
             chain = state.chain
             return replace(state, chain=put(chain, link - 1, replace(chain[link - 1], negated=True)))
-        case ChainResolved():
-            return replace(state, chain=())
         case CounterAdded(card=card, counter=counter, value=value):
             return _update_monster(state, card, lambda m: replace(m, counters={**m.counters, counter: value}))
         case DelayedEffectRegistered(
@@ -144,8 +150,6 @@ def evolve(state: State, event: Event) -> State:
         case ModifiersExpired(cards=cards):
             gone = set(cards)
             return replace(state, players=tuple([_clear_modifiers(p, gone) for p in state.players]))
-        case TurnEnded(turn=turn):
-            return replace(state, delayed=tuple([d for d in state.delayed if d.turn != turn]))
         case TimedOut(seat=seat, kind=kind):
             if kind != "open":
                 return state
@@ -162,8 +166,6 @@ def evolve(state: State, event: Event) -> State:
             return replace(state, result=Result(result, winner, reason), awaiting=None)
         case MatchStarted():
             return _started(state, event)
-        case DrawSkipped() | Passed() | LinkResolved() | DestructionPrevented() | BattleCalculated() | Conceded():
-            return state
         case SpecialVictory():
             return state
         case _:

@@ -38,8 +38,8 @@ from engine.rulesets.voidlink.checks import (
     holds,
     in_attack,
     magic_candidates,
-    matches,
     monsters,
+    printed,
     system_of,
     tactics_candidates,
     target_lists,
@@ -340,10 +340,14 @@ def _assignments(state: State, seat: int, slots: tuple[Filter, ...], from_hand: 
     """Distinct cards per material slot, slot by slot: own monster zones first, then the hand."""
     own = monsters(state, seat)
     hand = state.players[seat].hand if from_hand else ()
+    card_ids = state.card_ids
     out: list[tuple[str, ...]] = [()]
     for spec in slots:
-        options = [m.card for m in own if matches(state, m.card, spec, m)]
-        options += [c for c in hand if matches(state, c, spec, None)]
+        fits = printed(spec)
+        system = spec.system
+        options = [m.card for m in own if m.card_id in fits and (system is None or system_of(m.form) == system)]
+        if system is None:  # a system filter needs a field monster (``matches``)
+            options += [c for c in hand if card_ids[c] in fits]
         out = [(*chosen, c) for chosen in out for c in options if c not in chosen]
         if not out:
             break
@@ -406,22 +410,35 @@ def _monster_effect_candidates(state: State, seat: int) -> Iterator[ActivateMons
 
 
 def _combination_candidates(state: State, seat: int) -> Iterator[ActivateCombination]:
+    player = state.players[seat]
+    cards = cards_of(state)
     assigned: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {}  # shared by copies of one card
-    for card in state.players[seat].extra:
-        entry = cards_of(state)[card]
-        if not isinstance(entry, CombinationCard) or entry.id in state.players[seat].combination_used:
-            continue
-        if not holds(state, seat, entry.effect.condition):
+    for card in player.extra:
+        entry = cards[card]
+        if not isinstance(entry, CombinationCard) or entry.id in player.combination_used:
             continue
         options = assigned.get(entry.id)
         if options is None:
-            options = assigned[entry.id] = [
-                (chosen, targets)
-                for chosen in _assignments(state, seat, entry.materials, from_hand=True)
-                for targets in target_lists(state, seat, entry.effect, chosen)
-            ]
+            options = assigned[entry.id] = _combination_options(state, seat, entry)
         for chosen, targets in options:
             yield ActivateCombination(card, chosen, targets)
+
+
+def _combination_options(
+    state: State, seat: int, entry: CombinationCard
+) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
+    """(materials, targets) pairs for one combination card. Only graveyard targets depend on the materials paid;
+    a field or hand target that is also a material is invalid (§8.8), so such pairs are never listed."""
+    effect = entry.effect
+    if not holds(state, seat, effect.condition):
+        return []
+    assignments = _assignments(state, seat, entry.materials, from_hand=True)
+    if not assignments:
+        return []
+    if any(spec.zone == "own_graveyard" for spec in effect.targets):
+        return [(chosen, targets) for chosen in assignments for targets in target_lists(state, seat, effect, chosen)]
+    lists = target_lists(state, seat, effect)
+    return [(chosen, targets) for chosen in assignments for targets in lists if not any(t in chosen for t in targets)]
 
 
 def _form_candidates(state: State, seat: int) -> Iterator[ChangeForm]:
@@ -488,7 +505,11 @@ def legal_commands(state: State, seat: int) -> list[Command]:
     awaiting = state.awaiting
     if awaiting is None or seat != awaiting.seat:
         return legal(FAMILIES, precheck, state, seat)
-    return legal(_DECISION_FAMILIES[awaiting.kind, state.phase], precheck, state, seat)
+    return legal(_DECISION_FAMILIES[awaiting.kind, state.phase], _admitted, state, seat)
+
+
+def _admitted(state: State, actor: Actor, kind: str) -> None:
+    """``precheck`` for a family of ``_DECISION_FAMILIES`` and the awaited seat: its first test passes, always."""
 
 
 def to_act(state: State) -> tuple[int, ...]:

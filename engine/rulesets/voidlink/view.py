@@ -52,6 +52,7 @@ from engine.rulesets.voidlink.model import (
     Passed,
     PhaseChanged,
     PhaseEndRequested,
+    Player,
     PlayerView,
     PoolChanged,
     SentToGraveyard,
@@ -122,9 +123,24 @@ def _monster_view(zone: int, m: Monster) -> MonsterView:
     )
 
 
+_seen: dict[tuple[int, bool], tuple[Player, dict[str, str], PlayerView]] = {}
+"""The last view of each (seat, owner or not): a player's view depends on that ``Player`` and ``card_ids`` alone,
+and an unchanged seat keeps its ``Player`` object from state to state. Each entry holds both objects, so their
+identities cannot be reused while cached."""
+
+
 def _player_view(state: State, seat: int, viewer: Viewer) -> PlayerView:
     player = state.players[seat]
     owner = viewer == seat
+    seen = _seen.get((seat, owner))
+    if seen is not None and seen[0] is player and seen[1] is state.card_ids:
+        return seen[2]
+    built = _build_player_view(state, seat, player, owner)
+    _seen[seat, owner] = (player, state.card_ids, built)
+    return built
+
+
+def _build_player_view(state: State, seat: int, player: Player, owner: bool) -> PlayerView:
     return PlayerView(
         seat=seat,
         hp=player.hp,
