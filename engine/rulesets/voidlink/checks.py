@@ -8,7 +8,7 @@ rules, and ``has_response`` is the responder test of WINDOW (§8.5).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from msgspec.structs import replace
 
@@ -60,12 +60,12 @@ from engine.rulesets.voidlink.model import (
 # --- §8.1 derived values ---------------------------------------------------------------------------------
 
 
-def system_of(form: Form) -> System:
-    return "void" if form.startswith("void") else "reality"
+_SYSTEM_OF: dict[Form, System] = {form: "void" if form.startswith("void") else "reality" for form in FORMS}
+_IN_ATTACK: dict[Form, bool] = {form: form.endswith("attack") for form in FORMS}
 
-
-def in_attack(form: Form) -> bool:
-    return form.endswith("attack")
+system_of: Callable[[Form], System] = _SYSTEM_OF.__getitem__
+"""The system a form shows (a lookup: it runs for every monster a candidate or check looks at)."""
+in_attack: Callable[[Form], bool] = _IN_ATTACK.__getitem__
 
 
 def flipped(form: Form) -> Form:
@@ -81,12 +81,23 @@ def flipped(form: Form) -> Form:
 
 def face_of(monster: Monster) -> tuple[int, int, tuple[Effect, ...]]:
     """(printed ATK, DEF, effects) of the monster's current face (§8.1.2, D5)."""
-    entry = CATALOG[monster.card_id]
+    return _FACES[monster.card_id, monster.form]
+
+
+def _face(entry: Card, form: Form) -> tuple[int, int, tuple[Effect, ...]]:
     if isinstance(entry, MythCard):
         return entry.atk, entry.def_, entry.effects
     assert isinstance(entry, MonsterCard)
-    face = entry.faces.void if monster.form.startswith("void") else entry.faces.reality
+    face = entry.faces.void if form.startswith("void") else entry.faces.reality
     return face.atk, face.def_, face.effects
+
+
+_FACES = {
+    (card_id, form): _face(entry, form)
+    for card_id, entry in CATALOG.items()
+    if isinstance(entry, MonsterCard | MythCard)
+    for form in FORMS
+}
 
 
 def atk(monster: Monster) -> int:
@@ -348,21 +359,21 @@ def effect_of(card_id: str, source: str, index: int | None, system: System | Non
     return entry.effect
 
 
-def material_ok(state: State, seat: int, card: str, spec: Filter, from_hand: bool) -> bool:
-    """A material for its slot: in an own monster zone (or, ``from_hand``, the own hand) and matching."""
-    found = find(state, card)
-    if found is not None and found[0] == seat:
-        return matches(state, card, spec, found[2])
-    return from_hand and card in state.players[seat].hand and matches(state, card, spec, None)
-
-
 def _materials(state: State, seat: int, slots: Sequence[Filter], materials: Sequence[str], from_hand: bool) -> None:
     if len(materials) != len(slots):
         raise Rejected(Code.MATERIAL_COUNT, f"this card needs {len(slots)} material(s)")
-    if len(set(materials)) != len(materials) or not all(
-        material_ok(state, seat, card, spec, from_hand) for card, spec in zip(materials, slots, strict=True)
-    ):
+    if len(set(materials)) != len(materials):
         raise Rejected(Code.MATERIALS_INVALID, "a material does not fit its slot")
+    field = _field_index(state.players)
+    hand = state.players[seat].hand
+    for card, spec in zip(materials, slots, strict=True):
+        found = field.get(card)
+        if found is not None and found[0] == seat:
+            fits = spec.system is None or system_of(found[2].form) == spec.system
+        else:  # ``matches`` off the field: a system filter never fits
+            fits = from_hand and card in hand and spec.system is None
+        if not fits or state.card_ids[card] not in printed(spec):
+            raise Rejected(Code.MATERIALS_INVALID, "a material does not fit its slot")
 
 
 # --- §7.2 command preconditions --------------------------------------------------------------------------
@@ -415,7 +426,8 @@ def check_tribute_summon(state: State, actor: object, cmd: TributeSummon) -> Mon
         raise Rejected(Code.NOT_A_MONSTER, f"{cmd.card} is not a monster")
     if entry.level < 5:
         raise Rejected(Code.LEVEL_TOO_LOW, "a tribute summon is for level 5 or more (D14)")
-    placed = [find(state, t) for t in cmd.tributes]
+    field = _field_index(state.players)
+    placed = [field.get(t) for t in cmd.tributes]
     if (
         not cmd.tributes
         or len(set(cmd.tributes)) != len(cmd.tributes)
@@ -423,8 +435,9 @@ def check_tribute_summon(state: State, actor: object, cmd: TributeSummon) -> Mon
     ):
         raise Rejected(Code.TRIBUTE_INVALID, "tributes are distinct monsters in your zones")
     levels = []
+    cards = cards_of(state)
     for t in cmd.tributes:
-        tribute = cards_of(state)[t]
+        tribute = cards[t]
         if not isinstance(tribute, MonsterCard):
             raise Rejected(Code.TRIBUTE_NO_LEVEL, f"{t} has no level")
         levels.append(tribute.level)
