@@ -45,6 +45,7 @@ from engine.rulesets.voidlink.model import (
     EndTurn,
     GoToBattle,
     Link,
+    MagicSlot,
     Monster,
     MythSummon,
     NormalSummon,
@@ -484,12 +485,8 @@ def check_activate_magic(state: State, actor: object, cmd: ActivateMagic) -> tup
     assert isinstance(actor, int)
     seat = actor
     player = state.players[seat]
-    from_hand = cmd.card in player.hand and isinstance(cards_of(state)[cmd.card], MagicCard)
-    set_zone = next(
-        (i for i, s in enumerate(player.magic) if s is not None and s.card == cmd.card and s.face_down), None
-    )
-    if not from_hand and set_zone is None:
-        raise Rejected(Code.CARD_NOT_AVAILABLE, f"{cmd.card} is not a magic card in your hand or set")
+    cards = cards_of(state)
+    from_hand = cmd.card in player.hand and isinstance(cards[cmd.card], MagicCard)
     if from_hand:
         awaiting = state.awaiting
         if awaiting is None or awaiting.kind != "open" or state.phase != "main":
@@ -498,16 +495,25 @@ def check_activate_magic(state: State, actor: object, cmd: ActivateMagic) -> tup
         if zone is None:
             raise Rejected(Code.MAGIC_ZONE_FULL, "every magic zone is taken")
     else:
-        assert set_zone is not None
-        slot = player.magic[set_zone]
+        zone = _set_zone(player.magic, cmd.card)
+        if zone is None:
+            raise Rejected(Code.CARD_NOT_AVAILABLE, f"{cmd.card} is not a magic card in your hand or set")
+        slot = player.magic[zone]
         assert slot is not None and slot.set_turn is not None
         if slot.set_turn >= state.turn:
             raise Rejected(Code.SET_THIS_TURN, "a card set this turn cannot be activated")
-        zone = set_zone
-    entry = cards_of(state)[cmd.card]
+    entry = cards[cmd.card]
     assert isinstance(entry, MagicCard)
     check_effect(state, seat, entry.effect, cmd.targets, cmd.form)
     return from_hand, zone
+
+
+def _set_zone(slots: tuple[MagicSlot | None, ...], card: str) -> int | None:
+    """The zone holding ``card`` face down, or None."""
+    for i, slot in enumerate(slots):
+        if slot is not None and slot.card == card and slot.face_down:
+            return i
+    return None
 
 
 def check_activate_tactics(state: State, actor: object, cmd: ActivateTactics) -> None:
@@ -669,10 +675,15 @@ def magic_candidates(state: State, seat: int) -> Iterator[ActivateMagic]:
         known = cards_of(state)
         cards = [c for c in player.hand if isinstance(known[c], MagicCard)]
     cards += [s.card for s in player.magic if s is not None and s.face_down and (s.set_turn or 0) < state.turn]
+    known = cards_of(state)
+    options: dict[str, list[tuple[tuple[str, ...], Form | None]]] = {}  # shared by copies of one card
     for card in cards:
-        entry = cards_of(state)[card]
+        entry = known[card]
         assert isinstance(entry, MagicCard)
-        for targets, form in _effect_candidates(state, seat, entry.effect):
+        found = options.get(entry.id)
+        if found is None:
+            found = options[entry.id] = _effect_candidates(state, seat, entry.effect)
+        for targets, form in found:
             yield ActivateMagic(card, targets, form)
 
 
@@ -690,6 +701,12 @@ def has_response(state: State, seat: int, window: Window) -> bool:
     if not player.tactics and not any(s is not None and s.face_down for s in player.magic):
         return False
     asked = replace(state, awaiting=Awaiting(seat, "response", window, None, state.seq, 0))
+    cards = cards_of(state)
+    for card in player.tactics:
+        entry = cards[card]
+        assert isinstance(entry, TacticsCard)
+        if not entry.effect.targets and holds(asked, seat, entry.effect.condition):
+            return True  # its candidates pass check_activate_tactics: the area holds it, no targets to judge
     for magic in magic_candidates(asked, seat):
         if _accepted(check_activate_magic, asked, seat, magic):
             return True

@@ -6,7 +6,7 @@ Every event type has its own case, so a new event cannot be folded by accident.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import assert_never
+from typing import Any, assert_never
 
 from msgspec.structs import replace
 
@@ -89,15 +89,16 @@ def evolve(state: State, event: Event) -> State:
                 player = _leave(player, moved.card, moved.from_)
                 if moved.from_ == "chain":
                     on_chain = drop(on_chain, moved.card)
-                player = replace(player, graveyard=(*player.graveyard, moved.card))
-            return replace(_with(state, seat, player), on_chain=on_chain)
+            player = replace(player, graveyard=(*player.graveyard, *[moved.card for moved in cards]))
+            return _with(state, seat, player, on_chain=on_chain)
         case TurnEnded(turn=turn):
             return replace(state, delayed=tuple([d for d in state.delayed if d.turn != turn]))
         case CardDestroyed(card=card, seat=seat, from_=origin):
             player = _leave(state.players[seat], card, origin)
             player = replace(player, graveyard=(*player.graveyard, card))
-            state = _with(state, seat, player)
-            return replace(state, on_chain=drop(state.on_chain, card)) if origin == "chain" else state
+            if origin == "chain":
+                return _with(state, seat, player, on_chain=drop(state.on_chain, card))
+            return _with(state, seat, player)
         case StatModified(card=card, atk_delta=delta):
             return _update_monster(state, card, lambda m: replace(m, modifiers=(*m.modifiers, delta)))
         case FormChanged(card=card, to=to, cause=cause):
@@ -172,9 +173,10 @@ def evolve(state: State, event: Event) -> State:
             assert_never(event)
 
 
-def _with(state: State, seat: int, player: Player) -> State:
+def _with(state: State, seat: int, player: Player, **changes: Any) -> State:
+    """``state`` with ``player`` at ``seat`` and any other ``changes``, in one copy."""
     players = (player, state.players[1]) if seat == 0 else (state.players[0], player)
-    return replace(state, players=players)
+    return replace(state, players=players, **changes)
 
 
 def _started(state: State, event: MatchStarted) -> State:
@@ -203,27 +205,34 @@ def _start_turn(state: State, turn: int, seat: int) -> State:
     """§3.4 per-turn reset."""
     players = []
     for s, player in enumerate(state.players):
-        monsters = tuple(
-            [
-                None if m is None else replace(m, form_changed=False, attacked=False, lock=None, effects_used=())
-                for m in player.monsters
-            ]
-        )
-        player = replace(player, commander_used=False, monsters=monsters)
+        monsters = tuple([None if m is None else _reset(m) for m in player.monsters])
         if s == seat:
-            player = replace(player, normal_summons_used=0, combination_used=())
+            player = replace(
+                player, commander_used=False, monsters=monsters, normal_summons_used=0, combination_used=()
+            )
+        else:
+            player = replace(player, commander_used=False, monsters=monsters)
         players.append(player)
     return replace(state, turn=turn, turn_seat=seat, players=tuple(players))
+
+
+def _reset(monster: Monster) -> Monster:
+    """A monster's per-turn marks cleared; an unmarked monster is kept as it is (an equal value)."""
+    if not monster.form_changed and not monster.attacked and monster.lock is None and not monster.effects_used:
+        return monster
+    return replace(monster, form_changed=False, attacked=False, lock=None, effects_used=())
 
 
 def _summon(state: State, event: MonsterSummoned) -> State:
     seat = event.seat
     player = _leave(state.players[seat], event.card, event.from_)
     monster = Monster(event.card, event.card_id, event.form, event.entry, state.turn)
-    player = replace(player, monsters=put(player.monsters, event.zone, monster))
+    monsters = put(player.monsters, event.zone, monster)
     if event.method == "normal":
-        player = replace(player, normal_summons_used=player.normal_summons_used + 1)
-    return replace(_with(state, seat, player), entry_counter=event.entry)
+        player = replace(player, monsters=monsters, normal_summons_used=player.normal_summons_used + 1)
+    else:
+        player = replace(player, monsters=monsters)
+    return _with(state, seat, player, entry_counter=event.entry)
 
 
 def _leave(player: Player, card: str, origin: str) -> Player:
