@@ -240,15 +240,17 @@ def target_ok(
     if spec.zone == "field":
         if card in gone:
             return False
-        found = find(state, card)
+        found = _field_index(state.players).get(card)
         if found is None:
             return False
         owner, _, monster = found
         if (spec.controller == "self" and owner != seat) or (spec.controller == "opponent" and owner == seat):
             return False
-        if source_system is not None and system_of(monster.form) != source_system:
+        system = _SYSTEM_OF[monster.form]
+        if source_system is not None and system != source_system:
             return False
-        return matches(state, card, spec.filter, monster)
+        flt = spec.filter
+        return (flt.system is None or system == flt.system) and monster.card_id in printed(flt)  # ``matches``
     if spec.zone == "own_hand":
         return card in player.hand and card not in gone and matches(state, card, spec.filter, None)
     return (card in player.graveyard or card in gone) and matches(state, card, spec.filter, None)

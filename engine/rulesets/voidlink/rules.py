@@ -47,11 +47,11 @@ from engine.rulesets.voidlink.checks import (
 from engine.rulesets.voidlink.codes import Code
 from engine.rulesets.voidlink.data import (
     FORMS,
+    LEVELS,
     CombinationCard,
     CommanderCard,
     Filter,
     MagicCard,
-    MonsterCard,
     MythCard,
 )
 from engine.rulesets.voidlink.model import (
@@ -306,32 +306,25 @@ def _normal_gate(state: State, seat: int) -> None:
 
 
 def _normal_candidates(state: State, seat: int) -> Iterator[NormalSummon]:
-    for card in _hand(state, seat, MonsterCard):
-        entry = cards_of(state)[card]
-        assert isinstance(entry, MonsterCard)
-        if entry.level <= 4:
+    card_ids = state.card_ids
+    for card in state.players[seat].hand:
+        if LEVELS.get(card_ids[card], 5) <= 4:
             for form in FORMS:
                 yield NormalSummon(card, form)
 
 
 def _tribute_candidates(state: State, seat: int) -> Iterator[TributeSummon]:
     """Tribute sets in ascending zone order; sets holding a myth monster or too few levels are left out."""
-    cards = cards_of(state)
-    high = [c for c in state.players[seat].hand if (e := cards[c]) and isinstance(e, MonsterCard) and e.level >= 5]
+    card_ids = state.card_ids
+    high = [(c, level) for c in state.players[seat].hand if (level := LEVELS.get(card_ids[c], 0)) >= 5]
     if not high:
         return
-    levels = {}
-    for m in monsters(state, seat):
-        entry = cards[m.card]
-        if isinstance(entry, MonsterCard):
-            levels[m.card] = entry.level
+    levels = {m.card: LEVELS[m.card_id] for m in monsters(state, seat) if m.card_id in LEVELS}
     own = list(levels)
     sets = [(s, sum(levels[c] for c in s)) for n in range(1, len(own) + 1) for s in combinations(own, n)]
-    for card in high:
-        entry = cards[card]
-        assert isinstance(entry, MonsterCard)
+    for card, level in high:
         for tributes, total in sets:
-            if total >= entry.level:
+            if total >= level:
                 for form in FORMS:
                     yield TributeSummon(card, form, tributes)
 

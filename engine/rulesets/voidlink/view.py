@@ -159,7 +159,7 @@ def _build_player_view(state: State, seat: int, player: Player, owner: bool) -> 
         tactics_count=len(player.tactics),
         tactics=_refs(state, player.tactics) if owner else None,
         graveyard=_refs(state, player.graveyard),
-        monsters=tuple([_monster_view(zone, m) for zone, m in enumerate(player.monsters) if m is not None]),
+        monsters=_monster_views(seat, player.monsters),
         magic=tuple(
             [
                 MagicView(zone, s.face_down, s.card, s.card_id, s.set_turn)
@@ -170,6 +170,32 @@ def _build_player_view(state: State, seat: int, player: Player, owner: bool) -> 
             ]
         ),
     )
+
+
+_zones_seen: dict[int, tuple[tuple[Monster | None, ...], tuple[MonsterView, ...]]] = {}
+"""The last monster views of each seat: a seat's monster zones often outlive a change to its other fields."""
+
+
+def _monster_views(seat: int, zones: tuple[Monster | None, ...]) -> tuple[MonsterView, ...]:
+    seen = _zones_seen.get(seat)
+    if seen is not None and seen[0] is zones:
+        return seen[1]
+    built = tuple([_zone_view(seat, zone, m) for zone, m in enumerate(zones) if m is not None])
+    _zones_seen[seat] = (zones, built)
+    return built
+
+
+_monsters_seen: dict[tuple[int, int], tuple[Monster, MonsterView]] = {}
+"""The last view of each (seat, zone): a monster keeps its object until it changes."""
+
+
+def _zone_view(seat: int, zone: int, monster: Monster) -> MonsterView:
+    seen = _monsters_seen.get((seat, zone))
+    if seen is not None and seen[0] is monster:
+        return seen[1]
+    built = _monster_view(zone, monster)
+    _monsters_seen[seat, zone] = (monster, built)
+    return built
 
 
 def _link_view(link: Link, viewer: Viewer) -> LinkView:
