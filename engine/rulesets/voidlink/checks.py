@@ -709,6 +709,12 @@ def has_response(state: State, seat: int, window: Window) -> bool:
         assert isinstance(entry, TacticsCard)
         if not entry.effect.targets and holds(asked, seat, entry.effect.condition):
             return True  # its candidates pass check_activate_tactics: the area holds it, no targets to judge
+    for slot in player.magic:
+        if slot is not None and slot.face_down and (slot.set_turn or 0) < state.turn:
+            set_card = cards[slot.card]
+            assert isinstance(set_card, MagicCard)
+            if not set_card.effect.targets and holds(asked, seat, set_card.effect.condition):
+                return True  # likewise for check_activate_magic: set on an earlier turn, no targets
     for magic in magic_candidates(asked, seat):
         if _accepted(check_activate_magic, asked, seat, magic):
             return True
