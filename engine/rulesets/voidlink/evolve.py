@@ -276,7 +276,7 @@ def _add_link(state: State, event: ChainLinkAdded) -> State:
         event.form,
         event.origin,
     )
-    state = replace(state, chain=(*state.chain, link))
+    chain = (*state.chain, link)
     player = state.players[seat]
     source = event.source
     if source in ("hand", "extra"):
@@ -292,17 +292,18 @@ def _add_link(state: State, event: ChainLinkAdded) -> State:
         player = replace(player, magic=put(player.magic, event.zone, replace(slot, face_down=False)))
     elif source == "tactics":
         player = replace(player, tactics=drop(player.tactics, event.card))
-        state = replace(state, on_chain=(*state.on_chain, event.card))
+        return _with(state, seat, player, chain=chain, on_chain=(*state.on_chain, event.card))
     elif source == "commander":
         player = replace(player, commander_used=True)
     else:
         system, index = event.system, event.effect
         assert system is not None and index is not None
-        state = _with(state, seat, player)
         return _update_monster(
-            state, event.card, lambda m: replace(m, lock=system, effects_used=(*m.effects_used, (system, index)))
+            replace(state, chain=chain),
+            event.card,
+            lambda m: replace(m, lock=system, effects_used=(*m.effects_used, (system, index))),
         )
-    return _with(state, seat, player)
+    return _with(state, seat, player, chain=chain)
 
 
 def _entry(state: State, card: str) -> int | None:

@@ -46,6 +46,7 @@ from engine.rulesets.voidlink.checks import (
 )
 from engine.rulesets.voidlink.codes import Code
 from engine.rulesets.voidlink.data import (
+    CATALOG,
     FORMS,
     LEVELS,
     CombinationCard,
@@ -435,21 +436,29 @@ def _combination_options(
 
 
 def _form_candidates(state: State, seat: int) -> Iterator[ChangeForm]:
+    """Every other form; a myth monster's only within its fixed system (the check refuses the rest)."""
     for monster in monsters(state, seat):
         if monster.summoned_turn == state.turn or monster.form_changed:
             continue
+        entry = CATALOG[monster.card_id]
+        fixed = entry.system if isinstance(entry, MythCard) else None
         for form in FORMS:
-            if form != monster.form:
+            if form != monster.form and (fixed is None or system_of(form) == fixed):
                 yield ChangeForm(monster.card, form)
 
 
 def _attack_candidates(state: State, seat: int) -> Iterator[DeclareAttack]:
-    targets = [m.card for m in monsters(state, 1 - seat)]
+    """Targets of the attacker's system in zone order, then a direct attack when that system shows no
+    opposing monster: the check refuses every other pair."""
+    opposing = monsters(state, 1 - seat)
     for monster in monsters(state, seat):
         if in_attack(monster.form) and not monster.attacked:
+            system = system_of(monster.form)
+            targets = [m.card for m in opposing if system_of(m.form) == system]
             for target in targets:
                 yield DeclareAttack(monster.card, target)
-            yield DeclareAttack(monster.card, None)
+            if not targets:
+                yield DeclareAttack(monster.card, None)
 
 
 _GO_TO_BATTLE = (GoToBattle(),)
