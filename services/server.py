@@ -12,6 +12,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 from eventstore import migrate, open_store
+from eventstore.urls import redacted
 from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
 from services.manager import MatchManager
@@ -91,7 +92,7 @@ async def serve(config: ServerConfig, ready: asyncio.Event | None = None) -> Non
     """Runs until SIGINT or SIGTERM, then stops gracefully."""
     running = await create_server(config)
     host = config.listen.rsplit(":", 1)[0]
-    log.info("duelhall serving on %s:%d (database %s)", host, running.port, config.database_url)
+    log.info("duelhall serving on %s:%d (database %s)", host, running.port, redacted(config.database_url))
     print(f"duelhall listening on {host}:{running.port}", flush=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()

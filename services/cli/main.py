@@ -11,6 +11,7 @@ import sys
 from collections.abc import Sequence
 
 from services.cli import matches, migrate, replay, rulesets, selfplay, serve
+from services.secrets import scrub
 
 
 def parser() -> argparse.ArgumentParser:
@@ -31,7 +32,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as exc:  # noqa: BLE001 - the CLI's edge: one line per failure
         if args.debug:
             raise
-        print(f"{type(exc).__name__}: {exc}", file=sys.stderr)
+        print(scrub(f"{type(exc).__name__}: {exc}"), file=sys.stderr)
         return 1
 
 

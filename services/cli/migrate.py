@@ -6,6 +6,7 @@ import argparse
 from typing import Any
 
 from eventstore import migrate as run_migrations
+from eventstore.urls import redacted
 from services.cli.common import add_database_option, database, err
 
 
@@ -19,5 +20,5 @@ def register(commands: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     url = database(args)
     run_migrations(url, args.revision)
-    err.print(f"migrated {url} to {args.revision}")
+    err.print(f"migrated {redacted(url)} to {args.revision}")
     return 0

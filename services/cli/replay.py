@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from eventstore import migrate, open_store
+from eventstore.urls import redacted
 from replays import render, storage
 from replays.format import decode_replay
 from replays.verify import verify_bytes
@@ -50,7 +51,7 @@ async def _export(url: str, match_id: str) -> bytes:
     try:
         row = await ReadModel(store).get(match_id)
         if row is None:
-            raise LookupError(f"no match {match_id!r} in {url}")
+            raise LookupError(f"no match {match_id!r} in {redacted(url)}")
         return await storage.export(store, match_id, include_seed=row.status == ENDED)
     finally:
         await store.close()

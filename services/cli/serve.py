@@ -9,6 +9,7 @@ import os
 from typing import Any
 
 from services.cli.common import add_database_option, database
+from services.secrets import ScrubbingFormatter, hide
 from services.server import ServerConfig, serve
 
 
@@ -25,7 +26,10 @@ def register(commands: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    hide(args.admin_token)
+    handler = logging.StreamHandler()
+    handler.setFormatter(ScrubbingFormatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    logging.basicConfig(level=logging.INFO, handlers=[handler])
     config = ServerConfig(database_url=database(args), listen=args.listen, admin_token=args.admin_token,
                           capacity=args.capacity, sqlite_synchronous=args.sqlite_synchronous)
     asyncio.run(serve(config))

@@ -13,10 +13,12 @@ BIN = Path(sys.executable).parent / "duelhall"
 class ServerProcess:
     """Starts ``duelhall serve`` and reads its listening line to learn the port (no polling, no sleeps)."""
 
-    def __init__(self, database_url: str, *extra: str) -> None:
+    def __init__(self, database_url: str, *extra: str, stderr: int = subprocess.DEVNULL,
+                 env: dict[str, str] | None = None) -> None:
         self.proc = subprocess.Popen(
             [str(BIN), "serve", "--listen", "127.0.0.1:0", "--database-url", database_url, *extra],
-            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=os.environ | {"PYTHONUNBUFFERED": "1"},
+            stdout=subprocess.PIPE, stderr=stderr, text=True,
+            env=os.environ | {"PYTHONUNBUFFERED": "1"} | (env or {}),
         )
         assert self.proc.stdout is not None
         line = self.proc.stdout.readline()
@@ -28,9 +30,11 @@ class ServerProcess:
     def kill(self) -> None:
         """SIGKILL: no shutdown code runs."""
         self.proc.kill()
-        self.proc.wait(10)
+        self.proc.communicate(timeout=10)
 
-    def stop(self) -> None:
+    def stop(self) -> str:
+        """SIGTERM, then what the process wrote after its listening line (stdout, then stderr if piped)."""
         if self.proc.poll() is None:
             self.proc.terminate()
-            self.proc.wait(10)
+        out, err = self.proc.communicate(timeout=30)
+        return (out or "") + (err or "")
