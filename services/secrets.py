@@ -7,8 +7,6 @@ driver's message that quotes a DSN or a token cannot leak it either.
 
 from __future__ import annotations
 
-import logging
-
 from eventstore.urls import parse
 
 MASK = "***"
@@ -38,10 +36,3 @@ def scrub(text: str) -> str:
         if secret in text:
             text = text.replace(secret, MASK)
     return text
-
-
-class ScrubbingFormatter(logging.Formatter):
-    """A formatter whose every line, traceback included, has the known secrets masked."""
-
-    def format(self, record: logging.LogRecord) -> str:
-        return scrub(super().format(record))

@@ -15,7 +15,10 @@ from eventstore import migrate, open_store
 from eventstore.urls import redacted
 from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
+from services.interceptor import CallObserver
+from services.logs import fields
 from services.manager import MatchManager
+from services.observed_store import ObservedStore
 from services.readmodel import RUNNING
 from services.servicers import MatchServicer, RulesetServicer
 from services.timers import Timers
@@ -33,6 +36,8 @@ class ServerConfig(msgspec.Struct, frozen=True):
     capacity: int = 1024
     """How many matches stay loaded in memory."""
     sqlite_synchronous: str = "NORMAL"
+    migrate: bool = True
+    """Migrate the database before serving (False where a separate job migrates: ``serve --no-migrate``)."""
 
 
 class Running:
@@ -53,13 +58,17 @@ class Running:
 
 async def create_server(config: ServerConfig) -> Running:
     """Migrates the database, opens the store and starts serving on ``config.listen`` (port 0: any free port)."""
-    await asyncio.to_thread(migrate, config.database_url)
-    store = await open_store(config.database_url, sqlite_synchronous=config.sqlite_synchronous)
+    database = redacted(config.database_url)
+    if config.migrate:
+        log.info("migrating the database", extra=fields(database=database))
+        await asyncio.to_thread(migrate, config.database_url)
+    store = ObservedStore(await open_store(config.database_url, sqlite_synchronous=config.sqlite_synchronous))
     manager = MatchManager(store, capacity=config.capacity)
     timers = Timers(manager)
     feed = Feed(store, manager, eager=not config.database_url.startswith("sqlite"))
     await feed.start()
-    server = grpc.aio.server()
+    observer = CallObserver(manager, config.admin_token)
+    server = grpc.aio.server(interceptors=[observer])
     # The generated registration functions carry no annotations.
     pb_grpc.add_RulesetServiceServicer_to_server(RulesetServicer(), server)  # type: ignore[no-untyped-call]
     pb_grpc.add_MatchServiceServicer_to_server(  # type: ignore[no-untyped-call]
@@ -92,7 +101,8 @@ async def serve(config: ServerConfig, ready: asyncio.Event | None = None) -> Non
     """Runs until SIGINT or SIGTERM, then stops gracefully."""
     running = await create_server(config)
     host = config.listen.rsplit(":", 1)[0]
-    log.info("duelhall serving on %s:%d (database %s)", host, running.port, redacted(config.database_url))
+    log.info("duelhall serving on %s:%d", host, running.port,
+             extra=fields(listen=f"{host}:{running.port}", database=redacted(config.database_url)))
     print(f"duelhall listening on {host}:{running.port}", flush=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -101,4 +111,6 @@ async def serve(config: ServerConfig, ready: asyncio.Event | None = None) -> Non
     if ready is not None:
         ready.set()
     await stop.wait()
+    log.info("shutting down")
     await running.stop()
+    log.info("stopped")

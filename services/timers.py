@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -18,8 +19,12 @@ from engine.errors import Rejected
 from engine.match import encode
 from services.errors import ServiceError
 from services.hot import HotMatch
+from services.logs import fields
 
 log = logging.getLogger(__name__)
+
+ARMED = "armed"
+FIRED = "fired"
 
 
 class Timers:
@@ -31,6 +36,8 @@ class Timers:
         self._paused: dict[str, dict[bytes, float]] = {}
         """Seconds left of paused deadlines, by match and deadline key."""
         self._tasks: set[asyncio.Task[None]] = set()
+        self.listeners: list[Callable[[str], None]] = []
+        """Called with ``ARMED`` when a timeout is scheduled and ``FIRED`` when one expires (metrics)."""
         manager.on_change.append(self.arm)
 
     def arm(self, hot: HotMatch) -> None:
@@ -52,6 +59,7 @@ class Timers:
         loop = asyncio.get_running_loop()
         handle = loop.call_later(max(0.0, delay), self._fire, hot.match_id, hot.version, raw)
         self._pending[hot.match_id] = (key, handle, deadline.pauses)
+        self._tell(ARMED)
 
     def due(self, match_id: str) -> float | None:
         """Seconds until the match's timeout fires, or None."""
@@ -79,8 +87,14 @@ class Timers:
             self._paused.setdefault(match_id, {})[pending[0]] = max(0.0, left)
         self._cancel(match_id)
 
+    def _tell(self, what: str) -> None:
+        for listener in self.listeners:
+            listener(what)
+
     def _fire(self, match_id: str, version: int, raw: bytes) -> None:
         self._pending.pop(match_id, None)
+        log.info("turn timer fired", extra=fields(match_id=match_id, version=version))
+        self._tell(FIRED)
         task = asyncio.create_task(self._expire(match_id, version, raw))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)

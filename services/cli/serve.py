@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import logging
 import os
 from typing import Any
 
+from services import logs
 from services.cli.common import add_database_option, database
-from services.secrets import ScrubbingFormatter, hide
+from services.secrets import hide
 from services.server import ServerConfig, serve
 
 
@@ -22,15 +22,17 @@ def register(commands: Any) -> None:
     parser.add_argument("--capacity", type=int, default=1024, help="matches kept in memory")
     parser.add_argument("--sqlite-synchronous", choices=("NORMAL", "FULL"), default="NORMAL",
                         help="SQLite durability: FULL syncs every commit (see docs/eventstore.md)")
+    parser.add_argument("--no-migrate", dest="migrate", action="store_false",
+                        help="do not migrate the database first (a separate job does: duelhall migrate)")
+    logs.add_options(parser)
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     hide(args.admin_token)
-    handler = logging.StreamHandler()
-    handler.setFormatter(ScrubbingFormatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
-    logging.basicConfig(level=logging.INFO, handlers=[handler])
+    logs.configure(args.log_format, args.log_level)
     config = ServerConfig(database_url=database(args), listen=args.listen, admin_token=args.admin_token,
-                          capacity=args.capacity, sqlite_synchronous=args.sqlite_synchronous)
+                          capacity=args.capacity, sqlite_synchronous=args.sqlite_synchronous,
+                          migrate=args.migrate)
     asyncio.run(serve(config))
     return 0
