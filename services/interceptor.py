@@ -69,8 +69,8 @@ class CallObserver(grpc.aio.ServerInterceptor):  # type: ignore[misc]
     def __init__(self, manager: MatchManager, admin_token: str | None) -> None:
         self._manager, self._admin_token = manager, admin_token
         self.listeners: list[Callable[[Finished], None]] = []
-        self.watch_listeners: list[Callable[[int], None]] = []
-        """Called with +1 when a server stream opens and -1 when it ends."""
+        self.stream_listeners: list[Callable[[str, int], None]] = []
+        """Called with the method and +1 when a server stream opens, -1 when it ends."""
 
     async def intercept_service(
         self, continuation: Callable[[grpc.HandlerCallDetails], Awaitable[grpc.RpcMethodHandler]],
@@ -107,7 +107,7 @@ class CallObserver(grpc.aio.ServerInterceptor):  # type: ignore[misc]
         async def call(request: Any, context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
             started = time.perf_counter()
             failure: BaseException | None = None
-            self._streams(+1)
+            self._streams(method, +1)
             try:
                 async for response in behaviour(request, context):
                     yield response
@@ -115,13 +115,14 @@ class CallObserver(grpc.aio.ServerInterceptor):  # type: ignore[misc]
                 failure = exc
                 raise
             finally:
-                self._streams(-1)
+                self._streams(method, -1)
                 self._finished(method, request, context, failure, time.perf_counter() - started)
         return call
 
-    def _streams(self, change: int) -> None:
-        for listener in self.watch_listeners:
-            listener(change)
+    def _streams(self, method: str, change: int) -> None:
+        name = method.rsplit("/", 1)[-1]
+        for listener in self.stream_listeners:
+            listener(name, change)
 
     def _finished(self, method: str, request: Any, context: grpc.aio.ServicerContext,
                   failure: BaseException | None, seconds: float) -> None:

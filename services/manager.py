@@ -218,6 +218,11 @@ class MatchManager:
     def loaded(self, match_id: str) -> HotMatch | None:
         return self._hot.get(match_id)
 
+    @property
+    def loaded_count(self) -> int:
+        """How many matches are in memory."""
+        return len(self._hot)
+
     async def apply_foreign(self, hot: HotMatch, recorded: RecordedEvent) -> None:
         """Folds an event another instance appended, if it is the next one (else the next write reloads)."""
         if recorded.version != hot.version + 1 or hot.lock.locked():

@@ -18,6 +18,8 @@ from services.api import duelhall_pb2_grpc as pb_grpc
 from services.interceptor import CallObserver
 from services.logs import fields
 from services.manager import MatchManager
+from services.metrics import Metrics
+from services.metrics_listener import MetricsListener
 from services.observed_store import ObservedStore
 from services.readmodel import RUNNING
 from services.servicers import MatchServicer, RulesetServicer
@@ -37,23 +39,29 @@ class ServerConfig(msgspec.Struct, frozen=True):
     """How many matches stay loaded in memory."""
     sqlite_synchronous: str = "NORMAL"
     migrate: bool = True
+    metrics: str | None = None
+    """HOST:PORT of the Prometheus listener; None: none (the registry still counts, ``Running.metrics``)."""
     """Migrate the database before serving (False where a separate job migrates: ``serve --no-migrate``)."""
 
 
 class Running:
     """A started server and what it owns; ``stop`` releases everything in order."""
 
-    def __init__(self, server: grpc.aio.Server, port: int, store: object, manager: MatchManager, feed: Feed,
-                 timers: Timers, health: health.aio.HealthServicer) -> None:
+    def __init__(self, server: grpc.aio.Server, port: int, store: ObservedStore, manager: MatchManager, feed: Feed,
+                 timers: Timers, health: health.aio.HealthServicer, metrics: Metrics,
+                 listener: MetricsListener | None) -> None:
         self.server, self.port, self.store, self.manager = server, port, store, manager
         self.feed, self.timers, self.health = feed, timers, health
+        self.metrics, self.metrics_listener = metrics, listener
 
     async def stop(self, grace: float | None = 2.0) -> None:
         await self.health.enter_graceful_shutdown()
         await self.server.stop(grace)
         self.timers.close()
         await self.feed.stop()
-        await self.store.close()  # type: ignore[attr-defined]
+        await self.store.close()
+        if self.metrics_listener is not None:
+            self.metrics_listener.close()
 
 
 async def create_server(config: ServerConfig) -> Running:
@@ -77,11 +85,14 @@ async def create_server(config: ServerConfig) -> Running:
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     reflection.enable_server_reflection((*SERVICE_NAMES, health.SERVICE_NAME, reflection.SERVICE_NAME), server)
     port = server.add_insecure_port(config.listen)
+    metrics = Metrics()
+    metrics.attach(observer, store, timers, manager)
     await server.start()
+    listener = MetricsListener(metrics.registry, config.metrics) if config.metrics else None
     await resume_timers(manager)
     for name in ("", *SERVICE_NAMES):
         await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
-    return Running(server, port, store, manager, feed, timers, health_servicer)
+    return Running(server, port, store, manager, feed, timers, health_servicer, metrics, listener)
 
 
 async def resume_timers(manager: MatchManager) -> int:
@@ -104,6 +115,10 @@ async def serve(config: ServerConfig, ready: asyncio.Event | None = None) -> Non
     log.info("duelhall serving on %s:%d", host, running.port,
              extra=fields(listen=f"{host}:{running.port}", database=redacted(config.database_url)))
     print(f"duelhall listening on {host}:{running.port}", flush=True)
+    if running.metrics_listener is not None:
+        where = f"{running.metrics_listener.host}:{running.metrics_listener.port}"
+        log.info("metrics on http://%s/metrics", where, extra=fields(metrics=where))
+        print(f"duelhall metrics on {where}", flush=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):

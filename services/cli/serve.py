@@ -24,6 +24,8 @@ def register(commands: Any) -> None:
                         help="SQLite durability: FULL syncs every commit (see docs/eventstore.md)")
     parser.add_argument("--no-migrate", dest="migrate", action="store_false",
                         help="do not migrate the database first (a separate job does: duelhall migrate)")
+    parser.add_argument("--metrics", default=None, metavar="HOST:PORT",
+                        help="serve Prometheus metrics over HTTP at HOST:PORT (default: no listener)")
     logs.add_options(parser)
     parser.set_defaults(run=run)
 
@@ -33,6 +35,6 @@ def run(args: argparse.Namespace) -> int:
     logs.configure(args.log_format, args.log_level)
     config = ServerConfig(database_url=database(args), listen=args.listen, admin_token=args.admin_token,
                           capacity=args.capacity, sqlite_synchronous=args.sqlite_synchronous,
-                          migrate=args.migrate)
+                          migrate=args.migrate, metrics=args.metrics)
     asyncio.run(serve(config))
     return 0
