@@ -12,6 +12,7 @@ from typing import Any, Literal
 
 import msgspec
 
+from engine.options import defaults
 from engine.rng import Rng
 
 SYSTEM: Literal["system"] = "system"
@@ -49,9 +50,22 @@ class Deadline(msgspec.Struct, frozen=True):
     pauses: bool = False
 
 
-@dataclass(frozen=True)
+def _neutral(view: Any, command: Any) -> float:
+    """The greedy bot's preference where a ruleset states none: every legal command alike."""
+    return 0.0
+
+
+def _public(config: Any) -> Any:
+    return config
+
+
+@dataclass(frozen=True, kw_only=True)
 class Ruleset:
-    """One game: its identity, its msgspec types and the pure functions of the contract."""
+    """One game: its identity, its msgspec types and the pure functions of the contract.
+
+    Built with keywords; what most games do not customise has a default (``public_config``,
+    ``greedy_score``) or is derived (``options`` from ``Options``, ``command_types`` from ``Command``).
+    """
 
     id: str
     version: int
@@ -60,6 +74,8 @@ class Ruleset:
     min_seats: int
     max_seats: int
     Config: type
+    Options: type
+    """The match options as a msgspec Struct whose field defaults are the spec's (``engine/options.py``)."""
     State: type
     Command: Any
     Event: Any
@@ -86,22 +102,23 @@ class Ruleset:
     outcome: Callable[[Any], Outcome | None]
     hidden_cards: Callable[[Any, Viewer], Sequence[str]]
     """Instance ids whose identity the viewer may not learn; the leak tests look for them."""
-    greedy_score: Callable[[Any, Any], float]
-    """One-ply preference of the greedy bot for a command, from the bot's view only."""
     presets: dict[str, Any]
     """Starter decks (or boxes) by name, served by the API."""
-    options: dict[str, Any]
-    """Option defaults, served by the API."""
-    public_config: Callable[[Any], Any] = lambda config: config
+    greedy_score: Callable[[Any, Any], float] = _neutral
+    """One-ply preference of the greedy bot for a command, from the bot's view only."""
+    public_config: Callable[[Any], Any] = _public
     """The configuration as every viewer may see it (a Config with private parts, such as deck lists the spec
     hides, left empty). It goes into the public ``MatchCreated``; ``initial`` gets it, so a ruleset whose
     configuration has private parts carries them in its own setup events, redacted per viewer."""
+    options: dict[str, Any] = field(init=False)
+    """Option defaults, served by the API."""
     command_types: dict[str, type] = field(init=False)
     """Command classes by their tag (the spec's command name)."""
     decide: Callable[[Any, Actor, Any, Rng], Sequence[Any]] = field(init=False)
     """Events for a typed command, or ``Rejected``: ``decide_folded`` without the state."""
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "options", defaults(self.Options))
         object.__setattr__(self, "command_types", _by_tag(self.Command))
         decide_folded = self.decide_folded
         object.__setattr__(self, "decide", lambda state, actor, command, rng: decide_folded(

@@ -12,6 +12,7 @@ NOT_YOUR_TURN = "NOT_YOUR_TURN"
 BAD_FIELDS = "BAD_FIELDS"
 UNKNOWN_COMMAND = "UNKNOWN_COMMAND"
 NOT_SYSTEM = "NOT_SYSTEM"
+NOT_ADMIN = "NOT_ADMIN"
 BAD_CONFIG = "BAD_CONFIG"
 
 # Codes that mean the command itself is malformed rather than refused by the rules.

@@ -2,10 +2,10 @@
 
 from engine.contract import Ruleset
 from engine.rulesets.aq.data import CARD_DATA_HASH, PRESETS
-from engine.rulesets.aq.model import Command, Config, Event, State, View
+from engine.rulesets.aq.model import Command, Config, Event, Options, State, View
 from engine.rulesets.aq.rules import deadline, decide_folded, legal_commands, outcome, precheck, to_act
 from engine.rulesets.aq.evolve import evolve
-from engine.rulesets.aq.setup import OPTION_DEFAULTS, configure, initial, setup
+from engine.rulesets.aq.setup import configure, initial, setup
 from engine.rulesets.aq.view import greedy_score, hidden_cards, redact, view
 
 RULESET = Ruleset(
@@ -35,7 +35,7 @@ RULESET = Ruleset(
     hidden_cards=hidden_cards,
     greedy_score=greedy_score,
     presets=PRESETS,
-    options=OPTION_DEFAULTS,
+    Options=Options,
 )
 
 __all__ = ["RULESET"]

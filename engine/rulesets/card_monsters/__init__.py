@@ -1,6 +1,4 @@
-"""Card Monsters (卡片怪兽): the ruleset of shared/rules/card_monsters.md on the engine contract."""
-
-import msgspec
+"""Card Monsters (卡片怪兽): the ruleset of docs/rulesets/card_monsters.md on the engine contract."""
 
 from engine.contract import Ruleset
 from engine.rulesets.card_monsters import model
@@ -8,7 +6,8 @@ from engine.rulesets.card_monsters.data import CARD_DATA_HASH, PRESETS
 from engine.rulesets.card_monsters.evolve import evolve
 from engine.rulesets.card_monsters.rules import deadline, decide_folded, legal_commands, outcome, precheck, to_act
 from engine.rulesets.card_monsters.setup import configure, initial, setup
-from engine.rulesets.card_monsters.view import greedy_score, hidden_cards, redact, view
+from engine.rulesets.card_monsters.greedy import greedy_score
+from engine.rulesets.card_monsters.view import hidden_cards, redact, view
 
 RULESET = Ruleset(
     id="card_monsters",
@@ -18,6 +17,7 @@ RULESET = Ruleset(
     min_seats=2,
     max_seats=2,
     Config=model.Config,
+    Options=model.Options,
     State=model.State,
     Command=model.Command,
     Event=model.Event,
@@ -37,7 +37,6 @@ RULESET = Ruleset(
     hidden_cards=hidden_cards,
     greedy_score=greedy_score,
     presets={name: list(deck) for name, deck in PRESETS.items()},
-    options=msgspec.to_builtins(model.Options()),
 )
 
 __all__ = ["RULESET"]

@@ -6,7 +6,7 @@ Data only: the functions live in rules.py, resolve.py, evolve.py and view.py. Ca
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 import msgspec
 
@@ -24,13 +24,13 @@ POSITIONS = (1, 2, 3)
 
 
 class Options(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """Match options with the spec's defaults (§3.6)."""
+    """Match options with the spec's defaults and ranges (§3.6, §4 check 3)."""
 
-    turn_seconds: int = 40
-    crystal_cap: int = 10
-    hand_monsters: int = 3
-    hand_items: int = 3
-    max_turns: int = 40
+    turn_seconds: Annotated[int, msgspec.Meta(ge=10, le=600)] = 40
+    crystal_cap: Annotated[int, msgspec.Meta(ge=3, le=99)] = 10
+    hand_monsters: Annotated[int, msgspec.Meta(ge=1, le=8)] = 3
+    hand_items: Annotated[int, msgspec.Meta(ge=0, le=8)] = 3
+    max_turns: Annotated[int, msgspec.Meta(ge=2, le=400)] = 40
 
 
 class SeatConfig(msgspec.Struct, frozen=True, forbid_unknown_fields=True):

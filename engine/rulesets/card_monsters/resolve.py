@@ -8,10 +8,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-import engine.tape
 from engine.rng import Rng
+from engine.tape import Tape
 from engine.rulesets.card_monsters.data import PROFILES, AttackType
-from engine.rulesets.card_monsters.evolve import evolve
 from engine.rulesets.card_monsters.model import (
     AttackHit,
     CardDrawn,
@@ -34,20 +33,13 @@ MAGIC_ORDER = {1: (1,), 2: (2, 1), 3: (3, 1)}
 RANGED_ORDER = {2: (3, 2, 1), 3: (2, 3, 1)}
 
 
-class Tape(engine.tape.Tape[State, Event]):
-    """The engine's tape bound to this ruleset's fold."""
-
-    def __init__(self, state: State) -> None:
-        super().__init__(state, evolve)
-
-
-def gain_crystals(tape: Tape, seat: int, amount: int, reason: CrystalReason) -> None:
+def gain_crystals(tape: Tape[State, Event], seat: int, amount: int, reason: CrystalReason) -> None:
     """§8.8: the nominal amount and the capped total, emitted even when nothing is added."""
     total = min(tape.state.options.crystal_cap, tape.state.sides[seat].crystals + amount)
     tape.emit(CrystalsGained(seat, amount, reason, total))
 
 
-def refill(tape: Tape, seat: int, pile: Pile) -> None:
+def refill(tape: Tape[State, Event], seat: int, pile: Pile) -> None:
     """§8.1: draw from the top of the matching pile until the sub-hand is full or the pile is empty."""
     options = tape.state.options
     limit = options.hand_monsters if pile == "monster" else options.hand_items
@@ -62,7 +54,7 @@ def refill(tape: Tape, seat: int, pile: Pile) -> None:
         tape.emit(CardDrawn(seat, pile, cards[0], tape.state.card_ids[cards[0]]))
 
 
-def destroy(tape: Tape, seat: int, position: int) -> None:
+def destroy(tape: Tape[State, Event], seat: int, position: int) -> None:
     """§8.6: the owner gains one crystal (D4); losses go up in the fold."""
     monster = tape.state.sides[seat].field[position - 1]
     assert monster is not None
@@ -70,7 +62,7 @@ def destroy(tape: Tape, seat: int, position: int) -> None:
     gain_crystals(tape, seat, 1, "monster_destroyed")
 
 
-def compact(tape: Tape, seat: int) -> None:
+def compact(tape: Tape[State, Event], seat: int) -> None:
     """§8.7 (D9): close the line up, 2→1 before 3→2, until it is compact."""
     while True:
         field = tape.state.sides[seat].field
@@ -88,7 +80,7 @@ def monsters_remaining(state: State, seat: int) -> int:
     return sum(m is not None for m in side.field) + len(side.hand_monsters) + len(side.monster_pile)
 
 
-def check_elimination(tape: Tape) -> bool:
+def check_elimination(tape: Tape[State, Event]) -> bool:
     """§10.1: ends the match if a seat has no monster left; True when it did."""
     out = [seat for seat in (0, 1) if monsters_remaining(tape.state, seat) == 0]
     if not out:
@@ -101,7 +93,7 @@ def check_elimination(tape: Tape) -> bool:
     return True
 
 
-def end_by_turn_limit(tape: Tape) -> None:
+def end_by_turn_limit(tape: Tape[State, Event]) -> None:
     """§10.3 (D25): fewer losses wins; equal losses is a draw."""
     losses = _losses(tape.state)
     if losses[0] == losses[1]:
@@ -110,13 +102,13 @@ def end_by_turn_limit(tape: Tape) -> None:
         tape.emit(MatchEnded("win", 0 if losses[0] < losses[1] else 1, "turn_limit", losses))
 
 
-def start_turn(tape: Tape, seat: int, turn: int) -> None:
+def start_turn(tape: Tape[State, Event], seat: int, turn: int) -> None:
     """§6.1: TurnStarted, then the turn's 3 crystals."""
     tape.emit(TurnStarted(turn, seat, tape.state.options.turn_seconds))
     gain_crystals(tape, seat, 3, "turn_start")
 
 
-def end_turn(tape: Tape, reason: Literal["engage", "timeout"], rng: Rng) -> None:
+def end_turn(tape: Tape[State, Event], reason: Literal["engage", "timeout"], rng: Rng) -> None:
     """§6.3: TurnEnded, combat, the elimination check, the turn limit, then the next turn."""
     state = tape.state
     seat, turn = state.active, state.turn
@@ -130,7 +122,7 @@ def end_turn(tape: Tape, reason: Literal["engage", "timeout"], rng: Rng) -> None
     start_turn(tape, 1 - seat, turn + 1)
 
 
-def combat(tape: Tape, attacker: int, rng: Rng) -> None:
+def combat(tape: Tape[State, Event], attacker: int, rng: Rng) -> None:
     """§8.5 (D6, D11-D17): the attacker's monsters attack from position 3, then 2, then 1."""
     defender = 1 - attacker
     field = tape.state.sides[attacker].field  # D6: the attacker's field never changes in its own combat
@@ -140,7 +132,7 @@ def combat(tape: Tape, attacker: int, rng: Rng) -> None:
             _attack_with(tape, attacker, defender, p, monster, rng)
 
 
-def _attack_with(tape: Tape, attacker: int, defender: int, p: int, monster: Monster, rng: Rng) -> None:
+def _attack_with(tape: Tape[State, Event], attacker: int, defender: int, p: int, monster: Monster, rng: Rng) -> None:
     profile = PROFILES[monster.card_id, monster.equipment_id]
     traits = profile.traits
     for t, value in profile.attacks:
@@ -196,7 +188,7 @@ def _occupied(state: State, seat: int, positions: tuple[int, ...]) -> list[int]:
 
 
 def _apply_hits(
-    tape: Tape, attacker: int, defender: int, p: int, t: AttackType, value: int, hits: list[tuple[int, HitKind]]
+    tape: Tape[State, Event], attacker: int, defender: int, p: int, t: AttackType, value: int, hits: list[tuple[int, HitKind]]
 ) -> None:
     """§8.5 apply_hits: all damage first, then destructions in hit order, then one compaction."""
     for r, kind in hits:

@@ -7,12 +7,15 @@ the spec's canonical candidates through the same two, so there is no second lega
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Any, assert_never
+from typing import assert_never
 
-from engine.contract import SYSTEM, Actor, Deadline, Outcome
+from engine.contract import Actor, Deadline, Outcome
 from engine.errors import Rejected
+from engine.legal import Family, legal
+from engine.precheck import check_common
 from engine.rng import Rng
+from engine.tape import Tape
+from engine.rulesets.card_monsters.evolve import evolve
 from engine.rulesets.card_monsters.codes import Code
 from engine.rulesets.card_monsters.data import (
     CATALOG,
@@ -49,7 +52,6 @@ from engine.rulesets.card_monsters.model import (
     UseConsumable,
 )
 from engine.rulesets.card_monsters.resolve import (
-    Tape,
     check_elimination,
     compact,
     destroy,
@@ -63,20 +65,7 @@ from engine.rulesets.card_monsters.resolve import (
 
 def precheck(state: State, actor: Actor, kind: str) -> None:
     """§7 checks before the fields: MATCH_OVER and NOT_YOUR_TURN; concede and timeout use their own rows."""
-    if kind == "concede":
-        if state.status == OVER:
-            raise Rejected(Code.MATCH_OVER, "the match is over")
-        return
-    if kind == "timeout":
-        if actor != SYSTEM:
-            raise Rejected(Code.NOT_SYSTEM, "only the system times a turn out")
-        if state.status == OVER:
-            raise Rejected(Code.MATCH_OVER, "the match is over")
-        return
-    if state.status == OVER:
-        raise Rejected(Code.MATCH_OVER, "the match is over")
-    if actor != state.active or state.status != MAIN:
-        raise Rejected(Code.NOT_YOUR_TURN, "it is not your turn")
+    check_common(kind, actor, over=state.status == OVER, acting=(state.active,) if state.status == MAIN else ())
 
 
 # --- command checks (§7 table, in precondition order) -----------------------------------------------------
@@ -194,13 +183,13 @@ def _colour(monster: Monster) -> str:
 # --- emission (§7 effects, §8) ----------------------------------------------------------------------------
 
 
-def emit_play_monster(tape: Tape, cmd: PlayMonster, plan: tuple[MonsterCard, int, int]) -> None:
+def emit_play_monster(tape: Tape[State, Event], cmd: PlayMonster, plan: tuple[MonsterCard, int, int]) -> None:
     card, position, crystals = plan
     tape.emit(MonsterPlayed(tape.state.active, cmd.card, card.id, position, card.cost, crystals))
     refill(tape, tape.state.active, "monster")
 
 
-def emit_equip(tape: Tape, cmd: Equip, plan: tuple[EquipmentCard, Monster, int]) -> None:
+def emit_equip(tape: Tape[State, Event], cmd: Equip, plan: tuple[EquipmentCard, Monster, int]) -> None:
     """§8.2 (D19): the old equipment's HP bonus comes off (never to 0 hp), then the new one's goes on."""
     card, monster, crystals = plan
     max_hp = monster.max_hp - max_hp_bonus(monster.equipment_id)
@@ -215,7 +204,7 @@ def emit_equip(tape: Tape, cmd: Equip, plan: tuple[EquipmentCard, Monster, int])
     refill(tape, seat, "item")
 
 
-def emit_use_consumable(tape: Tape, cmd: UseConsumable, plan: tuple[ConsumableCard, int | None, int]) -> None:
+def emit_use_consumable(tape: Tape[State, Event], cmd: UseConsumable, plan: tuple[ConsumableCard, int | None, int]) -> None:
     """§8.3: ConsumableUsed, the effect, the refill, then the elimination check."""
     card, target_seat, crystals = plan
     seat = tape.state.active
@@ -230,7 +219,7 @@ def emit_use_consumable(tape: Tape, cmd: UseConsumable, plan: tuple[ConsumableCa
     check_elimination(tape)
 
 
-def _apply_effect(tape: Tape, cmd: UseConsumable, effect: Heal | Damage, seat: int, position: int) -> None:
+def _apply_effect(tape: Tape[State, Event], cmd: UseConsumable, effect: Heal | Damage, seat: int, position: int) -> None:
     target = tape.state.sides[seat].field[position - 1]
     assert target is not None
     if isinstance(effect, Heal):
@@ -244,7 +233,7 @@ def _apply_effect(tape: Tape, cmd: UseConsumable, effect: Heal | Damage, seat: i
         compact(tape, seat)
 
 
-def emit_sacrifice(tape: Tape, cmd: Sacrifice, plan: Card | Monster) -> None:
+def emit_sacrifice(tape: Tape[State, Event], cmd: Sacrifice, plan: Card | Monster) -> None:
     """§8.4 (D18, D27): no destruction crystal, losses unchanged; compaction or refill, then elimination."""
     seat = tape.state.active
     if isinstance(plan, Monster):
@@ -262,7 +251,7 @@ def emit_sacrifice(tape: Tape, cmd: Sacrifice, plan: Card | Monster) -> None:
     check_elimination(tape)
 
 
-def emit_concede(tape: Tape, seat: int) -> None:
+def emit_concede(tape: Tape[State, Event], seat: int) -> None:
     """§10.2 (D26): the other seat wins."""
     losses = (tape.state.sides[0].losses, tape.state.sides[1].losses)
     tape.emit(MatchEnded("win", 1 - seat, "concede", losses))
@@ -274,7 +263,7 @@ def emit_concede(tape: Tape, seat: int) -> None:
 def decide_folded(state: State, actor: Actor, cmd: Command, rng: Rng) -> tuple[list[Event], State]:
     """The events for ``cmd`` from ``actor``, or ``Rejected`` with the spec's code."""
     precheck(state, actor, str(type(cmd).__struct_config__.tag))
-    tape = Tape(state)
+    tape = Tape(state, evolve)
     match cmd:
         case PlayMonster():
             emit_play_monster(tape, cmd, check_play_monster(state, actor, cmd))
@@ -306,15 +295,15 @@ def _targets(card: ConsumableCard) -> tuple[int | None, ...]:
     return (None,) if isinstance(card.effect, GainCrystals) else POSITIONS
 
 
-def _play_candidates(state: State) -> list[PlayMonster]:
+def _play_candidates(state: State, seat: int) -> list[PlayMonster]:
     return [PlayMonster(card) for card in state.sides[state.active].hand_monsters]
 
 
-def _equip_candidates(state: State) -> list[Equip]:
+def _equip_candidates(state: State, seat: int) -> list[Equip]:
     return [Equip(card, p) for card, entry in _hand_items(state) if isinstance(entry, EquipmentCard) for p in POSITIONS]
 
 
-def _consumable_candidates(state: State) -> list[UseConsumable]:
+def _consumable_candidates(state: State, seat: int) -> list[UseConsumable]:
     return [
         UseConsumable(card, target)
         for card, entry in _hand_items(state)
@@ -323,48 +312,29 @@ def _consumable_candidates(state: State) -> list[UseConsumable]:
     ]
 
 
-def _sacrifice_candidates(state: State) -> list[Sacrifice]:
+def _sacrifice_candidates(state: State, seat: int) -> list[Sacrifice]:
     side = state.sides[state.active]
     by_card = [Sacrifice(card=card) for card in (*side.hand_monsters, *side.hand_items)]
     return [*by_card, *(Sacrifice(position=p) for p in POSITIONS)]
 
 
-_ENGAGE = [Engage()]
-_CONCEDE = [Concede()]
+_ENGAGE = (Engage(),)
+_CONCEDE = (Concede(),)
 
-def _no_gate(state: State) -> None:
-    """Families whose every check depends on the candidate."""
-
-
-Family = tuple[str, Callable[[State], None], Callable[[State], Sequence[Any]], Callable[[State, Actor, Any], Any]]
-_FAMILIES: tuple[Family, ...] = (
-    ("play_monster", _no_gate, _play_candidates, check_play_monster),
-    ("equip", _no_gate, _equip_candidates, check_equip),
-    ("use_consumable", _no_gate, _consumable_candidates, check_use_consumable),
-    ("sacrifice", check_sacrifice_unused, _sacrifice_candidates, check_sacrifice),
-    ("engage", _no_gate, lambda state: _ENGAGE, check_engage),
-    ("concede", _no_gate, lambda state: _CONCEDE, check_concede),
+FAMILIES: tuple[Family[State], ...] = (
+    Family("play_monster", _play_candidates, check_play_monster),
+    Family("equip", _equip_candidates, check_equip),
+    Family("use_consumable", _consumable_candidates, check_use_consumable),
+    Family("sacrifice", _sacrifice_candidates, check_sacrifice, gate=lambda state, seat: check_sacrifice_unused(state)),
+    Family("engage", lambda state, seat: _ENGAGE, check_engage),
+    Family("concede", lambda state, seat: _CONCEDE, check_concede),
 )
-"""Per command family: its tag (for ``precheck``), a check shared by all its candidates, the canonical
-candidates (§7 order) and the command's check; all of them are the ones ``decide`` runs."""
+"""§7 command families in canonical order; their checks are the ones ``decide`` runs."""
 
 
 def legal_commands(state: State, seat: int) -> list[Command]:
     """§7: exactly what ``decide`` accepts from ``seat`` now, in the canonical order."""
-    legal: list[Command] = []
-    for kind, gate, candidates, check in _FAMILIES:
-        try:
-            precheck(state, seat, kind)
-            gate(state)
-        except Rejected:
-            continue
-        for cmd in candidates(state):
-            try:
-                check(state, seat, cmd)
-            except Rejected:
-                continue
-            legal.append(cmd)
-    return legal
+    return legal(FAMILIES, precheck, state, seat)
 
 
 def to_act(state: State) -> tuple[int, ...]:

@@ -10,7 +10,10 @@ from collections import Counter
 from typing import Any
 
 from engine.errors import ConfigError
+from engine.options import check_options
 from engine.rng import Rng
+from engine.tape import Tape
+from engine.rulesets.card_monsters.evolve import evolve
 from engine.rulesets.card_monsters.codes import Code
 from engine.rulesets.card_monsters.data import CATALOG, PRESETS, MonsterCard
 from engine.rulesets.card_monsters.model import (
@@ -23,16 +26,9 @@ from engine.rulesets.card_monsters.model import (
     Side,
     State,
 )
-from engine.rulesets.card_monsters.resolve import Tape, refill, start_turn
+from engine.rulesets.card_monsters.resolve import refill, start_turn
 
 SEATS = 2
-OPTION_RANGES = {
-    "crystal_cap": (3, 99),
-    "hand_items": (0, 8),
-    "hand_monsters": (1, 8),
-    "max_turns": (2, 400),
-    "turn_seconds": (10, 600),
-}
 DEFAULT_DECKS = ("starter_a", "starter_b")
 MAX_PER_KIND = 8
 MAX_COPIES = 2
@@ -47,26 +43,11 @@ def configure(data: Any) -> Config:
         raise ConfigError(Code.BAD_CONFIG, None, "'seats' must be a list")
     if len(seats) != SEATS:
         raise ConfigError(Code.PLAYER_COUNT_INVALID, None, f"card_monsters needs exactly {SEATS} seats")
-    options = _check_options(data.get("options", {}))
+    # checks 2-3: unknown option names, then values, each over the names in sorted order
+    options = check_options(data.get("options", {}), Options, unknown=Code.UNKNOWN_OPTION,
+                            invalid=Code.OPTION_OUT_OF_RANGE)
     decks = tuple(_check_deck(seat, entry) for seat, entry in enumerate(seats))
     return Config(seats=tuple(SeatConfig(deck=d) for d in decks), options=options)
-
-
-def _check_options(raw: Any) -> Options:
-    """Checks 2-3, each over the option names in sorted order."""
-    if not isinstance(raw, dict):
-        raise ConfigError(Code.BAD_CONFIG, None, "'options' must be an object")
-    names = sorted(raw)
-    for name in names:
-        if name not in OPTION_RANGES:
-            raise ConfigError(Code.UNKNOWN_OPTION, None, str(name))
-    for name in names:
-        value = raw[name]
-        low, high = OPTION_RANGES[name]
-        # bool is an int subclass in Python, but JSON true is not an integer
-        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            raise ConfigError(Code.OPTION_OUT_OF_RANGE, None, name)
-    return Options(**raw)
 
 
 def _check_deck(seat: int, entry: Any) -> tuple[str, ...]:
@@ -111,7 +92,7 @@ def initial(config: Config) -> State:
 
 def setup(config: Config, rng: Rng) -> list[Event]:
     """§5: shuffle both piles of each seat, choose the first player, deal opening hands, start turn 1."""
-    tape = Tape(initial(config))
+    tape = Tape(initial(config), evolve)
     for seat, deck in enumerate(tape.state.decks):
         cards = [instance_id(seat, i) for i in range(len(deck))]
         monsters = [c for c, k in zip(cards, deck) if isinstance(CATALOG[k], MonsterCard)]

@@ -47,7 +47,7 @@ RULESET = Ruleset(
     hidden_cards=hidden_cards,
     greedy_score=greedy_score,
     presets={name: {key: list(cards) for key, cards in deck.items()} for name, deck in PRESETS.items()},
-    options=msgspec.to_builtins(Options()),
+    Options=Options,
     public_config=public_config,
 )
 

@@ -27,7 +27,8 @@ from engine.rulesets.card_monsters.model import (
     TurnStarted,
     UseConsumable,
 )
-from engine.rulesets.card_monsters.view import greedy_score, hidden_cards, redact, view
+from engine.rulesets.card_monsters.greedy import greedy_score
+from engine.rulesets.card_monsters.view import hidden_cards, redact, view
 from engine.selfplay import play
 
 from .helpers import given, mon, side

@@ -1,0 +1,55 @@
+"""``legal_commands`` from the same checks ``decide`` runs, so legality has one source.
+
+A ruleset lists its command families in the spec's canonical order. For each family the loop runs the
+ruleset's ``precheck`` for the family's tag and the family's gate (the checks its candidates share); a
+refusal there skips the whole family. Each canonical candidate then goes through the command's own check,
+which raises ``Rejected`` exactly as it does inside ``decide``; a family whose candidates cannot be
+generated in canonical order names a sort key.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+from engine.contract import Actor
+from engine.errors import Rejected
+
+S = TypeVar("S")
+
+
+@dataclass(frozen=True)
+class Family(Generic[S]):
+    """One command family: its tag, its canonical candidates for a seat, and the checks ``decide`` runs."""
+
+    tag: str
+    candidates: Callable[[S, int], Iterable[Any]]
+    check: Callable[[S, Actor, Any], object]
+    gate: Callable[[S, int], None] | None = None
+    order: Callable[[Any], Any] | None = None
+    """A sort key for the accepted candidates, for a family whose candidates are not generated in order."""
+
+
+def legal(families: Sequence[Family[S]], precheck: Callable[[S, Actor, str], None], state: S, seat: int) -> list[Any]:
+    """Every candidate of every family that passes precheck, gate and check, in family then candidate order."""
+    accepted: list[Any] = []
+    for family in families:
+        try:
+            precheck(state, seat, family.tag)
+            if family.gate is not None:
+                family.gate(state, seat)
+        except Rejected:
+            continue
+        check = family.check
+        passed = []
+        for cmd in family.candidates(state, seat):
+            try:
+                check(state, seat, cmd)
+            except Rejected:
+                continue
+            passed.append(cmd)
+        if family.order is not None:
+            passed.sort(key=family.order)
+        accepted += passed
+    return accepted
