@@ -24,6 +24,7 @@ from services.observed_store import ObservedStore
 from services.readmodel import RUNNING
 from services.servicers import MatchServicer, RulesetServicer
 from services.timers import Timers
+from services.transport import OPTIONS, Tls, listen
 from services.watch import Feed
 
 log = logging.getLogger(__name__)
@@ -40,6 +41,8 @@ class ServerConfig(msgspec.Struct, frozen=True):
     sqlite_synchronous: str = "NORMAL"
     migrate: bool = True
     metrics: str | None = None
+    tls: Tls | None = None
+    """Certificate and key (and optional client CA) to serve TLS; None: plaintext."""
     """HOST:PORT of the Prometheus listener; None: none (the registry still counts, ``Running.metrics``)."""
     """Migrate the database before serving (False where a separate job migrates: ``serve --no-migrate``)."""
 
@@ -76,7 +79,7 @@ async def create_server(config: ServerConfig) -> Running:
     feed = Feed(store, manager, eager=not config.database_url.startswith("sqlite"))
     await feed.start()
     observer = CallObserver(manager, config.admin_token)
-    server = grpc.aio.server(interceptors=[observer])
+    server = grpc.aio.server(interceptors=[observer], options=OPTIONS)
     # The generated registration functions carry no annotations.
     pb_grpc.add_RulesetServiceServicer_to_server(RulesetServicer(), server)  # type: ignore[no-untyped-call]
     pb_grpc.add_MatchServiceServicer_to_server(  # type: ignore[no-untyped-call]
@@ -84,7 +87,7 @@ async def create_server(config: ServerConfig) -> Running:
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     reflection.enable_server_reflection((*SERVICE_NAMES, health.SERVICE_NAME, reflection.SERVICE_NAME), server)
-    port = server.add_insecure_port(config.listen)
+    port = listen(server, config.listen, config.tls)
     metrics = Metrics()
     metrics.attach(observer, store, timers, manager)
     await server.start()

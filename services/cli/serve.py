@@ -5,12 +5,14 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+from pathlib import Path
 from typing import Any
 
 from services import logs
 from services.cli.common import add_database_option, database
 from services.secrets import hide
 from services.server import ServerConfig, serve
+from services.transport import Tls
 
 
 def register(commands: Any) -> None:
@@ -26,6 +28,10 @@ def register(commands: Any) -> None:
                         help="do not migrate the database first (a separate job does: duelhall migrate)")
     parser.add_argument("--metrics", default=None, metavar="HOST:PORT",
                         help="serve Prometheus metrics over HTTP at HOST:PORT (default: no listener)")
+    parser.add_argument("--tls-cert", type=Path, default=None, help="PEM certificate chain: serve TLS (with --tls-key)")
+    parser.add_argument("--tls-key", type=Path, default=None, help="PEM private key of --tls-cert")
+    parser.add_argument("--tls-client-ca", type=Path, default=None,
+                        help="PEM CA bundle: require client certificates signed by it (mutual TLS)")
     logs.add_options(parser)
     parser.set_defaults(run=run)
 
@@ -33,8 +39,11 @@ def register(commands: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     hide(args.admin_token)
     logs.configure(args.log_format, args.log_level)
+    if (args.tls_cert is None) != (args.tls_key is None) or (args.tls_client_ca and not args.tls_cert):
+        raise ValueError("TLS needs both --tls-cert and --tls-key (and --tls-client-ca only with them)")
+    tls = Tls(args.tls_cert, args.tls_key, args.tls_client_ca) if args.tls_cert else None
     config = ServerConfig(database_url=database(args), listen=args.listen, admin_token=args.admin_token,
                           capacity=args.capacity, sqlite_synchronous=args.sqlite_synchronous,
-                          migrate=args.migrate, metrics=args.metrics)
+                          migrate=args.migrate, metrics=args.metrics, tls=tls)
     asyncio.run(serve(config))
     return 0
