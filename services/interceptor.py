@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import hmac
+import inspect
 import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -17,9 +18,12 @@ from typing import Any
 
 import grpc
 from google.rpc import error_details_pb2, status_pb2
+from grpc_status import rpc_status
 
+from services.errors import Unavailable
 from services.logs import fields
 from services.manager import MatchManager
+from services.rpc_errors import to_status
 from services.tokens import token_hash
 
 log = logging.getLogger(__name__)
@@ -71,6 +75,24 @@ class CallObserver(grpc.aio.ServerInterceptor):  # type: ignore[misc]
         self.listeners: list[Callable[[Finished], None]] = []
         self.stream_listeners: list[Callable[[str, int], None]] = []
         """Called with the method and +1 when a server stream opens, -1 when it ends."""
+        self._refusing = False
+        self._in_flight = 0
+        self._settled = asyncio.Event()
+        self._settled.set()
+
+    def refuse(self) -> None:
+        """From now on, answer new calls (but health checks) UNAVAILABLE: the server is shutting down."""
+        self._refusing = True
+
+    async def settled(self, timeout: float | None) -> bool:
+        """Wait until no unary call is in flight (at most ``timeout`` seconds); True if none is."""
+        if self._settled.is_set():
+            return True
+        try:
+            await asyncio.wait_for(self._settled.wait(), timeout)
+        except TimeoutError:
+            return False
+        return True
 
     async def intercept_service(
         self, continuation: Callable[[grpc.HandlerCallDetails], Awaitable[grpc.RpcMethodHandler]],
@@ -91,19 +113,33 @@ class CallObserver(grpc.aio.ServerInterceptor):  # type: ignore[misc]
         return handler
 
     def _unary(self, method: str, behaviour: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
+        quiet = method.startswith(_QUIET)
+
         async def call(request: Any, context: grpc.aio.ServicerContext) -> Any:
             started = time.perf_counter()
             failure: BaseException | None = None
+            self._in_flight += 1
+            self._settled.clear()
             try:
+                if self._refusing and not quiet:
+                    await context.abort_with_status(rpc_status.to_status(to_status(
+                        Unavailable("the server is shutting down; retry on another instance"))))
                 return await behaviour(request, context)
             except BaseException as exc:
                 failure = exc
                 raise
             finally:
+                self._in_flight -= 1
+                if not self._in_flight:
+                    self._settled.set()
                 self._finished(method, request, context, failure, time.perf_counter() - started)
         return call
 
-    def _stream(self, method: str, behaviour: Callable[..., AsyncIterator[Any]]) -> Callable[..., AsyncIterator[Any]]:
+    def _stream(self, method: str, behaviour: Callable[..., Any]) -> Callable[..., Any]:
+        if not inspect.isasyncgenfunction(behaviour):
+            # A handler that writes with ``context.write`` (the health service's Watch) is a coroutine.
+            return self._writer(method, behaviour)
+
         async def call(request: Any, context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
             started = time.perf_counter()
             failure: BaseException | None = None
@@ -117,6 +153,17 @@ class CallObserver(grpc.aio.ServerInterceptor):  # type: ignore[misc]
             finally:
                 self._streams(method, -1)
                 self._finished(method, request, context, failure, time.perf_counter() - started)
+        return call
+
+    def _writer(self, method: str, behaviour: Callable[..., Awaitable[None]]) -> Callable[..., Awaitable[None]]:
+        unary = self._unary(method, behaviour)
+
+        async def call(request: Any, context: grpc.aio.ServicerContext) -> None:
+            self._streams(method, +1)
+            try:
+                await unary(request, context)
+            finally:
+                self._streams(method, -1)
         return call
 
     def _streams(self, method: str, change: int) -> None:

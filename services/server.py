@@ -42,6 +42,10 @@ class ServerConfig(msgspec.Struct, frozen=True):
     migrate: bool = True
     metrics: str | None = None
     tls: Tls | None = None
+    drain_seconds: float = 0.0
+    """On SIGTERM: seconds to keep serving while health says NOT_SERVING, before the watches end."""
+    grace_seconds: float = 10.0
+    """On SIGTERM, after the drain: seconds in-flight calls get to finish before they are cancelled."""
     """Certificate and key (and optional client CA) to serve TLS; None: plaintext."""
     """HOST:PORT of the Prometheus listener; None: none (the registry still counts, ``Running.metrics``)."""
     """Migrate the database before serving (False where a separate job migrates: ``serve --no-migrate``)."""
@@ -51,15 +55,24 @@ class Running:
     """A started server and what it owns; ``stop`` releases everything in order."""
 
     def __init__(self, server: grpc.aio.Server, port: int, store: ObservedStore, manager: MatchManager, feed: Feed,
-                 timers: Timers, health: health.aio.HealthServicer, metrics: Metrics,
+                 timers: Timers, health: health.aio.HealthServicer, observer: CallObserver, metrics: Metrics,
                  listener: MetricsListener | None) -> None:
         self.server, self.port, self.store, self.manager = server, port, store, manager
-        self.feed, self.timers, self.health = feed, timers, health
+        self.feed, self.timers, self.health, self.observer = feed, timers, health, observer
         self.metrics, self.metrics_listener = metrics, listener
 
-    async def stop(self, grace: float | None = 2.0) -> None:
+    async def stop(self, grace: float | None = 2.0, drain: float = 0.0) -> None:
+        """Health NOT_SERVING; ``drain`` seconds of serving on (load balancers move away); then new calls and
+        every open watch end UNAVAILABLE while in-flight calls get ``grace`` seconds; then release all."""
         await self.health.enter_graceful_shutdown()
-        await self.server.stop(grace)
+        if drain > 0:
+            log.info("draining", extra=fields(drain_seconds=drain))
+            await asyncio.sleep(drain)
+        self.observer.refuse()
+        self.feed.end_watches()
+        if not await self.observer.settled(grace):
+            log.warning("calls still in flight after the grace period are cancelled", extra=fields(grace_seconds=grace))
+        await self.server.stop(0)
         self.timers.close()
         await self.feed.stop()
         await self.store.close()
@@ -95,7 +108,7 @@ async def create_server(config: ServerConfig) -> Running:
     await resume_timers(manager)
     for name in ("", *SERVICE_NAMES):
         await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
-    return Running(server, port, store, manager, feed, timers, health_servicer, metrics, listener)
+    return Running(server, port, store, manager, feed, timers, health_servicer, observer, metrics, listener)
 
 
 async def resume_timers(manager: MatchManager) -> int:
@@ -129,6 +142,6 @@ async def serve(config: ServerConfig, ready: asyncio.Event | None = None) -> Non
     if ready is not None:
         ready.set()
     await stop.wait()
-    log.info("shutting down")
-    await running.stop()
+    log.info("shutting down", extra=fields(drain_seconds=config.drain_seconds, grace_seconds=config.grace_seconds))
+    await running.stop(config.grace_seconds, config.drain_seconds)
     log.info("stopped")

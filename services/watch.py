@@ -20,6 +20,7 @@ import msgspec
 from engine.contract import Viewer
 from engine.match import MATCH_CREATED, apply, encode, event_decoder, fold
 from eventstore import RecordedEvent
+from services.errors import Unavailable
 from services.hot import HotMatch
 
 log = logging.getLogger(__name__)
@@ -45,7 +46,8 @@ class Feed:
         self._store = store
         self._manager = manager
         self._eager = eager
-        self._queues: dict[str, set[asyncio.Queue[RecordedEvent]]] = {}
+        self._queues: dict[str, set[asyncio.Queue[RecordedEvent | None]]] = {}
+        self._ending = False
         self._rendered: OrderedDict[tuple[str, int, Viewer], bytes] = OrderedDict()
         self._task: asyncio.Task[None] | None = None
 
@@ -58,6 +60,13 @@ class Feed:
         if self._task is None:
             head = await self._store.head_position()
             self._task = asyncio.create_task(self._run(head + 1))
+
+    def end_watches(self) -> None:
+        """Ends every open watch with ``Unavailable`` and refuses new ones (the server is shutting down)."""
+        self._ending = True
+        for queues in self._queues.values():
+            for queue in queues:
+                queue.put_nowait(None)
 
     async def stop(self) -> None:
         if self._task is not None:
@@ -95,8 +104,10 @@ class Feed:
         self, match_id: str, viewer: Viewer, from_version: int, include_view: bool,
     ) -> AsyncIterator[Update]:
         """Events after ``from_version`` for ``viewer``: stored ones, then live ones until the match ends."""
+        if self._ending:
+            raise Unavailable("the server is shutting down; watch on another instance")
         hot = await self._manager.get(match_id)
-        queue: asyncio.Queue[RecordedEvent] = asyncio.Queue()
+        queue: asyncio.Queue[RecordedEvent | None] = asyncio.Queue()
         self._queues.setdefault(match_id, set()).add(queue)
         try:
             # Live events start after the head read here; the history read below covers the rest.
@@ -115,6 +126,9 @@ class Feed:
                 last = recorded.version
             while not (hot.outcome is not None and last >= hot.version):
                 recorded = await queue.get()
+                if recorded is None:
+                    raise Unavailable(f"the server is shutting down; resume from version {last} on another instance",
+                                      version=str(last))
                 if recorded.version <= last:
                     continue
                 for missing in await self._store.read_stream(match_id, last + 1, recorded.version):

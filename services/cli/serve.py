@@ -32,6 +32,10 @@ def register(commands: Any) -> None:
     parser.add_argument("--tls-key", type=Path, default=None, help="PEM private key of --tls-cert")
     parser.add_argument("--tls-client-ca", type=Path, default=None,
                         help="PEM CA bundle: require client certificates signed by it (mutual TLS)")
+    parser.add_argument("--drain-seconds", type=float, default=0.0,
+                        help="on SIGTERM, serve on this long with health NOT_SERVING before ending watches (default: 0)")
+    parser.add_argument("--grace-seconds", type=float, default=10.0,
+                        help="then let in-flight calls finish for up to this long (default: 10)")
     logs.add_options(parser)
     parser.set_defaults(run=run)
 
@@ -44,6 +48,7 @@ def run(args: argparse.Namespace) -> int:
     tls = Tls(args.tls_cert, args.tls_key, args.tls_client_ca) if args.tls_cert else None
     config = ServerConfig(database_url=database(args), listen=args.listen, admin_token=args.admin_token,
                           capacity=args.capacity, sqlite_synchronous=args.sqlite_synchronous,
-                          migrate=args.migrate, metrics=args.metrics, tls=tls)
+                          migrate=args.migrate, metrics=args.metrics, tls=tls,
+                          drain_seconds=args.drain_seconds, grace_seconds=args.grace_seconds)
     asyncio.run(serve(config))
     return 0

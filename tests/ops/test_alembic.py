@@ -60,7 +60,7 @@ def test_every_revision_downgrades_and_upgrades_again(database_url: str) -> None
 def test_three_replicas_migrate_a_fresh_database_at_once() -> None:
     with throwaway_database("duelhall_replicas") as url:
         with ThreadPoolExecutor(3) as pool:
-            replicas = list(pool.map(lambda _: ServerProcess(url, stderr=subprocess.PIPE), range(3)))
+            replicas = list(pool.map(lambda _: ServerProcess(url, capture=True), range(3)))
         logs = [replica.stop() for replica in replicas]
         assert all("duelhall serving on" in log for log in logs), logs
         assert all(replica.proc.returncode == 0 for replica in replicas)

@@ -46,7 +46,7 @@ def test_redacted_urls_hide_the_password() -> None:
 def test_no_command_prints_the_password_or_the_token(secret_url: str) -> None:
     lines = run("migrate", "--database-url", secret_url)
     assert "postgres:***@" in lines
-    server = ServerProcess(secret_url, "--admin-token", TOKEN, "--log-level", "debug", stderr=subprocess.PIPE)
+    server = ServerProcess(secret_url, "--admin-token", TOKEN, "--log-level", "debug", capture=True)
     try:
         lines += run("selfplay", "card_monsters", "--games", "2", "--server", server.address)
     finally:

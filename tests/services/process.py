@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 BIN = Path(sys.executable).parent / "duelhall"
@@ -13,11 +14,13 @@ BIN = Path(sys.executable).parent / "duelhall"
 class ServerProcess:
     """Starts ``duelhall serve`` and reads its listening line to learn the port (no polling, no sleeps)."""
 
-    def __init__(self, database_url: str, *extra: str, stderr: int = subprocess.DEVNULL,
+    def __init__(self, database_url: str, *extra: str, capture: bool = False,
                  env: dict[str, str] | None = None) -> None:
+        # Logs go to a file, not a pipe: a pipe nobody reads until the end would fill and block the server.
+        self._log = tempfile.TemporaryFile("w+") if capture else None
         self.proc = subprocess.Popen(
             [str(BIN), "serve", "--listen", "127.0.0.1:0", "--database-url", database_url, *extra],
-            stdout=subprocess.PIPE, stderr=stderr, text=True,
+            stdout=subprocess.PIPE, stderr=self._log or subprocess.DEVNULL, text=True,
             env=os.environ | {"PYTHONUNBUFFERED": "1"} | (env or {}),
         )
         assert self.proc.stdout is not None
@@ -33,8 +36,13 @@ class ServerProcess:
         self.proc.communicate(timeout=10)
 
     def stop(self) -> str:
-        """SIGTERM, then what the process wrote after its listening line (stdout, then stderr if piped)."""
+        """SIGTERM, then what the process wrote after its listening line (stdout, then its logs if captured)."""
         if self.proc.poll() is None:
             self.proc.terminate()
-        out, err = self.proc.communicate(timeout=30)
-        return (out or "") + (err or "")
+        out, _ = self.proc.communicate(timeout=30)
+        if self._log is None:
+            return out or ""
+        self._log.seek(0)
+        logged = self._log.read()
+        self._log.close()
+        return (out or "") + logged
