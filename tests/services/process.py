@@ -27,7 +27,7 @@ class ServerProcess:
         line = self.proc.stdout.readline()
         if "listening on" not in line:
             self.proc.kill()
-            raise RuntimeError(f"server did not start: {line!r}")
+            raise RuntimeError(f"server did not start: {line!r} {self.stop()}")
         self.address = line.strip().rsplit(" ", 1)[-1]
 
     def kill(self) -> None:
