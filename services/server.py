@@ -126,6 +126,11 @@ async def resume_timers(manager: MatchManager) -> int:
 
 async def serve(config: ServerConfig, ready: asyncio.Event | None = None) -> None:
     """Runs until SIGINT or SIGTERM, then stops gracefully."""
+    # Installed first: a signal that comes while the server starts stops it once started, not abruptly.
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
     running = await create_server(config)
     host = config.listen.rsplit(":", 1)[0]
     log.info("duelhall serving on %s:%d", host, running.port,
@@ -135,10 +140,6 @@ async def serve(config: ServerConfig, ready: asyncio.Event | None = None) -> Non
         where = f"{running.metrics_listener.host}:{running.metrics_listener.port}"
         log.info("metrics on http://%s/metrics", where, extra=fields(metrics=where))
         print(f"duelhall metrics on {where}", flush=True)
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(sig, stop.set)
     if ready is not None:
         ready.set()
     await stop.wait()

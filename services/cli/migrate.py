@@ -9,6 +9,7 @@ from eventstore import migrate as run_migrations
 from eventstore.urls import redacted
 from services import logs
 from services.cli.common import add_database_option, database, err
+from services.cli.environment import from_environment
 
 
 def register(commands: Any) -> None:
@@ -16,6 +17,7 @@ def register(commands: Any) -> None:
     add_database_option(parser)
     parser.add_argument("--revision", default="head", help="target alembic revision (default: head)")
     logs.add_options(parser)
+    from_environment(parser)
     parser.set_defaults(run=run)
 
 

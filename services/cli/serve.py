@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 from pathlib import Path
 from typing import Any
 
 from services import logs
 from services.cli.common import add_database_option, database
+from services.cli.environment import from_environment
 from services.secrets import hide
 from services.server import ServerConfig, serve
 from services.transport import Tls
@@ -19,8 +19,8 @@ def register(commands: Any) -> None:
     parser = commands.add_parser("serve", help="run the gRPC match service")
     add_database_option(parser)
     parser.add_argument("--listen", default="127.0.0.1:50051", help="HOST:PORT to listen on (port 0: any free port)")
-    parser.add_argument("--admin-token", default=os.environ.get("DUELHALL_ADMIN_TOKEN"),
-                        help="token for admin actions (default: $DUELHALL_ADMIN_TOKEN; none: admin actions refused)")
+    parser.add_argument("--admin-token", default=None,
+                        help="token for admin actions (default: none, admin actions refused)")
     parser.add_argument("--capacity", type=int, default=1024, help="matches kept in memory")
     parser.add_argument("--sqlite-synchronous", choices=("NORMAL", "FULL"), default="NORMAL",
                         help="SQLite durability: FULL syncs every commit (see docs/eventstore.md)")
@@ -37,6 +37,7 @@ def register(commands: Any) -> None:
     parser.add_argument("--grace-seconds", type=float, default=10.0,
                         help="then let in-flight calls finish for up to this long (default: 10)")
     logs.add_options(parser)
+    from_environment(parser)
     parser.set_defaults(run=run)
 
 
