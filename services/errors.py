@@ -7,6 +7,9 @@
     ├── MatchNotFound        no match with this id                                               NOT_FOUND
     ├── VersionMismatch      expected_version differs from the match's version                   ABORTED
     ├── Unavailable          the server is shutting down: retry on another instance              UNAVAILABLE
+    ├── NotFound             no such thing besides a match (e.g. a tournament)                   NOT_FOUND
+    ├── Conflict             an id already stands for something else                             ALREADY_EXISTS
+    ├── Refused              the request is valid but not now (e.g. a tournament's state)        FAILED_PRECONDITION
     └── ReplayRejected       a replay file failed verification                                   FAILED_PRECONDITION
 
 ``engine.Rejected`` (a rule refusal) is FAILED_PRECONDITION, or INVALID_ARGUMENT for malformed commands;
@@ -63,3 +66,19 @@ class Unavailable(ServiceError):
     """This server is going away (SIGTERM): retry, or resume a watch, on another instance."""
 
     reason = "SERVER_SHUTTING_DOWN"
+class NotFound(ServiceError):
+    """No such object (other than a match, which has ``MatchNotFound``)."""
+
+    reason = "NOT_FOUND"
+
+
+class Conflict(ServiceError):
+    """An id the client chose already stands for something different."""
+
+    reason = "ALREADY_EXISTS"
+
+
+class Refused(ServiceError):
+    """A well-formed request that the object's current state does not allow."""
+
+    reason = "FAILED_PRECONDITION"

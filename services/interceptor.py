@@ -1,6 +1,6 @@
 """One log line per RPC, from a grpc.aio server interceptor: method, match id, seat or role, status, latency.
 
-The interceptor wraps each unary and server-streaming handler, so it sees the decoded request, the status
+The interceptor wraps each handler (unary, server-streaming, bidirectional like Play), so it sees the decoded request, the status
 the servicer left (``rpc_errors`` aborts with a rich status whose ErrorInfo reason is read back here) and
 the time the call took; for a watch, the time it stayed open. Tokens are never logged: the line names the
 seat a token opens, ``admin``, ``spectator`` (no token) or ``unknown token``. Health checks log at debug.
@@ -85,7 +85,7 @@ class CallObserver(grpc.aio.ServerInterceptor):  # type: ignore[misc]
         self._refusing = True
 
     async def settled(self, timeout: float | None) -> bool:
-        """Wait until no unary call is in flight (at most ``timeout`` seconds); True if none is."""
+        """Wait until no call is in flight but health checks (at most ``timeout`` seconds); True if none is."""
         if self._settled.is_set():
             return True
         try:
@@ -110,6 +110,10 @@ class CallObserver(grpc.aio.ServerInterceptor):  # type: ignore[misc]
             return grpc.unary_stream_rpc_method_handler(
                 self._stream(method, handler.unary_stream), request_deserializer=handler.request_deserializer,
                 response_serializer=handler.response_serializer)
+        if handler.stream_stream is not None:
+            return grpc.stream_stream_rpc_method_handler(
+                self._stream(method, handler.stream_stream), request_deserializer=handler.request_deserializer,
+                response_serializer=handler.response_serializer)
         return handler
 
     def _unary(self, method: str, behaviour: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
@@ -118,8 +122,9 @@ class CallObserver(grpc.aio.ServerInterceptor):  # type: ignore[misc]
         async def call(request: Any, context: grpc.aio.ServicerContext) -> Any:
             started = time.perf_counter()
             failure: BaseException | None = None
-            self._in_flight += 1
-            self._settled.clear()
+            if not quiet:
+                self._in_flight += 1
+                self._settled.clear()
             try:
                 if self._refusing and not quiet:
                     await context.abort_with_status(rpc_status.to_status(to_status(
@@ -129,9 +134,10 @@ class CallObserver(grpc.aio.ServerInterceptor):  # type: ignore[misc]
                 failure = exc
                 raise
             finally:
-                self._in_flight -= 1
-                if not self._in_flight:
-                    self._settled.set()
+                if not quiet:
+                    self._in_flight -= 1
+                    if not self._in_flight:
+                        self._settled.set()
                 self._finished(method, request, context, failure, time.perf_counter() - started)
         return call
 

@@ -11,6 +11,9 @@
 | MatchNotFound                  | NOT_FOUND           | MATCH_NOT_FOUND                  |
 | VersionMismatch                | ABORTED             | VERSION_MISMATCH                 |
 | Unavailable                    | UNAVAILABLE         | SERVER_SHUTTING_DOWN             |
+| NotFound                       | NOT_FOUND           | e.g. TOURNAMENT_NOT_FOUND        |
+| Conflict                       | ALREADY_EXISTS      | e.g. REQUEST_ID_REUSED           |
+| Refused                        | FAILED_PRECONDITION | e.g. ROUND_NOT_FINISHED          |
 | ReplayInvalid                  | FAILED_PRECONDITION | REPLAY_INVALID (check, version)  |
 | ReplayConflict                 | ALREADY_EXISTS      | MATCH_EXISTS                     |
 | anything else (a bug)          | INTERNAL            | INTERNAL (no detail leaves)      |
@@ -32,8 +35,10 @@ from grpc_status import rpc_status
 from engine.commands import BAD_JSON
 from engine.errors import MALFORMED_CODES, ConfigError, Rejected
 from replays.storage import ReplayConflict, ReplayInvalid
+from services.api import duelhall_pb2 as pb
 from services.errors import (
-    InvalidArgument, MatchNotFound, PermissionDenied, ServiceError, Unauthenticated, Unavailable, VersionMismatch,
+    Conflict, InvalidArgument, MatchNotFound, NotFound, PermissionDenied, Refused, ServiceError, Unauthenticated,
+    Unavailable, VersionMismatch,
 )
 
 DOMAIN = "duelhall"
@@ -46,6 +51,9 @@ _SERVICE_CODES: list[tuple[type[ServiceError], int]] = [
     (MatchNotFound, code_pb2.NOT_FOUND),
     (VersionMismatch, code_pb2.ABORTED),
     (Unavailable, code_pb2.UNAVAILABLE),
+    (NotFound, code_pb2.NOT_FOUND),
+    (Conflict, code_pb2.ALREADY_EXISTS),
+    (Refused, code_pb2.FAILED_PRECONDITION),
 ]
 
 
@@ -96,3 +104,11 @@ def rpc_errors(method: Callable[..., Any]) -> Callable[..., Any]:
         except Exception as exc:  # noqa: BLE001 - the edge converts every failure
             await context.abort_with_status(rpc_status.to_status(to_status(exc)))
     return unary
+
+
+def command_error(exc: BaseException) -> pb.CommandError:
+    """A refused command as a Play stream reports it: the status and ErrorInfo SubmitCommand would fail with."""
+    status = to_status(exc)
+    info = error_details_pb2.ErrorInfo()
+    status.details[0].Unpack(info)
+    return pb.CommandError(code=status.code, reason=info.reason, message=status.message, metadata=dict(info.metadata))

@@ -12,9 +12,11 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 from eventstore import migrate, open_store
-from eventstore.urls import redacted
+from eventstore.urls import is_shared, redacted
+from services import wire
 from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
+from services.clock import Clock
 from services.interceptor import CallObserver
 from services.logs import fields
 from services.manager import MatchManager
@@ -24,12 +26,15 @@ from services.observed_store import ObservedStore
 from services.readmodel import RUNNING
 from services.servicers import MatchServicer, RulesetServicer
 from services.timers import Timers
+from services.tournament.wiring import SERVICE_NAME as TOURNAMENT_SERVICE
+from services.tournament.wiring import Tournaments, attach
 from services.transport import OPTIONS, Tls, listen
 from services.watch import Feed
 
 log = logging.getLogger(__name__)
 
-SERVICE_NAMES = tuple(pb.DESCRIPTOR.services_by_name[name].full_name for name in ("RulesetService", "MatchService"))
+SERVICE_NAMES = (*(pb.DESCRIPTOR.services_by_name[name].full_name for name in ("RulesetService", "MatchService")),
+                 TOURNAMENT_SERVICE)
 
 
 class ServerConfig(msgspec.Struct, frozen=True):
@@ -40,26 +45,27 @@ class ServerConfig(msgspec.Struct, frozen=True):
     """How many matches stay loaded in memory."""
     sqlite_synchronous: str = "NORMAL"
     migrate: bool = True
+    """Migrate the database before serving (False where a separate job migrates: ``serve --no-migrate``)."""
     metrics: str | None = None
+    """HOST:PORT of the Prometheus listener; None: none (the registry still counts, ``Running.metrics``)."""
     tls: Tls | None = None
+    """Certificate and key (and optional client CA) to serve TLS; None: plaintext."""
     drain_seconds: float = 0.0
     """On SIGTERM: seconds to keep serving while health says NOT_SERVING, before the watches end."""
     grace_seconds: float = 10.0
     """On SIGTERM, after the drain: seconds in-flight calls get to finish before they are cancelled."""
-    """Certificate and key (and optional client CA) to serve TLS; None: plaintext."""
-    """HOST:PORT of the Prometheus listener; None: none (the registry still counts, ``Running.metrics``)."""
-    """Migrate the database before serving (False where a separate job migrates: ``serve --no-migrate``)."""
 
 
 class Running:
     """A started server and what it owns; ``stop`` releases everything in order."""
 
-    def __init__(self, server: grpc.aio.Server, port: int, store: ObservedStore, manager: MatchManager, feed: Feed,
-                 timers: Timers, health: health.aio.HealthServicer, observer: CallObserver, metrics: Metrics,
+    def __init__(self, server: grpc.aio.Server, port: int, store: ObservedStore, manager: MatchManager,
+                 feed: Feed[pb.MatchUpdate], timers: Timers, health: health.aio.HealthServicer,
+                 tournaments: Tournaments, observer: CallObserver, metrics: Metrics,
                  listener: MetricsListener | None) -> None:
         self.server, self.port, self.store, self.manager = server, port, store, manager
-        self.feed, self.timers, self.health, self.observer = feed, timers, health, observer
-        self.metrics, self.metrics_listener = metrics, listener
+        self.feed, self.timers, self.health, self.tournaments = feed, timers, health, tournaments
+        self.observer, self.metrics, self.metrics_listener = observer, metrics, listener
 
     async def stop(self, grace: float | None = 2.0, drain: float = 0.0) -> None:
         """Health NOT_SERVING; ``drain`` seconds of serving on (load balancers move away); then new calls and
@@ -74,29 +80,36 @@ class Running:
             log.warning("calls still in flight after the grace period are cancelled", extra=fields(grace_seconds=grace))
         await self.server.stop(0)
         self.timers.close()
-        await self.feed.stop()
+        await self.tournaments.stop()
+        await self.manager.stop()
         await self.store.close()
         if self.metrics_listener is not None:
             self.metrics_listener.close()
 
 
-async def create_server(config: ServerConfig) -> Running:
-    """Migrates the database, opens the store and starts serving on ``config.listen`` (port 0: any free port)."""
-    database = redacted(config.database_url)
+async def create_server(config: ServerConfig, clock: Clock | None = None) -> Running:
+    """Migrates the database, opens the store and starts serving on ``config.listen`` (port 0: any free port).
+
+    ``clock`` drives the turn timers (tests move one by hand). The manager's listeners are wired here: its
+    events go to the watchers' feed, its changed matches to the timers.
+    """
     if config.migrate:
-        log.info("migrating the database", extra=fields(database=database))
+        log.info("migrating the database", extra=fields(database=redacted(config.database_url)))
         await asyncio.to_thread(migrate, config.database_url)
     store = ObservedStore(await open_store(config.database_url, sqlite_synchronous=config.sqlite_synchronous))
-    manager = MatchManager(store, capacity=config.capacity)
-    timers = Timers(manager)
-    feed = Feed(store, manager, eager=not config.database_url.startswith("sqlite"))
-    await feed.start()
+    manager = MatchManager(store, shared=is_shared(config.database_url), capacity=config.capacity)
+    timers = Timers(manager, clock)
+    feed = Feed(manager, store, wire.update)
+    manager.on_change(timers.arm)
+    manager.on_events(feed.publish)
+    await manager.start()
     observer = CallObserver(manager, config.admin_token)
     server = grpc.aio.server(interceptors=[observer], options=OPTIONS)
     # The generated registration functions carry no annotations.
     pb_grpc.add_RulesetServiceServicer_to_server(RulesetServicer(), server)  # type: ignore[no-untyped-call]
     pb_grpc.add_MatchServiceServicer_to_server(  # type: ignore[no-untyped-call]
         MatchServicer(manager, feed, config.admin_token), server)
+    tournaments = await attach(server, store, manager, config.admin_token)
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     reflection.enable_server_reflection((*SERVICE_NAMES, health.SERVICE_NAME, reflection.SERVICE_NAME), server)
@@ -108,7 +121,8 @@ async def create_server(config: ServerConfig) -> Running:
     await resume_timers(manager)
     for name in ("", *SERVICE_NAMES):
         await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
-    return Running(server, port, store, manager, feed, timers, health_servicer, observer, metrics, listener)
+    return Running(server, port, store, manager, feed, timers, health_servicer, tournaments, observer, metrics,
+                   listener)
 
 
 async def resume_timers(manager: MatchManager) -> int:
@@ -118,7 +132,10 @@ async def resume_timers(manager: MatchManager) -> int:
     while True:
         rows, after = await manager.read_model.page(after, 500, status=RUNNING)
         for row in rows:
-            await manager.get(row.match_id)
+            hot = await manager.get(row.match_id)
+            if hot.outcome is not None:
+                # Ended just before a crash, before its row and lifecycle end were written.
+                await manager.ended(hot)
             resumed += 1
         if after is None:
             return resumed

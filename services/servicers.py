@@ -2,25 +2,25 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import AsyncIterator
 from typing import TypeAlias
 
 import grpc
 
 from engine import registry
-from engine.contract import Viewer
-from engine.match import encode
 from replays import storage as replay_io
 from replays.verify import verify_bytes
-from services import wire
+from services import lifecycle, wire
 from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
+from services.create_requests import create_once
 from services.errors import MatchNotFound
-from services.hot import HotMatch
 from services.manager import MatchManager, SeatEntry, ruleset_for
+from services.play import play
 from services.readmodel import ENDED, row_for
 from services.rpc_errors import rpc_errors
-from services.tokens import check_admin, seat_for, viewer_for
+from services.tokens import SeatToken, check_admin, viewer_for
 from services.watch import Feed
 
 Context: TypeAlias = grpc.aio.ServicerContext
@@ -39,15 +39,18 @@ class RulesetServicer(pb_grpc.RulesetServiceServicer):
 
 
 class MatchServicer(pb_grpc.MatchServiceServicer):
-    def __init__(self, matches: MatchManager, feed: Feed, admin_token: str | None) -> None:
+    def __init__(self, matches: MatchManager, feed: Feed[pb.MatchUpdate], admin_token: str | None) -> None:
         self._matches, self._feed, self._admin_token = matches, feed, admin_token
 
     @rpc_errors
     async def CreateMatch(self, request: pb.CreateMatchRequest, context: Context) -> pb.CreateMatchResponse:
         seats = [SeatEntry(name=s.name, config=wire.json_object(s.config_json, f"seats[{i}].config_json"))
                  for i, s in enumerate(request.seats)]
-        created = await self._matches.create(request.ruleset, seats, wire.json_object(request.options_json,
-                                                                                     "options_json"))
+        options, labels = wire.json_object(request.options_json, "options_json"), dict(request.labels)
+        if request.request_id:
+            created = await create_once(self._matches, request.request_id, request.ruleset, seats, options, labels)
+        else:
+            created = await self._matches.create(request.ruleset, seats, options, labels)
         tokens = [pb.SeatToken(seat=i, token=t) for i, t in enumerate(created.tokens)]
         return pb.CreateMatchResponse(match=wire.match(created.row), tokens=tokens)
 
@@ -61,47 +64,41 @@ class MatchServicer(pb_grpc.MatchServiceServicer):
     async def ListMatches(self, request: pb.ListMatchesRequest, context: Context) -> pb.ListMatchesResponse:
         size = min(request.page_size or 50, _MAX_PAGE)
         rows, next_key = await self._matches.read_model.page(
-            request.page_token or None, size, request.ruleset, wire.STATUS_FROM_PB.get(request.status, ""))
+            request.page_token or None, size, request.ruleset, wire.STATUS_FROM_PB.get(request.status, ""),
+            dict(request.labels))
         return pb.ListMatchesResponse(matches=[wire.match(r) for r in rows], next_page_token=next_key or "")
 
     @rpc_errors
     async def GetView(self, request: pb.GetViewRequest, context: Context) -> pb.GetViewResponse:
-        hot = await self._matches.at_least(request.match_id, request.min_version)
-        viewer = viewer_for(request.token, hot.token_hashes)
-        return pb.GetViewResponse(seat=-1 if viewer is None else viewer, version=hot.version,
-                                  view_json=_view_json(hot, viewer),
-                                  to_act=hot.ruleset.to_act(hot.state))
+        return wire.viewed(await self._matches.viewed(request.match_id, request.token, request.min_version))
 
     @rpc_errors
     async def ListLegalCommands(
         self, request: pb.ListLegalCommandsRequest, context: Context,
     ) -> pb.ListLegalCommandsResponse:
-        hot = await self._matches.at_least(request.match_id, request.min_version)
-        seat = seat_for(request.token, hot.token_hashes)
-        commands = hot.ruleset.legal_commands(hot.state, seat)
-        return pb.ListLegalCommandsResponse(seat=seat, version=hot.version,
-                                            commands_json=[encode(c).decode() for c in commands],
-                                            view_json=_view_json(hot, seat) if request.include_view else "",
-                                            to_act=hot.ruleset.to_act(hot.state))
+        return wire.decision(await self._matches.decision(request.match_id, request.token, request.min_version,
+                                                          request.include_view))
 
     @rpc_errors
     async def SubmitCommand(self, request: pb.SubmitCommandRequest, context: Context) -> pb.SubmitCommandResponse:
-        hot = await self._matches.get(request.match_id)
-        seat = seat_for(request.token, hot.token_hashes)
         expected = request.expected_version if request.HasField("expected_version") else None
-        result = await self._matches.submit(request.match_id, seat, request.command_json.encode(),
-                                            request.command_id, expected)
-        return pb.SubmitCommandResponse(events=wire.submitted_events(hot.ruleset, result, seat),
-                                        version=result.version, duplicate=result.duplicate,
-                                        to_act=hot.ruleset.to_act(hot.state))
+        return wire.submitted(await self._matches.submit(request.match_id, SeatToken(request.token),
+                                                         request.command_json.encode(), request.command_id,
+                                                         expected))
 
     @rpc_errors
-    async def WatchMatch(self, request: pb.WatchMatchRequest, context: Context) -> AsyncIterator[pb.MatchUpdate]:
-        hot = await self._matches.get(request.match_id)
-        viewer = viewer_for(request.token, hot.token_hashes)
-        async for update in self._feed.watch(request.match_id, viewer, request.from_version, request.include_view):
-            yield pb.MatchUpdate(event=wire.event(update.recorded, update.data),
-                                 view_json=update.view.decode() if update.view else "", match_ended=update.ended)
+    async def WatchMatch(self, request: pb.WatchMatchRequest, context: Context) -> None:
+        viewer_of = functools.partial(viewer_for, request.token)
+        with await self._feed.open(request.match_id, viewer_of, request.from_version, request.include_view) as watch:
+            await context.send_initial_metadata(())  # the watch is in place: the client may count on it
+            # Written, not yielded: one layer less per message, the cost that grows with the watchers.
+            while updates := await watch.next():
+                for update in updates:
+                    await context.write(update)
+
+    @rpc_errors
+    async def Play(self, requests: AsyncIterator[pb.PlayRequest], context: Context) -> None:
+        await play(self._matches, self._feed, requests, context)
 
     @rpc_errors
     async def ExportReplay(self, request: pb.ExportReplayRequest, context: Context) -> pb.ExportReplayResponse:
@@ -128,6 +125,9 @@ class MatchServicer(pb_grpc.MatchServiceServicer):
                                        message=verdict.failure.message)
         return pb.VerifyReplayResponse(ok=verdict.ok, failure=failure, checks=verdict.checks)
 
-
-def _view_json(hot: HotMatch, viewer: Viewer) -> str:
-    return encode(hot.ruleset.view(hot.state, viewer)).decode()
+    @rpc_errors
+    async def WatchLifecycle(
+        self, request: pb.WatchLifecycleRequest, context: Context,
+    ) -> AsyncIterator[pb.LifecycleChange]:
+        async for change in lifecycle.changes(self._matches.store, request.from_position, dict(request.labels)):
+            yield wire.lifecycle_change(change)

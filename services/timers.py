@@ -9,14 +9,15 @@ this process: after a restart it starts from the last event again).
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 from collections.abc import Callable
-from datetime import UTC, datetime
-from typing import Any
+from typing import Protocol
 
-from engine.contract import SYSTEM
+from engine.contract import SYSTEM, Actor
 from engine.errors import Rejected
 from engine.match import encode
+from services.clock import Alarm, Clock, LoopClock
 from services.errors import ServiceError
 from services.hot import HotMatch
 from services.logs import fields
@@ -27,18 +28,24 @@ ARMED = "armed"
 FIRED = "fired"
 
 
-class Timers:
-    """One pending timeout per running match."""
+class Submits(Protocol):
+    """The part of the match manager the timers need."""
 
-    def __init__(self, manager: Any) -> None:
+    async def submit(self, match_id: str, actor: Actor, raw: bytes, command_id: str = "") -> object: ...
+
+
+class Timers:
+    """One pending timeout per running match; the manager's change listener (``arm``)."""
+
+    def __init__(self, manager: Submits, clock: Clock | None = None) -> None:
         self._manager = manager
-        self._pending: dict[str, tuple[bytes, asyncio.TimerHandle, bool]] = {}
+        self._clock: Clock = clock or LoopClock()
+        self._pending: dict[str, tuple[bytes, Alarm, bool]] = {}
         self._paused: dict[str, dict[bytes, float]] = {}
         """Seconds left of paused deadlines, by match and deadline key."""
         self._tasks: set[asyncio.Task[None]] = set()
         self.listeners: list[Callable[[str], None]] = []
         """Called with ``ARMED`` when a timeout is scheduled and ``FIRED`` when one expires (metrics)."""
-        manager.on_change.append(self.arm)
 
     def arm(self, hot: HotMatch) -> None:
         """(Re)schedules the match's timeout after it changed."""
@@ -55,10 +62,9 @@ class Timers:
         self._pause_or_cancel(hot.match_id)
         delay = self._paused.get(hot.match_id, {}).pop(key, None)
         if delay is None:
-            delay = (hot.last_event_at - datetime.now(UTC)).total_seconds() + deadline.seconds
-        loop = asyncio.get_running_loop()
-        handle = loop.call_later(max(0.0, delay), self._fire, hot.match_id, hot.version, raw)
-        self._pending[hot.match_id] = (key, handle, deadline.pauses)
+            delay = (hot.last_event_at - self._clock.now()).total_seconds() + deadline.seconds
+        alarm = self._clock.call_later(max(0.0, delay), functools.partial(self._fire, hot.match_id, hot.version, raw))
+        self._pending[hot.match_id] = (key, alarm, deadline.pauses)
         self._tell(ARMED)
 
     def due(self, match_id: str) -> float | None:
@@ -66,7 +72,7 @@ class Timers:
         pending = self._pending.get(match_id)
         if pending is None:
             return None
-        return max(0.0, pending[1].when() - asyncio.get_running_loop().time())
+        return max(0.0, pending[1].when() - self._clock.monotonic())
 
     def close(self) -> None:
         for match_id in list(self._pending):
@@ -83,7 +89,7 @@ class Timers:
     def _pause_or_cancel(self, match_id: str) -> None:
         pending = self._pending.get(match_id)
         if pending is not None and pending[2]:
-            left = pending[1].when() - asyncio.get_running_loop().time()
+            left = pending[1].when() - self._clock.monotonic()
             self._paused.setdefault(match_id, {})[pending[0]] = max(0.0, left)
         self._cancel(match_id)
 

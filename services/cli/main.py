@@ -10,7 +10,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from services.cli import health, matches, migrate, prune, replay, rulesets, selfplay, serve
+from services.cli import health, matches, migrate, prune, replay, rulesets, selfplay, serve, tournament
 from services.secrets import scrub
 
 
@@ -18,7 +18,7 @@ def parser() -> argparse.ArgumentParser:
     root = argparse.ArgumentParser(prog="duelhall", description="Event-sourced match service for card games.")
     root.add_argument("--debug", action="store_true", help="show tracebacks")
     commands = root.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for module in (serve, migrate, health, rulesets, selfplay, matches, replay, prune):
+    for module in (serve, migrate, health, rulesets, selfplay, matches, replay, prune, tournament):
         module.register(commands)
     return root
 
