@@ -135,9 +135,7 @@ class CallObserver(grpc.aio.ServerInterceptor):  # type: ignore[misc]
                 raise
             finally:
                 if not quiet:
-                    self._in_flight -= 1
-                    if not self._in_flight:
-                        self._settled.set()
+                    self._done()
                 self._finished(method, request, context, failure, time.perf_counter() - started)
         return call
 
@@ -160,6 +158,11 @@ class CallObserver(grpc.aio.ServerInterceptor):  # type: ignore[misc]
                 self._streams(method, -1)
                 self._finished(method, request, context, failure, time.perf_counter() - started)
         return call
+
+    def _done(self) -> None:
+        self._in_flight -= 1
+        if not self._in_flight:
+            self._settled.set()
 
     def _writer(self, method: str, behaviour: Callable[..., Awaitable[None]]) -> Callable[..., Awaitable[None]]:
         unary = self._unary(method, behaviour)

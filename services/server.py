@@ -33,6 +33,9 @@ from services.watch import Feed
 
 log = logging.getLogger(__name__)
 
+FLUSH_SECONDS = 0.5
+"""At shutdown, how long the port stays open after the last call ended (its status still on the way)."""
+
 SERVICE_NAMES = (*(pb.DESCRIPTOR.services_by_name[name].full_name for name in ("RulesetService", "MatchService")),
                  TOURNAMENT_SERVICE)
 
@@ -76,8 +79,13 @@ class Running:
             await asyncio.sleep(drain)
         self.observer.refuse()
         self.feed.end_watches()
-        if not await self.observer.settled(grace):
+        settled = await self.observer.settled(grace)
+        if not settled:
             log.warning("calls still in flight after the grace period are cancelled", extra=fields(grace_seconds=grace))
+        # A handler that returned has not necessarily had its status sent: closing the port at once cancels
+        # some of those answers. gRPC signals no "sent", so the last answers get a moment to leave.
+        if settled and grace != 0:
+            await asyncio.sleep(FLUSH_SECONDS)
         await self.server.stop(0)
         self.timers.close()
         await self.tournaments.stop()

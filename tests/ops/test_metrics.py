@@ -36,9 +36,10 @@ async def test_counters_move_under_a_bot_match(server: Running, matches: pb_grpc
     assert value(server, "duelhall_commands_total", ruleset="card_monsters", result="rejected", reason=reason) == 1
     assert value(server, "duelhall_rpc_duration_seconds_count", method="SubmitCommand", code="OK") == commands
     assert value(server, "duelhall_rpc_duration_seconds_count", method="CreateMatch", code="OK") == 1
-    assert value(server, "duelhall_store_append_duration_seconds_count") == commands + 1
-    assert value(server, "duelhall_store_commit_batch_size_sum") == commands + 1
-    assert 1 <= value(server, "duelhall_store_commit_batch_size_count") <= commands + 1
+    appends = value(server, "duelhall_store_append_duration_seconds_count")
+    assert appends >= commands + 1  # the creation, each command, and the server's own records
+    assert value(server, "duelhall_store_commit_batch_size_sum") == appends
+    assert 1 <= value(server, "duelhall_store_commit_batch_size_count") <= appends
     assert value(server, "duelhall_hot_matches") == 1
     assert value(server, "duelhall_timers_total", event="armed") >= 2
 

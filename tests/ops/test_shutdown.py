@@ -61,6 +61,7 @@ async def test_sigterm_during_load_loses_no_acknowledged_command(database_url: s
             await asyncio.wait_for(enough.wait(), 120)
             server.proc.send_signal(signal.SIGTERM)
             assert (await health.read()).status == health_pb2.HealthCheckResponse.NOT_SERVING
+            health.cancel()
             during_drain = len(acked)
             try:
                 await watch.read()
@@ -70,7 +71,6 @@ async def test_sigterm_during_load_loses_no_acknowledged_command(database_url: s
                 assert error_reason(ended) == "SERVER_SHUTTING_DOWN"
             await asyncio.wait_for(asyncio.gather(*bots), 60)
             assert len(acked) > during_drain, "commands were refused during the drain period"
-            health.cancel()
         returncode = await asyncio.to_thread(server.proc.wait, 60)
     finally:
         output = server.stop()
