@@ -22,6 +22,7 @@ from replays import storage
 from replays.verify import verify_bytes
 from services.readmodel import ENDED, TABLE, MatchRow, ReadModel
 
+
 class Progress(Protocol):
     """Told how many matches there are to go through, then of each one done (a rich progress bar)."""
 

@@ -1,8 +1,9 @@
 """One log line per RPC, from a grpc.aio server interceptor: method, match id, seat or role, status, latency.
 
-The interceptor wraps each handler (unary, server-streaming, bidirectional like Play), so it sees the decoded request, the status
-the servicer left (``rpc_errors`` aborts with a rich status whose ErrorInfo reason is read back here) and
-the time the call took; for a watch, the time it stayed open. Tokens are never logged: the line names the
+The interceptor wraps each handler (unary, server-streaming, bidirectional like Play), so it sees the decoded
+request, the status the servicer left (``rpc_errors`` aborts with a rich status whose ErrorInfo reason is
+read back here) and the time the call took; for a stream, the time it stayed open. It also refuses new
+calls once the server is shutting down, and tells the server when the last one in flight has ended. Tokens are never logged: the line names the
 seat a token opens, ``admin``, ``spectator`` (no token) or ``unknown token``. Health checks log at debug.
 """
 

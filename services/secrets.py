@@ -23,7 +23,7 @@ def hide_url_password(url: str) -> None:
     """Remember the password of a database URL, raw and as it appears percent-encoded in the URL."""
     try:
         password = parse(url).password
-    except Exception:  # noqa: BLE001 - an unparsable URL is refused later, with its password masked
+    except Exception:  # an unparsable URL is refused later, with its password masked
         return
     if password:
         hide(str(password))

@@ -28,7 +28,8 @@ class Certificates:
         self.folder = folder
         now = datetime.datetime.now(datetime.UTC)
         self._ca_key = ec.generate_private_key(ec.SECP256R1())
-        self._ca = (x509.CertificateBuilder().subject_name(_name("duelhall test CA")).issuer_name(_name("duelhall test CA"))
+        authority = _name("duelhall test CA")
+        self._ca = (x509.CertificateBuilder().subject_name(authority).issuer_name(authority)
                     .public_key(self._ca_key.public_key()).serial_number(x509.random_serial_number())
                     .not_valid_before(now - datetime.timedelta(minutes=5))
                     .not_valid_after(now + datetime.timedelta(days=1))
