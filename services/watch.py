@@ -194,6 +194,15 @@ class Watch(Generic[T]):
         self._mailbox.clear()
         self._ready.set()
 
+    def wake(self) -> None:
+        """Ends a ``wait`` without an update (the owner has something else to do)."""
+        self._ready.set()
+
+    @property
+    def caught_up(self) -> bool:
+        """Whether every event the match has is handed out."""
+        return self.last >= self.channel.match.version
+
     async def next(self) -> list[T]:
         """The updates ready now, waiting for at least one; empty once the match has ended."""
         while not self.ended:
@@ -204,9 +213,9 @@ class Watch(Generic[T]):
         return []
 
     async def wait(self) -> None:
-        """Returns once ``take`` has something (or the match ended)."""
+        """Returns once ``take`` has something, the match ended, or ``wake`` was called since ``take``."""
         self._check()
-        if not self.ended and not self._mailbox and self.last >= self.channel.match.version:
+        if not self.ended and not self._mailbox and self.caught_up:
             await self._ready.wait()
 
     async def take(self) -> list[T]:
