@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import urllib.request
 from pathlib import Path
 
@@ -12,6 +13,7 @@ from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
 from services.server import Running, ServerConfig, create_server
 from tests.services.client import create_match, error_reason, play_random
+from tests.services.clock import ManualClock
 
 
 def value(server: Running, name: str, **labels: str) -> float:
@@ -79,5 +81,26 @@ async def test_the_listener_serves_the_registry(tmp_path: Path) -> None:
         with urllib.request.urlopen(f"http://127.0.0.1:{server.metrics_listener.port}/metrics", timeout=10) as page:
             text = page.read().decode()
         assert 'duelhall_rpc_duration_seconds_count{code="OK",method="CreateMatch"} 1.0' in text
+    finally:
+        await server.stop(0)
+
+
+async def test_a_fired_turn_timer_is_counted(tmp_path: Path) -> None:
+    clock = ManualClock()
+    server = await create_server(ServerConfig(database_url=f"sqlite:///{tmp_path / 't.db'}", listen="127.0.0.1:0"),
+                                 clock)
+    try:
+        async with grpc.aio.insecure_channel(f"127.0.0.1:{server.port}") as channel:
+            stub = pb_grpc.MatchServiceStub(channel)
+            created = await create_match(stub, options='{"turn_seconds": 10}')
+            watch = stub.WatchMatch(pb.WatchMatchRequest(match_id=created.match_id, from_version=created.version))
+            await watch.wait_for_connection()
+            assert value(server, "duelhall_timers_total", event="armed") == 1
+            assert value(server, "duelhall_timers_total", event="fired") == 0
+            clock.advance(40)
+            update = await asyncio.wait_for(watch.read(), 30)
+            assert update.event.actor == "system"
+            watch.cancel()
+        assert value(server, "duelhall_timers_total", event="fired") == 1
     finally:
         await server.stop(0)
