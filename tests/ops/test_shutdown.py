@@ -5,14 +5,17 @@ from __future__ import annotations
 import asyncio
 import random
 import signal
+from pathlib import Path
 
 import grpc
 import msgspec
+import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from eventstore import open_store
 from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
+from services.server import ServerConfig, create_server
 from tests.services.client import create_match, error_reason
 from tests.services.process import ServerProcess
 
@@ -85,3 +88,26 @@ async def test_sigterm_during_load_loses_no_acknowledged_command(database_url: s
     finally:
         await store.close()
     assert all(stored.get((match, command)) == version for match, command, version in acked)
+
+
+async def test_shutdown_ends_an_open_play_stream_unavailable(tmp_path: Path) -> None:
+    running = await create_server(ServerConfig(database_url=f"sqlite:///{tmp_path / 'p.db'}", listen="127.0.0.1:0"))
+    stopped = False
+    try:
+        async with grpc.aio.insecure_channel(f"127.0.0.1:{running.port}") as channel:
+            stub = pb_grpc.MatchServiceStub(channel)
+            created = await create_match(stub)
+            play = stub.Play()
+            await play.write(pb.PlayRequest(start=pb.PlayStart(match_id=created.match_id, token=created.tokens[0])))
+            await play.read()  # the first answer: the stream is in place
+            stopping = asyncio.ensure_future(running.stop(5))
+            with pytest.raises(grpc.aio.AioRpcError) as ended:
+                while await play.read() is not grpc.aio.EOF:
+                    pass
+            assert ended.value.code() == grpc.StatusCode.UNAVAILABLE
+            assert error_reason(ended.value) == "SERVER_SHUTTING_DOWN"
+            await stopping
+            stopped = True
+    finally:
+        if not stopped:
+            await running.stop(0)
