@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+from collections.abc import Callable
 from typing import Protocol
 
 from engine.contract import SYSTEM, Actor
@@ -20,11 +21,14 @@ from eventstore import StoreError
 from services.clock import Alarm, Clock, LoopClock
 from services.errors import ServiceError
 from services.hot import HotMatch
+from services.logs import fields
 
 log = logging.getLogger(__name__)
 
 RETRY = 1.0
 """Seconds before a timeout the store could not take is submitted again."""
+ARMED = "armed"
+FIRED = "fired"
 
 
 class Submits(Protocol):
@@ -43,6 +47,8 @@ class Timers:
         self._paused: dict[str, dict[bytes, float]] = {}
         """Seconds left of paused deadlines, by match and deadline key."""
         self._tasks: set[asyncio.Task[None]] = set()
+        self.listeners: list[Callable[[str], None]] = []
+        """Called with ``ARMED`` when a timeout is scheduled and ``FIRED`` when one expires (metrics)."""
 
     def arm(self, hot: HotMatch) -> None:
         """(Re)schedules the match's timeout after it changed."""
@@ -62,6 +68,7 @@ class Timers:
             delay = (hot.last_event_at - self._clock.now()).total_seconds() + deadline.seconds
         alarm = self._clock.call_later(max(0.0, delay), functools.partial(self._fire, hot.match_id, hot.version, raw))
         self._pending[hot.match_id] = (key, alarm, deadline.pauses)
+        self._tell(ARMED)
 
     def due(self, match_id: str) -> float | None:
         """Seconds until the match's timeout fires, or None."""
@@ -89,8 +96,14 @@ class Timers:
             self._paused.setdefault(match_id, {})[pending[0]] = max(0.0, left)
         self._cancel(match_id)
 
+    def _tell(self, what: str) -> None:
+        for listener in self.listeners:
+            listener(what)
+
     def _fire(self, match_id: str, version: int, raw: bytes) -> None:
         self._pending.pop(match_id, None)
+        log.info("turn timer fired", extra=fields(match_id=match_id, version=version))
+        self._tell(FIRED)
         task = asyncio.create_task(self._expire(match_id, version, raw))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)

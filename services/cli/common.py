@@ -10,6 +10,7 @@ from pathlib import Path
 from rich.console import Console
 
 from eventstore.urls import DATABASE_URL_ENV
+from services.secrets import hide_url_password
 
 # Piped output is not cut at 80 columns: ids and outcomes stay whole for scripts and logs.
 out = Console(highlight=False, width=None if sys.stdout.isatty() else 160)
@@ -45,12 +46,14 @@ def add_server_option(parser: argparse.ArgumentParser | argparse._MutuallyExclus
 
 
 def database(args: argparse.Namespace) -> str:
-    """The URL the command opens; the default data directory is created on first use."""
+    """The URL the command opens (the default data directory is created on first use); its password is from
+    now on masked in every log and output line."""
     url = args.database_url or os.environ.get(DATABASE_URL_ENV)
-    if url:
-        return str(url)
-    data_dir().mkdir(parents=True, exist_ok=True)
-    return default_database_url()
+    if not url:
+        data_dir().mkdir(parents=True, exist_ok=True)
+        url = default_database_url()
+    hide_url_password(url)
+    return str(url)
 
 
 def positive(text: str) -> int:

@@ -13,8 +13,9 @@ import sys
 from collections.abc import Sequence
 from importlib.metadata import version
 
-from services.cli import matches, migrate, replay, rulesets, selfplay, serve, tournament
+from services.cli import health, matches, migrate, prune, replay, rulesets, selfplay, serve, tournament
 from services.cli.errors import describe
+from services.secrets import scrub
 
 BROKEN_PIPE = 141
 """128 + SIGPIPE: what a shell reports for a writer whose reader went away."""
@@ -25,7 +26,7 @@ def parser() -> argparse.ArgumentParser:
     root.add_argument("--version", action="version", version=f"duelhall {version('duelhall')}")
     root.add_argument("--debug", action="store_true", help="show tracebacks")
     commands = root.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for module in (serve, migrate, rulesets, selfplay, matches, replay, tournament):
+    for module in (serve, migrate, health, rulesets, selfplay, matches, replay, prune, tournament):
         module.register(commands)
     return root
 
@@ -43,7 +44,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as exc:  # noqa: BLE001 - the CLI's edge: one sentence per failure
         if args.debug:
             raise
-        print(f"duelhall: {describe(exc)}", file=sys.stderr)
+        print(scrub(f"duelhall: {describe(exc)}"), file=sys.stderr)
         return 1
 
 

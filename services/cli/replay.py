@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -20,22 +21,27 @@ from replays.format import Replay, decode_replay, encode_replay
 from replays.verify import MAX_FILE_BYTES, verify_bytes
 from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
+from services import archive
 from services.cli.common import add_database_option, add_server_option, database, err, out
 from services.cli.errors import describe
+from services.cli.progress import Bar
 from services.manager import MatchManager
 
 
 def register(commands: Any) -> None:
     parser = commands.add_parser("replay", help="export, import, verify and show replay files")
     verbs = parser.add_subparsers(dest="verb", required=True, metavar="VERB")
-    export = verbs.add_parser("export", help="write a match's replay file")
-    export.add_argument("match_id")
-    export.add_argument("-o", "--output", required=True, type=Path)
+    export = verbs.add_parser("export", help="write a match's replay file, or with --all every ended match's")
+    export.add_argument("match_id", nargs="?", default=None)
+    export.add_argument("-o", "--output", required=True, type=Path, help="the file; with --all, a folder")
+    export.add_argument("--all", action="store_true", help="every ended match, one verified DIR/<match>.json each")
+    export.add_argument("--since", type=since_date, default=None, metavar="DATE",
+                        help="with --all: only matches that ended at or after DATE (ISO 8601, UTC if no zone)")
     where = export.add_mutually_exclusive_group()
     add_database_option(where)
     add_server_option(where)
     export.add_argument("--token", default="", help="with --server: the admin token, to export a running match")
-    export.set_defaults(run=run_export)
+    export.set_defaults(run=run_export, parser=export)
     imp = verbs.add_parser("import", help="verify replay files, then store their matches")
     imp.add_argument("files", nargs="+", type=Path, metavar="FILE")
     add_database_option(imp)
@@ -50,7 +56,20 @@ def register(commands: Any) -> None:
     show.set_defaults(run=run_show, parser=show)
 
 
+def since_date(text: str) -> datetime:
+    """An ISO 8601 date or time; UTC when it names no zone."""
+    moment = datetime.fromisoformat(text)
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
 def run_export(args: argparse.Namespace) -> int:
+    if args.all == (args.match_id is not None) or (args.since and not args.all) or (args.all and args.server):
+        args.parser.error("give either a MATCH_ID or --all (--since only with --all, --all not with --server)")
+    if args.all:
+        with Bar("exporting ended matches") as bar:
+            written = asyncio.run(_export_all(database(args), args.output, args.since, bar))
+        err.print(f"wrote and verified {len(written)} replay files in {args.output}")
+        return 0
     if args.server:
         data = asyncio.run(_export_from_server(args.server, args.match_id, args.token))
         source = f"the server at {args.server}"
@@ -70,6 +89,14 @@ async def _export(url: str, match_id: str) -> bytes:
         if replay is None:
             raise LookupError(f"no match {match_id!r} in {url}")
         return encode_replay(replay)
+    finally:
+        await store.close()
+
+
+async def _export_all(url: str, folder: Path, since: datetime | None, bar: Bar) -> list[Path]:
+    store = await open_store(url)
+    try:
+        return await archive.export_ended(store, folder, since, bar)
     finally:
         await store.close()
 
