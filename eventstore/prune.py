@@ -17,8 +17,10 @@ from eventstore.schema import commands, events, projection_rows, secrets, snapsh
 from eventstore.urls import sync_url
 
 
-def delete_streams(url: str, stream_ids: Sequence[str], projections: Sequence[str] = ()) -> int:
-    """Delete the streams in one transaction; returns how many events were deleted."""
+def delete_streams(url: str, stream_ids: Sequence[str], projections: Sequence[str] = (),
+                   row_keys: Sequence[str] = ()) -> int:
+    """Delete the streams in one transaction, with their rows of ``projections`` (keyed by stream id, or by
+    one of ``row_keys``); returns how many events were deleted."""
     if not stream_ids:
         return 0
     engine = create_engine(sync_url(url), poolclass=NullPool)
@@ -31,7 +33,7 @@ def delete_streams(url: str, stream_ids: Sequence[str], projections: Sequence[st
                 connection.execute(delete(table).where(table.c.stream_id.in_(ids)))
             if projections:
                 connection.execute(delete(projection_rows).where(projection_rows.c.projection.in_(list(projections)),
-                                                                 projection_rows.c.key.in_(ids)))
+                                                                 projection_rows.c.key.in_([*ids, *row_keys])))
             return int(count)
     finally:
         engine.dispose()

@@ -20,7 +20,7 @@ from eventstore import AsyncEventStore
 from eventstore.prune import delete_streams
 from replays import storage
 from replays.verify import verify_bytes
-from services.readmodel import ENDED, TABLE, MatchRow, ReadModel
+from services.readmodel import ENDED, NEWEST, TABLE, MatchRow, ReadModel, order_key
 
 
 class Progress(Protocol):
@@ -108,5 +108,7 @@ async def prune(store: AsyncEventStore, url: str, folder: Path, dry_run: bool = 
             progress.advance()
     doomed = sorted({v.match_id for v in verdicts if v.pruned})
     if doomed and not dry_run:
-        await asyncio.to_thread(delete_streams, url, doomed, (TABLE,))
+        rows = ReadModel(store)
+        listed = [order_key(row.position) for match_id in doomed if (row := await rows.get(match_id)) is not None]
+        await asyncio.to_thread(delete_streams, url, doomed, (TABLE, NEWEST), listed)
     return verdicts
