@@ -1,4 +1,5 @@
-"""Exceptions to gRPC statuses (AIP-193): this table is the documentation of the service's errors.
+"""Exceptions to rich statuses (AIP-193), for the gRPC and the Connect edge alike: this table is the
+documentation of the service's errors.
 
 | exception                      | status              | ErrorInfo.reason                 |
 |--------------------------------|---------------------|----------------------------------|
@@ -17,16 +18,10 @@
 
 from __future__ import annotations
 
-import functools
-import inspect
 import logging
-from collections.abc import Callable
-from typing import Any
 
-import grpc
 from google.protobuf import any_pb2
 from google.rpc import code_pb2, error_details_pb2, status_pb2
-from grpc_status import rpc_status
 
 from engine.commands import BAD_JSON
 from engine.errors import MALFORMED_CODES, ConfigError, Rejected
@@ -73,24 +68,3 @@ def _status(code: int, reason: str, message: str, details: dict[str, str]) -> st
     packed = any_pb2.Any()
     packed.Pack(info)
     return status_pb2.Status(code=code, message=message, details=[packed])
-
-
-def rpc_errors(method: Callable[..., Any]) -> Callable[..., Any]:
-    """Wraps a servicer method (unary or server-streaming) so every exception leaves as a rich status."""
-    if inspect.isasyncgenfunction(method):
-        @functools.wraps(method)
-        async def stream(self: Any, request: Any, context: grpc.aio.ServicerContext) -> Any:
-            try:
-                async for item in method(self, request, context):
-                    yield item
-            except Exception as exc:  # noqa: BLE001 - the edge converts every failure
-                await context.abort_with_status(rpc_status.to_status(to_status(exc)))
-        return stream
-
-    @functools.wraps(method)
-    async def unary(self: Any, request: Any, context: grpc.aio.ServicerContext) -> Any:
-        try:
-            return await method(self, request, context)
-        except Exception as exc:  # noqa: BLE001 - the edge converts every failure
-            await context.abort_with_status(rpc_status.to_status(to_status(exc)))
-    return unary

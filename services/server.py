@@ -1,4 +1,5 @@
-"""The gRPC server: store, manager, timers and feed wired behind the servicers, health and reflection."""
+"""The server: store, manager, timers and feed wired behind the calls, served over gRPC (with health and
+reflection) and, on a second port, over HTTP (Connect and the viewer page)."""
 
 from __future__ import annotations
 
@@ -13,12 +14,16 @@ from grpc_reflection.v1alpha import reflection
 
 from eventstore import migrate, open_store
 from services.api import duelhall_pb2 as pb
-from services.api import duelhall_pb2_grpc as pb_grpc
+from services.grpc_edge import handlers
 from services.manager import MatchManager
+from services.methods import methods
 from services.readmodel import RUNNING
 from services.servicers import MatchServicer, RulesetServicer
 from services.timers import Timers
 from services.watch import Feed
+from services.web.app import WebApp
+from services.web.connect import ConnectApp
+from services.web.http import HttpListener
 
 log = logging.getLogger(__name__)
 
@@ -28,6 +33,8 @@ SERVICE_NAMES = tuple(pb.DESCRIPTOR.services_by_name[name].full_name for name in
 class ServerConfig(msgspec.Struct, frozen=True):
     database_url: str
     listen: str = "127.0.0.1:50051"
+    http: str | None = None
+    """HOST:PORT of the HTTP port (Connect and the viewer page); None: no HTTP port."""
     admin_token: str | None = None
     capacity: int = 1024
     """How many matches stay loaded in memory."""
@@ -38,12 +45,14 @@ class Running:
     """A started server and what it owns; ``stop`` releases everything in order."""
 
     def __init__(self, server: grpc.aio.Server, port: int, store: object, manager: MatchManager, feed: Feed,
-                 timers: Timers, health: health.aio.HealthServicer) -> None:
+                 timers: Timers, health: health.aio.HealthServicer, http: HttpListener | None) -> None:
         self.server, self.port, self.store, self.manager = server, port, store, manager
-        self.feed, self.timers, self.health = feed, timers, health
+        self.feed, self.timers, self.health, self.http = feed, timers, health, http
 
     async def stop(self, grace: float | None = 2.0) -> None:
         await self.health.enter_graceful_shutdown()
+        if self.http is not None:
+            await self.http.stop(grace or 0.0)
         await self.server.stop(grace)
         self.timers.close()
         await self.feed.stop()
@@ -58,20 +67,23 @@ async def create_server(config: ServerConfig) -> Running:
     timers = Timers(manager)
     feed = Feed(store, manager, eager=not config.database_url.startswith("sqlite"))
     await feed.start()
+    calls = methods({"RulesetService": RulesetServicer(),
+                     "MatchService": MatchServicer(manager, feed, config.admin_token, timers)})
     server = grpc.aio.server()
-    # The generated registration functions carry no annotations.
-    pb_grpc.add_RulesetServiceServicer_to_server(RulesetServicer(), server)  # type: ignore[no-untyped-call]
-    pb_grpc.add_MatchServiceServicer_to_server(  # type: ignore[no-untyped-call]
-        MatchServicer(manager, feed, config.admin_token), server)
+    server.add_generic_rpc_handlers(handlers(calls))
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     reflection.enable_server_reflection((*SERVICE_NAMES, health.SERVICE_NAME, reflection.SERVICE_NAME), server)
     port = server.add_insecure_port(config.listen)
     await server.start()
+    http = None
+    if config.http is not None:
+        http = HttpListener(WebApp(ConnectApp(calls)), config.http)
+        await http.start()
     await resume_timers(manager)
     for name in ("", *SERVICE_NAMES):
         await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
-    return Running(server, port, store, manager, feed, timers, health_servicer)
+    return Running(server, port, store, manager, feed, timers, health_servicer, http)
 
 
 async def resume_timers(manager: MatchManager) -> int:
@@ -93,6 +105,8 @@ async def serve(config: ServerConfig, ready: asyncio.Event | None = None) -> Non
     host = config.listen.rsplit(":", 1)[0]
     log.info("duelhall serving on %s:%d (database %s)", host, running.port, config.database_url)
     print(f"duelhall listening on {host}:{running.port}", flush=True)
+    if running.http is not None:
+        print(f"duelhall http listening on {running.http.address}", flush=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):

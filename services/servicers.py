@@ -1,12 +1,13 @@
-"""gRPC servicers: authenticate, one call into the manager (or replays), encode. No rules, no SQL."""
+"""The API's calls: authenticate, one call into the manager (or replays), encode. No rules, no SQL.
+
+Transport-free: a call takes the request message and returns the response (or an async iterator of them) and
+raises the service's exceptions. Both edges serve these same objects: gRPC (``services/grpc_edge.py``) and
+Connect over HTTP (``services/web/connect.py``), each turning exceptions into its protocol's rich errors.
+"""
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from typing import TypeAlias
-
-import grpc
-
 from engine import registry
 from engine.contract import Viewer
 from engine.match import encode
@@ -14,36 +15,31 @@ from replays import storage as replay_io
 from replays.verify import verify_bytes
 from services import wire
 from services.api import duelhall_pb2 as pb
-from services.api import duelhall_pb2_grpc as pb_grpc
 from services.errors import MatchNotFound
 from services.hot import HotMatch
 from services.manager import MatchManager, SeatEntry, ruleset_for
 from services.readmodel import ENDED, row_for
-from services.rpc_errors import rpc_errors
+from services.timers import Timers
 from services.tokens import check_admin, seat_for, viewer_for
 from services.watch import Feed
 
-Context: TypeAlias = grpc.aio.ServicerContext
 _MAX_PAGE = 500
 
 
-class RulesetServicer(pb_grpc.RulesetServiceServicer):
-    @rpc_errors
-    async def ListRulesets(self, request: pb.ListRulesetsRequest, context: Context) -> pb.ListRulesetsResponse:
+class RulesetServicer:
+    async def ListRulesets(self, request: pb.ListRulesetsRequest) -> pb.ListRulesetsResponse:
         rulesets = [wire.ruleset_summary(registry.RULESETS[key]) for key in sorted(registry.RULESETS)]
         return pb.ListRulesetsResponse(rulesets=rulesets)
 
-    @rpc_errors
-    async def DescribeRuleset(self, request: pb.DescribeRulesetRequest, context: Context) -> pb.DescribeRulesetResponse:
+    async def DescribeRuleset(self, request: pb.DescribeRulesetRequest) -> pb.DescribeRulesetResponse:
         return wire.ruleset_description(ruleset_for(request.ruleset))
 
 
-class MatchServicer(pb_grpc.MatchServiceServicer):
-    def __init__(self, matches: MatchManager, feed: Feed, admin_token: str | None) -> None:
-        self._matches, self._feed, self._admin_token = matches, feed, admin_token
+class MatchServicer:
+    def __init__(self, matches: MatchManager, feed: Feed, admin_token: str | None, timers: Timers) -> None:
+        self._matches, self._feed, self._admin_token, self._timers = matches, feed, admin_token, timers
 
-    @rpc_errors
-    async def CreateMatch(self, request: pb.CreateMatchRequest, context: Context) -> pb.CreateMatchResponse:
+    async def CreateMatch(self, request: pb.CreateMatchRequest) -> pb.CreateMatchResponse:
         seats = [SeatEntry(name=s.name, config=wire.json_object(s.config_json, f"seats[{i}].config_json"))
                  for i, s in enumerate(request.seats)]
         created = await self._matches.create(request.ruleset, seats, wire.json_object(request.options_json,
@@ -51,31 +47,25 @@ class MatchServicer(pb_grpc.MatchServiceServicer):
         tokens = [pb.SeatToken(seat=i, token=t) for i, t in enumerate(created.tokens)]
         return pb.CreateMatchResponse(match=wire.match(created.row), tokens=tokens)
 
-    @rpc_errors
-    async def GetMatch(self, request: pb.GetMatchRequest, context: Context) -> pb.Match:
+    async def GetMatch(self, request: pb.GetMatchRequest) -> pb.Match:
         hot = await self._matches.at_least(request.match_id, request.min_version)
         previous = await self._matches.read_model.get(request.match_id)
         return wire.match(row_for(hot, created_at=None, previous=previous))
 
-    @rpc_errors
-    async def ListMatches(self, request: pb.ListMatchesRequest, context: Context) -> pb.ListMatchesResponse:
+    async def ListMatches(self, request: pb.ListMatchesRequest) -> pb.ListMatchesResponse:
         size = min(request.page_size or 50, _MAX_PAGE)
         rows, next_key = await self._matches.read_model.page(
             request.page_token or None, size, request.ruleset, wire.STATUS_FROM_PB.get(request.status, ""))
         return pb.ListMatchesResponse(matches=[wire.match(r) for r in rows], next_page_token=next_key or "")
 
-    @rpc_errors
-    async def GetView(self, request: pb.GetViewRequest, context: Context) -> pb.GetViewResponse:
+    async def GetView(self, request: pb.GetViewRequest) -> pb.GetViewResponse:
         hot = await self._matches.at_least(request.match_id, request.min_version)
         viewer = viewer_for(request.token, hot.token_hashes)
         return pb.GetViewResponse(seat=-1 if viewer is None else viewer, version=hot.version,
                                   view_json=_view_json(hot, viewer),
                                   to_act=hot.ruleset.to_act(hot.state))
 
-    @rpc_errors
-    async def ListLegalCommands(
-        self, request: pb.ListLegalCommandsRequest, context: Context,
-    ) -> pb.ListLegalCommandsResponse:
+    async def ListLegalCommands(self, request: pb.ListLegalCommandsRequest) -> pb.ListLegalCommandsResponse:
         hot = await self._matches.at_least(request.match_id, request.min_version)
         seat = seat_for(request.token, hot.token_hashes)
         commands = hot.ruleset.legal_commands(hot.state, seat)
@@ -84,8 +74,7 @@ class MatchServicer(pb_grpc.MatchServiceServicer):
                                             view_json=_view_json(hot, seat) if request.include_view else "",
                                             to_act=hot.ruleset.to_act(hot.state))
 
-    @rpc_errors
-    async def SubmitCommand(self, request: pb.SubmitCommandRequest, context: Context) -> pb.SubmitCommandResponse:
+    async def SubmitCommand(self, request: pb.SubmitCommandRequest) -> pb.SubmitCommandResponse:
         hot = await self._matches.get(request.match_id)
         seat = seat_for(request.token, hot.token_hashes)
         expected = request.expected_version if request.HasField("expected_version") else None
@@ -95,16 +84,14 @@ class MatchServicer(pb_grpc.MatchServiceServicer):
                                         version=result.version, duplicate=result.duplicate,
                                         to_act=hot.ruleset.to_act(hot.state))
 
-    @rpc_errors
-    async def WatchMatch(self, request: pb.WatchMatchRequest, context: Context) -> AsyncIterator[pb.MatchUpdate]:
+    async def WatchMatch(self, request: pb.WatchMatchRequest) -> AsyncIterator[pb.MatchUpdate]:
         hot = await self._matches.get(request.match_id)
         viewer = viewer_for(request.token, hot.token_hashes)
         async for update in self._feed.watch(request.match_id, viewer, request.from_version, request.include_view):
             yield pb.MatchUpdate(event=wire.event(update.recorded, update.data),
                                  view_json=update.view.decode() if update.view else "", match_ended=update.ended)
 
-    @rpc_errors
-    async def ExportReplay(self, request: pb.ExportReplayRequest, context: Context) -> pb.ExportReplayResponse:
+    async def ExportReplay(self, request: pb.ExportReplayRequest) -> pb.ExportReplayResponse:
         row = await self._matches.read_model.get(request.match_id)
         if row is None:
             raise MatchNotFound(f"no match {request.match_id!r}")
@@ -113,14 +100,12 @@ class MatchServicer(pb_grpc.MatchServiceServicer):
             check_admin(request.token, self._admin_token)
         return pb.ExportReplayResponse(replay=await replay_io.export(self._matches.store, request.match_id, ended))
 
-    @rpc_errors
-    async def ImportReplay(self, request: pb.ImportReplayRequest, context: Context) -> pb.ImportReplayResponse:
+    async def ImportReplay(self, request: pb.ImportReplayRequest) -> pb.ImportReplayResponse:
         match_id, imported = await replay_io.import_(self._matches.store, request.replay)
         await self._matches.reindex(match_id)
         return pb.ImportReplayResponse(match_id=match_id, imported=imported)
 
-    @rpc_errors
-    async def VerifyReplay(self, request: pb.VerifyReplayRequest, context: Context) -> pb.VerifyReplayResponse:
+    async def VerifyReplay(self, request: pb.VerifyReplayRequest) -> pb.VerifyReplayResponse:
         verdict = verify_bytes(request.replay)
         failure = None
         if verdict.failure is not None:

@@ -15,7 +15,7 @@ class ServerProcess:
 
     def __init__(self, database_url: str, *extra: str) -> None:
         self.proc = subprocess.Popen(
-            [str(BIN), "serve", "--listen", "127.0.0.1:0", "--database-url", database_url, *extra],
+            [str(BIN), "serve", "--listen", "127.0.0.1:0", "--http", "127.0.0.1:0", "--database-url", database_url, *extra],
             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=os.environ | {"PYTHONUNBUFFERED": "1"},
         )
         assert self.proc.stdout is not None
@@ -24,6 +24,11 @@ class ServerProcess:
             self.proc.kill()
             raise RuntimeError(f"server did not start: {line!r}")
         self.address = line.strip().rsplit(" ", 1)[-1]
+        http = self.proc.stdout.readline()
+        if "http listening on" not in http:
+            self.proc.kill()
+            raise RuntimeError(f"server did not start its HTTP port: {http!r}")
+        self.http_address = http.strip().rsplit(" ", 1)[-1]
 
     def kill(self) -> None:
         """SIGKILL: no shutdown code runs."""

@@ -50,7 +50,8 @@ def server(tmp_path: Path) -> Iterator[str]:
     """A real server on a free port with its own SQLite file; yields HOST:PORT once it is serving."""
     log = (tmp_path / "server.log").open("w")
     process = subprocess.Popen(
-        [str(DUELHALL), "serve", "--listen", "127.0.0.1:0", "--database-url", f"sqlite:///{tmp_path}/db.sqlite"],
+        [str(DUELHALL), "serve", "--listen", "127.0.0.1:0", "--http", "127.0.0.1:0",
+         "--database-url", f"sqlite:///{tmp_path}/db.sqlite"],
         stdout=subprocess.PIPE, stderr=log, text=True,
     )
     try:
