@@ -63,7 +63,7 @@ class MatchServicer:
         viewer = viewer_for(request.token, hot.token_hashes)
         return pb.GetViewResponse(seat=-1 if viewer is None else viewer, version=hot.version,
                                   view_json=_view_json(hot, viewer),
-                                  to_act=hot.ruleset.to_act(hot.state))
+                                  to_act=hot.ruleset.to_act(hot.state), deadline=self._deadline(hot))
 
     async def ListLegalCommands(self, request: pb.ListLegalCommandsRequest) -> pb.ListLegalCommandsResponse:
         hot = await self._matches.at_least(request.match_id, request.min_version)
@@ -72,7 +72,7 @@ class MatchServicer:
         return pb.ListLegalCommandsResponse(seat=seat, version=hot.version,
                                             commands_json=[encode(c).decode() for c in commands],
                                             view_json=_view_json(hot, seat) if request.include_view else "",
-                                            to_act=hot.ruleset.to_act(hot.state))
+                                            to_act=hot.ruleset.to_act(hot.state), deadline=self._deadline(hot))
 
     async def SubmitCommand(self, request: pb.SubmitCommandRequest) -> pb.SubmitCommandResponse:
         hot = await self._matches.get(request.match_id)
@@ -88,8 +88,10 @@ class MatchServicer:
         hot = await self._matches.get(request.match_id)
         viewer = viewer_for(request.token, hot.token_hashes)
         async for update in self._feed.watch(request.match_id, viewer, request.from_version, request.include_view):
+            latest = update.recorded.version == hot.version
             yield pb.MatchUpdate(event=wire.event(update.recorded, update.data),
-                                 view_json=update.view.decode() if update.view else "", match_ended=update.ended)
+                                 view_json=update.view.decode() if update.view else "", match_ended=update.ended,
+                                 deadline=self._deadline(hot) if latest else None)
 
     async def ExportReplay(self, request: pb.ExportReplayRequest) -> pb.ExportReplayResponse:
         row = await self._matches.read_model.get(request.match_id)
@@ -112,6 +114,12 @@ class MatchServicer:
             failure = pb.ReplayFailure(check=verdict.failure.check, version=verdict.failure.version,
                                        message=verdict.failure.message)
         return pb.VerifyReplayResponse(ok=verdict.ok, failure=failure, checks=verdict.checks)
+
+    def _deadline(self, hot: HotMatch) -> pb.Deadline | None:
+        armed = self._timers.armed(hot.match_id)
+        if armed is None:
+            return None
+        return wire.deadline(armed.seat, armed.timeout, armed.expires_at, armed.seconds)
 
 
 def _view_json(hot: HotMatch, viewer: Viewer) -> str:

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
+
+import msgspec
 
 from engine.contract import SYSTEM
 from engine.errors import Rejected
@@ -22,12 +24,29 @@ from services.hot import HotMatch
 log = logging.getLogger(__name__)
 
 
+class Armed(msgspec.Struct, frozen=True):
+    """The clock running for a match, as clients see it."""
+
+    seat: int | None
+    timeout: bytes
+    """The timeout command's JSON."""
+    expires_at: datetime
+    seconds: float
+
+
+class _Pending(msgspec.Struct, frozen=True):
+    key: bytes
+    handle: asyncio.TimerHandle
+    pauses: bool
+    armed: Armed
+
+
 class Timers:
     """One pending timeout per running match."""
 
     def __init__(self, manager: Any) -> None:
         self._manager = manager
-        self._pending: dict[str, tuple[bytes, asyncio.TimerHandle, bool]] = {}
+        self._pending: dict[str, _Pending] = {}
         self._paused: dict[str, dict[bytes, float]] = {}
         """Seconds left of paused deadlines, by match and deadline key."""
         self._tasks: set[asyncio.Task[None]] = set()
@@ -43,22 +62,30 @@ class Timers:
         raw = encode(deadline.timeout)
         key = f"{deadline.seat}|".encode() + raw
         pending = self._pending.get(hot.match_id)
-        if pending is not None and pending[0] == key:
+        if pending is not None and pending.key == key:
             return
         self._pause_or_cancel(hot.match_id)
         delay = self._paused.get(hot.match_id, {}).pop(key, None)
         if delay is None:
             delay = (hot.last_event_at - datetime.now(UTC)).total_seconds() + deadline.seconds
         loop = asyncio.get_running_loop()
-        handle = loop.call_later(max(0.0, delay), self._fire, hot.match_id, hot.version, raw)
-        self._pending[hot.match_id] = (key, handle, deadline.pauses)
+        delay = max(0.0, delay)
+        handle = loop.call_later(delay, self._fire, hot.match_id, hot.version, raw)
+        armed = Armed(seat=deadline.seat, timeout=raw, expires_at=datetime.now(UTC) + timedelta(seconds=delay),
+                      seconds=deadline.seconds)
+        self._pending[hot.match_id] = _Pending(key, handle, deadline.pauses, armed)
 
     def due(self, match_id: str) -> float | None:
         """Seconds until the match's timeout fires, or None."""
         pending = self._pending.get(match_id)
         if pending is None:
             return None
-        return max(0.0, pending[1].when() - asyncio.get_running_loop().time())
+        return max(0.0, pending.handle.when() - asyncio.get_running_loop().time())
+
+    def armed(self, match_id: str) -> Armed | None:
+        """The match's running clock, or None."""
+        pending = self._pending.get(match_id)
+        return None if pending is None else pending.armed
 
     def close(self) -> None:
         for match_id in list(self._pending):
@@ -70,13 +97,13 @@ class Timers:
     def _cancel(self, match_id: str) -> None:
         pending = self._pending.pop(match_id, None)
         if pending is not None:
-            pending[1].cancel()
+            pending.handle.cancel()
 
     def _pause_or_cancel(self, match_id: str) -> None:
         pending = self._pending.get(match_id)
-        if pending is not None and pending[2]:
-            left = pending[1].when() - asyncio.get_running_loop().time()
-            self._paused.setdefault(match_id, {})[pending[0]] = max(0.0, left)
+        if pending is not None and pending.pauses:
+            left = pending.handle.when() - asyncio.get_running_loop().time()
+            self._paused.setdefault(match_id, {})[pending.key] = max(0.0, left)
         self._cancel(match_id)
 
     def _fire(self, match_id: str, version: int, raw: bytes) -> None:

@@ -48,6 +48,11 @@ def submitted_events(ruleset: Ruleset, result: Submitted, seat: int) -> list[pb.
             for i, e in enumerate(result.events)]
 
 
+def deadline(seat: int | None, timeout: bytes, expires_at: datetime, seconds: float) -> pb.Deadline:
+    return pb.Deadline(seat=-1 if seat is None else seat, timeout_json=timeout.decode(),
+                       expires_at=timestamp(expires_at), seconds=seconds)
+
+
 def ruleset_summary(ruleset: Ruleset) -> pb.RulesetSummary:
     return pb.RulesetSummary(id=ruleset.id, version=ruleset.version, title=ruleset.title,
                              min_seats=ruleset.min_seats, max_seats=ruleset.max_seats,

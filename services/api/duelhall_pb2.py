@@ -24,7 +24,7 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1a\x64uelhall/v1/duelhall.proto\x12\x0b\x64uelhall.v1\"\x15\n\x13ListRulesetsRequest\"z\n\x0eRulesetSummary\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\x05\x12\r\n\x05title\x18\x03 \x01(\t\x12\x11\n\tmin_seats\x18\x04 \x01(\x05\x12\x11\n\tmax_seats\x18\x05 \x01(\x05\x12\x16\n\x0e\x63\x61rd_data_hash\x18\x06 \x01(\t\"E\n\x14ListRulesetsResponse\x12-\n\x08rulesets\x18\x01 \x03(\x0b\x32\x1b.duelhall.v1.RulesetSummary\")\n\x16\x44\x65scribeRulesetRequest\x12\x0f\n\x07ruleset\x18\x01 \x01(\t\"\xe1\x01\n\x17\x44\x65scribeRulesetResponse\x12,\n\x07ruleset\x18\x01 \x01(\x0b\x32\x1b.duelhall.v1.RulesetSummary\x12\x1a\n\x12\x63onfig_schema_json\x18\x02 \x01(\t\x12\x1b\n\x13\x63ommand_schema_json\x18\x03 \x01(\t\x12\x19\n\x11\x65vent_schema_json\x18\x04 \x01(\t\x12\x18\n\x10view_schema_json\x18\x05 \x01(\t\x12\x14\n\x0cpresets_json\x18\x06 \x01(\t\x12\x14\n\x0coptions_json\x18\x07 \x01(\t\"-\n\x08SeatSpec\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x13\n\x0b\x63onfig_json\x18\x02 \x01(\t\"a\n\x12\x43reateMatchRequest\x12\x0f\n\x07ruleset\x18\x01 \x01(\t\x12$\n\x05seats\x18\x02 \x03(\x0b\x32\x15.duelhall.v1.SeatSpec\x12\x14\n\x0coptions_json\x18\x03 \x01(\t\"(\n\tSeatToken\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\r\n\x05token\x18\x02 \x01(\t\"`\n\x13\x43reateMatchResponse\x12!\n\x05match\x18\x01 \x01(\x0b\x32\x12.duelhall.v1.Match\x12&\n\x06tokens\x18\x02 \x03(\x0b\x32\x16.duelhall.v1.SeatToken\"\xe4\x01\n\x05Match\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0f\n\x07ruleset\x18\x02 \x01(\t\x12\x17\n\x0fruleset_version\x18\x03 \x01(\x05\x12\r\n\x05seats\x18\x04 \x03(\t\x12(\n\x06status\x18\x05 \x01(\x0e\x32\x18.duelhall.v1.MatchStatus\x12\x0f\n\x07version\x18\x06 \x01(\x03\x12\x14\n\x0coutcome_json\x18\x07 \x01(\t\x12\x12\n\ncreated_at\x18\x08 \x01(\t\x12\x12\n\nupdated_at\x18\t \x01(\t\x12\x17\n\x0fseed_commitment\x18\n \x01(\t\"8\n\x0fGetMatchRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x13\n\x0bmin_version\x18\x02 \x01(\x03\"v\n\x12ListMatchesRequest\x12\x0f\n\x07ruleset\x18\x01 \x01(\t\x12(\n\x06status\x18\x02 \x01(\x0e\x32\x18.duelhall.v1.MatchStatus\x12\x11\n\tpage_size\x18\x03 \x01(\x05\x12\x12\n\npage_token\x18\x04 \x01(\t\"S\n\x13ListMatchesResponse\x12#\n\x07matches\x18\x01 \x03(\x0b\x32\x12.duelhall.v1.Match\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"F\n\x0eGetViewRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\r\n\x05token\x18\x02 \x01(\t\x12\x13\n\x0bmin_version\x18\x03 \x01(\x03\"S\n\x0fGetViewResponse\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0f\n\x07version\x18\x02 \x01(\x03\x12\x11\n\tview_json\x18\x03 \x01(\t\x12\x0e\n\x06to_act\x18\x04 \x03(\x05\"f\n\x18ListLegalCommandsRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\r\n\x05token\x18\x02 \x01(\t\x12\x13\n\x0bmin_version\x18\x03 \x01(\x03\x12\x14\n\x0cinclude_view\x18\x04 \x01(\x08\"t\n\x19ListLegalCommandsResponse\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0f\n\x07version\x18\x02 \x01(\x03\x12\x15\n\rcommands_json\x18\x03 \x03(\t\x12\x11\n\tview_json\x18\x04 \x01(\t\x12\x0e\n\x06to_act\x18\x05 \x03(\x05\"\x95\x01\n\x14SubmitCommandRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\r\n\x05token\x18\x02 \x01(\t\x12\x14\n\x0c\x63ommand_json\x18\x03 \x01(\t\x12\x12\n\ncommand_id\x18\x04 \x01(\t\x12\x1d\n\x10\x65xpected_version\x18\x05 \x01(\x03H\x00\x88\x01\x01\x42\x13\n\x11_expected_version\"]\n\x05\x45vent\x12\x0f\n\x07version\x18\x01 \x01(\x03\x12\x0c\n\x04type\x18\x02 \x01(\t\x12\x11\n\tdata_json\x18\x03 \x01(\t\x12\r\n\x05\x61\x63tor\x18\x04 \x01(\t\x12\x13\n\x0brecorded_at\x18\x05 \x01(\t\"o\n\x15SubmitCommandResponse\x12\"\n\x06\x65vents\x18\x01 \x03(\x0b\x32\x12.duelhall.v1.Event\x12\x0f\n\x07version\x18\x02 \x01(\x03\x12\x11\n\tduplicate\x18\x03 \x01(\x08\x12\x0e\n\x06to_act\x18\x04 \x03(\x05\"`\n\x11WatchMatchRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\r\n\x05token\x18\x02 \x01(\t\x12\x14\n\x0c\x66rom_version\x18\x03 \x01(\x03\x12\x14\n\x0cinclude_view\x18\x04 \x01(\x08\"X\n\x0bMatchUpdate\x12!\n\x05\x65vent\x18\x01 \x01(\x0b\x32\x12.duelhall.v1.Event\x12\x11\n\tview_json\x18\x02 \x01(\t\x12\x13\n\x0bmatch_ended\x18\x03 \x01(\x08\"6\n\x13\x45xportReplayRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\r\n\x05token\x18\x02 \x01(\t\"&\n\x14\x45xportReplayResponse\x12\x0e\n\x06replay\x18\x01 \x01(\x0c\"%\n\x13ImportReplayRequest\x12\x0e\n\x06replay\x18\x01 \x01(\x0c\":\n\x14ImportReplayResponse\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x10\n\x08imported\x18\x02 \x01(\x08\"%\n\x13VerifyReplayRequest\x12\x0e\n\x06replay\x18\x01 \x01(\x0c\"_\n\x14VerifyReplayResponse\x12\n\n\x02ok\x18\x01 \x01(\x08\x12+\n\x07\x66\x61ilure\x18\x02 \x01(\x0b\x32\x1a.duelhall.v1.ReplayFailure\x12\x0e\n\x06\x63hecks\x18\x03 \x03(\t\"@\n\rReplayFailure\x12\r\n\x05\x63heck\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\x03\x12\x0f\n\x07message\x18\x03 \x01(\t*]\n\x0bMatchStatus\x12\x1c\n\x18MATCH_STATUS_UNSPECIFIED\x10\x00\x12\x18\n\x14MATCH_STATUS_RUNNING\x10\x01\x12\x16\n\x12MATCH_STATUS_ENDED\x10\x02\x32\xc3\x01\n\x0eRulesetService\x12S\n\x0cListRulesets\x12 .duelhall.v1.ListRulesetsRequest\x1a!.duelhall.v1.ListRulesetsResponse\x12\\\n\x0f\x44\x65scribeRuleset\x12#.duelhall.v1.DescribeRulesetRequest\x1a$.duelhall.v1.DescribeRulesetResponse2\xbb\x06\n\x0cMatchService\x12P\n\x0b\x43reateMatch\x12\x1f.duelhall.v1.CreateMatchRequest\x1a .duelhall.v1.CreateMatchResponse\x12<\n\x08GetMatch\x12\x1c.duelhall.v1.GetMatchRequest\x1a\x12.duelhall.v1.Match\x12P\n\x0bListMatches\x12\x1f.duelhall.v1.ListMatchesRequest\x1a .duelhall.v1.ListMatchesResponse\x12\x44\n\x07GetView\x12\x1b.duelhall.v1.GetViewRequest\x1a\x1c.duelhall.v1.GetViewResponse\x12\x62\n\x11ListLegalCommands\x12%.duelhall.v1.ListLegalCommandsRequest\x1a&.duelhall.v1.ListLegalCommandsResponse\x12V\n\rSubmitCommand\x12!.duelhall.v1.SubmitCommandRequest\x1a\".duelhall.v1.SubmitCommandResponse\x12H\n\nWatchMatch\x12\x1e.duelhall.v1.WatchMatchRequest\x1a\x18.duelhall.v1.MatchUpdate0\x01\x12S\n\x0c\x45xportReplay\x12 .duelhall.v1.ExportReplayRequest\x1a!.duelhall.v1.ExportReplayResponse\x12S\n\x0cImportReplay\x12 .duelhall.v1.ImportReplayRequest\x1a!.duelhall.v1.ImportReplayResponse\x12S\n\x0cVerifyReplay\x12 .duelhall.v1.VerifyReplayRequest\x1a!.duelhall.v1.VerifyReplayResponseB@\n\x13\x64\x65v.duelhall.api.v1P\x01Z\'duelhall.dev/api/duelhall/v1;duelhallv1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1a\x64uelhall/v1/duelhall.proto\x12\x0b\x64uelhall.v1\"\x15\n\x13ListRulesetsRequest\"z\n\x0eRulesetSummary\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\x05\x12\r\n\x05title\x18\x03 \x01(\t\x12\x11\n\tmin_seats\x18\x04 \x01(\x05\x12\x11\n\tmax_seats\x18\x05 \x01(\x05\x12\x16\n\x0e\x63\x61rd_data_hash\x18\x06 \x01(\t\"E\n\x14ListRulesetsResponse\x12-\n\x08rulesets\x18\x01 \x03(\x0b\x32\x1b.duelhall.v1.RulesetSummary\")\n\x16\x44\x65scribeRulesetRequest\x12\x0f\n\x07ruleset\x18\x01 \x01(\t\"\xe1\x01\n\x17\x44\x65scribeRulesetResponse\x12,\n\x07ruleset\x18\x01 \x01(\x0b\x32\x1b.duelhall.v1.RulesetSummary\x12\x1a\n\x12\x63onfig_schema_json\x18\x02 \x01(\t\x12\x1b\n\x13\x63ommand_schema_json\x18\x03 \x01(\t\x12\x19\n\x11\x65vent_schema_json\x18\x04 \x01(\t\x12\x18\n\x10view_schema_json\x18\x05 \x01(\t\x12\x14\n\x0cpresets_json\x18\x06 \x01(\t\x12\x14\n\x0coptions_json\x18\x07 \x01(\t\"-\n\x08SeatSpec\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x13\n\x0b\x63onfig_json\x18\x02 \x01(\t\"a\n\x12\x43reateMatchRequest\x12\x0f\n\x07ruleset\x18\x01 \x01(\t\x12$\n\x05seats\x18\x02 \x03(\x0b\x32\x15.duelhall.v1.SeatSpec\x12\x14\n\x0coptions_json\x18\x03 \x01(\t\"(\n\tSeatToken\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\r\n\x05token\x18\x02 \x01(\t\"`\n\x13\x43reateMatchResponse\x12!\n\x05match\x18\x01 \x01(\x0b\x32\x12.duelhall.v1.Match\x12&\n\x06tokens\x18\x02 \x03(\x0b\x32\x16.duelhall.v1.SeatToken\"\xe4\x01\n\x05Match\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0f\n\x07ruleset\x18\x02 \x01(\t\x12\x17\n\x0fruleset_version\x18\x03 \x01(\x05\x12\r\n\x05seats\x18\x04 \x03(\t\x12(\n\x06status\x18\x05 \x01(\x0e\x32\x18.duelhall.v1.MatchStatus\x12\x0f\n\x07version\x18\x06 \x01(\x03\x12\x14\n\x0coutcome_json\x18\x07 \x01(\t\x12\x12\n\ncreated_at\x18\x08 \x01(\t\x12\x12\n\nupdated_at\x18\t \x01(\t\x12\x17\n\x0fseed_commitment\x18\n \x01(\t\"8\n\x0fGetMatchRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x13\n\x0bmin_version\x18\x02 \x01(\x03\"v\n\x12ListMatchesRequest\x12\x0f\n\x07ruleset\x18\x01 \x01(\t\x12(\n\x06status\x18\x02 \x01(\x0e\x32\x18.duelhall.v1.MatchStatus\x12\x11\n\tpage_size\x18\x03 \x01(\x05\x12\x12\n\npage_token\x18\x04 \x01(\t\"S\n\x13ListMatchesResponse\x12#\n\x07matches\x18\x01 \x03(\x0b\x32\x12.duelhall.v1.Match\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"F\n\x0eGetViewRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\r\n\x05token\x18\x02 \x01(\t\x12\x13\n\x0bmin_version\x18\x03 \x01(\x03\"|\n\x0fGetViewResponse\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0f\n\x07version\x18\x02 \x01(\x03\x12\x11\n\tview_json\x18\x03 \x01(\t\x12\x0e\n\x06to_act\x18\x04 \x03(\x05\x12\'\n\x08\x64\x65\x61\x64line\x18\x05 \x01(\x0b\x32\x15.duelhall.v1.Deadline\"S\n\x08\x44\x65\x61\x64line\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x14\n\x0ctimeout_json\x18\x02 \x01(\t\x12\x12\n\nexpires_at\x18\x03 \x01(\t\x12\x0f\n\x07seconds\x18\x04 \x01(\x01\"f\n\x18ListLegalCommandsRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\r\n\x05token\x18\x02 \x01(\t\x12\x13\n\x0bmin_version\x18\x03 \x01(\x03\x12\x14\n\x0cinclude_view\x18\x04 \x01(\x08\"\x9d\x01\n\x19ListLegalCommandsResponse\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0f\n\x07version\x18\x02 \x01(\x03\x12\x15\n\rcommands_json\x18\x03 \x03(\t\x12\x11\n\tview_json\x18\x04 \x01(\t\x12\x0e\n\x06to_act\x18\x05 \x03(\x05\x12\'\n\x08\x64\x65\x61\x64line\x18\x06 \x01(\x0b\x32\x15.duelhall.v1.Deadline\"\x95\x01\n\x14SubmitCommandRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\r\n\x05token\x18\x02 \x01(\t\x12\x14\n\x0c\x63ommand_json\x18\x03 \x01(\t\x12\x12\n\ncommand_id\x18\x04 \x01(\t\x12\x1d\n\x10\x65xpected_version\x18\x05 \x01(\x03H\x00\x88\x01\x01\x42\x13\n\x11_expected_version\"]\n\x05\x45vent\x12\x0f\n\x07version\x18\x01 \x01(\x03\x12\x0c\n\x04type\x18\x02 \x01(\t\x12\x11\n\tdata_json\x18\x03 \x01(\t\x12\r\n\x05\x61\x63tor\x18\x04 \x01(\t\x12\x13\n\x0brecorded_at\x18\x05 \x01(\t\"o\n\x15SubmitCommandResponse\x12\"\n\x06\x65vents\x18\x01 \x03(\x0b\x32\x12.duelhall.v1.Event\x12\x0f\n\x07version\x18\x02 \x01(\x03\x12\x11\n\tduplicate\x18\x03 \x01(\x08\x12\x0e\n\x06to_act\x18\x04 \x03(\x05\"`\n\x11WatchMatchRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\r\n\x05token\x18\x02 \x01(\t\x12\x14\n\x0c\x66rom_version\x18\x03 \x01(\x03\x12\x14\n\x0cinclude_view\x18\x04 \x01(\x08\"\x81\x01\n\x0bMatchUpdate\x12!\n\x05\x65vent\x18\x01 \x01(\x0b\x32\x12.duelhall.v1.Event\x12\x11\n\tview_json\x18\x02 \x01(\t\x12\x13\n\x0bmatch_ended\x18\x03 \x01(\x08\x12\'\n\x08\x64\x65\x61\x64line\x18\x04 \x01(\x0b\x32\x15.duelhall.v1.Deadline\"6\n\x13\x45xportReplayRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\r\n\x05token\x18\x02 \x01(\t\"&\n\x14\x45xportReplayResponse\x12\x0e\n\x06replay\x18\x01 \x01(\x0c\"%\n\x13ImportReplayRequest\x12\x0e\n\x06replay\x18\x01 \x01(\x0c\":\n\x14ImportReplayResponse\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x10\n\x08imported\x18\x02 \x01(\x08\"%\n\x13VerifyReplayRequest\x12\x0e\n\x06replay\x18\x01 \x01(\x0c\"_\n\x14VerifyReplayResponse\x12\n\n\x02ok\x18\x01 \x01(\x08\x12+\n\x07\x66\x61ilure\x18\x02 \x01(\x0b\x32\x1a.duelhall.v1.ReplayFailure\x12\x0e\n\x06\x63hecks\x18\x03 \x03(\t\"@\n\rReplayFailure\x12\r\n\x05\x63heck\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\x03\x12\x0f\n\x07message\x18\x03 \x01(\t*]\n\x0bMatchStatus\x12\x1c\n\x18MATCH_STATUS_UNSPECIFIED\x10\x00\x12\x18\n\x14MATCH_STATUS_RUNNING\x10\x01\x12\x16\n\x12MATCH_STATUS_ENDED\x10\x02\x32\xc3\x01\n\x0eRulesetService\x12S\n\x0cListRulesets\x12 .duelhall.v1.ListRulesetsRequest\x1a!.duelhall.v1.ListRulesetsResponse\x12\\\n\x0f\x44\x65scribeRuleset\x12#.duelhall.v1.DescribeRulesetRequest\x1a$.duelhall.v1.DescribeRulesetResponse2\xbb\x06\n\x0cMatchService\x12P\n\x0b\x43reateMatch\x12\x1f.duelhall.v1.CreateMatchRequest\x1a .duelhall.v1.CreateMatchResponse\x12<\n\x08GetMatch\x12\x1c.duelhall.v1.GetMatchRequest\x1a\x12.duelhall.v1.Match\x12P\n\x0bListMatches\x12\x1f.duelhall.v1.ListMatchesRequest\x1a .duelhall.v1.ListMatchesResponse\x12\x44\n\x07GetView\x12\x1b.duelhall.v1.GetViewRequest\x1a\x1c.duelhall.v1.GetViewResponse\x12\x62\n\x11ListLegalCommands\x12%.duelhall.v1.ListLegalCommandsRequest\x1a&.duelhall.v1.ListLegalCommandsResponse\x12V\n\rSubmitCommand\x12!.duelhall.v1.SubmitCommandRequest\x1a\".duelhall.v1.SubmitCommandResponse\x12H\n\nWatchMatch\x12\x1e.duelhall.v1.WatchMatchRequest\x1a\x18.duelhall.v1.MatchUpdate0\x01\x12S\n\x0c\x45xportReplay\x12 .duelhall.v1.ExportReplayRequest\x1a!.duelhall.v1.ExportReplayResponse\x12S\n\x0cImportReplay\x12 .duelhall.v1.ImportReplayRequest\x1a!.duelhall.v1.ImportReplayResponse\x12S\n\x0cVerifyReplay\x12 .duelhall.v1.VerifyReplayRequest\x1a!.duelhall.v1.VerifyReplayResponseB@\n\x13\x64\x65v.duelhall.api.v1P\x01Z\'duelhall.dev/api/duelhall/v1;duelhallv1b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -32,8 +32,8 @@ _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'duelhall.v1.duelhall_pb2', 
 if not _descriptor._USE_C_DESCRIPTORS:
   _globals['DESCRIPTOR']._loaded_options = None
   _globals['DESCRIPTOR']._serialized_options = b'\n\023dev.duelhall.api.v1P\001Z\'duelhall.dev/api/duelhall/v1;duelhallv1'
-  _globals['_MATCHSTATUS']._serialized_start=2636
-  _globals['_MATCHSTATUS']._serialized_end=2729
+  _globals['_MATCHSTATUS']._serialized_start=2846
+  _globals['_MATCHSTATUS']._serialized_end=2939
   _globals['_LISTRULESETSREQUEST']._serialized_start=43
   _globals['_LISTRULESETSREQUEST']._serialized_end=64
   _globals['_RULESETSUMMARY']._serialized_start=66
@@ -63,37 +63,39 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_GETVIEWREQUEST']._serialized_start=1312
   _globals['_GETVIEWREQUEST']._serialized_end=1382
   _globals['_GETVIEWRESPONSE']._serialized_start=1384
-  _globals['_GETVIEWRESPONSE']._serialized_end=1467
-  _globals['_LISTLEGALCOMMANDSREQUEST']._serialized_start=1469
-  _globals['_LISTLEGALCOMMANDSREQUEST']._serialized_end=1571
-  _globals['_LISTLEGALCOMMANDSRESPONSE']._serialized_start=1573
-  _globals['_LISTLEGALCOMMANDSRESPONSE']._serialized_end=1689
-  _globals['_SUBMITCOMMANDREQUEST']._serialized_start=1692
-  _globals['_SUBMITCOMMANDREQUEST']._serialized_end=1841
-  _globals['_EVENT']._serialized_start=1843
-  _globals['_EVENT']._serialized_end=1936
-  _globals['_SUBMITCOMMANDRESPONSE']._serialized_start=1938
-  _globals['_SUBMITCOMMANDRESPONSE']._serialized_end=2049
-  _globals['_WATCHMATCHREQUEST']._serialized_start=2051
-  _globals['_WATCHMATCHREQUEST']._serialized_end=2147
-  _globals['_MATCHUPDATE']._serialized_start=2149
-  _globals['_MATCHUPDATE']._serialized_end=2237
-  _globals['_EXPORTREPLAYREQUEST']._serialized_start=2239
-  _globals['_EXPORTREPLAYREQUEST']._serialized_end=2293
-  _globals['_EXPORTREPLAYRESPONSE']._serialized_start=2295
-  _globals['_EXPORTREPLAYRESPONSE']._serialized_end=2333
-  _globals['_IMPORTREPLAYREQUEST']._serialized_start=2335
-  _globals['_IMPORTREPLAYREQUEST']._serialized_end=2372
-  _globals['_IMPORTREPLAYRESPONSE']._serialized_start=2374
-  _globals['_IMPORTREPLAYRESPONSE']._serialized_end=2432
-  _globals['_VERIFYREPLAYREQUEST']._serialized_start=2434
-  _globals['_VERIFYREPLAYREQUEST']._serialized_end=2471
-  _globals['_VERIFYREPLAYRESPONSE']._serialized_start=2473
-  _globals['_VERIFYREPLAYRESPONSE']._serialized_end=2568
-  _globals['_REPLAYFAILURE']._serialized_start=2570
-  _globals['_REPLAYFAILURE']._serialized_end=2634
-  _globals['_RULESETSERVICE']._serialized_start=2732
-  _globals['_RULESETSERVICE']._serialized_end=2927
-  _globals['_MATCHSERVICE']._serialized_start=2930
-  _globals['_MATCHSERVICE']._serialized_end=3757
+  _globals['_GETVIEWRESPONSE']._serialized_end=1508
+  _globals['_DEADLINE']._serialized_start=1510
+  _globals['_DEADLINE']._serialized_end=1593
+  _globals['_LISTLEGALCOMMANDSREQUEST']._serialized_start=1595
+  _globals['_LISTLEGALCOMMANDSREQUEST']._serialized_end=1697
+  _globals['_LISTLEGALCOMMANDSRESPONSE']._serialized_start=1700
+  _globals['_LISTLEGALCOMMANDSRESPONSE']._serialized_end=1857
+  _globals['_SUBMITCOMMANDREQUEST']._serialized_start=1860
+  _globals['_SUBMITCOMMANDREQUEST']._serialized_end=2009
+  _globals['_EVENT']._serialized_start=2011
+  _globals['_EVENT']._serialized_end=2104
+  _globals['_SUBMITCOMMANDRESPONSE']._serialized_start=2106
+  _globals['_SUBMITCOMMANDRESPONSE']._serialized_end=2217
+  _globals['_WATCHMATCHREQUEST']._serialized_start=2219
+  _globals['_WATCHMATCHREQUEST']._serialized_end=2315
+  _globals['_MATCHUPDATE']._serialized_start=2318
+  _globals['_MATCHUPDATE']._serialized_end=2447
+  _globals['_EXPORTREPLAYREQUEST']._serialized_start=2449
+  _globals['_EXPORTREPLAYREQUEST']._serialized_end=2503
+  _globals['_EXPORTREPLAYRESPONSE']._serialized_start=2505
+  _globals['_EXPORTREPLAYRESPONSE']._serialized_end=2543
+  _globals['_IMPORTREPLAYREQUEST']._serialized_start=2545
+  _globals['_IMPORTREPLAYREQUEST']._serialized_end=2582
+  _globals['_IMPORTREPLAYRESPONSE']._serialized_start=2584
+  _globals['_IMPORTREPLAYRESPONSE']._serialized_end=2642
+  _globals['_VERIFYREPLAYREQUEST']._serialized_start=2644
+  _globals['_VERIFYREPLAYREQUEST']._serialized_end=2681
+  _globals['_VERIFYREPLAYRESPONSE']._serialized_start=2683
+  _globals['_VERIFYREPLAYRESPONSE']._serialized_end=2778
+  _globals['_REPLAYFAILURE']._serialized_start=2780
+  _globals['_REPLAYFAILURE']._serialized_end=2844
+  _globals['_RULESETSERVICE']._serialized_start=2942
+  _globals['_RULESETSERVICE']._serialized_end=3137
+  _globals['_MATCHSERVICE']._serialized_start=3140
+  _globals['_MATCHSERVICE']._serialized_end=3967
 # @@protoc_insertion_point(module_scope)

@@ -163,16 +163,30 @@ class GetViewRequest(_message.Message):
     def __init__(self, match_id: _Optional[str] = ..., token: _Optional[str] = ..., min_version: _Optional[int] = ...) -> None: ...
 
 class GetViewResponse(_message.Message):
-    __slots__ = ("seat", "version", "view_json", "to_act")
+    __slots__ = ("seat", "version", "view_json", "to_act", "deadline")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
     VIEW_JSON_FIELD_NUMBER: _ClassVar[int]
     TO_ACT_FIELD_NUMBER: _ClassVar[int]
+    DEADLINE_FIELD_NUMBER: _ClassVar[int]
     seat: int
     version: int
     view_json: str
     to_act: _containers.RepeatedScalarFieldContainer[int]
-    def __init__(self, seat: _Optional[int] = ..., version: _Optional[int] = ..., view_json: _Optional[str] = ..., to_act: _Optional[_Iterable[int]] = ...) -> None: ...
+    deadline: Deadline
+    def __init__(self, seat: _Optional[int] = ..., version: _Optional[int] = ..., view_json: _Optional[str] = ..., to_act: _Optional[_Iterable[int]] = ..., deadline: _Optional[_Union[Deadline, _Mapping]] = ...) -> None: ...
+
+class Deadline(_message.Message):
+    __slots__ = ("seat", "timeout_json", "expires_at", "seconds")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    TIMEOUT_JSON_FIELD_NUMBER: _ClassVar[int]
+    EXPIRES_AT_FIELD_NUMBER: _ClassVar[int]
+    SECONDS_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    timeout_json: str
+    expires_at: str
+    seconds: float
+    def __init__(self, seat: _Optional[int] = ..., timeout_json: _Optional[str] = ..., expires_at: _Optional[str] = ..., seconds: _Optional[float] = ...) -> None: ...
 
 class ListLegalCommandsRequest(_message.Message):
     __slots__ = ("match_id", "token", "min_version", "include_view")
@@ -187,18 +201,20 @@ class ListLegalCommandsRequest(_message.Message):
     def __init__(self, match_id: _Optional[str] = ..., token: _Optional[str] = ..., min_version: _Optional[int] = ..., include_view: _Optional[bool] = ...) -> None: ...
 
 class ListLegalCommandsResponse(_message.Message):
-    __slots__ = ("seat", "version", "commands_json", "view_json", "to_act")
+    __slots__ = ("seat", "version", "commands_json", "view_json", "to_act", "deadline")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
     COMMANDS_JSON_FIELD_NUMBER: _ClassVar[int]
     VIEW_JSON_FIELD_NUMBER: _ClassVar[int]
     TO_ACT_FIELD_NUMBER: _ClassVar[int]
+    DEADLINE_FIELD_NUMBER: _ClassVar[int]
     seat: int
     version: int
     commands_json: _containers.RepeatedScalarFieldContainer[str]
     view_json: str
     to_act: _containers.RepeatedScalarFieldContainer[int]
-    def __init__(self, seat: _Optional[int] = ..., version: _Optional[int] = ..., commands_json: _Optional[_Iterable[str]] = ..., view_json: _Optional[str] = ..., to_act: _Optional[_Iterable[int]] = ...) -> None: ...
+    deadline: Deadline
+    def __init__(self, seat: _Optional[int] = ..., version: _Optional[int] = ..., commands_json: _Optional[_Iterable[str]] = ..., view_json: _Optional[str] = ..., to_act: _Optional[_Iterable[int]] = ..., deadline: _Optional[_Union[Deadline, _Mapping]] = ...) -> None: ...
 
 class SubmitCommandRequest(_message.Message):
     __slots__ = ("match_id", "token", "command_json", "command_id", "expected_version")
@@ -253,14 +269,16 @@ class WatchMatchRequest(_message.Message):
     def __init__(self, match_id: _Optional[str] = ..., token: _Optional[str] = ..., from_version: _Optional[int] = ..., include_view: _Optional[bool] = ...) -> None: ...
 
 class MatchUpdate(_message.Message):
-    __slots__ = ("event", "view_json", "match_ended")
+    __slots__ = ("event", "view_json", "match_ended", "deadline")
     EVENT_FIELD_NUMBER: _ClassVar[int]
     VIEW_JSON_FIELD_NUMBER: _ClassVar[int]
     MATCH_ENDED_FIELD_NUMBER: _ClassVar[int]
+    DEADLINE_FIELD_NUMBER: _ClassVar[int]
     event: Event
     view_json: str
     match_ended: bool
-    def __init__(self, event: _Optional[_Union[Event, _Mapping]] = ..., view_json: _Optional[str] = ..., match_ended: _Optional[bool] = ...) -> None: ...
+    deadline: Deadline
+    def __init__(self, event: _Optional[_Union[Event, _Mapping]] = ..., view_json: _Optional[str] = ..., match_ended: _Optional[bool] = ..., deadline: _Optional[_Union[Deadline, _Mapping]] = ...) -> None: ...
 
 class ExportReplayRequest(_message.Message):
     __slots__ = ("match_id", "token")
