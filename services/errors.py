@@ -6,6 +6,7 @@
     ├── PermissionDenied     a token that does not open this seat or action                      PERMISSION_DENIED
     ├── MatchNotFound        no match with this id                                               NOT_FOUND
     ├── VersionMismatch      expected_version differs from the match's version                   ABORTED
+    ├── FailedPrecondition   the match is not in the state the request needs (e.g. still running) FAILED_PRECONDITION
     └── ReplayRejected       a replay file failed verification                                   FAILED_PRECONDITION
 
 ``engine.Rejected`` (a rule refusal) is FAILED_PRECONDITION, or INVALID_ARGUMENT for malformed commands;
@@ -56,3 +57,9 @@ class VersionMismatch(ServiceError):
     """A lost race: the match moved on; read it again and retry."""
 
     reason = "VERSION_MISMATCH"
+
+
+class FailedPrecondition(ServiceError):
+    """The match is not in a state that allows the request (e.g. viewing a running match's every seat)."""
+
+    reason = "FAILED_PRECONDITION"

@@ -11,6 +11,7 @@ documentation of the service's errors.
 | PermissionDenied               | PERMISSION_DENIED   | TOKEN_INVALID, ADMIN_REQUIRED    |
 | MatchNotFound                  | NOT_FOUND           | MATCH_NOT_FOUND                  |
 | VersionMismatch                | ABORTED             | VERSION_MISMATCH                 |
+| FailedPrecondition             | FAILED_PRECONDITION | MATCH_RUNNING                    |
 | ReplayInvalid                  | FAILED_PRECONDITION | REPLAY_INVALID (check, version)  |
 | ReplayConflict                 | ALREADY_EXISTS      | MATCH_EXISTS                     |
 | anything else (a bug)          | INTERNAL            | INTERNAL (no detail leaves)      |
@@ -27,7 +28,8 @@ from engine.commands import BAD_JSON
 from engine.errors import MALFORMED_CODES, ConfigError, Rejected
 from replays.storage import ReplayConflict, ReplayInvalid
 from services.errors import (
-    InvalidArgument, MatchNotFound, PermissionDenied, ServiceError, Unauthenticated, VersionMismatch,
+    FailedPrecondition, InvalidArgument, MatchNotFound, PermissionDenied, ServiceError, Unauthenticated,
+    VersionMismatch,
 )
 
 DOMAIN = "duelhall"
@@ -39,6 +41,7 @@ _SERVICE_CODES: list[tuple[type[ServiceError], int]] = [
     (PermissionDenied, code_pb2.PERMISSION_DENIED),
     (MatchNotFound, code_pb2.NOT_FOUND),
     (VersionMismatch, code_pb2.ABORTED),
+    (FailedPrecondition, code_pb2.FAILED_PRECONDITION),
 ]
 
 

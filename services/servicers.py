@@ -7,15 +7,18 @@ Connect over HTTP (``services/web/connect.py``), each turning exceptions into it
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from engine import registry
 from engine.contract import Viewer
 from engine.match import encode
 from replays import storage as replay_io
-from replays.verify import verify_bytes
+from replays.format import Replay
+from replays.steps import steps as replay_steps
+from replays.verify import Verdict, verify_bytes
 from services import wire
 from services.api import duelhall_pb2 as pb
-from services.errors import MatchNotFound
+from services.errors import FailedPrecondition, InvalidArgument, MatchNotFound
 from services.hot import HotMatch
 from services.manager import MatchManager, SeatEntry, ruleset_for
 from services.readmodel import ENDED, row_for
@@ -108,18 +111,49 @@ class MatchServicer:
         return pb.ImportReplayResponse(match_id=match_id, imported=imported)
 
     async def VerifyReplay(self, request: pb.VerifyReplayRequest) -> pb.VerifyReplayResponse:
-        verdict = verify_bytes(request.replay)
-        failure = None
-        if verdict.failure is not None:
-            failure = pb.ReplayFailure(check=verdict.failure.check, version=verdict.failure.version,
-                                       message=verdict.failure.message)
-        return pb.VerifyReplayResponse(ok=verdict.ok, failure=failure, checks=verdict.checks)
+        return _verification(verify_bytes(request.replay))
+
+    async def ViewReplay(self, request: pb.ViewReplayRequest) -> pb.ViewReplayResponse:
+        verification = None
+        if request.WhichOneof("source") == "replay":
+            verdict = await asyncio.to_thread(verify_bytes, request.replay)
+            verification = _verification(verdict)
+            if verdict.replay is None or not verdict.ok:
+                return pb.ViewReplayResponse(verification=verification, seat=request.seat)
+            replay = verdict.replay
+        else:
+            replay = await self._ended_replay(request.match_id)
+        if not -1 <= request.seat < len(replay.seats):
+            raise InvalidArgument(f"seat {request.seat} is not -1 (spectator) or a seat 0..{len(replay.seats) - 1}",
+                                  reason="SEAT_INVALID")
+        viewer = None if request.seat == -1 else request.seat
+        found = await asyncio.to_thread(replay_steps, replay, viewer)
+        return pb.ViewReplayResponse(match=wire.replay_match(replay), verification=verification, seat=request.seat,
+                                     steps=[wire.replay_step(step) for step in found])
+
+    async def _ended_replay(self, match_id: str) -> Replay:
+        """A stored match's replay (without its seed), once the match has ended: a running one stays hidden."""
+        row = await self._matches.read_model.get(match_id)
+        if row is None:
+            raise MatchNotFound(f"no match {match_id!r}")
+        if row.status != ENDED:
+            raise FailedPrecondition("the match is still running: watch it instead", reason="MATCH_RUNNING")
+        store = self._matches.store
+        return replay_io.build(match_id, await store.read_stream(match_id), await store.read_commands(match_id), None)
 
     def _deadline(self, hot: HotMatch) -> pb.Deadline | None:
         armed = self._timers.armed(hot.match_id)
         if armed is None:
             return None
         return wire.deadline(armed.seat, armed.timeout, armed.expires_at, armed.seconds)
+
+
+def _verification(verdict: Verdict) -> pb.VerifyReplayResponse:
+    failure = None
+    if verdict.failure is not None:
+        failure = pb.ReplayFailure(check=verdict.failure.check, version=verdict.failure.version,
+                                   message=verdict.failure.message)
+    return pb.VerifyReplayResponse(ok=verdict.ok, failure=failure, checks=verdict.checks)
 
 
 def _view_json(hot: HotMatch, viewer: Viewer) -> str:
