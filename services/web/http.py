@@ -61,7 +61,8 @@ class HttpListener:
             raise RuntimeError(f"the HTTP listener did not start on {self.host}:{self.port}")
 
     async def stop(self, grace: float = GRACE) -> None:
-        self._server.config.timeout_graceful_shutdown = int(grace)
+        # uvicorn's wait for open requests times out at once when given 0, even with none open.
+        self._server.config.timeout_graceful_shutdown = max(1, round(grace))
         self._server.should_exit = True
         if self._task is not None:
             await self._task
