@@ -32,7 +32,8 @@ SERVICE_NAMES = tuple(pb.DESCRIPTOR.services_by_name[name].full_name for name in
 
 class ServerConfig(msgspec.Struct, frozen=True):
     database_url: str
-    listen: str = "127.0.0.1:50051"
+    listen: str | None = "127.0.0.1:50051"
+    """HOST:PORT of the gRPC port; None: no gRPC port (``duelhall view`` serves HTTP alone)."""
     http: str | None = None
     """HOST:PORT of the HTTP port (Connect and the viewer page); None: no HTTP port."""
     admin_token: str | None = None
@@ -44,7 +45,7 @@ class ServerConfig(msgspec.Struct, frozen=True):
 class Running:
     """A started server and what it owns; ``stop`` releases everything in order."""
 
-    def __init__(self, server: grpc.aio.Server, port: int, store: object, manager: MatchManager, feed: Feed,
+    def __init__(self, server: grpc.aio.Server | None, port: int, store: object, manager: MatchManager, feed: Feed,
                  timers: Timers, health: health.aio.HealthServicer, http: HttpListener | None) -> None:
         self.server, self.port, self.store, self.manager = server, port, store, manager
         self.feed, self.timers, self.health, self.http = feed, timers, health, http
@@ -53,14 +54,18 @@ class Running:
         await self.health.enter_graceful_shutdown()
         if self.http is not None:
             await self.http.stop(grace or 0.0)
-        await self.server.stop(grace)
+        if self.server is not None:
+            await self.server.stop(grace)
         self.timers.close()
         await self.feed.stop()
         await self.store.close()  # type: ignore[attr-defined]
 
 
-async def create_server(config: ServerConfig) -> Running:
-    """Migrates the database, opens the store and starts serving on ``config.listen`` (port 0: any free port)."""
+async def create_server(config: ServerConfig, replay: bytes | None = None) -> Running:
+    """Migrates the database, opens the store and starts serving on ``config.listen`` (port 0: any free port).
+
+    ``replay``: a replay file the HTTP port offers the viewer page at ``/replay.json`` (``duelhall view``).
+    """
     await asyncio.to_thread(migrate, config.database_url)
     store = await open_store(config.database_url, sqlite_synchronous=config.sqlite_synchronous)
     manager = MatchManager(store, capacity=config.capacity)
@@ -69,16 +74,18 @@ async def create_server(config: ServerConfig) -> Running:
     await feed.start()
     calls = methods({"RulesetService": RulesetServicer(),
                      "MatchService": MatchServicer(manager, feed, config.admin_token, timers)})
-    server = grpc.aio.server()
-    server.add_generic_rpc_handlers(handlers(calls))
     health_servicer = health.aio.HealthServicer()
-    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
-    reflection.enable_server_reflection((*SERVICE_NAMES, health.SERVICE_NAME, reflection.SERVICE_NAME), server)
-    port = server.add_insecure_port(config.listen)
-    await server.start()
+    server, port = None, 0
+    if config.listen is not None:
+        server = grpc.aio.server()
+        server.add_generic_rpc_handlers(handlers(calls))
+        health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
+        reflection.enable_server_reflection((*SERVICE_NAMES, health.SERVICE_NAME, reflection.SERVICE_NAME), server)
+        port = server.add_insecure_port(config.listen)
+        await server.start()
     http = None
     if config.http is not None:
-        http = HttpListener(WebApp(ConnectApp(calls)), config.http)
+        http = HttpListener(WebApp(ConnectApp(calls), replay), config.http)
         await http.start()
     await resume_timers(manager)
     for name in ("", *SERVICE_NAMES):
@@ -102,11 +109,17 @@ async def resume_timers(manager: MatchManager) -> int:
 async def serve(config: ServerConfig, ready: asyncio.Event | None = None) -> None:
     """Runs until SIGINT or SIGTERM, then stops gracefully."""
     running = await create_server(config)
-    host = config.listen.rsplit(":", 1)[0]
-    log.info("duelhall serving on %s:%d (database %s)", host, running.port, config.database_url)
-    print(f"duelhall listening on {host}:{running.port}", flush=True)
+    if config.listen is not None:
+        host = config.listen.rsplit(":", 1)[0]
+        log.info("duelhall serving on %s:%d (database %s)", host, running.port, config.database_url)
+        print(f"duelhall listening on {host}:{running.port}", flush=True)
     if running.http is not None:
         print(f"duelhall http listening on {running.http.address}", flush=True)
+    await until_signalled(running, ready)
+
+
+async def until_signalled(running: Running, ready: asyncio.Event | None = None) -> None:
+    """Waits for SIGINT or SIGTERM, then stops ``running`` gracefully."""
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):

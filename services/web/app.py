@@ -36,8 +36,10 @@ def asset(name: str) -> tuple[bytes, str] | None:
 class WebApp:
     """ASGI: routes a request to the Connect application or to the page's assets."""
 
-    def __init__(self, connect: Any) -> None:
+    def __init__(self, connect: Any, replay: bytes | None = None) -> None:
         self._connect = connect
+        self._replay = replay
+        """A replay file offered at ``/replay.json`` (``duelhall view FILE``)."""
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] != "http":
@@ -50,6 +52,9 @@ class WebApp:
             return
         if scope["method"] not in ("GET", "HEAD"):
             await _respond(send, 405, [(b"content-type", b"text/plain")], b"method not allowed\n")
+            return
+        if scope["path"] == "/replay.json" and self._replay is not None:
+            await _respond(send, 200, [(b"content-type", b"application/json")], self._replay)
             return
         found = asset(scope["path"].lstrip("/") or "index.html")
         if found is None:
