@@ -10,11 +10,13 @@ from collections.abc import AsyncIterator, Mapping, Sequence
 from typing import Any
 
 from connectrpc.code import Code
-from connectrpc.compat import google_protobuf_codecs
+from connectrpc.compat import google_protobuf_binary_codec
 from connectrpc.errors import ConnectError, ErrorDetail
 from connectrpc.method import IdempotencyLevel, MethodInfo, StreamType
 from connectrpc.request import RequestContext
 from connectrpc.server import ConnectASGIApplication, Endpoint
+from google.protobuf import json_format
+from google.protobuf.message import Message
 from google.rpc import code_pb2
 from protobuf.wkt import Any as AnyDetail
 
@@ -34,12 +36,28 @@ def connect_error(exc: BaseException) -> ConnectError:
     return ConnectError(Code(code_pb2.Code.Name(status.code).lower()), status.message, details)
 
 
+class CompactJson:
+    """Proto3 JSON without indentation: a replay's every version is megabytes, pretty-printing only adds to it."""
+
+    def name(self) -> str:
+        return "json"
+
+    def encode(self, message: Message) -> bytes:
+        text: str = json_format.MessageToJson(message, indent=None)
+        return text.encode()
+
+    def decode(self, data: bytes | bytearray, message_class: type[Message]) -> Message:
+        message = message_class()
+        json_format.Parse(bytes(data), message, ignore_unknown_fields=True)
+        return message
+
+
 class ConnectApp(ConnectASGIApplication[None]):
     """Every method of ``methods`` at ``/<service>/<method>``."""
 
     def __init__(self, methods: Sequence[Method]) -> None:
         endpoints = {f"/{m.service}/{m.name}": _endpoint(m) for m in methods}
-        super().__init__(service=None, endpoints=lambda _: endpoints, codecs=google_protobuf_codecs(),
+        super().__init__(service=None, endpoints=lambda _: endpoints, codecs=[google_protobuf_binary_codec(), CompactJson()],
                          read_max_bytes=MAX_REQUEST)
 
     @property

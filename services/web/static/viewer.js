@@ -48,12 +48,11 @@ function reset() {
 
 // -- replays and ended matches ---------------------------------------------------------------------
 
-async function openReplay(source, seat, at = 0) {
+async function openReplay(source, seat, at = 0, started = performance.now()) {
   reset();
   state.source = source;
   state.seat = seat;
   status("Loading…");
-  const started = performance.now();
   let viewed;
   try {
     viewed = await call("MatchService", "ViewReplay", { ...source, seat });
@@ -95,6 +94,7 @@ async function useMatch(match, seat) {
 
 function show(index) {
   if (!state.steps.length) return;
+  const started = performance.now();
   state.index = Math.max(0, Math.min(index, state.steps.length - 1));
   const step = state.steps[state.index];
   const view = JSON.parse(step.viewJson);
@@ -110,6 +110,7 @@ function show(index) {
   showLog(ctx);
   showOutcome();
   tick();
+  document.body.dataset.stepMs = String(Math.round(performance.now() - started));
 }
 
 function showLog(ctx) {
@@ -196,9 +197,10 @@ function tick() {
 // -- wiring ----------------------------------------------------------------------------------------
 
 async function openFile(file) {
+  const started = performance.now();
   const bytes = new Uint8Array(await file.arrayBuffer());
   $("#seat").disabled = false;
-  await openReplay({ replay: bytesBase64(bytes) }, -1);
+  await openReplay({ replay: bytesBase64(bytes) }, -1, 0, started);
 }
 
 function wire() {
