@@ -6,7 +6,7 @@ SubmitCommand of a random legal command; a new match when one ends) and prints c
 
     python bench/service.py [--matches 64] [--seconds 10] [--repeat 3] [--backend sqlite|postgres|both]
 
-Runs alternate bare and real servers and the table shows the median run of each (PERFORMANCE.md: compare
+Runs alternate bare and real servers and the table shows the median run of each (compare
 ratios measured side by side; absolute figures drift with the machine's load).
 """
 

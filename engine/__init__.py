@@ -1,6 +1,6 @@
 """The pure rules engine: the ruleset contract, the match RNG, rejections, bots and self-play.
 
-No I/O, no asyncio, no clock, no database (DESIGN.md). Rulesets live in ``engine.rulesets.<id>``.
+No I/O, no asyncio, no clock, no database (ARCHITECTURE.md). Rulesets live in ``engine.rulesets.<id>``.
 """
 
 from engine.contract import ADMIN, CONCEDE, SYSTEM, Actor, Deadline, Outcome, Ruleset, Viewer

@@ -1,6 +1,6 @@
 """The engine's raw command entry: JSON bytes in, events out, checks in the contract's order.
 
-Order (STYLE.md §5): the type is read first (``UNKNOWN_COMMAND``), then the ruleset's common checks
+Order: the type is read first (``UNKNOWN_COMMAND``), then the ruleset's common checks
 (``MATCH_OVER``, ``NOT_YOUR_TURN``, ...), then the fields are decoded strictly (``BAD_FIELDS``), then ``decide``.
 """
 

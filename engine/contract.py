@@ -1,4 +1,4 @@
-"""The ruleset contract (DESIGN.md, The engine contract): what every ruleset package provides.
+"""The ruleset contract (ARCHITECTURE.md, The engine contract): what every ruleset package provides.
 
 A ruleset is one ``Ruleset`` value holding its types and pure functions; the engine, the store and the
 service only ever talk to a game through it.

@@ -6,7 +6,9 @@
 
 from __future__ import annotations
 
-# Engine-wide rejection codes (STYLE.md §5); rulesets add their own.
+from typing import TYPE_CHECKING
+
+# Engine-wide rejection codes ; rulesets add their own.
 MATCH_OVER = "MATCH_OVER"
 NOT_YOUR_TURN = "NOT_YOUR_TURN"
 BAD_FIELDS = "BAD_FIELDS"
@@ -20,13 +22,29 @@ MALFORMED_CODES = frozenset({BAD_FIELDS, UNKNOWN_COMMAND})
 
 
 class Rejected(Exception):
-    """A command refused by the rules, with a stable reason code and a short message for the sender."""
+    """A command refused by the rules, with a stable reason code and a short message for the sender.
 
-    def __init__(self, code: str, message: str = "", **details: str) -> None:
-        super().__init__(f"{code}: {message}" if message else code)
-        self.code = code
-        self.message = message or code
-        self.details = details
+    ``legal_commands`` raises and catches one for every refused candidate, so it has no Python-level
+    ``__init__`` (that alone would triple the cost): the arguments stay in ``args`` until read.
+    """
+
+    if TYPE_CHECKING:
+
+        def __init__(self, code: str, message: str = "") -> None: ...
+
+    @property
+    def code(self) -> str:
+        code: str = self.args[0]
+        return code
+
+    @property
+    def message(self) -> str:
+        """The sentence for the sender; the code itself when the rule gave none."""
+        message: str = self.args[1] if len(self.args) > 1 and self.args[1] else self.args[0]
+        return message
+
+    def __str__(self) -> str:
+        return f"{self.code}: {self.message}" if self.message != self.code else self.code
 
 
 class ConfigError(Exception):

@@ -10,8 +10,7 @@ generated in canonical order names a sort key.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, NamedTuple, TypeVar
 
 from engine.contract import Actor
 from engine.errors import Rejected
@@ -19,8 +18,7 @@ from engine.errors import Rejected
 S = TypeVar("S")
 
 
-@dataclass(frozen=True)
-class Family(Generic[S]):
+class Family(NamedTuple, Generic[S]):
     """One command family: its tag, its canonical candidates for a seat, and the checks ``decide`` runs."""
 
     tag: str
@@ -34,22 +32,21 @@ class Family(Generic[S]):
 def legal(families: Sequence[Family[S]], precheck: Callable[[S, Actor, str], None], state: S, seat: int) -> list[Any]:
     """Every candidate of every family that passes precheck, gate and check, in family then candidate order."""
     accepted: list[Any] = []
-    for family in families:
+    for tag, candidates, check, gate, order in families:
         try:
-            precheck(state, seat, family.tag)
-            if family.gate is not None:
-                family.gate(state, seat)
+            precheck(state, seat, tag)
+            if gate is not None:
+                gate(state, seat)
         except Rejected:
             continue
-        check = family.check
         passed = []
-        for cmd in family.candidates(state, seat):
+        for cmd in candidates(state, seat):
             try:
                 check(state, seat, cmd)
             except Rejected:
                 continue
             passed.append(cmd)
-        if family.order is not None:
-            passed.sort(key=family.order)
+        if order is not None:
+            passed.sort(key=order)
         accepted += passed
     return accepted

@@ -1,6 +1,6 @@
 """A match as events: the ruleset-agnostic ``MatchCreated`` head, creation, folding and deciding.
 
-Every stream starts with ``MatchCreated`` (DESIGN.md), then the ruleset's setup events in the same append.
+Every stream starts with ``MatchCreated`` (ARCHITECTURE.md), then the ruleset's setup events in the same append.
 ``v``, the RNG stream key of a command, is the version of the first event the command appends.
 """
 

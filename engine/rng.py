@@ -1,4 +1,4 @@
-"""The match random generator (DESIGN.md, Randomness): exact, so any language can re-execute a replay.
+"""The match random generator (docs/rng.md): exact, so any language can re-execute a replay.
 
 Each command gets a fresh stream keyed by ``v``, the stream version of the first event it appends:
 ``block(i) = SHA-256(seed || b"v" + str(v) || i as 8-byte big-endian)``, four big-endian u64 per block.

@@ -1,4 +1,4 @@
-"""The events a command has decided so far and the state they lead to (STYLE.md §4).
+"""The events a command has decided so far and the state they lead to.
 
 Resolution folds as it goes, so later steps read the state after earlier events and decide never repeats
 evolve's arithmetic. Each ruleset binds its own fold: ``Tape(state, evolve)``.

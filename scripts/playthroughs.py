@@ -1,4 +1,4 @@
-"""Golden playthroughs (STYLE.md §9, after OpenSpiel's ``playthroughs/*.txt``): one fixed bot match per ruleset.
+"""Golden playthroughs (after OpenSpiel's ``playthroughs/*.txt``): one fixed bot match per ruleset.
 
 Each registered ruleset plays one match from a fixed seed with fixed random bots, and the transcript goes to
 ``tests/engine/playthroughs/<ruleset>.txt``: a header, then per step the actor and its command, the events, and

@@ -50,7 +50,7 @@ def to_status(exc: BaseException) -> status_pb2.Status:
     if isinstance(exc, Rejected):
         malformed = exc.code in MALFORMED_CODES or exc.code == BAD_JSON
         code = code_pb2.INVALID_ARGUMENT if malformed else code_pb2.FAILED_PRECONDITION
-        return _status(code, exc.code, exc.message, exc.details)
+        return _status(code, exc.code, exc.message, {})
     if isinstance(exc, ConfigError):
         details = {"detail": exc.detail} | ({"seat": str(exc.seat)} if exc.seat is not None else {})
         return _status(code_pb2.INVALID_ARGUMENT, exc.code, str(exc), details)

@@ -1,4 +1,4 @@
-"""The ruleset contract, for every registered ruleset at every seat count (DESIGN.md, STYLE.md §9).
+"""The ruleset contract, for every registered ruleset at every seat count (ARCHITECTURE.md, docs/adding-a-ruleset.md).
 
 No exemption lists: a ruleset that is registered passes all of it.
 """

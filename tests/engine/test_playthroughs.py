@@ -1,4 +1,4 @@
-"""The committed golden playthroughs match the rulesets' behaviour (STYLE.md §9; scripts/playthroughs.py)."""
+"""The committed golden playthroughs match the rulesets' behaviour (scripts/playthroughs.py)."""
 
 from __future__ import annotations
 

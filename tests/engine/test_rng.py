@@ -1,4 +1,4 @@
-"""The match RNG against the published vectors (docs/rng.md, DESIGN.md Randomness)."""
+"""The match RNG against the published vectors (docs/rng.md)."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""append and the reads, on both backends (DESIGN.md "Events, commands and the store", issue #3 items 2-4)."""
+"""append and the reads, on both backends (docs/eventstore.md)."""
 
 from __future__ import annotations
 

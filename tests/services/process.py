@@ -15,7 +15,8 @@ class ServerProcess:
 
     def __init__(self, database_url: str, *extra: str) -> None:
         self.proc = subprocess.Popen(
-            [str(BIN), "serve", "--listen", "127.0.0.1:0", "--http", "127.0.0.1:0", "--database-url", database_url, *extra],
+            [str(BIN), "serve", "--listen", "127.0.0.1:0", "--http", "127.0.0.1:0", "--database-url", database_url,
+             *extra],
             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=os.environ | {"PYTHONUNBUFFERED": "1"},
         )
         assert self.proc.stdout is not None
@@ -33,9 +34,14 @@ class ServerProcess:
     def kill(self) -> None:
         """SIGKILL: no shutdown code runs."""
         self.proc.kill()
-        self.proc.wait(10)
+        self._reap()
 
     def stop(self) -> None:
         if self.proc.poll() is None:
             self.proc.terminate()
-            self.proc.wait(10)
+        self._reap()
+
+    def _reap(self) -> None:
+        self.proc.wait(10)
+        assert self.proc.stdout is not None
+        self.proc.stdout.close()

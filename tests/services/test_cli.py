@@ -1,4 +1,4 @@
-"""The CLI in process: exit codes and output of each command (STYLE.md §8)."""
+"""The CLI in process: exit codes and output of each command."""
 
 from __future__ import annotations
 

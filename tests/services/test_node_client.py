@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.services.process import ServerProcess
+
 ROOT = Path(__file__).resolve().parents[2]
 CLIENT_DIR = ROOT / "examples" / "node-client"
 DUELHALL = Path(sys.executable).with_name("duelhall")
@@ -48,22 +50,11 @@ def client_dir() -> Path:
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[str]:
     """A real server on a free port with its own SQLite file; yields HOST:PORT once it is serving."""
-    log = (tmp_path / "server.log").open("w")
-    process = subprocess.Popen(
-        [str(DUELHALL), "serve", "--listen", "127.0.0.1:0", "--http", "127.0.0.1:0",
-         "--database-url", f"sqlite:///{tmp_path}/db.sqlite"],
-        stdout=subprocess.PIPE, stderr=log, text=True,
-    )
+    process = ServerProcess(f"sqlite:///{tmp_path}/db.sqlite")
     try:
-        assert process.stdout is not None
-        line = process.stdout.readline()
-        match = re.fullmatch(r"duelhall listening on (\S+:\d+)\n", line)
-        assert match, f"server printed {line!r}; its log:\n{(tmp_path / 'server.log').read_text()}"
-        yield match.group(1)
+        yield process.address
     finally:
-        process.terminate()
-        process.wait(timeout=30)
-        log.close()
+        process.stop()
 
 
 def run_client(client_dir: Path, *args: str) -> subprocess.CompletedProcess[str]:

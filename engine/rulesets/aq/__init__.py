@@ -1,4 +1,4 @@
-"""aq: the 2-6 player pet shedding game (spec shared/rules/aq.md, seed 004)."""
+"""aq: the 2-6 player pet shedding game (docs/rulesets/aq.md)."""
 
 from engine.contract import Ruleset
 from engine.rulesets.aq.data import CARD_DATA_HASH, PRESETS
@@ -6,7 +6,8 @@ from engine.rulesets.aq.model import Command, Config, Event, Options, State, Vie
 from engine.rulesets.aq.rules import deadline, decide_folded, legal_commands, outcome, precheck, to_act
 from engine.rulesets.aq.evolve import evolve
 from engine.rulesets.aq.setup import configure, initial, setup
-from engine.rulesets.aq.view import greedy_score, hidden_cards, redact, view
+from engine.rulesets.aq.greedy import greedy_score
+from engine.rulesets.aq.view import hidden_cards, redact, view
 
 RULESET = Ruleset(
     id="aq",

@@ -30,22 +30,3 @@ class Code(StrEnum):
     MUST_PLAY = "MUST_PLAY"
     NOT_SYSTEM = "NOT_SYSTEM"
     TIMEOUT_STALE = "TIMEOUT_STALE"
-
-
-MESSAGES: dict[Code, str] = {
-    Code.MATCH_OVER: "the match is over",
-    Code.SEAT_CONCEDED: "this seat has conceded",
-    Code.NOT_YOUR_PHASE: "it is not your phase",
-    Code.WRONG_STEP: "that command is not allowed in the current step",
-    Code.BAD_FIELDS: "the command's fields do not fit",
-    Code.SKILL_ACTION_USED: "a skill action was already taken this phase",
-    Code.CARD_NOT_IN_HAND: "that card is not in your hand",
-    Code.LEARN_NO_SHARED_ATTRIBUTE: "the two cards share no attribute",
-    Code.SKILL_DECK_EMPTY: "the skill deck is empty",
-    Code.SKILL_NOT_HELD: "you do not hold that skill",
-    Code.BAD_TARGET: "the target must be another seat",
-    Code.CARD_NOT_PLAYABLE: "that card cannot be played now",
-    Code.MUST_PLAY: "you hold a playable card and must play",
-    Code.NOT_SYSTEM: "only the system sends timeouts",
-    Code.TIMEOUT_STALE: "that phase is already over",
-}

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 import msgspec
 
@@ -16,10 +16,11 @@ Direction = Literal["clockwise", "counterclockwise"]
 class Options(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """§3.7 with its defaults."""
 
-    max_rounds: int = 5
-    phase_seconds: int = 60
-    max_phases_per_round: int = 200
+    max_rounds: Annotated[int, msgspec.Meta(ge=1, le=5)] = 5
+    phase_seconds: Annotated[int, msgspec.Meta(ge=10, le=600)] = 60
+    max_phases_per_round: Annotated[int, msgspec.Meta(ge=20, le=1000)] = 200
     box: str = "starter_a"
+    """A box name (§13); checked against the catalog as UNKNOWN_BOX, before the ranges."""
 
 
 class Config(msgspec.Struct, frozen=True, forbid_unknown_fields=True):

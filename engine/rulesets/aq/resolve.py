@@ -7,10 +7,9 @@ from __future__ import annotations
 
 from typing import TypeVar
 
-import engine.tape
 from engine.rng import Rng
+from engine.tape import Tape
 from engine.rulesets.aq.data import ATTACK, HAND_SIZE, SKILLS, allowance, beats, pairs, playable
-from engine.rulesets.aq.evolve import evolve
 from engine.rulesets.aq.model import (
     CardGiven, CardPlayed, CardRemoved, DirectionChanged, Event, FieldCardDrawn, FieldLaidOut, HandDealt,
     HandRevealed, MatchEnded, NextPhaseSkipped, PetsShuffled, PhaseAutoResolved, PhaseEnded, PhaseSkipped,
@@ -19,14 +18,6 @@ from engine.rulesets.aq.model import (
 )
 
 T = TypeVar("T")
-
-
-class Tape(engine.tape.Tape[State, Event]):
-    """The engine's tape bound to this ruleset's fold, carrying the command's RNG stream."""
-
-    def __init__(self, state: State, rng: Rng) -> None:
-        super().__init__(state, evolve)
-        self.rng = rng
 
 
 def next_seat(state: State, seat: int) -> int:
@@ -50,13 +41,13 @@ def first_playable(state: State, hand: tuple[str, ...]) -> str | None:
 # --- rounds (§5.1, §6.6, §8.6, §10) --------------------------------------------------------------
 
 
-def start_round(tape: Tape, round_no: int, start: int) -> None:
+def start_round(tape: Tape[State, Event], rng: Rng, round_no: int, start: int) -> None:
     """§5.1 round setup for ``round_no`` opened by seat ``start``, then that seat's phase start."""
     state = tape.state
     config = state.config
     n = config.players
     tape.emit(RoundStarted(round=round_no, starting_seat=start, direction="clockwise"))
-    order = tape.rng.shuffle(config.pets)
+    order = rng.shuffle(config.pets)
     tape.emit(PetsShuffled(round=round_no, order=tuple(order), count=len(order)))
     size = HAND_SIZE[n]
     for k in range(n):
@@ -65,15 +56,15 @@ def start_round(tape: Tape, round_no: int, start: int) -> None:
         tape.emit(HandDealt(seat=seat, cards=cards, count=size))
     tape.emit(FieldLaidOut(cards=tuple(order[n * size:])))
     deck = config.skills if round_no == 1 else tuple(sorted((*state.skill_deck, *state.used_skills)))
-    skills = tuple(tape.rng.shuffle(deck))
+    skills = tuple(rng.shuffle(deck))
     tape.emit(SkillDeckShuffled(round=round_no, order=skills, count=len(skills)))
     if round_no == 1:
         for k in range(n):
             tape.emit(SkillDealt(seat=(start + k) % n, skill=tape.state.skill_deck[0]))
-    begin_phase(tape, start)
+    begin_phase(tape, rng, start)
 
 
-def end_round(tape: Tape, reason: str, ending: int) -> None:
+def end_round(tape: Tape[State, Event], rng: Rng, reason: str, ending: int) -> None:
     """§6.6: RoundEnded, scoring, the end check, then the next round opened by the ending seat."""
     round_no = tape.state.round
     tape.emit(RoundEnded(round=round_no, reason=reason, ending_seat=ending))  # type: ignore[arg-type]
@@ -82,7 +73,7 @@ def end_round(tape: Tape, reason: str, ending: int) -> None:
     if ended is not None:
         tape.emit(ended)
     else:
-        start_round(tape, round_no + 1, ending)
+        start_round(tape, rng, round_no + 1, ending)
 
 
 def score(state: State) -> tuple[SeatScore, ...]:
@@ -118,53 +109,53 @@ def end_check(state: State) -> MatchEnded | None:
 # --- phases (§6.1, §6.5, §9) ----------------------------------------------------------------------
 
 
-def begin_phase(tape: Tape, seat: int) -> None:
+def begin_phase(tape: Tape[State, Event], rng: Rng, seat: int) -> None:
     """§6.1 phase start for ``seat``: phase limit, PhaseStarted, hand-empty end, skip, autopilot."""
     state = tape.state
     options = state.config.options
     if state.phases_in_round >= options.max_phases_per_round:
-        end_round(tape, "phase_limit", seat)
+        end_round(tape, rng, "phase_limit", seat)
         return
     tape.emit(PhaseStarted(round=state.round, seat=seat, phase_no=state.phase_no + 1, seconds=options.phase_seconds))
     if not tape.state.seats[seat].hand:
-        end_round(tape, "hand_empty", seat)  # D14: checked before a pending skip
+        end_round(tape, rng, "hand_empty", seat)  # D14: checked before a pending skip
     elif tape.state.skip_next:
         tape.emit(PhaseSkipped(seat=seat))
-        finish_phase(tape)
+        finish_phase(tape, rng)
     elif tape.state.seats[seat].conceded:
-        autopilot(tape, "conceded")
+        autopilot(tape, rng, "conceded")
 
 
-def finish_phase(tape: Tape) -> None:
+def finish_phase(tape: Tape[State, Event], rng: Rng) -> None:
     """§6.5: PhaseEnded, then the next seat's phase start."""
     seat = tape.state.current
     tape.emit(PhaseEnded(seat=seat))
-    begin_phase(tape, next_seat(tape.state, seat))
+    begin_phase(tape, rng, next_seat(tape.state, seat))
 
 
-def autopilot(tape: Tape, reason: str) -> None:
+def autopilot(tape: Tape[State, Event], rng: Rng, reason: str) -> None:
     """§9 defaults from the current step to the end of the phase (timeout or a conceded seat)."""
     state = tape.state
     tape.emit(PhaseAutoResolved(seat=state.current, phase_no=state.phase_no, reason=reason))  # type: ignore[arg-type]
     if state.step == "reserve":
-        finish_phase(tape)
+        finish_phase(tape, rng)
     elif state.step == "drawn_choice":
-        play(tape, state.drawn_playable[0], "drawn")
+        play(tape, rng, state.drawn_playable[0], "drawn")
     else:
         card = first_playable(state, state.seats[state.current].hand)
         if card is not None:
-            play(tape, card, "hand", cover=False)
+            play(tape, rng, card, "hand", cover=False)
             return
-        penalty_draw(tape)
+        penalty_draw(tape, rng)
         after = tape.state
         if after.step == "drawn_choice" and after.phase_no == state.phase_no:
-            play(tape, after.drawn_playable[0], "drawn")
+            play(tape, rng, after.drawn_playable[0], "drawn")
 
 
 # --- play and draw (§8.2, §8.3) ------------------------------------------------------------------
 
 
-def play(tape: Tape, card: str, source: str, cover: bool = True) -> None:
+def play(tape: Tape[State, Event], rng: Rng, card: str, source: str, cover: bool = True) -> None:
     """§8.2: CardPlayed; a hand play with an allowance and cards left opens the reserve step.
 
     ``cover=False`` is the §9 default: the allowance is recorded but the phase ends without covering.
@@ -177,41 +168,41 @@ def play(tape: Tape, card: str, source: str, cover: bool = True) -> None:
         reserve_allowance=earned, source=source,  # type: ignore[arg-type]
     ))
     if not (cover and tape.state.step == "reserve"):
-        finish_phase(tape)
+        finish_phase(tape, rng)
 
 
-def draw_from_field(tape: Tape, seat: int, ending: int) -> bool:
+def draw_from_field(tape: Tape[State, Event], rng: Rng, seat: int, ending: int) -> bool:
     """One card from the front to ``seat``'s hand; True when that emptied the field and ended the round (D13)."""
     tape.emit(FieldCardDrawn(seat=seat, card=tape.state.field[0]))
     if tape.state.field:
         return False
-    end_round(tape, "field_exhausted", ending)
+    end_round(tape, rng, "field_exhausted", ending)
     return True
 
 
-def penalty_draw(tape: Tape) -> None:
+def penalty_draw(tape: Tape[State, Event], rng: Rng) -> None:
     """§8.3: reveal, draw up to 2 from the front, then play the drawn card(s) or lose the top reserve."""
     seat = tape.state.current
     tape.emit(HandRevealed(seat=seat, cards=tape.state.seats[seat].hand))
     for _ in range(2):
-        if draw_from_field(tape, seat, seat):
+        if draw_from_field(tape, rng, seat, seat):
             return
     state = tape.state
     if state.step == "drawn_choice":
         return  # §6.4: the seat chooses which drawn card to play
     if state.drawn_playable:
-        play(tape, state.drawn_playable[0], "drawn")
+        play(tape, rng, state.drawn_playable[0], "drawn")
         return
     reserve = state.seats[seat].reserve
     if reserve:
         tape.emit(ReserveReturned(seat=seat, card=reserve[-1]))
-    finish_phase(tape)
+    finish_phase(tape, rng)
 
 
 # --- skill effects (§8.4) --------------------------------------------------------------------------
 
 
-def skill_effect(tape: Tape, skill: str, card: str | None, target: int | None) -> bool:
+def skill_effect(tape: Tape[State, Event], rng: Rng, skill: str, card: str | None, target: int | None) -> bool:
     """The effect of a skill just used by the current seat; False when it ended the round (Burden, D13)."""
     state = tape.state
     seat = state.current
@@ -229,7 +220,7 @@ def skill_effect(tape: Tape, skill: str, card: str | None, target: int | None) -
             tape.emit(CardRemoved(seat=seat, card=_given(card)))
         case "target_draws_from_field":
             for _ in range(effect.count):
-                if draw_from_field(tape, _given(target), seat):
+                if draw_from_field(tape, rng, _given(target), seat):
                     return False
         case "all_playable_this_phase" | "set_reserve_cap_this_phase":
             pass  # the fold of SkillUsed applies these (§8.4: no extra event)

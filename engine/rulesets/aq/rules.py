@@ -1,25 +1,28 @@
 """aq commands (spec §6, §7, §9, §10): checks, decide, legal_commands, to_act, deadline, outcome.
 
-Each ``check_*`` returns the first failing precondition's code in the spec's order, or None; ``decide``
-raises it and ``legal_commands`` keeps the canonical candidates it accepts, so legality has one source.
-Checks return codes rather than raise because ``legal_commands`` runs them on every self-play step.
+Each ``check_*`` raises ``Rejected`` with the first failing precondition in the spec's order; ``decide``
+runs them and ``legal_commands`` keeps the canonical candidates they accept, so legality has one source.
 """
 
 from __future__ import annotations
 
 from typing import assert_never
 
-from engine.contract import SYSTEM, Actor, Deadline, Outcome
+from engine.contract import Actor, Deadline, Outcome
 from engine.errors import Rejected
+from engine.legal import Family, legal
+from engine.precheck import check_common
 from engine.rng import Rng
-from engine.rulesets.aq.codes import MESSAGES, Code
+from engine.tape import Tape
+from engine.rulesets.aq.evolve import evolve
+from engine.rulesets.aq.codes import Code
 from engine.rulesets.aq.data import SKILLS, shares_attribute
 from engine.rulesets.aq.model import (
     Command, Concede, CoverReserve, Draw, EndPhase, Event, LearnSkill, MatchEnded, PlayCard,
     PlayerConceded, ReserveCovered, SkillLearned, SkillUsed, State, Timeout, UseSkill,
 )
 from engine.rulesets.aq.resolve import (
-    Tape, autopilot, finish_phase, first_playable, is_playable, penalty_draw, play, skill_effect,
+    autopilot, finish_phase, first_playable, is_playable, penalty_draw, play, skill_effect,
 )
 
 _STEPS = {
@@ -32,180 +35,174 @@ _STEPS = {
 }
 """§7: the steps each phase command is allowed in."""
 
-_CONCEDE = Concede()
-_END_PHASE = EndPhase()
-_DRAW = Draw()
-
-
-
-def _seat(state: State, actor: Actor) -> int | None:
-    """The actor's seat, or None for the system, an admin or an index outside the table."""
-    return actor if type(actor) is int and 0 <= actor < len(state.seats) else None
+SEATS = {n: tuple(range(n)) for n in range(2, 7)}
+_CONCEDE = (Concede(),)
+_END_PHASE = (EndPhase(),)
+_DRAW = (Draw(),)
 
 
 # --- checks (§7, in the spec's order) ------------------------------------------------------------
 
 
-def check_common(state: State, actor: Actor, kind: str) -> Code | None:
+def precheck(state: State, actor: Actor, kind: str) -> None:
     """§7 preconditions before field decoding: timeout and concede use only their own rows."""
-    if kind == "timeout":
-        if actor != SYSTEM:
-            return Code.NOT_SYSTEM
-        return Code.MATCH_OVER if state.status == "over" else None
-    if state.status == "over":
-        return Code.MATCH_OVER
-    seat = _seat(state, actor)
+    if actor != state.current or kind == "timeout" or state.status == "over":
+        # The common rows. The current seat's phase commands in a running match pass all of them, and
+        # legal_commands asks exactly that on every self-play step, so that case skips the call.
+        check_common(kind, actor, over=state.status == "over", acting=SEATS[len(state.seats)], anytime=(),
+                     not_your_turn=Code.NOT_YOUR_PHASE)
+        if kind == "timeout":
+            return
+    assert isinstance(actor, int)
+    if state.seats[actor].conceded:
+        raise Rejected(Code.SEAT_CONCEDED, "this seat has conceded")
     if kind == "concede":
-        # A concession speaks for a seat; the system and admins hold none.
-        if seat is None:
-            return Code.NOT_YOUR_PHASE
-        return Code.SEAT_CONCEDED if state.seats[seat].conceded else None
-    if seat is not None and state.seats[seat].conceded:
-        return Code.SEAT_CONCEDED
-    if seat != state.current:
-        return Code.NOT_YOUR_PHASE
-    return None if state.step in _STEPS[kind] else Code.WRONG_STEP
+        return
+    if actor != state.current:
+        raise Rejected(Code.NOT_YOUR_PHASE, "it is not your phase")
+    if state.step not in _STEPS[kind]:
+        raise Rejected(Code.WRONG_STEP, "that command is not allowed in the current step")
 
 
-def check_skill_action(state: State) -> Code | None:
-    return None if state.skill_action_available else Code.SKILL_ACTION_USED
+def check_skill_action(state: State, seat: int) -> None:
+    """The gate of both skill commands: one skill action per phase."""
+    if not state.skill_action_available:
+        raise Rejected(Code.SKILL_ACTION_USED, "a skill action was already taken this phase")
 
 
-def check_learn_cards(state: State, a: str, b: str) -> Code | None:
+def check_learn_cards(state: State, a: str, b: str) -> None:
     """learn_skill field and card checks: ordered distinct pair, both in hand, a shared attribute (D10)."""
     if not a < b:  # pet ids sort canonically as strings; unknown ids fall through to CARD_NOT_IN_HAND
-        return Code.BAD_FIELDS
+        raise Rejected(Code.BAD_FIELDS, "the command's fields do not fit")
     hand = state.seats[state.current].hand
     if a not in hand or b not in hand:
-        return Code.CARD_NOT_IN_HAND
-    return None if shares_attribute(a, b) else Code.LEARN_NO_SHARED_ATTRIBUTE
+        raise Rejected(Code.CARD_NOT_IN_HAND, "that card is not in your hand")
+    if not shares_attribute(a, b):
+        raise Rejected(Code.LEARN_NO_SHARED_ATTRIBUTE, "the two cards share no attribute")
 
 
-def check_skill_deck(state: State) -> Code | None:
-    return Code.SKILL_DECK_EMPTY if not state.skill_deck else None
-
-
-def check_learn_skill(state: State, cards: tuple[str, ...]) -> Code | None:
+def check_learn_skill(state: State, actor: Actor, cmd: LearnSkill) -> None:
     """§7 learn_skill."""
-    well_formed = len(cards) == 2 and all(type(c) is str for c in cards)
-    return (
-        check_skill_action(state)
-        or (check_learn_cards(state, cards[0], cards[1]) if well_formed else Code.BAD_FIELDS)
-        or check_skill_deck(state)
-    )
+    check_skill_action(state, state.current)
+    cards = cmd.cards
+    if not (len(cards) == 2 and all(type(c) is str for c in cards)):
+        raise Rejected(Code.BAD_FIELDS, "the command's fields do not fit")
+    check_learn_cards(state, cards[0], cards[1])
+    if not state.skill_deck:
+        raise Rejected(Code.SKILL_DECK_EMPTY, "the skill deck is empty")
 
 
-def check_use_skill(state: State, skill: str, card: str | None, target: int | None) -> Code | None:
+def check_use_skill(state: State, actor: Actor, cmd: UseSkill) -> None:
     """§7 use_skill: fields must match the effect's needs (§13.3); a target is another seat."""
-    if not state.skill_action_available:
-        return Code.SKILL_ACTION_USED
+    check_skill_action(state, state.current)
+    skill, card, target = cmd.skill, cmd.card, cmd.target_seat
     seat = state.seats[state.current]
     if skill not in seat.skills:
-        return Code.SKILL_NOT_HELD
+        raise Rejected(Code.SKILL_NOT_HELD, "you do not hold that skill")
     needs = SKILLS[skill].needs
     if (card is not None) != needs.card or (target is not None) != needs.target_seat:
-        return Code.BAD_FIELDS
+        raise Rejected(Code.BAD_FIELDS, "the command's fields do not fit")
     if not isinstance(card, str | None) or not (target is None or type(target) is int):
-        return Code.BAD_FIELDS
+        raise Rejected(Code.BAD_FIELDS, "the command's fields do not fit")
     if card is not None and card not in seat.hand:
-        return Code.CARD_NOT_IN_HAND
+        raise Rejected(Code.CARD_NOT_IN_HAND, "that card is not in your hand")
     if target is not None and not (0 <= target < len(state.seats) and target != state.current):
-        return Code.BAD_TARGET
-    return None
+        raise Rejected(Code.BAD_TARGET, "the target must be another seat")
 
 
-def check_play_card(state: State, card: str) -> Code | None:
+def check_play_card(state: State, actor: Actor, cmd: PlayCard) -> None:
     """§7 play_card: from hand in step main (D11), one of P in step drawn_choice."""
+    card = cmd.card
     if state.step == "drawn_choice":
-        return None if card in state.drawn_playable else Code.CARD_NOT_PLAYABLE
+        if card not in state.drawn_playable:
+            raise Rejected(Code.CARD_NOT_PLAYABLE, "that card cannot be played now")
+        return
     if card not in state.seats[state.current].hand:
-        return Code.CARD_NOT_IN_HAND
-    return None if is_playable(state, card) else Code.CARD_NOT_PLAYABLE
+        raise Rejected(Code.CARD_NOT_IN_HAND, "that card is not in your hand")
+    if not is_playable(state, card):
+        raise Rejected(Code.CARD_NOT_PLAYABLE, "that card cannot be played now")
 
 
-def check_draw(state: State) -> Code | None:
+def check_draw(state: State, actor: Actor, cmd: Draw) -> None:
     """§7 draw: only without a playable hand card (D11)."""
-    return Code.MUST_PLAY if first_playable(state, state.seats[state.current].hand) is not None else None
+    if first_playable(state, state.seats[state.current].hand) is not None:
+        raise Rejected(Code.MUST_PLAY, "you hold a playable card and must play")
 
 
-def check_cover_reserve(state: State, card: str) -> Code | None:
-    return None if card in state.seats[state.current].hand else Code.CARD_NOT_IN_HAND
+def check_cover_reserve(state: State, actor: Actor, cmd: CoverReserve) -> None:
+    if cmd.card not in state.seats[state.current].hand:
+        raise Rejected(Code.CARD_NOT_IN_HAND, "that card is not in your hand")
 
 
-def check_timeout(state: State, phase_no: int) -> Code | None:
-    return None if phase_no == state.phase_no else Code.TIMEOUT_STALE
+def check_timeout(state: State, actor: Actor, cmd: Timeout) -> None:
+    if cmd.phase_no != state.phase_no:
+        raise Rejected(Code.TIMEOUT_STALE, "that phase is already over")
 
 
-def _raise(code: Code | None) -> None:
-    if code is not None:
-        raise Rejected(code, MESSAGES.get(code, code))
+def check_none(state: State, actor: Actor, cmd: Command) -> None:
+    """end_phase and concede have no preconditions beyond the common ones."""
 
 
 # --- decide --------------------------------------------------------------------------------------
 
 
-def precheck(state: State, actor: Actor, kind: str) -> None:
-    """The §7 checks that precede field validation, for a command type."""
-    _raise(check_common(state, actor, kind))
-
-
 def decide_folded(state: State, actor: Actor, command: Command, rng: Rng) -> tuple[list[Event], State]:
     """The events of a typed command, or ``Rejected`` with the spec's code."""
     precheck(state, actor, command.__struct_config__.tag)  # type: ignore[arg-type]
-    tape = Tape(state, rng)
+    tape = Tape(state, evolve)
     match command:
         case LearnSkill(cards=cards):
-            _raise(check_learn_skill(state, cards))
-            emit_learn_skill(tape, cards)
+            check_learn_skill(state, actor, command)
+            emit_learn_skill(tape, rng, cards)
         case UseSkill(skill=skill, card=card, target_seat=target):
-            _raise(check_use_skill(state, skill, card, target))
-            emit_use_skill(tape, skill, card, target)
+            check_use_skill(state, actor, command)
+            emit_use_skill(tape, rng, skill, card, target)
         case PlayCard(card=card):
-            _raise(check_play_card(state, card))
-            play(tape, card, "drawn" if state.step == "drawn_choice" else "hand")
+            check_play_card(state, actor, command)
+            play(tape, rng, card, "drawn" if state.step == "drawn_choice" else "hand")
         case Draw():
-            _raise(check_draw(state))
-            penalty_draw(tape)
+            check_draw(state, actor, command)
+            penalty_draw(tape, rng)
         case CoverReserve(card=card):
-            _raise(check_cover_reserve(state, card))
-            emit_cover_reserve(tape, card)
+            check_cover_reserve(state, actor, command)
+            emit_cover_reserve(tape, rng, card)
         case EndPhase():
-            finish_phase(tape)
+            finish_phase(tape, rng)
         case Concede():
-            emit_concede(tape, actor)  # type: ignore[arg-type]
-        case Timeout(phase_no=k):
-            _raise(check_timeout(state, k))
-            autopilot(tape, "timeout")
+            emit_concede(tape, rng, actor)  # type: ignore[arg-type]
+        case Timeout():
+            check_timeout(state, actor, command)
+            autopilot(tape, rng, "timeout")
         case _:
             assert_never(command)
     return tape.events, tape.state
 
 
-def emit_learn_skill(tape: Tape, cards: tuple[str, str]) -> None:
+def emit_learn_skill(tape: Tape[State, Event], rng: Rng, cards: tuple[str, str]) -> None:
     """SkillLearned; a hand emptied by the cost ends the phase without a play (§6.2, D14)."""
     seat = tape.state.current
     tape.emit(SkillLearned(seat=seat, cards=cards, skill=tape.state.skill_deck[0]))
     if not tape.state.seats[seat].hand:
-        finish_phase(tape)
+        finish_phase(tape, rng)
 
 
-def emit_use_skill(tape: Tape, skill: str, card: str | None, target: int | None) -> None:
+def emit_use_skill(tape: Tape[State, Event], rng: Rng, skill: str, card: str | None, target: int | None) -> None:
     """SkillUsed, the effect (§8.4), and the end of the phase if the hand is now empty."""
     seat = tape.state.current
     tape.emit(SkillUsed(seat=seat, skill=skill, skill_id=SKILLS[skill].id, card=card, target_seat=target))
-    if skill_effect(tape, skill, card, target) and not tape.state.seats[seat].hand:
-        finish_phase(tape)
+    if skill_effect(tape, rng, skill, card, target) and not tape.state.seats[seat].hand:
+        finish_phase(tape, rng)
 
 
-def emit_cover_reserve(tape: Tape, card: str) -> None:
+def emit_cover_reserve(tape: Tape[State, Event], rng: Rng, card: str) -> None:
     """§6.3: one cover; the phase ends when the allowance is spent or the hand is empty."""
     seat = tape.state.current
     tape.emit(ReserveCovered(seat=seat, card=card, source="play"))
     if tape.state.reserve_remaining == 0 or not tape.state.seats[seat].hand:
-        finish_phase(tape)
+        finish_phase(tape, rng)
 
 
-def emit_concede(tape: Tape, seat: int) -> None:
+def emit_concede(tape: Tape[State, Event], rng: Rng, seat: int) -> None:
     """§7 concede, D24: the last unconceded seat wins; a seat conceding in its phase goes on autopilot."""
     tape.emit(PlayerConceded(seat=seat))
     state = tape.state
@@ -213,51 +210,63 @@ def emit_concede(tape: Tape, seat: int) -> None:
     if len(live) == 1:
         tape.emit(MatchEnded(winners=live, reason="concede", totals=tuple(s.total for s in state.seats)))
     elif seat == state.current:
-        autopilot(tape, "conceded")
+        autopilot(tape, rng, "conceded")
 
 
 # --- queries -------------------------------------------------------------------------------------
 
 
+def _learn_candidates(state: State, seat: int) -> list[LearnSkill]:
+    """Ordered pairs of hand cards that share an attribute (the card data alone rules out the others, as
+    card types do for card_monsters' candidates); the pair-independent checks run once, as the gate."""
+    hand = state.seats[seat].hand
+    return [LearnSkill(cards=(a, b)) for i, a in enumerate(hand) for b in hand[i + 1:] if shares_attribute(a, b)]
+
+
+def _learn_gate(state: State, seat: int) -> None:
+    check_skill_action(state, seat)
+    if not state.skill_deck:
+        raise Rejected(Code.SKILL_DECK_EMPTY, "the skill deck is empty")
+
+
+def _learn_pair(state: State, actor: Actor, cmd: LearnSkill) -> None:
+    check_learn_cards(state, cmd.cards[0], cmd.cards[1])
+
+
+def _skill_uses(state: State, seat: int) -> list[UseSkill]:
+    """use_skill candidates: held skills (acquisition order) × hand cards × target seats."""
+    own = state.seats[seat]
+    return [
+        UseSkill(skill=skill, card=card, target_seat=target)
+        for skill in own.skills
+        for card in (own.hand if SKILLS[skill].needs.card else (None,))
+        for target in (range(len(state.seats)) if SKILLS[skill].needs.target_seat else (None,))
+    ]
+
+
+def _hand_plays(state: State, seat: int) -> list[PlayCard]:
+    return [PlayCard(card=c) for c in state.seats[seat].hand]
+
+
+def _covers(state: State, seat: int) -> list[CoverReserve]:
+    return [CoverReserve(card=c) for c in state.seats[seat].hand]
+
+
+FAMILIES: tuple[Family[State], ...] = (
+    Family("learn_skill", _learn_candidates, _learn_pair, gate=_learn_gate),
+    Family("use_skill", _skill_uses, check_use_skill, gate=check_skill_action),
+    Family("play_card", _hand_plays, check_play_card),
+    Family("draw", lambda state, seat: _DRAW, check_draw),
+    Family("cover_reserve", _covers, check_cover_reserve),
+    Family("end_phase", lambda state, seat: _END_PHASE, check_none),
+    Family("concede", lambda state, seat: _CONCEDE, check_none),
+)
+"""§7 command families in canonical order; their checks are the ones ``decide`` runs."""
+
+
 def legal_commands(state: State, seat: int) -> list[Command]:
     """§7: exactly the accepted commands, in canonical order, from the checks above."""
-    if check_common(state, seat, "concede") is not None:
-        return []
-    if seat != state.current:
-        return [_CONCEDE]
-    out: list[Command] = []
-    hand = state.seats[seat].hand
-    # The pair-independent parts of check_learn_skill are run once: they accept or refuse every pair alike.
-    if check_common(state, seat, "learn_skill") is None and check_skill_action(state) is None:
-        if check_skill_deck(state) is None:
-            for i, a in enumerate(hand):
-                for b in hand[i + 1:]:
-                    if check_learn_cards(state, a, b) is None:
-                        out.append(LearnSkill(cards=(a, b)))
-        out.extend(_skill_uses(state))
-    if check_common(state, seat, "play_card") is None:
-        out.extend(PlayCard(card=c) for c in hand if check_play_card(state, c) is None)
-    if check_common(state, seat, "draw") is None and check_draw(state) is None:
-        out.append(_DRAW)
-    if check_common(state, seat, "cover_reserve") is None:
-        out.extend(CoverReserve(card=c) for c in hand if check_cover_reserve(state, c) is None)
-    if check_common(state, seat, "end_phase") is None:
-        out.append(_END_PHASE)
-    out.append(_CONCEDE)
-    return out
-
-
-def _skill_uses(state: State) -> list[Command]:
-    """use_skill candidates: held skills (acquisition order) × hand cards × target seats."""
-    out: list[Command] = []
-    seat = state.seats[state.current]
-    for skill in seat.skills:
-        needs = SKILLS[skill].needs
-        for card in seat.hand if needs.card else (None,):
-            for target in range(len(state.seats)) if needs.target_seat else (None,):
-                if check_use_skill(state, skill, card, target) is None:
-                    out.append(UseSkill(skill=skill, card=card, target_seat=target))
-    return out
+    return legal(FAMILIES, precheck, state, seat)
 
 
 def to_act(state: State) -> tuple[int, ...]:

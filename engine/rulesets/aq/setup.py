@@ -4,18 +4,24 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
+
 from engine.errors import BAD_CONFIG, ConfigError
+from engine.options import option_problems
 from engine.rng import Rng
 from engine.rulesets.aq.codes import Code
 from engine.rulesets.aq.data import BOXES, box_skills, pets_for
-from engine.rulesets.aq.model import Config, Event, Options, Seat, StartingPlayerChosen, State
-from engine.rulesets.aq.resolve import Tape, start_round
-
-OPTION_DEFAULTS: dict[str, Any] = {"max_rounds": 5, "phase_seconds": 60, "max_phases_per_round": 200, "box": "starter_a"}
-"""§3.7 defaults (also served by the API)."""
-
-_RANGES = {"max_rounds": (1, 5), "phase_seconds": (10, 600), "max_phases_per_round": (20, 1000)}
-"""§3.7 integer option ranges, checked in this order."""
+from engine.rulesets.aq.evolve import evolve
+from engine.rulesets.aq.model import (
+    Config,
+    Event,
+    Options,
+    Seat,
+    StartingPlayerChosen,
+    State,
+)
+from engine.rulesets.aq.resolve import start_round
+from engine.tape import Tape
 
 
 def configure(data: Any) -> Config:
@@ -30,22 +36,21 @@ def configure(data: Any) -> Config:
             raise ConfigError(BAD_CONFIG, i, "a seat entry must be an object")
         if seat.get("deck") is not None:
             raise ConfigError(Code.DECK_NOT_APPLICABLE, i, "aq plays from the box; seats bring no deck")
-    options = data.get("options") or {}
-    if not isinstance(options, dict):
+    raw = data.get("options") or {}
+    if not isinstance(raw, dict):
         raise ConfigError(BAD_CONFIG, None, "'options' must be an object")
-    for name in sorted(options):
-        if name not in OPTION_DEFAULTS:
-            raise ConfigError(Code.UNKNOWN_OPTION, None, f"unknown option {name!r}")
-    merged = {**OPTION_DEFAULTS, **options}
-    if not isinstance(merged["box"], str) or merged["box"] not in BOXES:
+    problems = option_problems(raw, Options)
+    unknown = [p.name for p in problems if p.unknown]
+    if unknown:
+        raise ConfigError(Code.UNKNOWN_OPTION, None, f"unknown option {unknown[0]!r}")
+    box = raw.get("box", Options().box)
+    if not isinstance(box, str) or box not in BOXES:
         raise ConfigError(Code.UNKNOWN_BOX, None, f"known boxes: {', '.join(sorted(BOXES))}")
-    for name, (low, high) in _RANGES.items():
-        value = merged[name]
-        if type(value) is not int or not low <= value <= high:
-            raise ConfigError(Code.OPTION_OUT_OF_RANGE, None, f"{name} must be an integer in {low}..{high}")
+    if problems:
+        raise ConfigError(Code.OPTION_OUT_OF_RANGE, None, f"{problems[0].name} is out of range")
+    options = msgspec.convert(raw, Options)
     players = len(seats)
-    return Config(players=players, options=Options(**merged), pets=pets_for(players),
-                  skills=box_skills(merged["box"]))
+    return Config(players=players, options=options, pets=pets_for(players), skills=box_skills(box))
 
 
 def initial(config: Config) -> State:
@@ -55,7 +60,7 @@ def initial(config: Config) -> State:
 
 def setup(config: Config, rng: Rng) -> list[Event]:
     """§5: the starting seat (one ``randbelow(n)``), then round 1's setup and its first phase start."""
-    tape = Tape(initial(config), rng)
+    tape = Tape(initial(config), evolve)
     tape.emit(StartingPlayerChosen(seat=rng.randbelow(config.players)))
-    start_round(tape, 1, tape.state.starting_seat)
+    start_round(tape, rng, 1, tape.state.starting_seat)
     return tape.events

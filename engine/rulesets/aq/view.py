@@ -1,4 +1,4 @@
-"""What each viewer may see (spec §11): view, redact, hidden_cards; and the greedy bot's heuristic."""
+"""What each viewer may see (spec §11): view, redact, hidden_cards."""
 
 from __future__ import annotations
 
@@ -7,13 +7,13 @@ from typing import assert_never
 from msgspec.structs import replace
 
 from engine.contract import Viewer
-from engine.rulesets.aq.data import ATTACK, BIT, SKILLS, allowance
+from engine.rulesets.aq.data import BIT, SKILLS
 from engine.rulesets.aq.model import (
-    CardGiven, CardPlayed, CardRemoved, Command, CoverReserve, DirectionChanged, Draw, EndPhase, Event,
-    FieldCardDrawn, FieldLaidOut, HandDealt, HandRevealed, LearnSkill, MatchEnded, NextPhaseSkipped, Pending,
-    PetsShuffled, PhaseAutoResolved, PhaseEnded, PhaseSkipped, PhaseStarted, PlayCard, PlayerConceded,
+    CardGiven, CardPlayed, CardRemoved, DirectionChanged, Event,
+    FieldCardDrawn, FieldLaidOut, HandDealt, HandRevealed, MatchEnded, NextPhaseSkipped, Pending,
+    PetsShuffled, PhaseAutoResolved, PhaseEnded, PhaseSkipped, PhaseStarted, PlayerConceded,
     ReserveCovered, ReserveReturned, RoundEnded, RoundScored, RoundStarted, Seat, SeatView, SkillDealt,
-    SkillDeckShuffled, SkillLearned, SkillUsed, StartingPlayerChosen, State, UseSkill, View,
+    SkillDeckShuffled, SkillLearned, SkillUsed, StartingPlayerChosen, State, View,
 )
 
 
@@ -95,35 +95,3 @@ def hidden_cards(state: State, viewer: Viewer) -> list[str]:
         else:
             zones.extend((*seat.hand, *seat.reserve, *seat.skills))
     return [card for card in zones if not known & BIT[card]]
-
-
-# --- greedy bot ----------------------------------------------------------------------------------
-
-_SKILL_VALUE = {
-    "reverse_direction": 1.0, "skip_next_phase": 1.0, "all_playable_this_phase": 0.5,
-    "target_draws_from_field": 3.0, "set_reserve_cap_this_phase": 0.5,
-}
-"""Skills without a card: small fixed preferences (Burden hands an opponent a card that scores against it)."""
-
-
-def greedy_score(v: View, command: Command) -> float:
-    """One-ply value for the viewer: shedding hand cards gains their attack, covering gains it twice (§8.6)."""
-    match command:
-        case PlayCard(card=c):
-            bonus = 3 * allowance(c, v.field[-1], v.reserve_cap) if v.pending and v.pending.step == "main" else 0
-            return ATTACK[c] + bonus
-        case CoverReserve(card=c):
-            return 2 * ATTACK[c] + 1
-        case LearnSkill(cards=(a, b)):
-            return ATTACK[a] + ATTACK[b] + 1
-        case UseSkill(skill=k, card=str(c)):
-            # Stash moves the card from hand to reserve; Gift and Banish only take it out of the hand.
-            return (2 if SKILLS[k].effect.op == "cover_reserve" else 1) * ATTACK[c] + 1
-        case UseSkill(skill=k):
-            return _SKILL_VALUE[SKILLS[k].effect.op]
-        case Draw():
-            return -10.0
-        case EndPhase():
-            return 0.0
-        case _:
-            return -100.0

@@ -13,14 +13,11 @@ from typing import Any
 
 from msgspec.structs import replace
 
-from engine.contract import Actor
-from engine.errors import Rejected
-from engine.rng import Rng, ScriptedRng
 from engine.rulesets.aq import RULESET
 from engine.rulesets.aq.data import ATTACK, bits
-from engine.rulesets.aq.evolve import evolve
-from engine.rulesets.aq.model import Command, Event, Seat, State, Step
+from engine.rulesets.aq.model import Event, Seat, State, Step
 from engine.rulesets.aq.setup import configure, initial
+from tests.engine.scenario import Scenario
 
 
 def config(players: int = 4, **options: Any) -> dict[str, Any]:
@@ -75,21 +72,8 @@ def given(
     )
 
 
-def run(state: State, actor: Actor, command: Command, rng: Rng | None = None) -> tuple[list[Event], State]:
-    """The events of one accepted command and the state they fold to."""
-    events = list(RULESET.decide(state, actor, command, rng or ScriptedRng()))
-    for event in events:
-        state = evolve(state, event)
-    return events, state
-
-
-def rejection(state: State, actor: Actor, command: Command) -> str:
-    """The code a command is rejected with (fails the test if it is accepted)."""
-    try:
-        RULESET.decide(state, actor, command, ScriptedRng())
-    except Rejected as exc:
-        return exc.code
-    raise AssertionError(f"{command} was accepted")
+_scenario = Scenario(RULESET)
+fold, run, rejection = _scenario.fold, _scenario.run, _scenario.rejection
 
 
 def types(events: Sequence[Event]) -> list[str]:

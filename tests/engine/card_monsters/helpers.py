@@ -11,14 +11,23 @@ from collections.abc import Sequence
 from typing import Any
 
 import msgspec
-import pytest
 
-from engine.errors import Rejected
-from engine.rng import Rng, ScriptedRng
 from engine.rulesets.card_monsters import RULESET
-from engine.rulesets.card_monsters.data import CATALOG, PRESETS, MonsterCard, max_hp_bonus
-from engine.rulesets.card_monsters.evolve import evolve
-from engine.rulesets.card_monsters.model import AttackHit, Event, HitKind, Monster, Options, Side, State
+from engine.rulesets.card_monsters.data import (
+    CATALOG,
+    PRESETS,
+    MonsterCard,
+    max_hp_bonus,
+)
+from engine.rulesets.card_monsters.model import (
+    AttackHit,
+    HitKind,
+    Monster,
+    Options,
+    Side,
+    State,
+)
+from tests.engine.scenario import Scenario
 
 CardRef = tuple[str, str]
 NO_PILE: tuple[CardRef, ...] = ()
@@ -99,23 +108,8 @@ def _ids(refs: Sequence[CardRef]) -> tuple[str, ...]:
     return tuple(card for card, _ in refs)
 
 
-def fold(state: State, events: Sequence[Event]) -> State:
-    for event in events:
-        state = evolve(state, event)
-    return state
-
-
-def run(state: State, actor: Any, cmd: Any, rng: Rng | None = None) -> tuple[list[Event], State]:
-    """The events of one accepted command and the state they fold to."""
-    events = list(RULESET.decide(state, actor, cmd, rng if rng is not None else ScriptedRng()))
-    return events, fold(state, events)
-
-
-def rejection(state: State, actor: Any, cmd: Any) -> str:
-    """The code ``decide`` rejects the command with (fails the test if it is accepted)."""
-    with pytest.raises(Rejected) as info:
-        RULESET.decide(state, actor, cmd, ScriptedRng())
-    return str(info.value.code)
+_scenario = Scenario(RULESET)
+fold, run, rejection = _scenario.fold, _scenario.run, _scenario.rejection
 
 
 def hit(
