@@ -31,13 +31,13 @@ def _handler(method: Method) -> grpc.RpcMethodHandler:
             try:
                 async for item in call(request):
                     yield item
-            except Exception as exc:  # noqa: BLE001 - the edge converts every failure
+            except Exception as exc:  # the edge converts every failure
                 await context.abort_with_status(rpc_status.to_status(to_status(exc)))
         return grpc.unary_stream_rpc_method_handler(stream, **options)
 
     async def unary(request: Any, context: grpc.aio.ServicerContext) -> Any:
         try:
             return await call(request)
-        except Exception as exc:  # noqa: BLE001 - the edge converts every failure
+        except Exception as exc:  # the edge converts every failure
             await context.abort_with_status(rpc_status.to_status(to_status(exc)))
     return grpc.unary_unary_rpc_method_handler(unary, **options)

@@ -28,7 +28,12 @@ from engine.commands import BAD_JSON
 from engine.errors import MALFORMED_CODES, ConfigError, Rejected
 from replays.storage import ReplayConflict, ReplayInvalid
 from services.errors import (
-    FailedPrecondition, InvalidArgument, MatchNotFound, PermissionDenied, ServiceError, Unauthenticated,
+    FailedPrecondition,
+    InvalidArgument,
+    MatchNotFound,
+    PermissionDenied,
+    ServiceError,
+    Unauthenticated,
     VersionMismatch,
 )
 

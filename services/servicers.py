@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
+
 from engine import registry
 from engine.contract import Viewer
 from engine.match import encode

@@ -15,7 +15,8 @@ _TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=
           ".css": "text/css; charset=utf-8", ".svg": "image/svg+xml"}
 _CORS = [(b"access-control-allow-origin", b"*"),
          (b"access-control-expose-headers", b"grpc-status, grpc-message, connect-content-encoding")]
-_PREFLIGHT = _CORS + [
+_PREFLIGHT = [
+    *_CORS,
     (b"access-control-allow-methods", b"POST, GET, OPTIONS"),
     (b"access-control-allow-headers", b"content-type, connect-protocol-version, connect-timeout-ms"),
     (b"access-control-max-age", b"3600"),

@@ -6,7 +6,7 @@ the same calls; every exception leaves as a Connect error carrying the gRPC stat
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
 from connectrpc.code import Code
@@ -57,8 +57,8 @@ class ConnectApp(ConnectASGIApplication[None]):
 
     def __init__(self, methods: Sequence[Method]) -> None:
         endpoints = {f"/{m.service}/{m.name}": _endpoint(m) for m in methods}
-        super().__init__(service=None, endpoints=lambda _: endpoints, codecs=[google_protobuf_binary_codec(), CompactJson()],
-                         read_max_bytes=MAX_REQUEST)
+        super().__init__(service=None, endpoints=lambda _: endpoints,
+                         codecs=[google_protobuf_binary_codec(), CompactJson()], read_max_bytes=MAX_REQUEST)
 
     @property
     def path(self) -> str:
@@ -76,13 +76,13 @@ def _endpoint(method: Method) -> Any:
             try:
                 async for item in call(request):
                     yield item
-            except Exception as exc:  # noqa: BLE001 - the edge converts every failure
+            except Exception as exc:  # the edge converts every failure
                 raise connect_error(exc) from None
         return Endpoint.server_stream(info, stream)
 
     async def unary(request: Any, context: RequestContext[Any, Any]) -> Any:
         try:
             return await call(request)
-        except Exception as exc:  # noqa: BLE001 - the edge converts every failure
+        except Exception as exc:  # the edge converts every failure
             raise connect_error(exc) from None
     return Endpoint.unary(info, unary)
