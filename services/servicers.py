@@ -95,7 +95,8 @@ class MatchServicer:
             latest = update.recorded.version == hot.version
             yield pb.MatchUpdate(event=wire.event(update.recorded, update.data),
                                  view_json=update.view.decode() if update.view else "", match_ended=update.ended,
-                                 deadline=self._deadline(hot) if latest else None)
+                                 deadline=self._deadline(hot) if latest else None,
+                                 to_act=hot.ruleset.to_act(hot.state) if latest else ())
 
     async def ExportReplay(self, request: pb.ExportReplayRequest) -> pb.ExportReplayResponse:
         row = await self._matches.read_model.get(request.match_id)

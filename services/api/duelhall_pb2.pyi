@@ -273,16 +273,18 @@ class WatchMatchRequest(_message.Message):
     def __init__(self, match_id: _Optional[str] = ..., token: _Optional[str] = ..., from_version: _Optional[int] = ..., include_view: _Optional[bool] = ...) -> None: ...
 
 class MatchUpdate(_message.Message):
-    __slots__ = ("event", "view_json", "match_ended", "deadline")
+    __slots__ = ("event", "view_json", "match_ended", "deadline", "to_act")
     EVENT_FIELD_NUMBER: _ClassVar[int]
     VIEW_JSON_FIELD_NUMBER: _ClassVar[int]
     MATCH_ENDED_FIELD_NUMBER: _ClassVar[int]
     DEADLINE_FIELD_NUMBER: _ClassVar[int]
+    TO_ACT_FIELD_NUMBER: _ClassVar[int]
     event: Event
     view_json: str
     match_ended: bool
     deadline: Deadline
-    def __init__(self, event: _Optional[_Union[Event, _Mapping]] = ..., view_json: _Optional[str] = ..., match_ended: _Optional[bool] = ..., deadline: _Optional[_Union[Deadline, _Mapping]] = ...) -> None: ...
+    to_act: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, event: _Optional[_Union[Event, _Mapping]] = ..., view_json: _Optional[str] = ..., match_ended: _Optional[bool] = ..., deadline: _Optional[_Union[Deadline, _Mapping]] = ..., to_act: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class ExportReplayRequest(_message.Message):
     __slots__ = ("match_id", "token")

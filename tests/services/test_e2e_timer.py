@@ -56,6 +56,7 @@ async def test_views_and_the_latest_watch_update_carry_the_running_clock(matches
             break
     assert [u.HasField("deadline") for u in updates] == [False] * (len(updates) - 1) + [True]
     assert updates[-1].deadline == view.deadline
+    assert list(updates[-1].to_act) == list(view.to_act) and not updates[0].to_act
     conceded = await matches.SubmitCommand(pb.SubmitCommandRequest(
         match_id=created.match_id, token=created.tokens[0], command_json='{"type": "concede"}'))
     assert not (await matches.GetView(pb.GetViewRequest(

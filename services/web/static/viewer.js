@@ -164,7 +164,8 @@ async function watch(matchId, token) {
   try {
     await stream("MatchService", "WatchMatch", { matchId, token, includeView: true }, (update) => {
       const following = state.index >= state.steps.length - 1;
-      state.steps.push({ event: update.event, viewJson: update.viewJson, toAct: [], deadline: update.deadline || null });
+      state.steps.push({ event: update.event, viewJson: update.viewJson, toAct: update.toAct || [],
+        deadline: update.deadline || null });
       if (following) schedule();
     }, controller.signal);
     state.match = await call("MatchService", "GetMatch", { matchId });
