@@ -20,7 +20,7 @@ from replays.format import decode_replay, encode_replay
 from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
 from services.manager import MatchManager, SeatEntry
-from services.selfplay import bots_for
+from services.selfplay import bots_for, play_with_store
 from services.server import Running
 from tests.services.client import Created, create_match, play_random
 
@@ -230,11 +230,12 @@ async def test_every_ruleset_draws_a_board_and_a_screenshot_is_kept(
     page: Page, web_server: Running, matches: pb_grpc.MatchServiceStub, artifacts: Path, ruleset_id: str,
 ) -> None:
     ruleset = registry.get(ruleset_id)
-    players = min(max(ruleset.min_seats, 2 if ruleset.max_seats < 3 else 3), ruleset.max_seats)
-    created = await ended_match(matches, ruleset_id, players=players, commands=30)
-    await open_match(page, web_server, created.match_id)
+    players = min(max(ruleset.min_seats, 3), ruleset.max_seats)
+    played = await play_with_store(web_server.manager, ruleset, 1, 7, "random", players, lambda: None)
+    match_id = played.games[0].match_id
+    await open_match(page, web_server, match_id)
     await choose_seat(page, 0)
-    steps = await views(matches, created.match_id, 0)
+    steps = await views(matches, match_id, 0)
     await go_to(page, len(steps) // 2)
     assert await page.locator("#board .seat").count() == players
     assert await page.locator("#log li").count() == len(steps) // 2

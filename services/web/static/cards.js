@@ -17,7 +17,7 @@ export class Cards {
   learn(value) {
     if (Array.isArray(value)) value.forEach((item) => this.learn(item));
     else if (value && typeof value === "object") {
-      const instance = value.instance ?? value.card;
+      const instance = value.instance ?? value.card ?? value.iid;
       if (typeof instance === "string" && typeof value.card_id === "string") this.instances.set(instance, value.card_id);
       Object.values(value).forEach((item) => this.learn(item));
     }
@@ -48,8 +48,8 @@ export class Cards {
   // A card drawn from a string id or a card object; extra fields of the object are its live state.
   draw(value) {
     if (typeof value === "string") return this.chip(this.idOf(value), value === this.idOf(value) ? null : value, {});
-    const { card_id: cardId, instance, card, ...rest } = value;
-    const ref = instance ?? card ?? null;
+    const { card_id: cardId, instance, card, iid, ...rest } = value;
+    const ref = instance ?? card ?? iid ?? null;
     const id = typeof cardId === "string" ? this.idOf(cardId) : this.idOf(ref);
     if (!id && (value.face_down || cardId === null || cardId === undefined)) {
       return el("div", { class: "card back", "data-instance": ref ?? "" }, el("div", { class: "name" }, "face down"),
