@@ -66,6 +66,16 @@ async def create_server(config: ServerConfig, replay: bytes | None = None) -> Ru
 
     ``replay``: a replay file the HTTP port offers the viewer page at ``/replay.json`` (``duelhall view``).
     """
+    http = None if config.http is None else HttpListener(config.http)
+    try:
+        return await _start(config, replay, http)
+    except BaseException:
+        if http is not None:
+            await http.stop()
+        raise
+
+
+async def _start(config: ServerConfig, replay: bytes | None, http: HttpListener | None) -> Running:
     await asyncio.to_thread(migrate, config.database_url)
     store = await open_store(config.database_url, sqlite_synchronous=config.sqlite_synchronous)
     manager = MatchManager(store, capacity=config.capacity)
@@ -83,10 +93,8 @@ async def create_server(config: ServerConfig, replay: bytes | None = None) -> Ru
         reflection.enable_server_reflection((*SERVICE_NAMES, health.SERVICE_NAME, reflection.SERVICE_NAME), server)
         port = server.add_insecure_port(config.listen)
         await server.start()
-    http = None
-    if config.http is not None:
-        http = HttpListener(WebApp(ConnectApp(calls), replay), config.http)
-        await http.start()
+    if http is not None:
+        await http.start(WebApp(ConnectApp(calls), replay))
     await resume_timers(manager)
     for name in ("", *SERVICE_NAMES):
         await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import socket
 from collections.abc import Iterator
 from typing import Any
@@ -35,23 +36,31 @@ class _Embedded(uvicorn.Server):
 
 
 class HttpListener:
-    """Serves ``app`` on ``listen`` (HOST:PORT; port 0 picks a free one) until ``stop``."""
+    """Listens on ``listen`` (HOST:PORT; port 0 picks a free one) from construction, serves from ``start``.
 
-    def __init__(self, app: Any, listen: str) -> None:
+    Binding first lets a server refuse to start, before it opens anything else, when the port is taken.
+    """
+
+    def __init__(self, listen: str) -> None:
         host, _, port = listen.rpartition(":")
         self.host = host or "127.0.0.1"
-        self._socket = socket.create_server((self.host, int(port)), reuse_port=False)
+        try:
+            self._socket = socket.create_server((self.host, int(port)))
+        except OSError as exc:
+            reason = os.strerror(exc.errno) if exc.errno else str(exc)
+            raise OSError(f"cannot listen for HTTP on {listen}: {reason}") from None
         self.port: int = self._socket.getsockname()[1]
-        config = uvicorn.Config(app, lifespan="off", log_level="warning", access_log=False,
-                                timeout_graceful_shutdown=int(GRACE))
-        self._server = _Embedded(config)
+        self._server: _Embedded | None = None
         self._task: asyncio.Task[None] | None = None
 
     @property
     def address(self) -> str:
         return f"http://{self.host}:{self.port}"
 
-    async def start(self) -> None:
+    async def start(self, app: Any) -> None:
+        config = uvicorn.Config(app, lifespan="off", log_level="warning", access_log=False,
+                                timeout_graceful_shutdown=int(GRACE))
+        self._server = _Embedded(config)
         self._task = asyncio.create_task(self._server.serve(sockets=[self._socket]))
         listening = asyncio.create_task(self._server.listening.wait())
         await asyncio.wait({self._task, listening}, return_when=asyncio.FIRST_COMPLETED)
@@ -61,9 +70,9 @@ class HttpListener:
             raise RuntimeError(f"the HTTP listener did not start on {self.host}:{self.port}")
 
     async def stop(self, grace: float = GRACE) -> None:
-        # uvicorn's wait for open requests times out at once when given 0, even with none open.
-        self._server.config.timeout_graceful_shutdown = max(1, round(grace))
-        self._server.should_exit = True
-        if self._task is not None:
+        if self._server is not None and self._task is not None:
+            # uvicorn's wait for open requests times out at once when given 0, even with none open.
+            self._server.config.timeout_graceful_shutdown = max(1, round(grace))
+            self._server.should_exit = True
             await self._task
         self._socket.close()

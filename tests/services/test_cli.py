@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import socket
 from pathlib import Path
 
 import msgspec
@@ -75,3 +76,11 @@ def test_verify_names_the_first_bad_version(tmp_path: Path, capsys: pytest.Captu
     replay.write_bytes(msgspec.json.encode(document))
     assert main(["replay", "verify", str(replay)]) == 1
     assert "FAIL  chain at version 5" in capsys.readouterr().out
+
+
+def test_serve_refuses_a_taken_http_port_in_one_sentence(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with socket.create_server(("127.0.0.1", 0)) as taken:
+        port = taken.getsockname()[1]
+        assert main(["serve", "--listen", "127.0.0.1:0", "--http", f"127.0.0.1:{port}",
+                     "--database-url", f"sqlite:///{tmp_path / 'db.sqlite'}"]) == 1
+    assert capsys.readouterr().err == f"OSError: cannot listen for HTTP on 127.0.0.1:{port}: Address already in use\n"
