@@ -15,7 +15,7 @@ import secrets
 import grpc
 import msgspec
 
-from eventstore import CommandRecord, NewEvent, migrate, open_store
+from eventstore import AsyncEventStore, CommandRecord, NewEvent, migrate, open_store
 from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
 
@@ -23,7 +23,7 @@ LEGAL = ['{"type":"engage"}', '{"type":"pass"}']
 
 
 class BareMatches(pb_grpc.MatchServiceServicer):
-    def __init__(self, store: object, match_length: int) -> None:
+    def __init__(self, store: AsyncEventStore, match_length: int) -> None:
         self._store = store
         self._versions: dict[str, int] = {}
         self._length = match_length
@@ -32,7 +32,7 @@ class BareMatches(pb_grpc.MatchServiceServicer):
         match_id = secrets.token_hex(16)
         event = NewEvent(type="MatchCreated", data=b'{"type":"MatchCreated"}')
         command = CommandRecord(command_id=f"create-{match_id}", actor="system", type="create", payload=b"{}")
-        await self._store.append(match_id, 0, [event], command)  # type: ignore[attr-defined]
+        await self._store.append(match_id, 0, [event], command)
         self._versions[match_id] = 1
         tokens = [pb.SeatToken(seat=i, token=str(i)) for i in range(len(request.seats))]
         return pb.CreateMatchResponse(match=pb.Match(match_id=match_id, version=1), tokens=tokens)
@@ -52,7 +52,7 @@ class BareMatches(pb_grpc.MatchServiceServicer):
         events = [NewEvent(type="Done", data=request.command_json.encode()), NewEvent(type="Next", data=b"{}")]
         record = CommandRecord(command_id=request.command_id, actor="0", type=command["type"],
                                payload=request.command_json.encode())
-        await self._store.append(request.match_id, version, events, record)  # type: ignore[attr-defined]
+        await self._store.append(request.match_id, version, events, record)
         self._versions[request.match_id] = version + 2
         ended = (version + 1) // 2 >= self._length
         return pb.SubmitCommandResponse(version=version + 2, to_act=[] if ended else [0])

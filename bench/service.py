@@ -5,9 +5,12 @@ trivial validation, same store append) as subprocesses, drives both with the sam
 SubmitCommand of a random legal command; a new match when one ends) and prints commands/s and submit latency.
 
     python bench/service.py [--matches 64] [--seconds 10] [--repeat 3] [--backend sqlite|postgres|both]
+                            [--play-stream]
 
 Runs alternate bare and real servers and the table shows the median run of each (compare
-ratios measured side by side; absolute figures drift with the machine's load).
+ratios measured side by side; absolute figures drift with the machine's load). With ``--play-stream`` the
+real server is driven both ways instead, alternating: unary calls as above, and one Play stream per seat
+(a command out; the seat's updates, result and turn back), and the ratio is to the unary path.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import grpc
 import psycopg
@@ -32,6 +36,7 @@ from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
 
 ROOT = Path(__file__).resolve().parent.parent
+STREAMS = "duelhall (Play streams)"
 CONCEDE = '"type":"concede"'
 POSTGRES = os.environ.get("DUELHALL_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
 
@@ -69,15 +74,53 @@ async def bot_match(stub: pb_grpc.MatchServiceStub, rng: random.Random, latencie
             count += 1
 
 
-async def load(address: str, matches: int, seconds: float) -> tuple[float, float, float, int]:
+async def play_seat(call: Any, seat: int, rng: random.Random, latencies: list[float], deadline: float) -> None:
+    """One seat on its Play stream: a random legal command whenever its turn names it first, until the end."""
+    sent = 0.0
+    count = 0
+    while (response := await call.read()) is not grpc.aio.EOF:
+        if response.HasField("result") and sent:
+            latencies.append(time.perf_counter() - sent)
+            sent = 0.0
+        turn = response.turn
+        if response.HasField("turn") and turn.to_act and turn.to_act[0] == seat:
+            if time.perf_counter() >= deadline:
+                return
+            options = [c for c in turn.commands_json if CONCEDE not in c]
+            sent = time.perf_counter()
+            await call.write(pb.PlayRequest(command=pb.PlayCommand(command_json=rng.choice(options),
+                                                                   command_id=f"s{seat}c{count}")))
+            count += 1
+
+
+async def stream_match(stub: pb_grpc.MatchServiceStub, rng: random.Random, latencies: list[float],
+                       deadline: float) -> None:
+    """Plays matches one after another over two Play streams each, until the deadline."""
+    while time.perf_counter() < deadline:
+        created = await stub.CreateMatch(pb.CreateMatchRequest(
+            ruleset="card_monsters", seats=[pb.SeatSpec(name="a"), pb.SeatSpec(name="b")]))
+        calls = [stub.Play(), stub.Play()]
+        for token in created.tokens:
+            await calls[token.seat].write(pb.PlayRequest(start=pb.PlayStart(
+                match_id=created.match.match_id, token=token.token, from_version=created.match.version)))
+        seats = [asyncio.ensure_future(play_seat(call, seat, rng, latencies, deadline))
+                 for seat, call in enumerate(calls)]
+        await asyncio.wait(seats, return_when=asyncio.FIRST_COMPLETED)
+        for call in calls:
+            call.cancel()
+        await asyncio.gather(*seats, return_exceptions=True)
+
+
+async def load(address: str, matches: int, seconds: float, streams: bool = False) -> tuple[float, float, float, int]:
     """(commands/s, p50 ms, p99 ms, commands) for ``matches`` concurrent bot matches."""
     latencies: list[float] = []
+    bot = stream_match if streams else bot_match
     async with grpc.aio.insecure_channel(address) as channel:
         stub = pb_grpc.MatchServiceStub(channel)
-        await bot_match(stub, random.Random(0), [], time.perf_counter() + 0.5)
+        await bot(stub, random.Random(0), [], time.perf_counter() + 0.5)
         started = time.perf_counter()
         deadline = started + seconds
-        await asyncio.gather(*(bot_match(stub, random.Random(i), latencies, deadline) for i in range(matches)))
+        await asyncio.gather(*(bot(stub, random.Random(i), latencies, deadline) for i in range(matches)))
         elapsed = time.perf_counter() - started
     cuts = statistics.quantiles(latencies, n=100)
     return len(latencies) / elapsed, cuts[49] * 1000, cuts[98] * 1000, len(latencies)
@@ -99,14 +142,23 @@ def drop(url: str) -> None:
             admin.execute(f'DROP DATABASE IF EXISTS "{url.rsplit("/", 1)[1]}" WITH (FORCE)')
 
 
-def run(backend: str, kind: str, matches: int, seconds: float, workdir: Path) -> tuple[float, float, float, int]:
-    url = database(backend, workdir, kind)
+def cpu_seconds(pid: int) -> float:
+    """User plus system CPU time of a process (from /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def run(backend: str, kind: str, matches: int, seconds: float, workdir: Path) -> tuple[float, float, float, int, float]:
+    """(commands/s, p50 ms, p99 ms, commands, server CPU us per command) of one server."""
+    url = database(backend, workdir, "streams" if kind == STREAMS else kind)
     duelhall = str(Path(sys.executable).parent / "duelhall")
-    command = ([duelhall, "serve", "--database-url", url, "--listen", "127.0.0.1:0"] if kind == "duelhall"
-               else [sys.executable, str(ROOT / "bench" / "bare_server.py"), "--database-url", url])
+    command = ([sys.executable, str(ROOT / "bench" / "bare_server.py"), "--database-url", url] if kind == "bare"
+               else [duelhall, "serve", "--database-url", url, "--listen", "127.0.0.1:0"])
     proc, address = start(command)
     try:
-        return asyncio.run(load(address, matches, seconds))
+        before = cpu_seconds(proc.pid)
+        rate, p50, p99, count = asyncio.run(load(address, matches, seconds, streams=kind == STREAMS))
+        return rate, p50, p99, count, (cpu_seconds(proc.pid) - before) / count * 1e6
     finally:
         proc.terminate()
         proc.wait(10)
@@ -119,19 +171,23 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--backend", choices=("sqlite", "postgres", "both"), default="both")
     parser.add_argument("--repeat", type=int, default=3, help="runs of each server; the median is shown")
+    parser.add_argument("--play-stream", action="store_true", help="compare Play streams with the unary path")
     args = parser.parse_args()
     backends = ("sqlite", "postgres") if args.backend == "both" else (args.backend,)
-    table = Table("backend", "server", "commands", "commands/s", "p50 ms", "p99 ms", "of ceiling")
+    kinds = ("duelhall", STREAMS) if args.play_stream else ("bare", "duelhall")
+    table = Table("backend", "server", "commands", "commands/s", "p50 ms", "p99 ms", "server CPU us/command",
+                  "of unary" if args.play_stream else "of ceiling")
     with tempfile.TemporaryDirectory() as tmp:
         for backend in backends:
-            runs: dict[str, list[tuple[float, float, float, int]]] = {"bare": [], "duelhall": []}
+            runs: dict[str, list[tuple[float, float, float, int, float]]] = {kind: [] for kind in kinds}
             for _ in range(args.repeat):
-                for kind in runs:
+                for kind in kinds:
                     runs[kind].append(run(backend, kind, args.matches, args.seconds, Path(tmp)))
-            ceiling, real = (sorted(runs[kind])[len(runs[kind]) // 2] for kind in ("bare", "duelhall"))
-            for kind, (rate, p50, p99, count) in (("bare (ceiling)", ceiling), ("duelhall", real)):
-                table.add_row(backend, kind, f"{count:,}", f"{rate:,.0f}", f"{p50:.1f}", f"{p99:.1f}",
-                              f"{rate / ceiling[0]:.0%}")
+            medians = [sorted(runs[kind])[len(runs[kind]) // 2] for kind in kinds]
+            for kind, (rate, p50, p99, count, cpu) in zip(kinds, medians, strict=True):
+                label = "bare (ceiling)" if kind == "bare" else kind
+                table.add_row(backend, label, f"{count:,}", f"{rate:,.0f}", f"{p50:.1f}", f"{p99:.1f}", f"{cpu:,.0f}",
+                              f"{rate / medians[0][0]:.0%}")
     Console(width=120).print(table)
 
 

@@ -11,6 +11,7 @@ reports one problem raises the first unknown name if there is one, else the firs
 
 from __future__ import annotations
 
+import functools
 from typing import Any, TypeVar
 
 import msgspec
@@ -27,9 +28,14 @@ class OptionProblem(msgspec.Struct, frozen=True):
     unknown: bool
 
 
+@functools.cache
+def _field_types(options: type[msgspec.Struct]) -> dict[str, Any]:
+    return {field.encode_name: field.type for field in msgspec.structs.fields(options)}
+
+
 def option_problems(raw: dict[str, Any], options: type[msgspec.Struct]) -> list[OptionProblem]:
     """Every unknown name and every invalid value of ``raw``, by name in sorted order."""
-    fields = {field.encode_name: field.type for field in msgspec.structs.fields(options)}
+    fields = _field_types(options)
     problems: list[OptionProblem] = []
     for name in sorted(raw, key=str):
         if name not in fields:

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from engine.contract import Ruleset
-from engine.rulesets import aq, card_monsters, duel
+from engine.rulesets import aq, card_monsters, duel, voidlink
 
 RULESETS: dict[str, Ruleset] = {
     "aq": aq.RULESET,
     "card_monsters": card_monsters.RULESET,
     "duel": duel.RULESET,
+    "voidlink": voidlink.RULESET,
 }
 
 

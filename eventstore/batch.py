@@ -16,7 +16,7 @@ import msgspec
 
 from eventstore.errors import DatabaseError, StoreError, WrongExpectedVersion
 from eventstore.hashing import GENESIS_HASH, chain_hash
-from eventstore.model import Appended, AppendRequest
+from eventstore.model import Appended, AppendRequest, from_micros
 
 Outcome = Appended | StoreError
 
@@ -77,7 +77,8 @@ def _add(result: Plan, request: AppendRequest, prev: bytes, recorded_at: int) ->
         (stream_id, command.command_id, command.actor, command.type, command.payload, first_version, last_version)
     )
     result.secret_rows.extend((stream_id, name, value) for name, value in request.secrets)
-    return Appended(stream_id, first_version, last_version, first_position, result.position, prev, False)
+    at = from_micros(recorded_at)
+    return Appended(stream_id, first_version, last_version, first_position, result.position, prev, at, False)
 
 
 class CommitStats(msgspec.Struct):

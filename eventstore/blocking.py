@@ -74,6 +74,10 @@ class BlockingStore:
         """See ``AsyncEventStore.read_secret``."""
         return self._call(self._store.read_secret(stream_id, name))
 
+    def read_secrets(self, stream_id: str) -> dict[str, bytes]:
+        """See ``AsyncEventStore.read_secrets``."""
+        return self._call(self._store.read_secrets(stream_id))
+
     def save_snapshot(self, snapshot: Snapshot) -> None:
         """See ``AsyncEventStore.save_snapshot``."""
         self._call(self._store.save_snapshot(snapshot))

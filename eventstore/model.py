@@ -60,6 +60,8 @@ class Appended(msgspec.Struct, frozen=True):
     first_position: int
     last_position: int
     head_hash: bytes
+    recorded_at: datetime
+    """When the store recorded the events (all of an append share it)."""
     duplicate: bool
 
 

@@ -273,6 +273,10 @@ class PostgresStore:
         rows = await self._fetch(sql.READ_SECRET, stream_id=stream_id, name=name)
         return rows[0][0] if rows else None
 
+    async def read_secrets(self, stream_id: str) -> dict[str, bytes]:
+        """Every secret of the stream by name."""
+        return {row[0]: row[1] for row in await self._fetch(sql.READ_SECRETS, stream_id=stream_id)}
+
     async def load_snapshot(self, stream_id: str, schema: str) -> Snapshot | None:
         """The stream's snapshot if saved under ``schema``, else None."""
         rows = await self._fetch(sql.LOAD_SNAPSHOT, stream_id=stream_id, schema=schema)

@@ -57,6 +57,7 @@ STREAM_VERSION = _compile(st.STREAM_VERSION)
 HAS_VERSION = _compile(st.HAS_VERSION)
 READ_COMMANDS = _compile(st.READ_COMMANDS)
 READ_SECRET = _compile(st.READ_SECRET)
+READ_SECRETS = _compile(st.READ_SECRETS)
 LOAD_SNAPSHOT = _compile(st.LOAD_SNAPSHOT)
 GET_ROW = _compile(st.GET_ROW)
 LIST_ROWS = _compile(st.LIST_ROWS)
@@ -218,6 +219,11 @@ class SqliteStore:
         """A secret stored with an append (e.g. the match seed), or None."""
         row = self._row(READ_SECRET, stream_id=stream_id, name=name)
         return None if row is None else row[0]
+
+    @_translated
+    def read_secrets(self, stream_id: str) -> dict[str, bytes]:
+        """Every secret of the stream by name."""
+        return dict(self._rows(READ_SECRETS, stream_id=stream_id))
 
     @_translated
     def save_snapshot(self, snapshot: Snapshot) -> None:

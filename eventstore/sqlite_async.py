@@ -218,6 +218,10 @@ class AsyncSqliteStore:
         """A secret stored with an append, or None."""
         return await self._read(lambda store: store.read_secret(stream_id, name))
 
+    async def read_secrets(self, stream_id: str) -> dict[str, bytes]:
+        """Every secret of the stream by name."""
+        return await self._read(lambda store: store.read_secrets(stream_id))
+
     async def load_snapshot(self, stream_id: str, schema: str) -> Snapshot | None:
         """The stream's snapshot if saved under ``schema``, else None."""
         return await self._read(lambda store: store.load_snapshot(stream_id, schema))

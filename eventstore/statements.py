@@ -73,10 +73,13 @@ def stream_head(stream_id: ColumnElement[Any]) -> Select[Any]:
 
 
 def original(stream_id: ColumnElement[Any], command_id: ColumnElement[Any]) -> Select[Any]:
-    """What a recorded command appended: first and last version, their positions, the last hash."""
+    """What a recorded command appended: first and last version, their positions, the last hash and time."""
     first, last = events.alias("first_event"), events.alias("last_event")
     return (
-        select(commands.c.first_version, commands.c.last_version, first.c.position, last.c.position, last.c.hash)
+        select(
+            commands.c.first_version, commands.c.last_version, first.c.position, last.c.position, last.c.hash,
+            last.c.recorded_at,
+        )
         .select_from(
             commands.join(
                 first, and_(first.c.stream_id == commands.c.stream_id, first.c.version == commands.c.first_version)
@@ -88,8 +91,11 @@ def original(stream_id: ColumnElement[Any], command_id: ColumnElement[Any]) -> S
 
 def original_outcome(stream_id: str, row: Sequence[Any]) -> Appended:
     """The first result of a recorded command, from a row of ``original``."""
-    first_version, last_version, first_position, last_position, head_hash = row
-    return Appended(stream_id, first_version, last_version, first_position, last_position, head_hash, False)
+    first_version, last_version, first_position, last_position, head_hash, recorded_at = row
+    return Appended(
+        stream_id, first_version, last_version, first_position, last_position, head_hash, from_micros(recorded_at),
+        False,
+    )
 
 
 STREAM_HEAD = stream_head(bindparam("stream_id"))
@@ -131,6 +137,7 @@ READ_COMMANDS = (
 READ_SECRET = select(secrets.c.value).where(
     secrets.c.stream_id == bindparam("stream_id"), secrets.c.name == bindparam("name")
 )
+READ_SECRETS = select(secrets.c.name, secrets.c.value).where(secrets.c.stream_id == bindparam("stream_id"))
 LOAD_SNAPSHOT = select(snapshots.c.version, snapshots.c.data).where(
     snapshots.c.stream_id == bindparam("stream_id"), snapshots.c.schema == bindparam("schema")
 )

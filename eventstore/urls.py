@@ -27,6 +27,12 @@ def backend_of(url: str) -> str:
     return name
 
 
+def is_shared(url: str) -> bool:
+    """Whether other server instances may write the same database: PostgreSQL is served to many; an
+    embedded SQLite file belongs to the one server that opened it."""
+    return backend_of(url) == "postgresql"
+
+
 def parse(url: str) -> URL:
     """The SQLAlchemy URL (``postgres://`` accepted as ``postgresql://``)."""
     if url.startswith("postgres://"):

@@ -8,13 +8,12 @@ Both take the async store; the CLI runs them with ``asyncio.run``.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 import msgspec
 
 from engine import registry
 from engine.match import event_decoder, fold
-from eventstore import CommandRecord, NewEvent, RecordedEvent
+from eventstore import AsyncEventStore, CommandRecord, NewEvent, RecordedEvent
 from replays.format import FORMAT, FORMAT_VERSION, Replay, ReplayCommand, ReplayEvent, RulesetRef, encode_replay
 from replays.verify import verify_bytes
 
@@ -81,17 +80,17 @@ def appends(replay: Replay) -> list[tuple[int, list[NewEvent], CommandRecord, di
     return steps
 
 
-def _same_match(replay: Replay, stored_head: Any) -> bool:
+def _same_match(replay: Replay, stored_head: RecordedEvent | None) -> bool:
     return stored_head is not None and stored_head.hash.hex() == replay.head_hash
 
 
-async def export(store: Any, match_id: str, include_seed: bool) -> bytes:
+async def export(store: AsyncEventStore, match_id: str, include_seed: bool) -> bytes:
     recorded = await store.read_stream(match_id)
     seed = await store.read_secret(match_id, SEED_SECRET) if include_seed else None
     return encode_replay(build(match_id, recorded, await store.read_commands(match_id), seed))
 
 
-async def import_(store: Any, data: bytes) -> tuple[str, bool]:
+async def import_(store: AsyncEventStore, data: bytes) -> tuple[str, bool]:
     """(match id, imported); False when the same match was already stored."""
     replay = verified(data)
     version = await store.stream_version(replay.match_id)

@@ -13,19 +13,19 @@ from pathlib import Path
 from grpc_tools import protoc
 
 ROOT = Path(__file__).resolve().parent.parent
-PROTO = "duelhall/v1/duelhall.proto"
+PROTOS = ("duelhall/v1/duelhall.proto", "duelhall/v1/tournament.proto")
 
 
 def generate(out: Path) -> list[Path]:
     """Writes the stubs under ``out`` and returns the files written."""
     include = Path(protoc.__file__).parent / "_proto"
     args = ["protoc", f"-I{ROOT / 'proto'}", f"-I{include}", f"--python_out={out}", f"--pyi_out={out}",
-            f"--grpc_python_out={out}", PROTO]
+            f"--grpc_python_out={out}", *PROTOS]
     if protoc.main(args) != 0:
         raise SystemExit("protoc failed")
     generated = out / "duelhall" / "v1"
     files = []
-    for path in sorted(generated.glob("duelhall_pb2*")):
+    for path in sorted(generated.glob("*_pb2*")):
         text = path.read_text()
         # protoc writes absolute imports rooted at proto/; the stubs live inside services.api.
         text = re.sub(r"^from duelhall\.v1 import", "from services.api import", text, flags=re.M)

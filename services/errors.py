@@ -6,7 +6,9 @@
     ├── PermissionDenied     a token that does not open this seat or action                      PERMISSION_DENIED
     ├── MatchNotFound        no match with this id                                               NOT_FOUND
     ├── VersionMismatch      expected_version differs from the match's version                   ABORTED
-    ├── FailedPrecondition   the match is not in the state the request needs (e.g. still running) FAILED_PRECONDITION
+    ├── NotFound             no such thing besides a match (e.g. a tournament)                   NOT_FOUND
+    ├── Conflict             an id already stands for something else                             ALREADY_EXISTS
+    ├── Refused              the request is valid but not now (e.g. a tournament's state)        FAILED_PRECONDITION
     └── ReplayRejected       a replay file failed verification                                   FAILED_PRECONDITION
 
 ``engine.Rejected`` (a rule refusal) is FAILED_PRECONDITION, or INVALID_ARGUMENT for malformed commands;
@@ -59,7 +61,19 @@ class VersionMismatch(ServiceError):
     reason = "VERSION_MISMATCH"
 
 
-class FailedPrecondition(ServiceError):
-    """The match is not in a state that allows the request (e.g. viewing a running match's every seat)."""
+class NotFound(ServiceError):
+    """No such object (other than a match, which has ``MatchNotFound``)."""
+
+    reason = "NOT_FOUND"
+
+
+class Conflict(ServiceError):
+    """An id the client chose already stands for something different."""
+
+    reason = "ALREADY_EXISTS"
+
+
+class Refused(ServiceError):
+    """A well-formed request that the object's current state does not allow."""
 
     reason = "FAILED_PRECONDITION"

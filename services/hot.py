@@ -6,8 +6,21 @@ import asyncio
 from datetime import datetime
 from typing import Any
 
+import msgspec
+
 from engine.contract import Outcome, Ruleset
 from engine.match import Match
+
+
+class MatchEvent(msgspec.Struct, frozen=True):
+    """An event a hot match took on, as recorded: the engine's object (to redact and fold) and its JSON."""
+
+    version: int
+    type: str
+    event: Any
+    data: bytes
+    actor: str
+    recorded_at: datetime
 
 
 class HotMatch:
@@ -24,8 +37,13 @@ class HotMatch:
         self.token_hashes = token_hashes
         self.command_ids = command_ids
         """Command id -> (first, last) version it appended: answers retries without deciding again."""
+        self.log_complete = True
+        """Whether ``command_ids`` holds every command of the stream (a match loaded from a snapshot knows
+        only the commands of its tail until it reads the log)."""
         self.last_event_at = last_event_at
         self.lock = asyncio.Lock()
+        self.watches = 0
+        """Open watches: a watched match stays loaded, so each of its changes reaches its watchers."""
 
     @property
     def version(self) -> int:

@@ -2,36 +2,46 @@
 
 Commands for one match are serialised by its lock; the RNG stream of a command is keyed by the version of
 its first event (DESIGN.md). A version conflict means another instance wrote the stream: reload the tail and
-decide again. Watchers and timers hang off the manager but live in their own modules.
+decide again. On a database shared with other instances a follower folds their appends into the loaded
+matches. Every change is handed to the listeners wired in ``server.create_server``: the events to the
+watchers' feed, the match to the timers.
 """
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 import time
 import uuid
 from collections import OrderedDict
-from collections.abc import Sequence
-from datetime import UTC, datetime
+from collections.abc import Callable, Sequence
+from datetime import datetime
 from typing import Any
 
 import msgspec
 
 from engine import registry
-from engine.contract import SYSTEM, Actor, Ruleset
+from engine.contract import SYSTEM, Actor, Ruleset, Viewer
 from engine.errors import Rejected
 from engine.match import (
-    Match, MatchCreated, apply, create, decide, encode, event_decoder, fold, restore, snapshot, type_tag,
+    MATCH_CREATED, Match, MatchCreated, apply, create, decide, encode, event_decoder, fold, restore, snapshot, type_tag,
 )
-from eventstore import CommandRecord, NewEvent, RecordedEvent, Snapshot, WrongExpectedVersion
+from eventstore import AsyncEventStore, CommandRecord, NewEvent, RecordedEvent, Snapshot, WrongExpectedVersion
 from replays.storage import SEED_SECRET
+from services import lifecycle
 from services.errors import InvalidArgument, MatchNotFound, VersionMismatch
-from services.hot import HotMatch
+from services.follower import Follower
+from services.hot import HotMatch, MatchEvent
 from services.readmodel import TABLE, MatchRow, ReadModel, row_for
-from services.tokens import TOKEN_SECRET_PREFIX, new_token, token_hash
+from services.tokens import TOKEN_SECRET_PREFIX, SeatToken, new_token, seat_for, token_hash, viewer_for
 
 CREATE_COMMAND = "create_match"
 _RETRIES = 8
+
+OnChange = Callable[[HotMatch], None]
+"""Told that a match was loaded or changed (the timers re-arm)."""
+OnEvents = Callable[[HotMatch, Sequence[MatchEvent]], None]
+"""Handed the events a loaded match took on, in order, once it holds them (the watchers' feed)."""
 
 
 class SeatEntry(msgspec.Struct, frozen=True):
@@ -44,13 +54,43 @@ class Created(msgspec.Struct, frozen=True):
     tokens: list[str]
 
 
+class RedactedEvent(msgspec.Struct, frozen=True):
+    """One event as one viewer may see it: ``data`` is its JSON, redacted for that viewer."""
+
+    version: int
+    type: str
+    data: bytes
+    actor: str
+    recorded_at: datetime
+
+
 class Submitted(msgspec.Struct, frozen=True):
-    events: list[Any]
-    """The command's events (engine objects, unredacted)."""
-    first_version: int
+    """Everything the reply to a command needs, taken under the match's lock."""
+
+    events: list[RedactedEvent]
+    """The command's events as the submitter may see them."""
     version: int
     duplicate: bool
-    recorded_at: datetime
+    to_act: tuple[int, ...]
+
+
+class Viewed(msgspec.Struct, frozen=True):
+    """What a viewer sees of a match now."""
+
+    viewer: Viewer
+    version: int
+    view: bytes
+    to_act: tuple[int, ...]
+
+
+class Decision(msgspec.Struct, frozen=True):
+    """What a seat needs to act now: its legal commands (JSON), and its view when asked for."""
+
+    seat: int
+    version: int
+    commands: list[bytes]
+    view: bytes | None
+    to_act: tuple[int, ...]
 
 
 def ruleset_for(ruleset_id: str) -> Ruleset:
@@ -73,19 +113,46 @@ def actor_name(actor: Actor) -> str:
 class MatchManager:
     """Creates matches and runs their commands; keeps up to ``capacity`` matches loaded (LRU)."""
 
-    def __init__(self, store: Any, *, capacity: int = 1024, snapshot_every: int = 200) -> None:
+    def __init__(
+        self, store: AsyncEventStore, *, shared: bool = False, capacity: int = 1024, snapshot_every: int = 200,
+    ) -> None:
         self.store = store
         self.read_model = ReadModel(store)
+        self.shared = shared
+        """Whether other instances write the same database (``eventstore.urls.is_shared``)."""
         self.capacity = capacity
         self.snapshot_every = snapshot_every
         self._hot: OrderedDict[str, HotMatch] = OrderedDict()
-        self.on_change: list[Any] = []
-        """Callbacks ``f(hot)`` run after a hot match changed (timers re-arm here)."""
+        self._on_change: list[OnChange] = []
+        self._on_events: list[OnEvents] = []
+        self._follower = Follower(store, self.apply_foreign) if shared else None
+
+    def on_change(self, listener: OnChange) -> None:
+        self._on_change.append(listener)
+
+    def on_events(self, listener: OnEvents) -> None:
+        self._on_events.append(listener)
+
+    async def start(self) -> None:
+        """Follows the other instances' appends, on a shared database."""
+        if self._follower is not None:
+            await self._follower.start()
+
+    async def stop(self) -> None:
+        if self._follower is not None:
+            await self._follower.stop()
 
     # -- creation ---------------------------------------------------------------------------------
 
-    async def create(self, ruleset_id: str, seats: Sequence[SeatEntry], options: dict[str, Any]) -> Created:
-        """A new match with fresh seed and seat tokens; ``ConfigError`` for a bad configuration."""
+    async def create(
+        self, ruleset_id: str, seats: Sequence[SeatEntry], options: dict[str, Any],
+        labels: dict[str, str] | None = None, match_id: str = "", tokens: Sequence[str] = (),
+    ) -> Created:
+        """A new match with fresh seed and seat tokens; ``ConfigError`` for a bad configuration.
+
+        ``match_id`` and ``tokens`` are chosen by the caller when a retried request must land on the same
+        match (services/create_requests.py); the append then fails with ``WrongExpectedVersion`` if it exists.
+        """
         ruleset = ruleset_for(ruleset_id)
         for index, seat in enumerate(seats):
             if not seat.name.strip():
@@ -94,20 +161,20 @@ class MatchManager:
         config_data = {"seats": [seat.config for seat in seats], "options": options}
         names = [seat.name for seat in seats]
         events = create(ruleset, config_data, names, seed)
-        match_id = new_match_id()
-        tokens = [new_token() for _ in seats]
+        match_id = match_id or new_match_id()
+        tokens = list(tokens) or [new_token() for _ in seats]
+        labels = dict(sorted((labels or {}).items()))
         payload = encode({"ruleset": ruleset_id, "seats": [msgspec.to_builtins(s) for s in seats],
-                          "options": options})
+                          "options": options, "labels": labels})
         command = CommandRecord(command_id=f"create-{match_id}", actor=SYSTEM, type=CREATE_COMMAND,
                                 payload=payload)
         hidden = {SEED_SECRET: seed} | {f"{TOKEN_SECRET_PREFIX}{i}": token_hash(t) for i, t in enumerate(tokens)}
-        await self.store.append(match_id, 0, _new_events(events), command, secrets=hidden)
-        now = datetime.now(UTC)
+        appended = await self.store.append(match_id, 0, _new_events(events), command, secrets=hidden)
         hot = HotMatch(match_id, ruleset, fold(ruleset, events), seed,
                        tuple(hidden[f"{TOKEN_SECRET_PREFIX}{i}"] for i in range(len(tokens))),
-                       {command.command_id: (1, len(events))}, now)
+                       {command.command_id: (1, len(events))}, appended.recorded_at)
         self._remember(hot)
-        row = row_for(hot, created_at=now)
+        row = row_for(hot, created_at=appended.recorded_at, labels=labels)
         await self.read_model.put(row)
         self._changed(hot)
         return Created(row=row, tokens=tokens)
@@ -115,56 +182,75 @@ class MatchManager:
     # -- commands ---------------------------------------------------------------------------------
 
     async def submit(
-        self, match_id: str, actor: Actor, raw: bytes, command_id: str = "", expected_version: int | None = None,
+        self, match_id: str, actor: Actor | SeatToken, raw: bytes, command_id: str = "",
+        expected_version: int | None = None,
     ) -> Submitted:
-        """Decides and appends one command; retries with the same ``command_id`` get the first result."""
+        """Decides and appends one command; retries with the same ``command_id`` get the first result.
+
+        A ``SeatToken`` is checked against the match's token hashes once the match is at hand.
+        """
         hot = await self.get(match_id)
+        if isinstance(actor, SeatToken):
+            actor = seat_for(actor.token, hot.token_hashes)
         command_id = command_id or uuid.uuid4().hex
+        viewer = actor if isinstance(actor, int) else None
         async with hot.lock:
             for _ in range(_RETRIES):
                 if command_id in hot.command_ids:
-                    return await self._replayed(hot, command_id)
+                    return await self._replayed(hot, command_id, viewer)
                 if expected_version is not None and expected_version != hot.version:
                     raise VersionMismatch(f"match is at version {hot.version}, not {expected_version}",
                                           actual=str(hot.version))
                 try:
                     decided = decide(hot.ruleset, hot.match, actor, raw, hot.seed)
                 except Rejected:
-                    # Decided on a copy another instance may have moved past: refuse only when current.
-                    if await self._catch_up(hot):
+                    # On a shared database the copy may be behind another instance: refuse only when current.
+                    # The embedded instance is the only writer, so its copy is current.
+                    if self.shared and await self._catch_up(hot):
+                        continue
+                    # A retry of a command from before the match was loaded: answer it, do not refuse it.
+                    if not hot.log_complete and await self._complete_log(hot, command_id):
                         continue
                     raise
                 events = list(decided.events)
                 record = CommandRecord(command_id=command_id, actor=actor_name(actor),
                                        type=type_tag(decided.command), payload=raw)
+                new = _new_events(events)
                 try:
-                    appended = await self.store.append(match_id, hot.version, _new_events(events), record)
+                    appended = await self.store.append(match_id, hot.version, new, record)
                 except WrongExpectedVersion:
                     await self._catch_up(hot)
                     continue
-                if appended.duplicate:
-                    await self._catch_up(hot)
+                if appended.duplicate:  # a command from before the match was loaded, or another instance's
+                    hot.command_ids[command_id] = (appended.first_version, appended.last_version)
+                    if self.shared:
+                        await self._catch_up(hot)
                     continue
-                await self._advanced(hot, decided.match, len(events), command_id)
-                return Submitted(events=events, first_version=hot.version - len(events) + 1,
-                                 version=hot.version, duplicate=False, recorded_at=hot.last_event_at)
+                first, at = appended.first_version, appended.recorded_at
+                happened = [MatchEvent(first + i, n.type, e, n.data, record.actor, at)
+                            for i, (e, n) in enumerate(zip(events, new, strict=True))]
+                await self._advanced(hot, decided.match, happened, command_id)
+                redacted = [RedactedEvent(m.version, m.type, encode(hot.ruleset.redact(m.event, viewer)),
+                                          m.actor, at) for m in happened]
+                return Submitted(redacted, hot.version, False, hot.ruleset.to_act(hot.state))
         raise VersionMismatch("the match kept changing under this command; retry", actual=str(hot.version))
 
-    async def _advanced(self, hot: HotMatch, after: Match, appended: int, command_id: str) -> None:
+    async def _advanced(self, hot: HotMatch, after: Match, happened: list[MatchEvent], command_id: str) -> None:
         was_running = hot.outcome is None
-        hot.advance(after, command_id, datetime.now(UTC))
+        hot.advance(after, command_id, happened[-1].recorded_at)
+        self._publish(hot, happened)
         if was_running and hot.outcome is not None:
-            await self.read_model.put(row_for(hot, created_at=None, previous=await self.read_model.get(hot.match_id)))
-        if hot.version // self.snapshot_every != (hot.version - appended) // self.snapshot_every:
+            await self.ended(hot)
+        if hot.version // self.snapshot_every != (hot.version - len(happened)) // self.snapshot_every:
             await self._snapshot(hot)
-        self._changed(hot)
 
-    async def _replayed(self, hot: HotMatch, command_id: str) -> Submitted:
+    async def _replayed(self, hot: HotMatch, command_id: str, viewer: Viewer) -> Submitted:
         first, last = hot.command_ids[command_id]
         recorded = await self.store.read_stream(hot.match_id, first, last)
         decoder = event_decoder(hot.ruleset)
-        return Submitted(events=[decoder.decode(r.data) for r in recorded], first_version=first, version=hot.version,
-                         duplicate=True, recorded_at=recorded[-1].meta.recorded_at)
+        events = [RedactedEvent(r.version, r.type, encode(hot.ruleset.redact(decoder.decode(r.data), viewer)),
+                                r.meta.actor, r.meta.recorded_at) for r in recorded]
+        return Submitted(events, hot.version, True, hot.ruleset.to_act(hot.state))
 
     # -- reading ----------------------------------------------------------------------------------
 
@@ -194,13 +280,40 @@ class MatchManager:
                 await self._catch_up(hot)
         return hot
 
+    async def viewed(self, match_id: str, token: str, min_version: int = 0) -> Viewed:
+        """The view of the token's seat (a spectator's without a token), at ``min_version`` or later."""
+        hot = await self.at_least(match_id, min_version)
+        viewer = viewer_for(token, hot.token_hashes)
+        return Viewed(viewer, hot.version, encode(hot.ruleset.view(hot.state, viewer)), hot.ruleset.to_act(hot.state))
+
+    async def decision(self, match_id: str, token: str, min_version: int = 0, include_view: bool = False) -> Decision:
+        """The legal commands of the token's seat, at ``min_version`` or later."""
+        hot = await self.at_least(match_id, min_version)
+        return decision(hot, seat_for(token, hot.token_hashes), include_view)
+
+    def turn(self, match_id: str, seat: int) -> Decision:
+        """A watched seat's legal commands now (its match is loaded while watched)."""
+        hot = self._hot.get(match_id)
+        if hot is None:
+            raise MatchNotFound(f"no match {match_id!r}")
+        return decision(hot, seat, include_view=False)
+
     async def reindex(self, match_id: str) -> MatchRow:
         """Rewrites the match's read-model row from its events (after an import)."""
         hot = await self.get(match_id)
         head = await self.store.read_stream(match_id, 1, 1)
-        row = row_for(hot, created_at=head[0].meta.recorded_at)
+        labels = await lifecycle.labels_of(self.store, match_id)
+        row = row_for(hot, created_at=head[0].meta.recorded_at, labels=labels)
         await self.read_model.put(row)
+        if hot.outcome is not None:
+            await lifecycle.record_end(self.store, row)
         return row
+
+    async def ended(self, hot: HotMatch) -> None:
+        """A match ended: its row says so and its end is recorded once in the lifecycle (services/lifecycle.py)."""
+        row = row_for(hot, created_at=None, previous=await self.read_model.get(hot.match_id))
+        await self.read_model.put(row)
+        await lifecycle.record_end(self.store, row)
 
     async def rebuild_read_model(self) -> int:
         """Rebuilds the match list from scratch from the events (DESIGN.md: read models are projections)."""
@@ -208,7 +321,7 @@ class MatchManager:
         rebuilt, position = 0, 1
         while batch := await self.store.read_all(position, 1000):
             for recorded in batch:
-                if recorded.version == 1:
+                if recorded.version == 1 and recorded.type == MATCH_CREATED:
                     await self.reindex(recorded.stream_id)
                     self._hot.pop(recorded.stream_id, None)
                     rebuilt += 1
@@ -218,57 +331,82 @@ class MatchManager:
     def loaded(self, match_id: str) -> HotMatch | None:
         return self._hot.get(match_id)
 
-    async def apply_foreign(self, hot: HotMatch, recorded: RecordedEvent) -> None:
-        """Folds an event another instance appended, if it is the next one (else the next write reloads)."""
-        if recorded.version != hot.version + 1 or hot.lock.locked():
+    async def apply_foreign(self, recorded: RecordedEvent) -> None:
+        """Folds an event another instance appended into its match, if loaded (the follower's callback)."""
+        hot = self._hot.get(recorded.stream_id)
+        if hot is None or recorded.version <= hot.version:
             return
         async with hot.lock:
             if recorded.version == hot.version + 1:
+                await self._fold_in(hot, [recorded])
+            elif recorded.version > hot.version:
                 await self._catch_up(hot)
 
     # -- loading ----------------------------------------------------------------------------------
 
     async def _load(self, match_id: str) -> HotMatch:
-        recorded = await self.store.read_stream(match_id, 1, 1)
+        """Three round trips: the first event with the secrets, the snapshot, the tail.
+
+        The command log is not read: the tail's events name their commands, the store answers a retry of an
+        older one as a duplicate, and a refused command looks the log up once (``_complete_log``).
+        """
+        recorded, hidden = await asyncio.gather(self.store.read_stream(match_id, 1, 1),
+                                                self.store.read_secrets(match_id))
         if not recorded:
             raise MatchNotFound(f"no match {match_id!r}")
         ruleset = ruleset_of(recorded[0])
         decoder = event_decoder(ruleset)
         created = decoder.decode(recorded[0].data)
-        match = await self._from_snapshot(match_id, created, ruleset) or fold(ruleset, [created])
+        snapshotted = await self._from_snapshot(match_id, created, ruleset)
+        match = snapshotted or fold(ruleset, [created])
         tail = await self.store.read_stream(match_id, match.version + 1)
         match = apply(ruleset, match, [decoder.decode(r.data) for r in tail])
-        seed = await self.store.read_secret(match_id, SEED_SECRET) or b""
-        hashes = []
-        for seat in range(len(created.seats)):
-            hashes.append(await self.store.read_secret(match_id, f"{TOKEN_SECRET_PREFIX}{seat}") or b"")
-        commands = {c.command_id: (first, last) for c, first, last in await self.store.read_commands(match_id)}
+        hashes = tuple(hidden.get(f"{TOKEN_SECRET_PREFIX}{seat}", b"") for seat in range(len(created.seats)))
+        commands: dict[str, tuple[int, int]] = {}
+        for event in tail if snapshotted else [*recorded, *tail]:
+            first, _ = commands.get(event.meta.command_id, (event.version, 0))
+            commands[event.meta.command_id] = (first, event.version)
         last_at = (tail or recorded)[-1].meta.recorded_at
-        return HotMatch(match_id, ruleset, match, seed, tuple(hashes), commands, last_at)
+        hot = HotMatch(match_id, ruleset, match, hidden.get(SEED_SECRET, b""), hashes, commands, last_at)
+        hot.log_complete = snapshotted is None
+        return hot
+
+    async def _complete_log(self, hot: HotMatch, command_id: str) -> bool:
+        """Reads the whole command log of a loaded match, once; True if it holds ``command_id``."""
+        for command, first, last in await self.store.read_commands(hot.match_id):
+            hot.command_ids.setdefault(command.command_id, (first, last))
+        hot.log_complete = True
+        return command_id in hot.command_ids
 
     async def _catch_up(self, hot: HotMatch) -> bool:
         """Folds what other writers appended since the hot version, with their command ids; True if any."""
         tail = await self.store.read_stream(hot.match_id, hot.version + 1)
         if not tail:
             return False
+        await self._fold_in(hot, tail)
+        return True
+
+    async def _fold_in(self, hot: HotMatch, tail: Sequence[RecordedEvent]) -> None:
+        """Folds stored events that follow the hot version, and hands them on."""
         decoder = event_decoder(hot.ruleset)
         was_running = hot.outcome is None
+        happened = [MatchEvent(r.version, r.type, decoder.decode(r.data), r.data, r.meta.actor, r.meta.recorded_at)
+                    for r in tail]
+        hot.match = apply(hot.ruleset, hot.match, [m.event for m in happened])
         for recorded in tail:
-            hot.match = apply(hot.ruleset, hot.match, [decoder.decode(recorded.data)])
             first, _ = hot.command_ids.get(recorded.meta.command_id, (recorded.version, 0))
             hot.command_ids[recorded.meta.command_id] = (first, recorded.version)
         hot.last_event_at = tail[-1].meta.recorded_at
+        self._publish(hot, happened)
         if was_running and hot.outcome is not None:
-            await self.read_model.put(row_for(hot, created_at=None, previous=await self.read_model.get(hot.match_id)))
-        self._changed(hot)
-        return True
+            await self.ended(hot)
 
     async def _snapshot(self, hot: HotMatch) -> None:
         await self.store.save_snapshot(Snapshot(stream_id=hot.match_id, version=hot.version,
-                                                schema=_snapshot_schema(hot.ruleset), data=snapshot(hot.match)))
+                                                schema=snapshot_schema(hot.ruleset), data=snapshot(hot.match)))
 
     async def _from_snapshot(self, match_id: str, created: MatchCreated, ruleset: Ruleset) -> Match | None:
-        snapshot = await self.store.load_snapshot(match_id, _snapshot_schema(ruleset))
+        snapshot = await self.store.load_snapshot(match_id, snapshot_schema(ruleset))
         return None if snapshot is None else restore(ruleset, created, snapshot.data)
 
     # -- cache ------------------------------------------------------------------------------------
@@ -276,18 +414,36 @@ class MatchManager:
     def _remember(self, hot: HotMatch) -> None:
         self._hot[hot.match_id] = hot
         self._hot.move_to_end(hot.match_id)
-        while len(self._hot) > self.capacity:
+        # Evict the least recently used matches that no command and no watch holds.
+        for _ in range(len(self._hot)):
+            if len(self._hot) <= self.capacity:
+                return
             oldest = next(iter(self._hot))
-            if self._hot[oldest].lock.locked():
-                break
-            del self._hot[oldest]
+            held = self._hot[oldest]
+            if held.lock.locked() or held.watches:
+                self._hot.move_to_end(oldest)
+            else:
+                del self._hot[oldest]
+
+    def _publish(self, hot: HotMatch, happened: Sequence[MatchEvent]) -> None:
+        for events_listener in self._on_events:
+            events_listener(hot, happened)
+        self._changed(hot)
 
     def _changed(self, hot: HotMatch) -> None:
-        for callback in self.on_change:
-            callback(hot)
+        for listener in self._on_change:
+            listener(hot)
 
 
-def _snapshot_schema(ruleset: Ruleset) -> str:
+def decision(hot: HotMatch, seat: int, include_view: bool) -> Decision:
+    """A seat's legal commands (and view) on the match as it is now."""
+    ruleset, state = hot.ruleset, hot.state
+    view = encode(ruleset.view(state, seat)) if include_view else None
+    return Decision(seat, hot.version, [encode(c) for c in ruleset.legal_commands(state, seat)], view,
+                    ruleset.to_act(state))
+
+
+def snapshot_schema(ruleset: Ruleset) -> str:
     return f"{ruleset.id}:{ruleset.version}"
 
 

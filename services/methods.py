@@ -1,4 +1,8 @@
-"""The API's methods, read from the proto descriptor: each edge (gRPC, Connect) serves this one list."""
+"""The API's methods read from the proto descriptor, each bound to its servicer method.
+
+The gRPC server registers the servicers directly; the Connect edge (``services/web/connect.py``) serves the
+methods of this list, calling the same servicer methods.
+"""
 
 from __future__ import annotations
 
@@ -18,20 +22,22 @@ class Method(msgspec.Struct, frozen=True):
     request: Any
     """The request message class."""
     response: Any
-    streaming: bool
-    """Server streaming (the response is an async iterator)."""
-    call: Callable[[Any], Any]
+    client_streaming: bool
+    server_streaming: bool
+    call: Callable[..., Any]
+    """The servicer method: ``(request or request iterator, context)``."""
 
 
-def methods(implementations: Mapping[str, object]) -> list[Method]:
-    """Every method of the services in ``implementations`` (by short service name), bound to its call."""
+def methods(servicers: Mapping[str, object]) -> list[Method]:
+    """Every method of the services in ``servicers`` (by short service name), bound to its servicer."""
     found = []
-    for short, implementation in implementations.items():
+    for short, servicer in servicers.items():
         service = pb.DESCRIPTOR.services_by_name[short]
         for method in service.methods:
             found.append(Method(
                 service=service.full_name, name=method.name,
                 request=message_factory.GetMessageClass(method.input_type),
                 response=message_factory.GetMessageClass(method.output_type),
-                streaming=method.server_streaming, call=getattr(implementation, method.name)))
+                client_streaming=method.client_streaming, server_streaming=method.server_streaming,
+                call=getattr(servicer, method.name)))
     return found

@@ -27,13 +27,16 @@ class MatchRow(msgspec.Struct, frozen=True):
     created_at: datetime
     updated_at: datetime
     seed_commitment: str
+    labels: dict[str, str] = msgspec.field(default_factory=dict)
 
 
 _decoder = msgspec.json.Decoder(MatchRow)
 
 
-def row_for(hot: Any, created_at: datetime | None, previous: MatchRow | None = None) -> MatchRow:
-    """The row for a loaded match; ``created_at`` comes from ``previous`` when not given."""
+def row_for(
+    hot: Any, created_at: datetime | None, previous: MatchRow | None = None, labels: dict[str, str] | None = None,
+) -> MatchRow:
+    """The row for a loaded match; ``created_at`` and ``labels`` come from ``previous`` when not given."""
     created = hot.match.created
     outcome = hot.outcome
     return MatchRow(
@@ -47,6 +50,7 @@ def row_for(hot: Any, created_at: datetime | None, previous: MatchRow | None = N
         created_at=created_at or (previous.created_at if previous else hot.last_event_at),
         updated_at=hot.last_event_at if created_at is None else created_at,
         seed_commitment=created.seed_commitment,
+        labels=labels if labels is not None else (previous.labels if previous else {}),
     )
 
 
@@ -65,6 +69,7 @@ class ReadModel:
 
     async def page(
         self, after: str | None, size: int, ruleset: str = "", status: str = "",
+        labels: dict[str, str] | None = None,
     ) -> tuple[list[MatchRow], str | None]:
         """Up to ``size`` rows after the key ``after`` (creation order) that pass the filters."""
         found: list[MatchRow] = []
@@ -76,8 +81,14 @@ class ReadModel:
             for key, data in batch:
                 cursor = key
                 row = _decoder.decode(data)
-                if (not ruleset or row.ruleset == ruleset) and (not status or row.status == status):
+                if ((not ruleset or row.ruleset == ruleset) and (not status or row.status == status)
+                        and has_labels(row.labels, labels)):
                     found.append(row)
                     if len(found) == size:
                         return found, key
         return found, cursor
+
+
+def has_labels(labels: dict[str, str], wanted: dict[str, str] | None) -> bool:
+    """Whether ``labels`` carries every wanted label with its value."""
+    return not wanted or all(labels.get(key) == value for key, value in wanted.items())

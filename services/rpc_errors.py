@@ -1,5 +1,4 @@
-"""Exceptions to rich statuses (AIP-193), for the gRPC and the Connect edge alike: this table is the
-documentation of the service's errors.
+"""Exceptions to gRPC statuses (AIP-193): this table is the documentation of the service's errors.
 
 | exception                      | status              | ErrorInfo.reason                 |
 |--------------------------------|---------------------|----------------------------------|
@@ -11,7 +10,9 @@ documentation of the service's errors.
 | PermissionDenied               | PERMISSION_DENIED   | TOKEN_INVALID, ADMIN_REQUIRED    |
 | MatchNotFound                  | NOT_FOUND           | MATCH_NOT_FOUND                  |
 | VersionMismatch                | ABORTED             | VERSION_MISMATCH                 |
-| FailedPrecondition             | FAILED_PRECONDITION | MATCH_RUNNING                    |
+| NotFound                       | NOT_FOUND           | e.g. TOURNAMENT_NOT_FOUND        |
+| Conflict                       | ALREADY_EXISTS      | e.g. REQUEST_ID_REUSED           |
+| Refused                        | FAILED_PRECONDITION | e.g. ROUND_NOT_FINISHED          |
 | ReplayInvalid                  | FAILED_PRECONDITION | REPLAY_INVALID (check, version)  |
 | ReplayConflict                 | ALREADY_EXISTS      | MATCH_EXISTS                     |
 | anything else (a bug)          | INTERNAL            | INTERNAL (no detail leaves)      |
@@ -19,21 +20,23 @@ documentation of the service's errors.
 
 from __future__ import annotations
 
+import functools
+import inspect
 import logging
+from collections.abc import Callable
+from typing import Any
 
+import grpc
 from google.protobuf import any_pb2
 from google.rpc import code_pb2, error_details_pb2, status_pb2
+from grpc_status import rpc_status
 
 from engine.commands import BAD_JSON
 from engine.errors import MALFORMED_CODES, ConfigError, Rejected
 from replays.storage import ReplayConflict, ReplayInvalid
+from services.api import duelhall_pb2 as pb
 from services.errors import (
-    FailedPrecondition,
-    InvalidArgument,
-    MatchNotFound,
-    PermissionDenied,
-    ServiceError,
-    Unauthenticated,
+    Conflict, InvalidArgument, MatchNotFound, NotFound, PermissionDenied, Refused, ServiceError, Unauthenticated,
     VersionMismatch,
 )
 
@@ -46,7 +49,9 @@ _SERVICE_CODES: list[tuple[type[ServiceError], int]] = [
     (PermissionDenied, code_pb2.PERMISSION_DENIED),
     (MatchNotFound, code_pb2.NOT_FOUND),
     (VersionMismatch, code_pb2.ABORTED),
-    (FailedPrecondition, code_pb2.FAILED_PRECONDITION),
+    (NotFound, code_pb2.NOT_FOUND),
+    (Conflict, code_pb2.ALREADY_EXISTS),
+    (Refused, code_pb2.FAILED_PRECONDITION),
 ]
 
 
@@ -76,3 +81,32 @@ def _status(code: int, reason: str, message: str, details: dict[str, str]) -> st
     packed = any_pb2.Any()
     packed.Pack(info)
     return status_pb2.Status(code=code, message=message, details=[packed])
+
+
+def rpc_errors(method: Callable[..., Any]) -> Callable[..., Any]:
+    """Wraps a servicer method (unary or server-streaming) so every exception leaves as a rich status."""
+    if inspect.isasyncgenfunction(method):
+        @functools.wraps(method)
+        async def stream(self: Any, request: Any, context: grpc.aio.ServicerContext) -> Any:
+            try:
+                async for item in method(self, request, context):
+                    yield item
+            except Exception as exc:  # noqa: BLE001 - the edge converts every failure
+                await context.abort_with_status(rpc_status.to_status(to_status(exc)))
+        return stream
+
+    @functools.wraps(method)
+    async def unary(self: Any, request: Any, context: grpc.aio.ServicerContext) -> Any:
+        try:
+            return await method(self, request, context)
+        except Exception as exc:  # noqa: BLE001 - the edge converts every failure
+            await context.abort_with_status(rpc_status.to_status(to_status(exc)))
+    return unary
+
+
+def command_error(exc: BaseException) -> pb.CommandError:
+    """A refused command as a Play stream reports it: the status and ErrorInfo SubmitCommand would fail with."""
+    status = to_status(exc)
+    info = error_details_pb2.ErrorInfo()
+    status.details[0].Unpack(info)
+    return pb.CommandError(code=status.code, reason=info.reason, message=status.message, metadata=dict(info.metadata))

@@ -1,4 +1,4 @@
-"""The server: store, manager, timers and feed wired behind the calls, served over gRPC (with health and
+"""The server: store, manager, timers and feed wired behind the servicers, served over gRPC (with health and
 reflection) and, on a second port, over HTTP (Connect and the viewer page)."""
 
 from __future__ import annotations
@@ -12,14 +12,19 @@ import msgspec
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
-from eventstore import migrate, open_store
+from eventstore import AsyncEventStore, migrate, open_store
+from eventstore.urls import is_shared
+from services import wire
 from services.api import duelhall_pb2 as pb
-from services.grpc_edge import handlers
+from services.api import duelhall_pb2_grpc as pb_grpc
+from services.clock import Clock
 from services.manager import MatchManager
 from services.methods import methods
 from services.readmodel import RUNNING
 from services.servicers import MatchServicer, RulesetServicer
 from services.timers import Timers
+from services.tournament.wiring import SERVICE_NAME as TOURNAMENT_SERVICE
+from services.tournament.wiring import Tournaments, attach
 from services.watch import Feed
 from services.web.app import WebApp
 from services.web.connect import ConnectApp
@@ -27,7 +32,8 @@ from services.web.http import HttpListener
 
 log = logging.getLogger(__name__)
 
-SERVICE_NAMES = tuple(pb.DESCRIPTOR.services_by_name[name].full_name for name in ("RulesetService", "MatchService"))
+SERVICE_NAMES = (*(pb.DESCRIPTOR.services_by_name[name].full_name for name in ("RulesetService", "MatchService")),
+                 TOURNAMENT_SERVICE)
 
 
 class ServerConfig(msgspec.Struct, frozen=True):
@@ -45,60 +51,72 @@ class ServerConfig(msgspec.Struct, frozen=True):
 class Running:
     """A started server and what it owns; ``stop`` releases everything in order."""
 
-    def __init__(self, server: grpc.aio.Server | None, port: int, store: object, manager: MatchManager, feed: Feed,
-                 timers: Timers, health: health.aio.HealthServicer, http: HttpListener | None) -> None:
+    def __init__(self, server: grpc.aio.Server, port: int, store: AsyncEventStore, manager: MatchManager,
+                 feed: Feed[pb.MatchUpdate], timers: Timers, health: health.aio.HealthServicer,
+                 tournaments: Tournaments, http: HttpListener | None) -> None:
         self.server, self.port, self.store, self.manager = server, port, store, manager
-        self.feed, self.timers, self.health, self.http = feed, timers, health, http
+        self.feed, self.timers, self.health, self.tournaments = feed, timers, health, tournaments
+        self.http = http
 
     async def stop(self, grace: float | None = 2.0) -> None:
         await self.health.enter_graceful_shutdown()
         if self.http is not None:
             await self.http.stop(grace or 0.0)
-        if self.server is not None:
-            await self.server.stop(grace)
+        await self.server.stop(grace)
         self.timers.close()
-        await self.feed.stop()
-        await self.store.close()  # type: ignore[attr-defined]
+        await self.tournaments.stop()
+        await self.manager.stop()
+        await self.store.close()
 
 
-async def create_server(config: ServerConfig, replay: bytes | None = None) -> Running:
-    """Migrates the database, opens the store and starts serving on ``config.listen`` (port 0: any free port).
+async def create_server(config: ServerConfig, clock: Clock | None = None, replay: bytes | None = None) -> Running:
+    """Migrates the database, opens the store and starts serving on ``config.listen`` (port 0: any free port)
+    and on ``config.http``.
 
-    ``replay``: a replay file the HTTP port offers the viewer page at ``/replay.json`` (``duelhall view``).
+    ``clock`` drives the turn timers (tests move one by hand). The manager's listeners are wired here: its
+    events go to the watchers' feed, its changed matches to the timers. ``replay``: a replay file the HTTP
+    port offers the viewer page at ``/replay.json`` (``duelhall view``). The HTTP port is bound first, so a
+    taken one stops the start before anything is opened.
     """
     http = None if config.http is None else HttpListener(config.http)
     try:
-        return await _start(config, replay, http)
+        return await _start(config, clock, replay, http)
     except BaseException:
         if http is not None:
             await http.stop()
         raise
 
 
-async def _start(config: ServerConfig, replay: bytes | None, http: HttpListener | None) -> Running:
+async def _start(config: ServerConfig, clock: Clock | None, replay: bytes | None,
+                 http: HttpListener | None) -> Running:
     await asyncio.to_thread(migrate, config.database_url)
     store = await open_store(config.database_url, sqlite_synchronous=config.sqlite_synchronous)
-    manager = MatchManager(store, capacity=config.capacity)
-    timers = Timers(manager)
-    feed = Feed(store, manager, eager=not config.database_url.startswith("sqlite"))
-    await feed.start()
-    calls = methods({"RulesetService": RulesetServicer(),
-                     "MatchService": MatchServicer(manager, feed, config.admin_token, timers)})
+    manager = MatchManager(store, shared=is_shared(config.database_url), capacity=config.capacity)
+    timers = Timers(manager, clock)
+    feed = Feed(manager, store, wire.update)
+    manager.on_change(timers.arm)
+    manager.on_events(feed.publish)
+    await manager.start()
+    server = grpc.aio.server()
+    rulesets, matches = RulesetServicer(), MatchServicer(manager, feed, config.admin_token, timers)
+    # The generated registration functions carry no annotations.
+    pb_grpc.add_RulesetServiceServicer_to_server(rulesets, server)  # type: ignore[no-untyped-call]
+    pb_grpc.add_MatchServiceServicer_to_server(matches, server)  # type: ignore[no-untyped-call]
+    tournaments = await attach(server, store, manager, config.admin_token)
     health_servicer = health.aio.HealthServicer()
-    server, port = None, 0
+    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
+    reflection.enable_server_reflection((*SERVICE_NAMES, health.SERVICE_NAME, reflection.SERVICE_NAME), server)
+    port = 0
     if config.listen is not None:
-        server = grpc.aio.server()
-        server.add_generic_rpc_handlers(handlers(calls))
-        health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
-        reflection.enable_server_reflection((*SERVICE_NAMES, health.SERVICE_NAME, reflection.SERVICE_NAME), server)
         port = server.add_insecure_port(config.listen)
         await server.start()
     if http is not None:
+        calls = methods({"RulesetService": rulesets, "MatchService": matches})
         await http.start(WebApp(ConnectApp(calls), replay))
     await resume_timers(manager)
     for name in ("", *SERVICE_NAMES):
         await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
-    return Running(server, port, store, manager, feed, timers, health_servicer, http)
+    return Running(server, port, store, manager, feed, timers, health_servicer, tournaments, http)
 
 
 async def resume_timers(manager: MatchManager) -> int:
@@ -108,7 +126,10 @@ async def resume_timers(manager: MatchManager) -> int:
     while True:
         rows, after = await manager.read_model.page(after, 500, status=RUNNING)
         for row in rows:
-            await manager.get(row.match_id)
+            hot = await manager.get(row.match_id)
+            if hot.outcome is not None:
+                # Ended just before a crash, before its row and lifecycle end were written.
+                await manager.ended(hot)
             resumed += 1
         if after is None:
             return resumed

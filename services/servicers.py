@@ -1,104 +1,124 @@
-"""The API's calls: authenticate, one call into the manager (or replays), encode. No rules, no SQL.
+"""The servicers: authenticate, one call into the manager (or replays), encode. No rules, no SQL.
 
-Transport-free: a call takes the request message and returns the response (or an async iterator of them) and
-raises the service's exceptions. Both edges serve these same objects: gRPC (``services/grpc_edge.py``) and
-Connect over HTTP (``services/web/connect.py``), each turning exceptions into its protocol's rich errors.
+They are registered on the gRPC server and served over Connect too (``services/web/connect.py``), which calls
+them with a context of its own: one implementation for both edges.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 from collections.abc import AsyncIterator
+from typing import TypeAlias
+
+import grpc
 
 from engine import registry
-from engine.contract import Viewer
-from engine.match import encode
 from replays import storage as replay_io
 from replays.format import Replay
 from replays.steps import steps as replay_steps
 from replays.verify import Verdict, verify_bytes
-from services import wire
+from services import lifecycle, wire
 from services.api import duelhall_pb2 as pb
-from services.errors import FailedPrecondition, InvalidArgument, MatchNotFound
-from services.hot import HotMatch
+from services.api import duelhall_pb2_grpc as pb_grpc
+from services.create_requests import create_once
+from services.errors import InvalidArgument, MatchNotFound, Refused
 from services.manager import MatchManager, SeatEntry, ruleset_for
+from services.play import play
 from services.readmodel import ENDED, row_for
+from services.rpc_errors import rpc_errors
 from services.timers import Timers
-from services.tokens import check_admin, seat_for, viewer_for
+from services.tokens import SeatToken, check_admin, viewer_for
 from services.watch import Feed
 
+Context: TypeAlias = grpc.aio.ServicerContext
 _MAX_PAGE = 500
 
 
-class RulesetServicer:
-    async def ListRulesets(self, request: pb.ListRulesetsRequest) -> pb.ListRulesetsResponse:
+class RulesetServicer(pb_grpc.RulesetServiceServicer):
+    @rpc_errors
+    async def ListRulesets(self, request: pb.ListRulesetsRequest, context: Context) -> pb.ListRulesetsResponse:
         rulesets = [wire.ruleset_summary(registry.RULESETS[key]) for key in sorted(registry.RULESETS)]
         return pb.ListRulesetsResponse(rulesets=rulesets)
 
-    async def DescribeRuleset(self, request: pb.DescribeRulesetRequest) -> pb.DescribeRulesetResponse:
+    @rpc_errors
+    async def DescribeRuleset(self, request: pb.DescribeRulesetRequest, context: Context) -> pb.DescribeRulesetResponse:
         return wire.ruleset_description(ruleset_for(request.ruleset))
 
 
-class MatchServicer:
-    def __init__(self, matches: MatchManager, feed: Feed, admin_token: str | None, timers: Timers) -> None:
+class MatchServicer(pb_grpc.MatchServiceServicer):
+    def __init__(self, matches: MatchManager, feed: Feed[pb.MatchUpdate], admin_token: str | None,
+                 timers: Timers) -> None:
         self._matches, self._feed, self._admin_token, self._timers = matches, feed, admin_token, timers
 
-    async def CreateMatch(self, request: pb.CreateMatchRequest) -> pb.CreateMatchResponse:
+    @rpc_errors
+    async def CreateMatch(self, request: pb.CreateMatchRequest, context: Context) -> pb.CreateMatchResponse:
         seats = [SeatEntry(name=s.name, config=wire.json_object(s.config_json, f"seats[{i}].config_json"))
                  for i, s in enumerate(request.seats)]
-        created = await self._matches.create(request.ruleset, seats, wire.json_object(request.options_json,
-                                                                                     "options_json"))
+        options, labels = wire.json_object(request.options_json, "options_json"), dict(request.labels)
+        if request.request_id:
+            created = await create_once(self._matches, request.request_id, request.ruleset, seats, options, labels)
+        else:
+            created = await self._matches.create(request.ruleset, seats, options, labels)
         tokens = [pb.SeatToken(seat=i, token=t) for i, t in enumerate(created.tokens)]
         return pb.CreateMatchResponse(match=wire.match(created.row), tokens=tokens)
 
-    async def GetMatch(self, request: pb.GetMatchRequest) -> pb.Match:
+    @rpc_errors
+    async def GetMatch(self, request: pb.GetMatchRequest, context: Context) -> pb.Match:
         hot = await self._matches.at_least(request.match_id, request.min_version)
         previous = await self._matches.read_model.get(request.match_id)
         return wire.match(row_for(hot, created_at=None, previous=previous))
 
-    async def ListMatches(self, request: pb.ListMatchesRequest) -> pb.ListMatchesResponse:
+    @rpc_errors
+    async def ListMatches(self, request: pb.ListMatchesRequest, context: Context) -> pb.ListMatchesResponse:
         size = min(request.page_size or 50, _MAX_PAGE)
         rows, next_key = await self._matches.read_model.page(
-            request.page_token or None, size, request.ruleset, wire.STATUS_FROM_PB.get(request.status, ""))
+            request.page_token or None, size, request.ruleset, wire.STATUS_FROM_PB.get(request.status, ""),
+            dict(request.labels))
         return pb.ListMatchesResponse(matches=[wire.match(r) for r in rows], next_page_token=next_key or "")
 
-    async def GetView(self, request: pb.GetViewRequest) -> pb.GetViewResponse:
-        hot = await self._matches.at_least(request.match_id, request.min_version)
-        viewer = viewer_for(request.token, hot.token_hashes)
-        return pb.GetViewResponse(seat=-1 if viewer is None else viewer, version=hot.version,
-                                  view_json=_view_json(hot, viewer),
-                                  to_act=hot.ruleset.to_act(hot.state), deadline=self._deadline(hot))
+    @rpc_errors
+    async def GetView(self, request: pb.GetViewRequest, context: Context) -> pb.GetViewResponse:
+        viewed = wire.viewed(await self._matches.viewed(request.match_id, request.token, request.min_version))
+        clock = self._clock(request.match_id)
+        if clock is not None:
+            viewed.deadline.CopyFrom(clock)
+        return viewed
 
-    async def ListLegalCommands(self, request: pb.ListLegalCommandsRequest) -> pb.ListLegalCommandsResponse:
-        hot = await self._matches.at_least(request.match_id, request.min_version)
-        seat = seat_for(request.token, hot.token_hashes)
-        commands = hot.ruleset.legal_commands(hot.state, seat)
-        return pb.ListLegalCommandsResponse(seat=seat, version=hot.version,
-                                            commands_json=[encode(c).decode() for c in commands],
-                                            view_json=_view_json(hot, seat) if request.include_view else "",
-                                            to_act=hot.ruleset.to_act(hot.state), deadline=self._deadline(hot))
+    @rpc_errors
+    async def ListLegalCommands(
+        self, request: pb.ListLegalCommandsRequest, context: Context,
+    ) -> pb.ListLegalCommandsResponse:
+        decided = wire.decision(await self._matches.decision(request.match_id, request.token, request.min_version,
+                                                             request.include_view))
+        clock = self._clock(request.match_id)
+        if clock is not None:
+            decided.deadline.CopyFrom(clock)
+        return decided
 
-    async def SubmitCommand(self, request: pb.SubmitCommandRequest) -> pb.SubmitCommandResponse:
-        hot = await self._matches.get(request.match_id)
-        seat = seat_for(request.token, hot.token_hashes)
+    @rpc_errors
+    async def SubmitCommand(self, request: pb.SubmitCommandRequest, context: Context) -> pb.SubmitCommandResponse:
         expected = request.expected_version if request.HasField("expected_version") else None
-        result = await self._matches.submit(request.match_id, seat, request.command_json.encode(),
-                                            request.command_id, expected)
-        return pb.SubmitCommandResponse(events=wire.submitted_events(hot.ruleset, result, seat),
-                                        version=result.version, duplicate=result.duplicate,
-                                        to_act=hot.ruleset.to_act(hot.state))
+        return wire.submitted(await self._matches.submit(request.match_id, SeatToken(request.token),
+                                                         request.command_json.encode(), request.command_id,
+                                                         expected))
 
-    async def WatchMatch(self, request: pb.WatchMatchRequest) -> AsyncIterator[pb.MatchUpdate]:
-        hot = await self._matches.get(request.match_id)
-        viewer = viewer_for(request.token, hot.token_hashes)
-        async for update in self._feed.watch(request.match_id, viewer, request.from_version, request.include_view):
-            latest = update.recorded.version == hot.version
-            yield pb.MatchUpdate(event=wire.event(update.recorded, update.data),
-                                 view_json=update.view.decode() if update.view else "", match_ended=update.ended,
-                                 deadline=self._deadline(hot) if latest else None,
-                                 to_act=hot.ruleset.to_act(hot.state) if latest else ())
+    @rpc_errors
+    async def WatchMatch(self, request: pb.WatchMatchRequest, context: Context) -> None:
+        viewer_of = functools.partial(viewer_for, request.token)
+        with await self._feed.open(request.match_id, viewer_of, request.from_version, request.include_view) as watch:
+            await context.send_initial_metadata(())  # the watch is in place: the client may count on it
+            # Written, not yielded: one layer less per message, the cost that grows with the watchers.
+            while updates := await watch.next():
+                for update in updates:
+                    await context.write(self._latest(request.match_id, update))
 
-    async def ExportReplay(self, request: pb.ExportReplayRequest) -> pb.ExportReplayResponse:
+    @rpc_errors
+    async def Play(self, requests: AsyncIterator[pb.PlayRequest], context: Context) -> None:
+        await play(self._matches, self._feed, requests, context)
+
+    @rpc_errors
+    async def ExportReplay(self, request: pb.ExportReplayRequest, context: Context) -> pb.ExportReplayResponse:
         row = await self._matches.read_model.get(request.match_id)
         if row is None:
             raise MatchNotFound(f"no match {request.match_id!r}")
@@ -107,15 +127,18 @@ class MatchServicer:
             check_admin(request.token, self._admin_token)
         return pb.ExportReplayResponse(replay=await replay_io.export(self._matches.store, request.match_id, ended))
 
-    async def ImportReplay(self, request: pb.ImportReplayRequest) -> pb.ImportReplayResponse:
+    @rpc_errors
+    async def ImportReplay(self, request: pb.ImportReplayRequest, context: Context) -> pb.ImportReplayResponse:
         match_id, imported = await replay_io.import_(self._matches.store, request.replay)
         await self._matches.reindex(match_id)
         return pb.ImportReplayResponse(match_id=match_id, imported=imported)
 
-    async def VerifyReplay(self, request: pb.VerifyReplayRequest) -> pb.VerifyReplayResponse:
+    @rpc_errors
+    async def VerifyReplay(self, request: pb.VerifyReplayRequest, context: Context) -> pb.VerifyReplayResponse:
         return _verification(verify_bytes(request.replay))
 
-    async def ViewReplay(self, request: pb.ViewReplayRequest) -> pb.ViewReplayResponse:
+    @rpc_errors
+    async def ViewReplay(self, request: pb.ViewReplayRequest, context: Context) -> pb.ViewReplayResponse:
         verification = None
         if request.WhichOneof("source") == "replay":
             verdict = await asyncio.to_thread(verify_bytes, request.replay)
@@ -139,15 +162,38 @@ class MatchServicer:
         if row is None:
             raise MatchNotFound(f"no match {match_id!r}")
         if row.status != ENDED:
-            raise FailedPrecondition("the match is still running: watch it instead", reason="MATCH_RUNNING")
+            raise Refused("the match is still running: watch it instead", reason="MATCH_RUNNING")
         store = self._matches.store
         return replay_io.build(match_id, await store.read_stream(match_id), await store.read_commands(match_id), None)
 
-    def _deadline(self, hot: HotMatch) -> pb.Deadline | None:
-        armed = self._timers.armed(hot.match_id)
+    def _latest(self, match_id: str, update: pb.MatchUpdate) -> pb.MatchUpdate:
+        """The update, with the running clock and the seats to act when it is of the match's latest version.
+
+        The feed shares one rendered update among a viewer's watchers, so the latest one is copied, not changed.
+        """
+        hot = self._matches.loaded(match_id)
+        if hot is None or update.event.version != hot.version:
+            return update
+        latest = pb.MatchUpdate()
+        latest.CopyFrom(update)
+        latest.to_act.extend(hot.ruleset.to_act(hot.state))
+        clock = self._clock(match_id)
+        if clock is not None:
+            latest.deadline.CopyFrom(clock)
+        return latest
+
+    def _clock(self, match_id: str) -> pb.Deadline | None:
+        armed = self._timers.armed(match_id)
         if armed is None:
             return None
         return wire.deadline(armed.seat, armed.timeout, armed.expires_at, armed.seconds)
+
+    @rpc_errors
+    async def WatchLifecycle(
+        self, request: pb.WatchLifecycleRequest, context: Context,
+    ) -> AsyncIterator[pb.LifecycleChange]:
+        async for change in lifecycle.changes(self._matches.store, request.from_position, dict(request.labels)):
+            yield wire.lifecycle_change(change)
 
 
 def _verification(verdict: Verdict) -> pb.VerifyReplayResponse:
@@ -156,7 +202,3 @@ def _verification(verdict: Verdict) -> pb.VerifyReplayResponse:
         failure = pb.ReplayFailure(check=verdict.failure.check, version=verdict.failure.version,
                                    message=verdict.failure.message)
     return pb.VerifyReplayResponse(ok=verdict.ok, failure=failure, checks=verdict.checks)
-
-
-def _view_json(hot: HotMatch, viewer: Viewer) -> str:
-    return encode(hot.ruleset.view(hot.state, viewer)).decode()

@@ -9,19 +9,27 @@ this process: after a restart it starts from the last event again).
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
-from datetime import UTC, datetime, timedelta
-from typing import Any
+from datetime import datetime, timedelta
+from typing import Protocol
 
 import msgspec
 
-from engine.contract import SYSTEM
+from engine.contract import SYSTEM, Actor
 from engine.errors import Rejected
 from engine.match import encode
+from services.clock import Alarm, Clock, LoopClock
 from services.errors import ServiceError
 from services.hot import HotMatch
 
 log = logging.getLogger(__name__)
+
+
+class Submits(Protocol):
+    """The part of the match manager the timers need."""
+
+    async def submit(self, match_id: str, actor: Actor, raw: bytes, command_id: str = "") -> object: ...
 
 
 class Armed(msgspec.Struct, frozen=True):
@@ -34,23 +42,17 @@ class Armed(msgspec.Struct, frozen=True):
     seconds: float
 
 
-class _Pending(msgspec.Struct, frozen=True):
-    key: bytes
-    handle: asyncio.TimerHandle
-    pauses: bool
-    armed: Armed
-
-
 class Timers:
-    """One pending timeout per running match."""
+    """One pending timeout per running match; the manager's change listener (``arm``)."""
 
-    def __init__(self, manager: Any) -> None:
+    def __init__(self, manager: Submits, clock: Clock | None = None) -> None:
         self._manager = manager
-        self._pending: dict[str, _Pending] = {}
+        self._clock: Clock = clock or LoopClock()
+        self._pending: dict[str, tuple[bytes, Alarm, bool]] = {}
         self._paused: dict[str, dict[bytes, float]] = {}
         """Seconds left of paused deadlines, by match and deadline key."""
+        self._armed: dict[str, Armed] = {}
         self._tasks: set[asyncio.Task[None]] = set()
-        manager.on_change.append(self.arm)
 
     def arm(self, hot: HotMatch) -> None:
         """(Re)schedules the match's timeout after it changed."""
@@ -62,30 +64,28 @@ class Timers:
         raw = encode(deadline.timeout)
         key = f"{deadline.seat}|".encode() + raw
         pending = self._pending.get(hot.match_id)
-        if pending is not None and pending.key == key:
+        if pending is not None and pending[0] == key:
             return
         self._pause_or_cancel(hot.match_id)
         delay = self._paused.get(hot.match_id, {}).pop(key, None)
         if delay is None:
-            delay = (hot.last_event_at - datetime.now(UTC)).total_seconds() + deadline.seconds
-        loop = asyncio.get_running_loop()
+            delay = (hot.last_event_at - self._clock.now()).total_seconds() + deadline.seconds
         delay = max(0.0, delay)
-        handle = loop.call_later(delay, self._fire, hot.match_id, hot.version, raw)
-        armed = Armed(seat=deadline.seat, timeout=raw, expires_at=datetime.now(UTC) + timedelta(seconds=delay),
-                      seconds=deadline.seconds)
-        self._pending[hot.match_id] = _Pending(key, handle, deadline.pauses, armed)
+        alarm = self._clock.call_later(delay, functools.partial(self._fire, hot.match_id, hot.version, raw))
+        self._pending[hot.match_id] = (key, alarm, deadline.pauses)
+        self._armed[hot.match_id] = Armed(seat=deadline.seat, timeout=raw, seconds=deadline.seconds,
+                                          expires_at=self._clock.now() + timedelta(seconds=delay))
 
     def due(self, match_id: str) -> float | None:
         """Seconds until the match's timeout fires, or None."""
         pending = self._pending.get(match_id)
         if pending is None:
             return None
-        return max(0.0, pending.handle.when() - asyncio.get_running_loop().time())
+        return max(0.0, pending[1].when() - self._clock.monotonic())
 
     def armed(self, match_id: str) -> Armed | None:
         """The match's running clock, or None."""
-        pending = self._pending.get(match_id)
-        return None if pending is None else pending.armed
+        return self._armed.get(match_id)
 
     def close(self) -> None:
         for match_id in list(self._pending):
@@ -95,19 +95,21 @@ class Timers:
             task.cancel()
 
     def _cancel(self, match_id: str) -> None:
+        self._armed.pop(match_id, None)
         pending = self._pending.pop(match_id, None)
         if pending is not None:
-            pending.handle.cancel()
+            pending[1].cancel()
 
     def _pause_or_cancel(self, match_id: str) -> None:
         pending = self._pending.get(match_id)
-        if pending is not None and pending.pauses:
-            left = pending.handle.when() - asyncio.get_running_loop().time()
-            self._paused.setdefault(match_id, {})[pending.key] = max(0.0, left)
+        if pending is not None and pending[2]:
+            left = pending[1].when() - self._clock.monotonic()
+            self._paused.setdefault(match_id, {})[pending[0]] = max(0.0, left)
         self._cancel(match_id)
 
     def _fire(self, match_id: str, version: int, raw: bytes) -> None:
         self._pending.pop(match_id, None)
+        self._armed.pop(match_id, None)
         task = asyncio.create_task(self._expire(match_id, version, raw))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)

@@ -7,9 +7,17 @@ import hmac
 import secrets
 from collections.abc import Sequence
 
+import msgspec
+
 from services.errors import PermissionDenied, Unauthenticated
 
 TOKEN_SECRET_PREFIX = "token:"
+
+
+class SeatToken(msgspec.Struct, frozen=True):
+    """A token presented for a seat action, checked (``seat_for``) once the match's hashes are at hand."""
+
+    token: str
 
 
 def new_token() -> str:

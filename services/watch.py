@@ -1,140 +1,264 @@
-"""Watching matches: one store subscription feeds every watcher, each event redacted for its viewer.
+"""Watching matches: the manager hands each event to the feed once, the feed hands it to every watcher.
 
-The feed reads the store's global order, so a watcher sees events whichever instance appended them, and a
-watch resumed from version N gets exactly the events after N (history from the store, then live, with the
-overlap dropped by version). It also folds other instances' events into loaded matches, so a server on a
-shared database (PostgreSQL) follows the store from the start; the embedded SQLite server, a single
-instance, only once someone watches, since until then every event is its own.
+An event is redacted once per distinct viewer of its match (and its view computed once per viewer that asked
+for views), encoded once, and put in each watcher's mailbox. A watcher reads the store only to catch up a
+watch resumed from an older version, or to fill a real gap: its mailbox overflowed because it reads slower
+than the match moves. A watched match stays loaded (``HotMatch.watches``), so every change to it passes here.
 """
 
 from __future__ import annotations
 
 import asyncio
-import logging
-from collections import OrderedDict
-from collections.abc import AsyncIterator
-from typing import Any
+from collections import deque
+from collections.abc import Callable, Sequence
+from typing import Generic, Protocol, TypeVar
 
 import msgspec
 
 from engine.contract import Viewer
-from engine.match import MATCH_CREATED, apply, encode, event_decoder, fold
-from eventstore import RecordedEvent
-from services.hot import HotMatch
+from engine.match import MATCH_CREATED, Match, apply, encode, event_decoder, restore, start
+from eventstore import RecordedEvent, Snapshot
+from services.hot import HotMatch, MatchEvent
+from services.manager import RedactedEvent, snapshot_schema
 
-log = logging.getLogger(__name__)
+T = TypeVar("T")
 
-_RENDER_CACHE = 4096
-LINGER = 0.02
-"""Seconds the feed lets commits gather between reads: one query per interval instead of one per commit."""
+MAILBOX = 1024
+"""Updates a watcher may fall behind by before its mailbox is emptied and it catches up from the store."""
 
 
 class Update(msgspec.Struct, frozen=True):
     """One event as a viewer may see it, optionally with the viewer's view after it."""
 
-    recorded: RecordedEvent
-    data: bytes
+    event: RedactedEvent
     view: bytes | None
+    ended: bool
+    """The last event of a match that has ended."""
+
+
+class Matches(Protocol):
+    """The part of the match manager the feed needs."""
+
+    async def get(self, match_id: str) -> HotMatch: ...
+
+
+class History(Protocol):
+    """The part of the store a watcher catches up from."""
+
+    async def read_stream(
+        self, stream_id: str, from_version: int = 1, to_version: int | None = None
+    ) -> list[RecordedEvent]: ...
+    async def load_snapshot(self, stream_id: str, schema: str) -> Snapshot | None: ...
+
+
+class _Delivery(msgspec.Struct, Generic[T], frozen=True):
+    version: int
+    item: T
+    match: Match | None
+    """The match after the event, for a watcher that asked for views (its base should it fall behind)."""
     ended: bool
 
 
-class Feed:
-    """Routes stored events to the queues of the matches' watchers."""
+class _Channel(Generic[T]):
+    """The watches of one match, grouped by viewer and by whether they want views."""
 
-    def __init__(self, store: Any, manager: Any, *, eager: bool = True) -> None:
-        self._store = store
-        self._manager = manager
-        self._eager = eager
-        self._queues: dict[str, set[asyncio.Queue[RecordedEvent]]] = {}
-        self._rendered: OrderedDict[tuple[str, int, Viewer], bytes] = OrderedDict()
-        self._task: asyncio.Task[None] | None = None
+    def __init__(self, hot: HotMatch) -> None:
+        self.hot = hot
+        self.match = hot.match
+        """The match as of the last event handed to the watches."""
+        self.groups: dict[tuple[Viewer, bool], set[Watch[T]]] = {}
 
-    async def start(self) -> None:
-        """Follows the store from its current head now if eager, else from the first watch on."""
-        if self._eager:
-            await self._follow()
 
-    async def _follow(self) -> None:
-        if self._task is None:
-            head = await self._store.head_position()
-            self._task = asyncio.create_task(self._run(head + 1))
+class Feed(Generic[T]):
+    """Routes the events the manager publishes to the mailboxes of their match's watchers."""
 
-    async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            try:
-                await self._task
-            except asyncio.CancelledError:
-                pass
+    def __init__(self, matches: Matches, history: History, encode_update: Callable[[Update], T]) -> None:
+        self._matches = matches
+        self._history = history
+        self._encode = encode_update
+        self._channels: dict[str, _Channel[T]] = {}
 
-    async def _run(self, from_position: int) -> None:
-        async for recorded in self._store.subscribe(from_position, linger=LINGER):
-            hot = self._manager.loaded(recorded.stream_id)
-            if hot is not None and recorded.version > hot.version:
-                await self._manager.apply_foreign(hot, recorded)
-            for queue in self._queues.get(recorded.stream_id, ()):
-                queue.put_nowait(recorded)
+    def publish(self, hot: HotMatch, events: Sequence[MatchEvent]) -> None:
+        """The manager's listener: ``events`` are the match's latest, ``hot`` already holds them."""
+        channel = self._channels.get(hot.match_id)
+        if channel is None or not events:
+            return
+        channel.hot = hot
+        if events[0].version != channel.match.version + 1:
+            # Not a continuation of what the watchers have (cannot happen while the match stays loaded):
+            # every watcher catches up from the store.
+            channel.match = hot.match
+            for group in channel.groups.values():
+                for watch in group:
+                    watch.poke()
+            return
+        viewers = sorted({viewer for viewer, _ in channel.groups}, key=lambda v: -1 if v is None else v)
+        views = any(wants for _, wants in channel.groups)
+        ruleset, match = hot.ruleset, channel.match
+        final = hot.version if hot.outcome is not None else None
+        for happened in events:
+            match = _advance(hot, match, happened.event) if views else match
+            ended = happened.version == final
+            for viewer in viewers:
+                data = happened.data if happened.type == MATCH_CREATED else encode(ruleset.redact(happened.event,
+                                                                                                  viewer))
+                redacted = RedactedEvent(happened.version, happened.type, data, happened.actor, happened.recorded_at)
+                plain = channel.groups.get((viewer, False))
+                if plain:
+                    delivery = _Delivery(happened.version, self._encode(Update(redacted, None, ended)), None, ended)
+                    for watch in plain:
+                        watch.put(delivery)
+                viewing = channel.groups.get((viewer, True))
+                if viewing:
+                    view = encode(ruleset.view(match.state, viewer))
+                    delivery = _Delivery(happened.version, self._encode(Update(redacted, view, ended)), match, ended)
+                    for watch in viewing:
+                        watch.put(delivery)
+        channel.match = hot.match
 
-    def render(self, hot: HotMatch, recorded: RecordedEvent, viewer: Viewer) -> bytes:
-        """The event's JSON as ``viewer`` may see it, computed once per viewer."""
-        key = (recorded.stream_id, recorded.version, viewer)
-        cached = self._rendered.get(key)
-        if cached is not None:
-            return cached
-        if recorded.type == MATCH_CREATED:
-            data = recorded.data
-        else:
-            event = event_decoder(hot.ruleset).decode(recorded.data)
-            data = encode(hot.ruleset.redact(event, viewer))
-        self._rendered[key] = data
-        if len(self._rendered) > _RENDER_CACHE:
-            self._rendered.popitem(last=False)
-        return data
+    async def open(
+        self, match_id: str, viewer_of: Callable[[Sequence[bytes]], Viewer], from_version: int, include_view: bool,
+    ) -> Watch[T]:
+        """A watch of the events after ``from_version``; ``viewer_of`` authenticates against the token hashes."""
+        hot = await self._matches.get(match_id)
+        viewer = viewer_of(hot.token_hashes)
+        channel = self._channels.get(match_id)
+        if channel is None:
+            channel = self._channels[match_id] = _Channel(hot)
+        watch: Watch[T] = Watch(self, channel, viewer, include_view, from_version)
+        channel.groups.setdefault((viewer, include_view), set()).add(watch)
+        hot.watches += 1
+        return watch
 
-    async def watch(
-        self, match_id: str, viewer: Viewer, from_version: int, include_view: bool,
-    ) -> AsyncIterator[Update]:
-        """Events after ``from_version`` for ``viewer``: stored ones, then live ones until the match ends."""
-        hot = await self._manager.get(match_id)
-        queue: asyncio.Queue[RecordedEvent] = asyncio.Queue()
-        self._queues.setdefault(match_id, set()).add(queue)
-        try:
-            # Live events start after the head read here; the history read below covers the rest.
-            await self._follow()
-            decoder = event_decoder(hot.ruleset)
-            start = 1 if include_view else from_version + 1
-            history = await self._store.read_stream(match_id, start)
-            folded = None
-            last = from_version
-            for recorded in history:
-                if include_view:
-                    folded = _advance(hot, folded, decoder.decode(recorded.data))
-                if recorded.version <= from_version:
+    def _close(self, watch: Watch[T]) -> None:
+        channel = watch.channel
+        key = (watch.viewer, watch.include_view)
+        group = channel.groups.get(key)
+        if group is not None and watch in group:
+            group.discard(watch)
+            channel.hot.watches -= 1
+            if not group:
+                del channel.groups[key]
+        if not channel.groups and self._channels.get(channel.hot.match_id) is channel:
+            del self._channels[channel.hot.match_id]
+
+
+class Watch(Generic[T]):
+    """One watcher's mailbox and position: ``next`` returns what is ready, in version order."""
+
+    def __init__(self, feed: Feed[T], channel: _Channel[T], viewer: Viewer, include_view: bool, after: int) -> None:
+        self.channel = channel
+        self.viewer = viewer
+        self.include_view = include_view
+        self.last = after
+        """The version of the last event handed out (or the one the watch resumes after)."""
+        self.ended = False
+        self._feed = feed
+        self._match: Match | None = channel.match if after == channel.match.version else None
+        self._mailbox: deque[_Delivery[T]] = deque()
+        self._ready = asyncio.Event()
+        hot = channel.hot
+        if hot.outcome is not None and after >= hot.version:
+            self.ended = True
+
+    def put(self, delivery: _Delivery[T]) -> None:
+        if len(self._mailbox) >= MAILBOX:
+            self._mailbox.clear()  # the watcher catches up from the store, from its last version
+        self._mailbox.append(delivery)
+        self._ready.set()
+
+    def poke(self) -> None:
+        self._mailbox.clear()
+        self._ready.set()
+
+    async def next(self) -> list[T]:
+        """The updates ready now, waiting for at least one; empty once the match has ended."""
+        while not self.ended:
+            items = await self.take()
+            if items:
+                return items
+            await self._ready.wait()
+        return []
+
+    async def wait(self) -> None:
+        """Returns once ``take`` has something (or the match ended)."""
+        if not self.ended and not self._mailbox and self.last >= self.channel.match.version:
+            await self._ready.wait()
+
+    async def take(self) -> list[T]:
+        """The updates ready now, without waiting for new events (reading the store to catch up)."""
+        items: list[T] = []
+        self._ready.clear()
+        while not self.ended:
+            if self._mailbox:
+                delivery = self._mailbox.popleft()
+                if delivery.version <= self.last:
                     continue
-                yield self._update(hot, recorded, viewer, folded)
-                last = recorded.version
-            while not (hot.outcome is not None and last >= hot.version):
-                recorded = await queue.get()
-                if recorded.version <= last:
-                    continue
-                for missing in await self._store.read_stream(match_id, last + 1, recorded.version):
-                    if include_view:
-                        folded = _advance(hot, folded, decoder.decode(missing.data))
-                    yield self._update(hot, missing, viewer, folded)
-                    last = missing.version
-        finally:
-            queues = self._queues.get(match_id, set())
-            queues.discard(queue)
-            if not queues:
-                self._queues.pop(match_id, None)
+                if delivery.version > self.last + 1:
+                    items += await self._catch_up(delivery.version - 1)
+                self._deliver(delivery)
+                items.append(delivery.item)
+            elif self.last < self.channel.match.version:
+                items += await self._catch_up(self.channel.match.version)
+            else:
+                break
+        return items
 
-    def _update(self, hot: HotMatch, recorded: RecordedEvent, viewer: Viewer, folded: Any) -> Update:
-        view = None if folded is None else encode(hot.ruleset.view(folded.state, viewer))
-        ended = hot.outcome is not None and recorded.version >= hot.version
-        return Update(recorded=recorded, data=self.render(hot, recorded, viewer), view=view, ended=ended)
+    def close(self) -> None:
+        self._feed._close(self)
+
+    def __enter__(self) -> Watch[T]:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _deliver(self, delivery: _Delivery[T]) -> None:
+        self.last = delivery.version
+        self._match = delivery.match
+        self.ended = delivery.ended
+
+    async def _catch_up(self, to_version: int) -> list[T]:
+        """Stored events after ``last`` up to ``to_version``, rendered for this watcher."""
+        hot = self.channel.hot
+        history = self._feed._history
+        base = self._match
+        read_from = self.last + 1
+        if self.include_view and base is None:
+            base, read_from = await self._base(history, hot)
+        items: list[T] = []
+        decoder = event_decoder(hot.ruleset)
+        final = hot.version if hot.outcome is not None else None
+        for recorded in await history.read_stream(hot.match_id, read_from, to_version):
+            event = decoder.decode(recorded.data)
+            if self.include_view:
+                base = _advance(hot, base, event)
+            if recorded.version <= self.last:
+                continue
+            data = recorded.data if recorded.type == MATCH_CREATED else encode(hot.ruleset.redact(event, self.viewer))
+            redacted = RedactedEvent(recorded.version, recorded.type, data, recorded.meta.actor,
+                                     recorded.meta.recorded_at)
+            view = encode(hot.ruleset.view(base.state, self.viewer)) if base is not None and self.include_view else None
+            ended = recorded.version == final
+            delivery = _Delivery(recorded.version, self._feed._encode(Update(redacted, view, ended)), base, ended)
+            self._deliver(delivery)
+            items.append(delivery.item)
+            if ended:
+                break
+        return items
+
+    async def _base(self, history: History, hot: HotMatch) -> tuple[Match | None, int]:
+        """A match at or before ``last`` to fold views from: the snapshot if it is not past it, else nothing."""
+        if self.last > 1:
+            snapshot = await history.load_snapshot(hot.match_id, snapshot_schema(hot.ruleset))
+            if snapshot is not None and snapshot.version <= self.last:
+                restored = restore(hot.ruleset, hot.match.created, snapshot.data)
+                if restored is not None:
+                    return restored, restored.version + 1
+        return None, 1
 
 
-def _advance(hot: HotMatch, folded: Any, event: Any) -> Any:
-    if folded is None:
-        return fold(hot.ruleset, [event])
-    return apply(hot.ruleset, folded, [event])
+def _advance(hot: HotMatch, match: Match | None, event: object) -> Match:
+    if match is None:
+        return start(hot.ruleset, event)  # type: ignore[arg-type]
+    return apply(hot.ruleset, match, [event])

@@ -8,15 +8,16 @@ from typing import Any
 import msgspec
 
 from engine.contract import Ruleset
-from engine.match import encode, type_tag
-from eventstore import RecordedEvent
+from engine.match import encode
 from replays.format import Replay
 from replays.steps import Step
 from services import catalog
 from services.api import duelhall_pb2 as pb
 from services.errors import InvalidArgument
-from services.manager import Submitted
+from services.lifecycle import CREATED, Change
+from services.manager import Decision, RedactedEvent, Submitted, Viewed
 from services.readmodel import ENDED, RUNNING, MatchRow
+from services.watch import Update
 
 _STATUS_TO_PB = {RUNNING: pb.MATCH_STATUS_RUNNING, ENDED: pb.MATCH_STATUS_ENDED}
 STATUS_FROM_PB = {pb.MATCH_STATUS_UNSPECIFIED: "", pb.MATCH_STATUS_RUNNING: RUNNING, pb.MATCH_STATUS_ENDED: ENDED}
@@ -33,22 +34,51 @@ def match(row: MatchRow) -> pb.Match:
         status=_STATUS_TO_PB[row.status], version=row.version,
         outcome_json="" if row.outcome is None else msgspec.json.encode(row.outcome).decode(),
         created_at=timestamp(row.created_at), updated_at=timestamp(row.updated_at),
-        seed_commitment=row.seed_commitment,
+        seed_commitment=row.seed_commitment, labels=row.labels,
     )
 
 
-def event(recorded: RecordedEvent, data: bytes) -> pb.Event:
-    """A stored event with ``data`` already redacted for the receiver (hashes never leave: D-api-1)."""
-    return pb.Event(version=recorded.version, type=recorded.type, data_json=data.decode(),
-                    actor=recorded.meta.actor, recorded_at=timestamp(recorded.meta.recorded_at))
+def lifecycle_change(change: Change) -> pb.LifecycleChange:
+    kind = pb.LIFECYCLE_KIND_CREATED if change.kind == CREATED else pb.LIFECYCLE_KIND_ENDED
+    return pb.LifecycleChange(
+        position=change.position, kind=kind, match_id=change.match_id, ruleset=change.ruleset,
+        seats=list(change.seats), labels=change.labels,
+        outcome_json="" if change.outcome is None else msgspec.json.encode(change.outcome).decode(),
+        version=change.version, recorded_at=timestamp(change.recorded_at),
+    )
 
 
-def submitted_events(ruleset: Ruleset, result: Submitted, seat: int) -> list[pb.Event]:
-    """A command's events as its submitter may see them."""
-    at, actor = timestamp(result.recorded_at), str(seat)
-    return [pb.Event(version=result.first_version + i, type=type_tag(e), actor=actor, recorded_at=at,
-                     data_json=encode(ruleset.redact(e, seat)).decode())
-            for i, e in enumerate(result.events)]
+def redacted(event: RedactedEvent) -> pb.Event:
+    """An event as its receiver may see it (hashes never leave: D-api-1)."""
+    return pb.Event(version=event.version, type=event.type, data_json=event.data.decode(), actor=event.actor,
+                    recorded_at=timestamp(event.recorded_at))
+
+
+def update(sent: Update) -> pb.MatchUpdate:
+    return pb.MatchUpdate(event=redacted(sent.event), view_json=sent.view.decode() if sent.view is not None else "",
+                          match_ended=sent.ended)
+
+
+def turn(decided: Decision) -> pb.PlayTurn:
+    return pb.PlayTurn(version=decided.version, to_act=decided.to_act,
+                       commands_json=[c.decode() for c in decided.commands])
+
+
+def submitted(result: Submitted) -> pb.SubmitCommandResponse:
+    return pb.SubmitCommandResponse(events=[redacted(e) for e in result.events], version=result.version,
+                                    duplicate=result.duplicate, to_act=result.to_act)
+
+
+def viewed(seen: Viewed) -> pb.GetViewResponse:
+    return pb.GetViewResponse(seat=-1 if seen.viewer is None else seen.viewer, version=seen.version,
+                              view_json=seen.view.decode(), to_act=seen.to_act)
+
+
+def decision(decided: Decision) -> pb.ListLegalCommandsResponse:
+    return pb.ListLegalCommandsResponse(seat=decided.seat, version=decided.version,
+                                        commands_json=[c.decode() for c in decided.commands],
+                                        view_json=decided.view.decode() if decided.view is not None else "",
+                                        to_act=decided.to_act)
 
 
 def deadline(seat: int | None, timeout: bytes, expires_at: datetime, seconds: float) -> pb.Deadline:

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // duelhall example client: plays one card_monsters match with uniformly random legal commands for both
-// seats while a spectator watches it on its own connection, then exports the replay and has it verified.
+// seats, each over its own Play stream, while a spectator watches it on its own connection, then exports
+// the replay and has it verified.
 //
 // The contract is read from proto/duelhall/v1/duelhall.proto at run time; payloads are JSON strings.
 // Usage: node client.js [--server HOST:PORT] [--seed N] [--out FILE]
@@ -112,23 +113,52 @@ function watchAsSpectator(client, matchId) {
   });
 }
 
-// Random play for both seats: whoever to_act names first picks any legal command but concede.
-async function play(clients, matchId, tokens, random) {
-  let { to_act: toAct } = await call(clients[0], 'GetView', { match_id: matchId, token: tokens[0] });
-  let commands = 0;
-  while (toAct.length > 0) {
-    const seat = toAct[0];
-    const legal = await call(clients[seat], 'ListLegalCommands', { match_id: matchId, token: tokens[seat] });
-    const choices = legal.commands_json.filter((json) => JSON.parse(json).type !== 'concede');
-    if (choices.length === 0) throw new Error(`seat ${seat} is to act but has no legal command besides concede`);
-    const command = choices[Math.floor(random() * choices.length)];
-    const submitted = await call(clients[seat], 'SubmitCommand', {
-      match_id: matchId, token: tokens[seat], command_json: command, command_id: crypto.randomUUID(),
+// One seat over its own Play stream: each response may carry the seat's turn (its legal commands once the
+// stream has caught up); when the seat is the first one to_act names, it picks any legal command but concede.
+// Resolves with the number of commands it sent once the stream ends after the match's last event.
+function playSeat(client, matchId, token, seat, random) {
+  return new Promise((resolve, reject) => {
+    const call = client.Play();
+    let commands = 0;
+    let ended = false;
+    let settled = false;
+    const settle = (fn, value) => {
+      if (settled) return;
+      settled = true;
+      call.end();
+      fn(value);
+    };
+    call.on('data', (response) => {
+      const { result, turn } = response;
+      if (result && result.error) {
+        const { reason, message } = result.error;
+        settle(reject, new Error(`seat ${seat}: command ${result.command_id} refused: ${reason}: ${message}`));
+        return;
+      }
+      if (response.updates.some((update) => update.match_ended)) ended = true;
+      if (!turn || turn.to_act.length === 0 || turn.to_act[0] !== seat) return;
+      const choices = turn.commands_json.filter((json) => JSON.parse(json).type !== 'concede');
+      if (choices.length === 0) {
+        settle(reject, new Error(`seat ${seat} is to act but has no legal command besides concede`));
+        return;
+      }
+      const command = choices[Math.floor(random() * choices.length)];
+      call.write({ command: { command_json: command, command_id: crypto.randomUUID() } });
+      commands += 1;
     });
-    commands += 1;
-    toAct = submitted.to_act;
-  }
-  return commands;
+    call.on('error', (err) => settle(reject, err));
+    call.on('end', () => {
+      if (ended) settle(resolve, commands);
+      else settle(reject, new Error(`seat ${seat}: play stream ended before the match did`));
+    });
+    call.write({ start: { match_id: matchId, token, from_version: 0 } });
+  });
+}
+
+// Random play for both seats, each on its own Play stream (and its own connection).
+async function play(clients, matchId, tokens, random) {
+  const counts = await Promise.all(clients.map((client, seat) => playSeat(client, matchId, tokens[seat], seat, random)));
+  return counts.reduce((sum, count) => sum + count, 0);
 }
 
 function describeOutcome(outcomeJson) {

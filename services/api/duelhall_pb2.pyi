@@ -12,9 +12,18 @@ class MatchStatus(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     MATCH_STATUS_UNSPECIFIED: _ClassVar[MatchStatus]
     MATCH_STATUS_RUNNING: _ClassVar[MatchStatus]
     MATCH_STATUS_ENDED: _ClassVar[MatchStatus]
+
+class LifecycleKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    LIFECYCLE_KIND_UNSPECIFIED: _ClassVar[LifecycleKind]
+    LIFECYCLE_KIND_CREATED: _ClassVar[LifecycleKind]
+    LIFECYCLE_KIND_ENDED: _ClassVar[LifecycleKind]
 MATCH_STATUS_UNSPECIFIED: MatchStatus
 MATCH_STATUS_RUNNING: MatchStatus
 MATCH_STATUS_ENDED: MatchStatus
+LIFECYCLE_KIND_UNSPECIFIED: LifecycleKind
+LIFECYCLE_KIND_CREATED: LifecycleKind
+LIFECYCLE_KIND_ENDED: LifecycleKind
 
 class ListRulesetsRequest(_message.Message):
     __slots__ = ()
@@ -79,14 +88,25 @@ class SeatSpec(_message.Message):
     def __init__(self, name: _Optional[str] = ..., config_json: _Optional[str] = ...) -> None: ...
 
 class CreateMatchRequest(_message.Message):
-    __slots__ = ("ruleset", "seats", "options_json")
+    __slots__ = ("ruleset", "seats", "options_json", "request_id", "labels")
+    class LabelsEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
     RULESET_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
     OPTIONS_JSON_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    LABELS_FIELD_NUMBER: _ClassVar[int]
     ruleset: str
     seats: _containers.RepeatedCompositeFieldContainer[SeatSpec]
     options_json: str
-    def __init__(self, ruleset: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[SeatSpec, _Mapping]]] = ..., options_json: _Optional[str] = ...) -> None: ...
+    request_id: str
+    labels: _containers.ScalarMap[str, str]
+    def __init__(self, ruleset: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[SeatSpec, _Mapping]]] = ..., options_json: _Optional[str] = ..., request_id: _Optional[str] = ..., labels: _Optional[_Mapping[str, str]] = ...) -> None: ...
 
 class SeatToken(_message.Message):
     __slots__ = ("seat", "token")
@@ -105,7 +125,14 @@ class CreateMatchResponse(_message.Message):
     def __init__(self, match: _Optional[_Union[Match, _Mapping]] = ..., tokens: _Optional[_Iterable[_Union[SeatToken, _Mapping]]] = ...) -> None: ...
 
 class Match(_message.Message):
-    __slots__ = ("match_id", "ruleset", "ruleset_version", "seats", "status", "version", "outcome_json", "created_at", "updated_at", "seed_commitment")
+    __slots__ = ("match_id", "ruleset", "ruleset_version", "seats", "status", "version", "outcome_json", "created_at", "updated_at", "seed_commitment", "labels")
+    class LabelsEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     RULESET_FIELD_NUMBER: _ClassVar[int]
     RULESET_VERSION_FIELD_NUMBER: _ClassVar[int]
@@ -116,6 +143,7 @@ class Match(_message.Message):
     CREATED_AT_FIELD_NUMBER: _ClassVar[int]
     UPDATED_AT_FIELD_NUMBER: _ClassVar[int]
     SEED_COMMITMENT_FIELD_NUMBER: _ClassVar[int]
+    LABELS_FIELD_NUMBER: _ClassVar[int]
     match_id: str
     ruleset: str
     ruleset_version: int
@@ -126,7 +154,8 @@ class Match(_message.Message):
     created_at: str
     updated_at: str
     seed_commitment: str
-    def __init__(self, match_id: _Optional[str] = ..., ruleset: _Optional[str] = ..., ruleset_version: _Optional[int] = ..., seats: _Optional[_Iterable[str]] = ..., status: _Optional[_Union[MatchStatus, str]] = ..., version: _Optional[int] = ..., outcome_json: _Optional[str] = ..., created_at: _Optional[str] = ..., updated_at: _Optional[str] = ..., seed_commitment: _Optional[str] = ...) -> None: ...
+    labels: _containers.ScalarMap[str, str]
+    def __init__(self, match_id: _Optional[str] = ..., ruleset: _Optional[str] = ..., ruleset_version: _Optional[int] = ..., seats: _Optional[_Iterable[str]] = ..., status: _Optional[_Union[MatchStatus, str]] = ..., version: _Optional[int] = ..., outcome_json: _Optional[str] = ..., created_at: _Optional[str] = ..., updated_at: _Optional[str] = ..., seed_commitment: _Optional[str] = ..., labels: _Optional[_Mapping[str, str]] = ...) -> None: ...
 
 class GetMatchRequest(_message.Message):
     __slots__ = ("match_id", "min_version")
@@ -137,16 +166,25 @@ class GetMatchRequest(_message.Message):
     def __init__(self, match_id: _Optional[str] = ..., min_version: _Optional[int] = ...) -> None: ...
 
 class ListMatchesRequest(_message.Message):
-    __slots__ = ("ruleset", "status", "page_size", "page_token")
+    __slots__ = ("ruleset", "status", "page_size", "page_token", "labels")
+    class LabelsEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
     RULESET_FIELD_NUMBER: _ClassVar[int]
     STATUS_FIELD_NUMBER: _ClassVar[int]
     PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
     PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    LABELS_FIELD_NUMBER: _ClassVar[int]
     ruleset: str
     status: MatchStatus
     page_size: int
     page_token: str
-    def __init__(self, ruleset: _Optional[str] = ..., status: _Optional[_Union[MatchStatus, str]] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ...) -> None: ...
+    labels: _containers.ScalarMap[str, str]
+    def __init__(self, ruleset: _Optional[str] = ..., status: _Optional[_Union[MatchStatus, str]] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ..., labels: _Optional[_Mapping[str, str]] = ...) -> None: ...
 
 class ListMatchesResponse(_message.Message):
     __slots__ = ("matches", "next_page_token")
@@ -286,6 +324,87 @@ class MatchUpdate(_message.Message):
     to_act: _containers.RepeatedScalarFieldContainer[int]
     def __init__(self, event: _Optional[_Union[Event, _Mapping]] = ..., view_json: _Optional[str] = ..., match_ended: _Optional[bool] = ..., deadline: _Optional[_Union[Deadline, _Mapping]] = ..., to_act: _Optional[_Iterable[int]] = ...) -> None: ...
 
+class PlayRequest(_message.Message):
+    __slots__ = ("start", "command")
+    START_FIELD_NUMBER: _ClassVar[int]
+    COMMAND_FIELD_NUMBER: _ClassVar[int]
+    start: PlayStart
+    command: PlayCommand
+    def __init__(self, start: _Optional[_Union[PlayStart, _Mapping]] = ..., command: _Optional[_Union[PlayCommand, _Mapping]] = ...) -> None: ...
+
+class PlayStart(_message.Message):
+    __slots__ = ("match_id", "token", "from_version", "include_view")
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    TOKEN_FIELD_NUMBER: _ClassVar[int]
+    FROM_VERSION_FIELD_NUMBER: _ClassVar[int]
+    INCLUDE_VIEW_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    token: str
+    from_version: int
+    include_view: bool
+    def __init__(self, match_id: _Optional[str] = ..., token: _Optional[str] = ..., from_version: _Optional[int] = ..., include_view: _Optional[bool] = ...) -> None: ...
+
+class PlayCommand(_message.Message):
+    __slots__ = ("command_json", "command_id", "expected_version")
+    COMMAND_JSON_FIELD_NUMBER: _ClassVar[int]
+    COMMAND_ID_FIELD_NUMBER: _ClassVar[int]
+    EXPECTED_VERSION_FIELD_NUMBER: _ClassVar[int]
+    command_json: str
+    command_id: str
+    expected_version: int
+    def __init__(self, command_json: _Optional[str] = ..., command_id: _Optional[str] = ..., expected_version: _Optional[int] = ...) -> None: ...
+
+class PlayResponse(_message.Message):
+    __slots__ = ("updates", "result", "turn")
+    UPDATES_FIELD_NUMBER: _ClassVar[int]
+    RESULT_FIELD_NUMBER: _ClassVar[int]
+    TURN_FIELD_NUMBER: _ClassVar[int]
+    updates: _containers.RepeatedCompositeFieldContainer[MatchUpdate]
+    result: CommandResult
+    turn: PlayTurn
+    def __init__(self, updates: _Optional[_Iterable[_Union[MatchUpdate, _Mapping]]] = ..., result: _Optional[_Union[CommandResult, _Mapping]] = ..., turn: _Optional[_Union[PlayTurn, _Mapping]] = ...) -> None: ...
+
+class CommandResult(_message.Message):
+    __slots__ = ("command_id", "version", "duplicate", "error")
+    COMMAND_ID_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    DUPLICATE_FIELD_NUMBER: _ClassVar[int]
+    ERROR_FIELD_NUMBER: _ClassVar[int]
+    command_id: str
+    version: int
+    duplicate: bool
+    error: CommandError
+    def __init__(self, command_id: _Optional[str] = ..., version: _Optional[int] = ..., duplicate: _Optional[bool] = ..., error: _Optional[_Union[CommandError, _Mapping]] = ...) -> None: ...
+
+class CommandError(_message.Message):
+    __slots__ = ("code", "reason", "message", "metadata")
+    class MetadataEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+    CODE_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    MESSAGE_FIELD_NUMBER: _ClassVar[int]
+    METADATA_FIELD_NUMBER: _ClassVar[int]
+    code: int
+    reason: str
+    message: str
+    metadata: _containers.ScalarMap[str, str]
+    def __init__(self, code: _Optional[int] = ..., reason: _Optional[str] = ..., message: _Optional[str] = ..., metadata: _Optional[_Mapping[str, str]] = ...) -> None: ...
+
+class PlayTurn(_message.Message):
+    __slots__ = ("version", "to_act", "commands_json")
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    TO_ACT_FIELD_NUMBER: _ClassVar[int]
+    COMMANDS_JSON_FIELD_NUMBER: _ClassVar[int]
+    version: int
+    to_act: _containers.RepeatedScalarFieldContainer[int]
+    commands_json: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, version: _Optional[int] = ..., to_act: _Optional[_Iterable[int]] = ..., commands_json: _Optional[_Iterable[str]] = ...) -> None: ...
+
 class ExportReplayRequest(_message.Message):
     __slots__ = ("match_id", "token")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
@@ -373,3 +492,47 @@ class ViewReplayResponse(_message.Message):
     seat: int
     steps: _containers.RepeatedCompositeFieldContainer[ReplayStep]
     def __init__(self, match: _Optional[_Union[Match, _Mapping]] = ..., verification: _Optional[_Union[VerifyReplayResponse, _Mapping]] = ..., seat: _Optional[int] = ..., steps: _Optional[_Iterable[_Union[ReplayStep, _Mapping]]] = ...) -> None: ...
+
+class WatchLifecycleRequest(_message.Message):
+    __slots__ = ("from_position", "labels")
+    class LabelsEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+    FROM_POSITION_FIELD_NUMBER: _ClassVar[int]
+    LABELS_FIELD_NUMBER: _ClassVar[int]
+    from_position: int
+    labels: _containers.ScalarMap[str, str]
+    def __init__(self, from_position: _Optional[int] = ..., labels: _Optional[_Mapping[str, str]] = ...) -> None: ...
+
+class LifecycleChange(_message.Message):
+    __slots__ = ("position", "kind", "match_id", "ruleset", "seats", "labels", "outcome_json", "version", "recorded_at")
+    class LabelsEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+    POSITION_FIELD_NUMBER: _ClassVar[int]
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    RULESET_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    LABELS_FIELD_NUMBER: _ClassVar[int]
+    OUTCOME_JSON_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    RECORDED_AT_FIELD_NUMBER: _ClassVar[int]
+    position: int
+    kind: LifecycleKind
+    match_id: str
+    ruleset: str
+    seats: _containers.RepeatedScalarFieldContainer[str]
+    labels: _containers.ScalarMap[str, str]
+    outcome_json: str
+    version: int
+    recorded_at: str
+    def __init__(self, position: _Optional[int] = ..., kind: _Optional[_Union[LifecycleKind, str]] = ..., match_id: _Optional[str] = ..., ruleset: _Optional[str] = ..., seats: _Optional[_Iterable[str]] = ..., labels: _Optional[_Mapping[str, str]] = ..., outcome_json: _Optional[str] = ..., version: _Optional[int] = ..., recorded_at: _Optional[str] = ...) -> None: ...

@@ -189,6 +189,11 @@ class MatchServiceStub:
                 request_serializer=duelhall_dot_v1_dot_duelhall__pb2.WatchMatchRequest.SerializeToString,
                 response_deserializer=duelhall_dot_v1_dot_duelhall__pb2.MatchUpdate.FromString,
                 _registered_method=True)
+        self.Play = channel.stream_stream(
+                '/duelhall.v1.MatchService/Play',
+                request_serializer=duelhall_dot_v1_dot_duelhall__pb2.PlayRequest.SerializeToString,
+                response_deserializer=duelhall_dot_v1_dot_duelhall__pb2.PlayResponse.FromString,
+                _registered_method=True)
         self.ExportReplay = channel.unary_unary(
                 '/duelhall.v1.MatchService/ExportReplay',
                 request_serializer=duelhall_dot_v1_dot_duelhall__pb2.ExportReplayRequest.SerializeToString,
@@ -208,6 +213,11 @@ class MatchServiceStub:
                 '/duelhall.v1.MatchService/ViewReplay',
                 request_serializer=duelhall_dot_v1_dot_duelhall__pb2.ViewReplayRequest.SerializeToString,
                 response_deserializer=duelhall_dot_v1_dot_duelhall__pb2.ViewReplayResponse.FromString,
+                _registered_method=True)
+        self.WatchLifecycle = channel.unary_stream(
+                '/duelhall.v1.MatchService/WatchLifecycle',
+                request_serializer=duelhall_dot_v1_dot_duelhall__pb2.WatchLifecycleRequest.SerializeToString,
+                response_deserializer=duelhall_dot_v1_dot_duelhall__pb2.LifecycleChange.FromString,
                 _registered_method=True)
 
 
@@ -263,6 +273,14 @@ class MatchServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def Play(self, request_iterator, context):
+        """One seat's connection for play: commands in; the seat's redacted updates, the results of its commands
+        and its legal commands out. The first request is a PlayStart; every later one a PlayCommand.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def ExportReplay(self, request, context):
         """A replay file (docs/replay-format.md). Ended matches: anyone, with the seed. Running: admin, no seed.
         """
@@ -287,6 +305,14 @@ class MatchServiceServicer:
     def ViewReplay(self, request, context):
         """Every version of a replay file, or of a stored ended match, as one viewer saw it: the events redacted for
         that viewer and the viewer's view after each. A replay file is verified first, like VerifyReplay.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def WatchLifecycle(self, request, context):
+        """Match creations and ends across all matches in the store's global order, from a position: the
+        stored ones, then live ones. Resume with the last position received plus one.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -330,6 +356,11 @@ def add_MatchServiceServicer_to_server(servicer, server):
                     request_deserializer=duelhall_dot_v1_dot_duelhall__pb2.WatchMatchRequest.FromString,
                     response_serializer=duelhall_dot_v1_dot_duelhall__pb2.MatchUpdate.SerializeToString,
             ),
+            'Play': grpc.stream_stream_rpc_method_handler(
+                    servicer.Play,
+                    request_deserializer=duelhall_dot_v1_dot_duelhall__pb2.PlayRequest.FromString,
+                    response_serializer=duelhall_dot_v1_dot_duelhall__pb2.PlayResponse.SerializeToString,
+            ),
             'ExportReplay': grpc.unary_unary_rpc_method_handler(
                     servicer.ExportReplay,
                     request_deserializer=duelhall_dot_v1_dot_duelhall__pb2.ExportReplayRequest.FromString,
@@ -349,6 +380,11 @@ def add_MatchServiceServicer_to_server(servicer, server):
                     servicer.ViewReplay,
                     request_deserializer=duelhall_dot_v1_dot_duelhall__pb2.ViewReplayRequest.FromString,
                     response_serializer=duelhall_dot_v1_dot_duelhall__pb2.ViewReplayResponse.SerializeToString,
+            ),
+            'WatchLifecycle': grpc.unary_stream_rpc_method_handler(
+                    servicer.WatchLifecycle,
+                    request_deserializer=duelhall_dot_v1_dot_duelhall__pb2.WatchLifecycleRequest.FromString,
+                    response_serializer=duelhall_dot_v1_dot_duelhall__pb2.LifecycleChange.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -552,6 +588,33 @@ class MatchService:
             _registered_method=True)
 
     @staticmethod
+    def Play(request_iterator,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.stream_stream(
+            request_iterator,
+            target,
+            '/duelhall.v1.MatchService/Play',
+            duelhall_dot_v1_dot_duelhall__pb2.PlayRequest.SerializeToString,
+            duelhall_dot_v1_dot_duelhall__pb2.PlayResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
     def ExportReplay(request,
             target,
             options=(),
@@ -649,6 +712,33 @@ class MatchService:
             '/duelhall.v1.MatchService/ViewReplay',
             duelhall_dot_v1_dot_duelhall__pb2.ViewReplayRequest.SerializeToString,
             duelhall_dot_v1_dot_duelhall__pb2.ViewReplayResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def WatchLifecycle(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_stream(
+            request,
+            target,
+            '/duelhall.v1.MatchService/WatchLifecycle',
+            duelhall_dot_v1_dot_duelhall__pb2.WatchLifecycleRequest.SerializeToString,
+            duelhall_dot_v1_dot_duelhall__pb2.LifecycleChange.FromString,
             options,
             channel_credentials,
             insecure,

@@ -10,14 +10,14 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from services.cli import matches, migrate, replay, rulesets, selfplay, serve, view
+from services.cli import matches, migrate, replay, rulesets, selfplay, serve, tournament, view
 
 
 def parser() -> argparse.ArgumentParser:
     root = argparse.ArgumentParser(prog="duelhall", description="Event-sourced match service for card games.")
     root.add_argument("--debug", action="store_true", help="show tracebacks")
     commands = root.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for module in (serve, migrate, rulesets, selfplay, matches, replay, view):
+    for module in (serve, migrate, rulesets, selfplay, matches, replay, tournament, view):
         module.register(commands)
     return root
 

@@ -40,9 +40,10 @@ async def test_append_numbers_versions_and_positions(store: AsyncEventStore) -> 
 
 async def test_events_carry_their_command_and_time(store: AsyncEventStore) -> None:
     before = datetime.now(UTC)
-    await store.append("m1", 0, events("A", "B"), command("c1", actor="system"))
+    appended = await store.append("m1", 0, events("A", "B"), command("c1", actor="system"))
     after = datetime.now(UTC)
     for event in await store.read_stream("m1"):
+        assert event.meta.recorded_at == appended.recorded_at
         assert (event.meta.command_id, event.meta.actor) == ("c1", "system")
         assert event.meta.recorded_at.tzinfo is not None
         assert before - timedelta(milliseconds=1) <= event.meta.recorded_at <= after + timedelta(milliseconds=1)
@@ -165,6 +166,8 @@ async def test_secrets_are_stored_with_the_append_but_never_in_events(store: Asy
     assert await store.read_secret("m1", "token:0") == b"hash0"
     assert await store.read_secret("m1", "nothing") is None
     assert await store.read_secret("m2", "seed") is None
+    assert await store.read_secrets("m1") == {"seed": seed, "token:0": b"hash0"}
+    assert await store.read_secrets("m2") == {}
     assert all(seed not in e.data for e in await store.read_all())
 
 

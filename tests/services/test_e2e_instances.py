@@ -1,19 +1,33 @@
-"""Two service instances on one database: commands through either, one consistent stream."""
+"""Two service instances on one PostgreSQL database: commands through either, one consistent stream.
+
+Only PostgreSQL is shared between instances (``eventstore.urls.is_shared``); an embedded SQLite file belongs
+to one server, which therefore never re-reads the store before refusing a command.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import random
+from collections.abc import Iterator
 
 import grpc
 import msgspec
+import pytest
 
 from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
 from services.server import ServerConfig, create_server
+from tests.postgres import throwaway_database
 from tests.services.client import Created, create_match
 
 
+@pytest.fixture
+def database_url() -> Iterator[str]:
+    with throwaway_database("duelhall_instances") as url:
+        yield url
+
+
+@pytest.mark.postgres
 async def test_two_instances_share_matches_and_their_watchers_see_both(database_url: str) -> None:
     first = await create_server(ServerConfig(database_url=database_url, listen="127.0.0.1:0"))
     second = await create_server(ServerConfig(database_url=database_url, listen="127.0.0.1:0"))

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import cast
 
 import pytest
 
 from engine.bots import RandomBot
+from engine.errors import Rejected
 from engine.match import encode
 from engine.selfplay import next_move
-from eventstore import migrate, open_store
+from eventstore import AsyncEventStore, migrate, open_store
 from services.manager import MatchManager, SeatEntry
 from services.timers import Timers
 
@@ -18,7 +20,7 @@ SEATS = [SeatEntry(name="a", config={}), SeatEntry(name="b", config={})]
 
 
 @pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[object]:
+async def store(tmp_path: Path) -> AsyncIterator[AsyncEventStore]:
     url = f"sqlite:///{tmp_path / 'manager.db'}"
     migrate(url)
     opened = await open_store(url)
@@ -38,7 +40,7 @@ async def play(manager: MatchManager, match_id: str, commands: int) -> None:
         await manager.submit(match_id, actor, encode(command))
 
 
-async def test_evicted_matches_reload_from_snapshot_and_tail_unchanged(store: object) -> None:
+async def test_evicted_matches_reload_from_snapshot_and_tail_unchanged(store: AsyncEventStore) -> None:
     manager = MatchManager(store, capacity=1, snapshot_every=5)
     first = (await manager.create("card_monsters", SEATS, {})).row.match_id
     await play(manager, first, 12)
@@ -47,7 +49,7 @@ async def test_evicted_matches_reload_from_snapshot_and_tail_unchanged(store: ob
     state, version = before.state, before.version
     second = (await manager.create("card_monsters", SEATS, {})).row.match_id
     assert manager.loaded(first) is None and manager.loaded(second) is not None
-    snapshot = await store.load_snapshot(first, "card_monsters:1")  # type: ignore[attr-defined]
+    snapshot = await store.load_snapshot(first, "card_monsters:1")
     assert snapshot is not None and 1 < snapshot.version <= version
     reloaded = await manager.get(first)
     assert (reloaded.state, reloaded.version) == (state, version)
@@ -55,15 +57,96 @@ async def test_evicted_matches_reload_from_snapshot_and_tail_unchanged(store: ob
     assert reloaded.version > version
 
 
-async def test_a_reloaded_running_match_gets_its_timer_back(store: object) -> None:
+async def test_a_reloaded_running_match_gets_its_timer_back(store: AsyncEventStore) -> None:
     manager = MatchManager(store, capacity=1)
     timers = Timers(manager)
+    manager.on_change(timers.arm)
     first = (await manager.create("card_monsters", SEATS, {"turn_seconds": 30})).row.match_id
     assert 0 < (timers.due(first) or 0) <= 30
     fresh = MatchManager(store)
     fresh_timers = Timers(fresh)
+    fresh.on_change(fresh_timers.arm)
     assert fresh_timers.due(first) is None
     await fresh.get(first)
     assert 0 < (fresh_timers.due(first) or 0) <= 30
     timers.close()
     fresh_timers.close()
+
+
+class Counting:
+    """The store with a count of its reads, by method."""
+
+    def __init__(self, store: AsyncEventStore) -> None:
+        self._store = store
+        self.reads: list[str] = []
+
+    def __getattr__(self, name: str) -> object:
+        attribute = getattr(self._store, name)
+        if name.startswith(("read_", "load_")):
+            async def counted(*args: object, **kwargs: object) -> object:
+                self.reads.append(name)
+                return await attribute(*args, **kwargs)
+            return counted
+        return attribute
+
+
+async def test_a_refusal_on_the_embedded_instance_reads_nothing(store: AsyncEventStore) -> None:
+    counting = Counting(store)
+    manager = MatchManager(cast(AsyncEventStore, counting))
+    match_id = (await manager.create("card_monsters", SEATS, {})).row.match_id
+    hot = manager.loaded(match_id)
+    assert hot is not None
+    idle = 1 - hot.ruleset.to_act(hot.state)[0]
+    counting.reads.clear()
+    with pytest.raises(Rejected):
+        await manager.submit(match_id, idle, b'{"type": "engage"}')
+    assert counting.reads == []
+
+
+async def test_a_refusal_on_a_shared_database_is_decided_again_on_the_current_match(store: AsyncEventStore) -> None:
+    counting = Counting(store)
+    manager = MatchManager(cast(AsyncEventStore, counting), shared=True)
+    match_id = (await manager.create("card_monsters", SEATS, {})).row.match_id
+    hot = manager.loaded(match_id)
+    assert hot is not None
+    idle = 1 - hot.ruleset.to_act(hot.state)[0]
+    counting.reads.clear()
+    with pytest.raises(Rejected):
+        await manager.submit(match_id, idle, b'{"type": "engage"}')
+    assert counting.reads == ["read_stream"]
+
+
+async def test_a_cold_load_reads_in_three_round_trips(store: AsyncEventStore) -> None:
+    manager = MatchManager(store, snapshot_every=5)
+    match_id = (await manager.create("card_monsters", SEATS, {})).row.match_id
+    await play(manager, match_id, 12)
+    counting = Counting(store)
+    cold = MatchManager(cast(AsyncEventStore, counting))
+    loaded = await cold.get(match_id)
+    assert loaded.state == (await manager.get(match_id)).state
+    # The first event and the secrets at once, then the snapshot, then the tail.
+    assert sorted(counting.reads[:2]) == ["read_secrets", "read_stream"]
+    assert counting.reads[2:] == ["load_snapshot", "read_stream"]
+
+
+async def test_a_retry_of_a_command_from_before_a_reload_gets_its_first_result(store: AsyncEventStore) -> None:
+    manager = MatchManager(store, snapshot_every=5)
+    match_id = (await manager.create("card_monsters", SEATS, {})).row.match_id
+    hot = await manager.get(match_id)
+    bots = [RandomBot(1), RandomBot(2)]
+    submitted = []
+    for index in range(12):
+        actor, command = next_move(hot.ruleset, hot.state, bots)
+        submitted.append((f"c{index}", actor, encode(command),
+                          await manager.submit(match_id, actor, encode(command), command_id=f"c{index}")))
+    # An early command of a seat that is not to act now: deciding it again could only refuse it.
+    command_id, actor, raw, original = next(s for s in submitted if s[1] not in hot.ruleset.to_act(hot.state))
+    counting = Counting(store)
+    cold = MatchManager(cast(AsyncEventStore, counting))
+    reloaded = await cold.get(match_id)
+    assert not reloaded.log_complete, "loaded from the snapshot, the log of older commands is not read"
+    retried = await cold.submit(match_id, actor, raw, command_id=command_id)
+    assert retried.duplicate and retried.events == original.events
+    assert counting.reads.count("read_commands") == 1
+    again = await cold.submit(match_id, actor, raw, command_id=command_id)
+    assert again.duplicate and counting.reads.count("read_commands") == 1

@@ -1,41 +1,54 @@
-"""Turn timers: a kept deadline keeps its expiry, a new one runs from the last event, a pausing one resumes."""
+"""Turn timers on a hand-moved clock: a kept deadline keeps its expiry, a new one runs from the last event,
+a pausing one resumes with what was left, and an expiry submits the timeout as the system."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+import asyncio
+from datetime import timedelta
 from types import SimpleNamespace
 from typing import Any
 
-from engine.contract import Deadline, Outcome
+from engine.contract import SYSTEM, Deadline, Outcome
 from services.timers import Timers
+from tests.services.clock import ManualClock
 
 
 class Clocked:
     """Just enough of a hot match for the timers: a ruleset whose deadline the test sets."""
 
-    def __init__(self) -> None:
+    def __init__(self, clock: ManualClock) -> None:
         self.match_id, self.version, self.state = "m1", 1, None
         self.deadline: Deadline | None = None
         self.outcome: Outcome | None = None
-        self.last_event_at = datetime.now(UTC)
+        self.last_event_at = clock.now()
         self.ruleset = SimpleNamespace(deadline=lambda state: self.deadline)
 
 
-def make() -> tuple[Timers, Any]:
-    return Timers(SimpleNamespace(on_change=[])), Clocked()
+class Submissions:
+    def __init__(self) -> None:
+        self.made: list[tuple[str, Any, bytes, str]] = []
+
+    async def submit(self, match_id: str, actor: Any, raw: bytes, command_id: str = "") -> object:
+        self.made.append((match_id, actor, raw, command_id))
+        return None
+
+
+def make() -> tuple[Timers, Any, ManualClock, Submissions]:
+    clock = ManualClock()
+    submissions = Submissions()
+    return Timers(submissions, clock), Clocked(clock), clock, submissions
 
 
 async def test_a_new_deadline_runs_from_the_last_event_and_a_kept_one_stays() -> None:
-    timers, hot = make()
+    timers, hot, clock, _ = make()
     hot.deadline = Deadline(seat=0, seconds=30, timeout={"type": "timeout", "turn": 1})
-    hot.last_event_at = datetime.now(UTC) - timedelta(seconds=10)
+    hot.last_event_at = clock.now() - timedelta(seconds=10)
     timers.arm(hot)
-    first = timers.due("m1")
-    assert first is not None and 19 < first <= 20
-    hot.last_event_at = datetime.now(UTC)
+    assert timers.due("m1") == 20
+    clock.advance(5)
+    hot.last_event_at = clock.now()
     timers.arm(hot)
-    again = timers.due("m1")
-    assert again is not None and again <= first
+    assert timers.due("m1") == 15, "the same deadline keeps its expiry"
     hot.outcome = Outcome(winners=(0,), losers=(1,), draw=False, reason="test")
     timers.arm(hot)
     assert timers.due("m1") is None
@@ -43,33 +56,49 @@ async def test_a_new_deadline_runs_from_the_last_event_and_a_kept_one_stays() ->
 
 
 async def test_a_pausing_deadline_resumes_with_what_was_left() -> None:
-    timers, hot = make()
+    timers, hot, clock, _ = make()
     turn = Deadline(seat=0, seconds=180, timeout={"type": "timeout", "scope": "turn"}, pauses=True)
     decision = Deadline(seat=1, seconds=30, timeout={"type": "timeout", "scope": "decision"})
     hot.deadline = turn
-    hot.last_event_at = datetime.now(UTC) - timedelta(seconds=100)
+    hot.last_event_at = clock.now() - timedelta(seconds=100)
     timers.arm(hot)
-    left = timers.due("m1")
-    assert left is not None and 79 < left <= 80
-    hot.deadline, hot.last_event_at = decision, datetime.now(UTC)
+    assert timers.due("m1") == 80
+    clock.advance(10)
+    hot.deadline, hot.last_event_at = decision, clock.now()
     timers.arm(hot)
-    assert 29 < (timers.due("m1") or 0) <= 30
-    hot.deadline, hot.last_event_at = turn, datetime.now(UTC)
+    assert timers.due("m1") == 30
+    clock.advance(20)
+    hot.deadline, hot.last_event_at = turn, clock.now()
     timers.arm(hot)
-    resumed = timers.due("m1")
-    assert resumed is not None and 79 < resumed <= left, "the turn clock resumes, it does not restart at 180"
+    assert timers.due("m1") == 70, "the turn clock resumes, it does not restart at 180"
     timers.close()
 
 
 async def test_a_deadline_that_does_not_pause_starts_afresh() -> None:
-    timers, hot = make()
+    timers, hot, clock, _ = make()
     turn = Deadline(seat=0, seconds=180, timeout={"type": "timeout", "scope": "turn"})
     decision = Deadline(seat=1, seconds=30, timeout={"type": "timeout", "scope": "decision"})
-    hot.deadline, hot.last_event_at = turn, datetime.now(UTC) - timedelta(seconds=100)
+    hot.deadline, hot.last_event_at = turn, clock.now() - timedelta(seconds=100)
     timers.arm(hot)
-    hot.deadline, hot.last_event_at = decision, datetime.now(UTC)
+    hot.deadline, hot.last_event_at = decision, clock.now()
     timers.arm(hot)
     hot.deadline = turn
     timers.arm(hot)
-    assert 179 < (timers.due("m1") or 0) <= 180
+    assert timers.due("m1") == 180
+    timers.close()
+
+
+async def test_an_expired_deadline_submits_its_timeout_as_the_system_once() -> None:
+    timers, hot, clock, submissions = make()
+    hot.deadline = Deadline(seat=0, seconds=30, timeout={"type": "timeout", "turn": 1})
+    timers.arm(hot)
+    clock.advance(29.9)
+    assert submissions.made == []
+    clock.advance(0.2)
+    assert timers.due("m1") is None
+    await asyncio.sleep(0)  # one turn of the loop: the expiry's task runs
+    assert submissions.made == [("m1", SYSTEM, b'{"type":"timeout","turn":1}', "timeout-1")]
+    clock.advance(100)
+    await asyncio.sleep(0)
+    assert len(submissions.made) == 1
     timers.close()

@@ -43,7 +43,8 @@ async def browser() -> AsyncIterator[Browser]:
 
 
 @pytest.fixture
-async def page(browser: Browser) -> AsyncIterator[Page]:
+async def page(browser: Browser, web_server: Running) -> AsyncIterator[Page]:
+    """A page of its own, closed before the server stops (so no watch is left open on it)."""
     context = await browser.new_context(viewport={"width": 1400, "height": 1000})
     opened = await context.new_page()
     errors: list[str] = []

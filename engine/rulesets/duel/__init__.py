@@ -1,7 +1,5 @@
-"""The classic-era duel (shared/rules/duel.md): 8000 LP, response windows, flip effects, fusion.
-
-``RULESET`` and nothing else; docs/rulesets/duel.md records the decisions where the spec was silent.
-"""
+"""The classic-era duel: the ruleset of docs/rulesets/duel.md on the engine contract (8000 LP, response
+windows, flip effects, fusion)."""
 
 from engine.contract import Ruleset
 from engine.rulesets.duel.data import CARD_DATA_HASH, PRESETS
@@ -11,14 +9,9 @@ from engine.rulesets.duel.model.commands import Command
 from engine.rulesets.duel.model.events import Event
 from engine.rulesets.duel.model.state import Config, Options, State
 from engine.rulesets.duel.model.views import View
-from engine.rulesets.duel.rules.clock import deadline, outcome, to_act
-from engine.rulesets.duel.rules.common import precheck
-from engine.rulesets.duel.rules.decide import decide_folded
-from engine.rulesets.duel.rules.legal import legal_commands
+from engine.rulesets.duel.rules import deadline, decide_folded, legal_commands, outcome, precheck, to_act
 from engine.rulesets.duel.setup import configure, initial, public_config, setup
 from engine.rulesets.duel.view import hidden_cards, redact, view
-
-import msgspec
 
 RULESET = Ruleset(
     id="duel",
@@ -28,6 +21,7 @@ RULESET = Ruleset(
     min_seats=2,
     max_seats=2,
     Config=Config,
+    Options=Options,
     State=State,
     Command=Command,
     Event=Event,
@@ -47,7 +41,6 @@ RULESET = Ruleset(
     hidden_cards=hidden_cards,
     greedy_score=greedy_score,
     presets={name: {key: list(cards) for key, cards in deck.items()} for name, deck in PRESETS.items()},
-    Options=Options,
     public_config=public_config,
 )
 

@@ -54,7 +54,7 @@ def free_slot(row: tuple[object | None, ...]) -> int | None:
 
 
 def monster_count(side: Side) -> int:
-    return sum(m is not None for m in side.monsters)
+    return len(side.monsters) - side.monsters.count(None)
 
 
 def occupied(side: Side) -> list[int]:

@@ -10,10 +10,12 @@ import msgspec
 from msgspec.structs import replace
 
 from engine.errors import ConfigError
+from engine.options import option_problems
 from engine.rng import Rng
 from engine.rulesets.duel.codes import Code
 from engine.rulesets.duel.data import PRESETS
 from engine.rulesets.duel.decks import Problem, deck_problems
+from engine.rulesets.duel.evolve import evolve
 from engine.rulesets.duel.model.events import (
     CardDrawn, DeckShuffled, DuelCreated, Event, FirstPlayerDecided, SeatDeck,
 )
@@ -21,8 +23,8 @@ from engine.rulesets.duel.model.state import (
     SEATS, CardRef, Config, DeckList, Options, SeatConfig, State, card_of, instance_id,
 )
 from engine.rulesets.duel.resolve.end import check_end
-from engine.rulesets.duel.resolve.tape import Tape
 from engine.rulesets.duel.resolve.turn import settle, start_turn
+from engine.tape import Tape
 
 OPENING_HAND = 5
 DEFAULT_DECKS = ("starter_a", "starter_b")
@@ -35,26 +37,6 @@ class DuelConfigError(ConfigError):
         first = errors[0]
         super().__init__(first.code, first.seat, msgspec.json.encode(list(errors)).decode())
         self.errors = tuple(errors)
-
-
-_OPTION_RULES: dict[str, tuple[type, int, int]] = {
-    "starting_lp": (int, 1, 1_000_000),
-    "first_player_draws": (bool, 0, 1),
-    "first_turn_battle": (bool, 0, 1),
-    "turn_time_s": (int, 10, 3600),
-    "decision_time_s": (int, 5, 600),
-    "max_timeouts": (int, 0, 100),
-}
-
-
-def _option_valid(key: str, value: Any) -> bool:
-    """§5: the option's type (bool is not an int here) and range."""
-    if key == "first_player":
-        return value == "coin" or (type(value) is int and value in SEATS)
-    kind, low, high = _OPTION_RULES[key]
-    if kind is bool:
-        return type(value) is bool
-    return type(value) is int and low <= value <= high
 
 
 def _config_problems(data: Any) -> list[Problem]:
@@ -73,9 +55,8 @@ def _config_problems(data: Any) -> list[Problem]:
         for seat, deck in enumerate(_decks(data))
         if isinstance(deck, str) and deck not in PRESETS
     ]
-    for key in sorted(options):
-        if key not in Options.__struct_fields__ or not _option_valid(key, options[key]):
-            problems.append(Problem(Code.OPTION_INVALID, key=key))
+    # unknown names and invalid values alike, by name in sorted order
+    problems += (Problem(Code.OPTION_INVALID, key=p.name) for p in option_problems(options, Options))
     return problems
 
 
@@ -112,7 +93,7 @@ def initial(config: Config) -> State:
 
 def setup(config: Config, rng: Rng) -> list[Event]:
     """§5 steps 2-7: creation, first player, shuffles, opening hands, the first turn."""
-    tape = Tape(initial(config))
+    tape = Tape(initial(config), evolve)
     decks = tuple(_seat_deck(seat, entry.deck) for seat, entry in enumerate(config.seats))
     tape.emit(DuelCreated(config.options, decks))
     first = config.options.first_player
@@ -130,7 +111,7 @@ def setup(config: Config, rng: Rng) -> list[Event]:
             card_id = card_of(tape.state, deck[0])
             tape.emit(CardDrawn(seat=seat, instance=deck[0], card_id=card_id, deck_count=len(deck) - 1))
     check_end(tape)
-    if not tape.ended:
+    if not tape.state.ended:
         start_turn(tape, 1, first_seat)
         settle(tape)
     return tape.events

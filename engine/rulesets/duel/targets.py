@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engine.errors import Rejected
 from engine.rulesets.duel.codes import Code
 from engine.rulesets.duel.data import CATALOG, TargetSpec
 from engine.rulesets.duel.model.state import (
@@ -9,26 +10,28 @@ from engine.rulesets.duel.model.state import (
 )
 
 
-def target_failure(state: State, seat: int, spec: TargetSpec, ref: TargetRef, source: str) -> Code | None:
-    """The code for the first failed check of §8.7 check 9, or None when ``ref`` fits ``spec``.
+_MISFIT = "that target does not fit this card"
+
+
+def check_target(state: State, seat: int, spec: TargetSpec, ref: TargetRef, source: str) -> None:
+    """§8.7 check 9: raises ``Rejected`` with the code of the first failed check unless ``ref`` fits ``spec``.
 
     ``seat`` is the effect's controller (sides are relative to it); ``source`` is the effect's own card.
     """
     found = _locate(state, spec, ref)
     if found is None:
-        return Code.TARGET_INVALID
+        raise Rejected(Code.TARGET_INVALID, _MISFIT)
     holder, instance, card_id, position, face_up = found
     if (spec.side == "self" and holder != seat) or (spec.side == "opponent" and holder == seat):
-        return Code.TARGET_INVALID
+        raise Rejected(Code.TARGET_INVALID, _MISFIT)
     if spec.face == "up" and not face_up:
-        return Code.TARGET_FACE_DOWN
+        raise Rejected(Code.TARGET_FACE_DOWN, _MISFIT)
     if spec.positions is not None and position not in spec.positions:
-        return Code.TARGET_INVALID
+        raise Rejected(Code.TARGET_INVALID, _MISFIT)
     if spec.category is not None and CATALOG[card_id].category != spec.category:
-        return Code.TARGET_INVALID
+        raise Rejected(Code.TARGET_INVALID, _MISFIT)
     if spec.not_self and instance == source:
-        return Code.TARGET_INVALID
-    return None
+        raise Rejected(Code.TARGET_INVALID, _MISFIT)
 
 
 def _locate(state: State, spec: TargetSpec, ref: TargetRef) -> tuple[int, str, str, str | None, bool] | None:
@@ -61,4 +64,11 @@ def all_refs(state: State, zone: str) -> list[TargetRef]:
 
 def candidates(state: State, seat: int, spec: TargetSpec, source: str) -> list[TargetRef]:
     """Every reference that fits ``spec`` now, in canonical order (§8.2, §8.9)."""
-    return [ref for ref in all_refs(state, spec.zone) if target_failure(state, seat, spec, ref, source) is None]
+    fitting = []
+    for ref in all_refs(state, spec.zone):
+        try:
+            check_target(state, seat, spec, ref, source)
+        except Rejected:
+            continue
+        fitting.append(ref)
+    return fitting

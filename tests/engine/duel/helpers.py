@@ -1,4 +1,4 @@
-"""A ``given(...)`` builder for duel states and small runners (duel.md §14 conventions).
+"""Scenario helpers for duel: a ``given`` state builder, one-command runs and rejections (duel.md §14).
 
 Seat 0 ("A") plays ``starter_a`` and seat 1 ("B") ``starter_b``; cards not placed anywhere stay in their
 owner's deck in submitted order. Monsters default to ``fu_attack``, arrived on turn 3; set cards to turn 4.
@@ -6,20 +6,17 @@ owner's deck in submitted order. Monsters default to ``fu_attack``, arrived on t
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from msgspec.structs import replace
 
-from engine.contract import Actor
-from engine.errors import Rejected
-from engine.rng import ScriptedRng
 from engine.rulesets.duel import RULESET
 from engine.rulesets.duel.data import PRESETS
-from engine.rulesets.duel.model.events import Event
 from engine.rulesets.duel.model.state import (
     CardRef, DeckList, Monster, Options, Pending, Side, SpellTrap, State, card_of, instance_id,
 )
+from tests.engine.scenario import Scenario
 
 DECKS = (
     DeckList(**{k: tuple(v) for k, v in PRESETS["starter_a"].items()}),
@@ -97,25 +94,8 @@ def given(
     )
 
 
-def fold(state: State, events: Iterable[Event]) -> State:
-    for event in events:
-        state = RULESET.evolve(state, event)
-    return state
-
-
-def run(state: State, actor: Actor, cmd: Any) -> tuple[list[Event], State]:
-    """The events of one accepted command and the state after them."""
-    events = list(RULESET.decide(state, actor, cmd, ScriptedRng()))
-    return events, fold(state, events)
-
-
-def rejection(state: State, actor: Actor, cmd: Any) -> str:
-    """The code of a refused command (fails the test when the command is accepted)."""
-    try:
-        RULESET.decide(state, actor, cmd, ScriptedRng())
-    except Rejected as refused:
-        return refused.code
-    raise AssertionError(f"{cmd!r} was accepted")
+_scenario = Scenario(RULESET)
+fold, run, rejection = _scenario.fold, _scenario.run, _scenario.rejection
 
 
 def pending(state: State) -> Pending:

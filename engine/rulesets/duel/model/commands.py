@@ -104,7 +104,7 @@ Command = (
     | Pass | ChooseTarget | ReplayAttack | CancelAttack | Discard | Concede | Timeout
 )
 
-ANSWERS: dict[str, frozenset[type]] = {
+ANSWERS: dict[str, frozenset[type[Command]]] = {
     "response_window": frozenset({Activate, Pass}),
     "select_target": frozenset({ChooseTarget}),
     "replay": frozenset({ReplayAttack, CancelAttack}),
@@ -112,4 +112,4 @@ ANSWERS: dict[str, frozenset[type]] = {
 }
 """Allowed answers by pending decision kind (§7.1)."""
 
-ANSWER_ONLY = frozenset({Pass, ChooseTarget, ReplayAttack, CancelAttack, Discard})
+ANSWER_ONLY: frozenset[type[Command]] = frozenset({Pass, ChooseTarget, ReplayAttack, CancelAttack, Discard})

@@ -6,7 +6,7 @@ Zones hold instance ids; field slots hold ``Monster`` / ``SpellTrap`` records wi
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 import msgspec
 from msgspec import UNSET, UnsetType
@@ -26,15 +26,15 @@ MAIN_PHASES = frozenset({"main1", "main2"})
 
 
 class Options(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """Match options with the spec's defaults, in the spec's order (§5)."""
+    """Match options with the spec's defaults and ranges, in the spec's order (§5); a bool is not an int."""
 
-    starting_lp: int = 8000
-    first_player: Literal["coin"] | int = "coin"
+    starting_lp: Annotated[int, msgspec.Meta(ge=1, le=1_000_000)] = 8000
+    first_player: Literal["coin"] | Annotated[int, msgspec.Meta(ge=0, le=1)] = "coin"
     first_player_draws: bool = True
     first_turn_battle: bool = True
-    turn_time_s: int = 180
-    decision_time_s: int = 30
-    max_timeouts: int = 3
+    turn_time_s: Annotated[int, msgspec.Meta(ge=10, le=3600)] = 180
+    decision_time_s: Annotated[int, msgspec.Meta(ge=5, le=600)] = 30
+    max_timeouts: Annotated[int, msgspec.Meta(ge=0, le=100)] = 3
 
 
 class DeckList(msgspec.Struct, frozen=True, forbid_unknown_fields=True):

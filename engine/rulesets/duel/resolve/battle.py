@@ -5,14 +5,15 @@ from __future__ import annotations
 from engine.rulesets.duel.board import atk, defense, monster_count, monster_slot, occupied, window_eligible
 from engine.rulesets.duel.data import FLIP
 from engine.rulesets.duel.model.events import (
-    AttackCancelled, AttackDeclared, DamageAmount, DamageCalculated, EffectTriggered, MonsterFlipped,
+    AttackCancelled, AttackDeclared, DamageAmount, DamageCalculated, EffectTriggered, Event, MonsterFlipped,
 )
-from engine.rulesets.duel.model.state import Details, Monster
+from engine.rulesets.duel.model.state import Details, Monster, State
+from engine.rulesets.duel.resolve.decisions import request
 from engine.rulesets.duel.resolve.effects import deal_damage, destroy_card
-from engine.rulesets.duel.resolve.tape import Tape
+from engine.tape import Tape
 
 
-def declare(tape: Tape, attacker_slot: int, target_slot: int | None, replay: bool) -> None:
+def declare(tape: Tape[State, Event], attacker_slot: int, target_slot: int | None, replay: bool) -> None:
     """``AttackDeclared``, then the defender's window when eligible, else the damage step (§8.10)."""
     state = tape.state
     seat = state.turn_seat
@@ -25,12 +26,12 @@ def declare(tape: Tape, attacker_slot: int, target_slot: int | None, replay: boo
             trigger="attack_declared", attacker=attacker.instance, attacker_slot=attacker_slot,
             target_slot=target_slot,
         )
-        tape.request(defender, "response_window", details)
+        request(tape, defender, "response_window", details)
     else:
         damage_step(tape)
 
 
-def attack_continuation(tape: Tape) -> None:
+def attack_continuation(tape: Tape[State, Event]) -> None:
     """§8.10 after an activation answered the attack window: cancel, ask for a replay, or go on."""
     state = tape.state
     attack = state.attack
@@ -54,12 +55,12 @@ def attack_continuation(tape: Tape) -> None:
             attacker=attack.attacker, attacker_slot=attack.attacker_slot, candidates=tuple(slots),
             direct=not slots,
         )
-        tape.request(seat, "replay", details)
+        request(tape, seat, "replay", details)
         return
     damage_step(tape)
 
 
-def damage_step(tape: Tape) -> None:
+def damage_step(tape: Tape[State, Event]) -> None:
     """§8.10 ``damage_step``: flip a face-down target, compare, deal damage, then destroy (D9, D10)."""
     attack = tape.state.attack
     assert attack is not None
@@ -98,13 +99,13 @@ def damage_step(tape: Tape) -> None:
     ))
     if damage is not None:
         deal_damage(tape, [damage.seat], damage.amount, "battle", attacker.instance)
-        if tape.ended:
+        if tape.state.ended:
             return
     for holder, slot, _ in destroyed:
         destroy_card(tape, holder, "monster", slot, "battle")
 
 
-def _flip_attacked(tape: Tape, defender: int, slot: int) -> None:
+def _flip_attacked(tape: Tape[State, Event], defender: int, slot: int) -> None:
     """§8.10 step 2: an attacked face-down monster turns face-up, and its flip effect triggers (D13)."""
     target = tape.state.sides[defender].monsters[slot]
     if target is None or target.face_up:

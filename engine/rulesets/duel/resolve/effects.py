@@ -17,15 +17,16 @@ from engine.rulesets.duel.data import (
 from engine.rulesets.duel.model.commands import Choices
 from engine.rulesets.duel.model.events import (
     CardActivated, CardDestroyed, CardReturned, CardSentToGraveyard, CountersChanged, DamageDealt,
-    DecisionClosed, EffectResolved, EffectTriggered, EquipAttached, EquipTarget, MonsterFlipped,
+    DecisionClosed, EffectResolved, EffectTriggered, EquipAttached, EquipTarget, Event, MonsterFlipped,
     MonsterTurnedFaceDown, PositionChanged, SpecialSummoned,
 )
 from engine.rulesets.duel.model.state import (
-    Details, GraveyardRef, MonsterRef, Pending, QueuedTrigger, SpellTrapRef, TargetRef, card_of, owner_of,
+    Details, GraveyardRef, MonsterRef, Pending, QueuedTrigger, SpellTrapRef, State, TargetRef, card_of, owner_of,
 )
+from engine.rulesets.duel.resolve.decisions import request
 from engine.rulesets.duel.resolve.end import check_end, draw
-from engine.rulesets.duel.resolve.tape import Tape
 from engine.rulesets.duel.targets import candidates
+from engine.tape import Tape
 
 
 @dataclass
@@ -53,7 +54,7 @@ class Activation:
     window: Pending | None
 
 
-def destroy_card(tape: Tape, seat: int, zone: str, slot: int, cause: str) -> None:
+def destroy_card(tape: Tape[State, Event], seat: int, zone: str, slot: int, cause: str) -> None:
     """§8.11 ``destroy_card``: to the owner's graveyard, cleanup, and the battle-destruction trigger."""
     side = tape.state.sides[seat]
     card = side.monsters[slot] if zone == "monster" else side.spell_traps[slot]
@@ -66,7 +67,7 @@ def destroy_card(tape: Tape, seat: int, zone: str, slot: int, cause: str) -> Non
             tape.emit(EffectTriggered(seat, instance, card_id, "sent_to_gy_by_battle"))
 
 
-def cleanup(tape: Tape, instance: str) -> None:
+def cleanup(tape: Tape[State, Event], instance: str) -> None:
     """§8.11: equips of a monster that left the field or turned face-down go to the graveyard (D32)."""
     for seat, slot, card in list(equips_of(tape.state, instance)):
         tape.emit(CardSentToGraveyard(
@@ -74,7 +75,7 @@ def cleanup(tape: Tape, instance: str) -> None:
         ))
 
 
-def resolve_activation(tape: Tape, act: Activation) -> None:
+def resolve_activation(tape: Tape[State, Event], act: Activation) -> None:
     """§8.7 resolution: close the window, activate, run the steps, then the card's ``after``."""
     if act.window is not None:
         tape.emit(DecisionClosed(act.window.decision_id, act.seat, "answer"))
@@ -87,7 +88,7 @@ def resolve_activation(tape: Tape, act: Activation) -> None:
     assert effect is not None
     target = act.targets[0] if act.targets else None
     run_steps(tape, Context(act.seat, act.instance, target, act.choices), effect.steps)
-    if tape.ended or AFTER[act.card_id] != "graveyard":
+    if tape.state.ended or AFTER[act.card_id] != "graveyard":
         return
     card = tape.state.sides[act.seat].spell_traps[act.slot]
     if card is not None and card.instance == act.instance:
@@ -95,13 +96,13 @@ def resolve_activation(tape: Tape, act: Activation) -> None:
         tape.emit(CardSentToGraveyard(act.seat, "spell_trap", act.slot, act.instance, act.card_id, owner, "resolved"))
 
 
-def resolve_trigger_head(tape: Tape) -> None:
+def resolve_trigger_head(tape: Tape[State, Event]) -> None:
     """§8.9: resolve the queue's head, or ask its seat for a target; no candidates means it fizzles."""
     head = tape.state.queue[0]
     spec = TRIGGERS[(head.card_id, head.trigger)]
     if spec.target is None:
         run_steps(tape, Context(head.seat, head.instance), spec.steps)
-        if not tape.ended:
+        if not tape.state.ended:
             tape.emit(EffectResolved(head.seat, head.instance, head.card_id, head.trigger, None, False))
         return
     refs = candidates(tape.state, head.seat, spec.target, head.instance)
@@ -109,18 +110,18 @@ def resolve_trigger_head(tape: Tape) -> None:
         tape.emit(EffectResolved(head.seat, head.instance, head.card_id, head.trigger, None, True))
         return
     details = Details(source=head.instance, card_id=head.card_id, trigger=head.trigger, candidates=tuple(refs))
-    tape.request(head.seat, "select_target", details)
+    request(tape, head.seat, "select_target", details)
 
 
-def resolve_chosen(tape: Tape, head: QueuedTrigger, target: TargetRef) -> None:
+def resolve_chosen(tape: Tape[State, Event], head: QueuedTrigger, target: TargetRef) -> None:
     """§8.9 ``choose_target``: the trigger's steps on the chosen target, then ``EffectResolved``."""
     spec = TRIGGERS[(head.card_id, head.trigger)]
     run_steps(tape, Context(head.seat, head.instance, target), spec.steps)
-    if not tape.ended:
+    if not tape.state.ended:
         tape.emit(EffectResolved(head.seat, head.instance, head.card_id, head.trigger, target, False))
 
 
-def run_steps(tape: Tape, ctx: Context, steps: tuple[Step, ...]) -> None:
+def run_steps(tape: Tape[State, Event], ctx: Context, steps: tuple[Step, ...]) -> None:
     """Runs effect steps in order (§8.8); stops when the match ends."""
     for step in steps:
         target = ctx.target
@@ -129,11 +130,11 @@ def run_steps(tape: Tape, ctx: Context, steps: tuple[Step, ...]) -> None:
             if monster is not None:
                 ctx.target_atk = atk(tape.state, monster)
         run_step(tape, ctx, step)
-        if tape.ended:
+        if tape.state.ended:
             return
 
 
-def run_step(tape: Tape, ctx: Context, step: Step) -> None:
+def run_step(tape: Tape[State, Event], ctx: Context, step: Step) -> None:
     """One verb of §8.8."""
     match step:
         case Destroy(what=what):
@@ -167,7 +168,7 @@ def run_step(tape: Tape, ctx: Context, step: Step) -> None:
             assert_never(step)
 
 
-def deal_damage(tape: Tape, seats: list[int], amount: int, kind: str, source: str) -> None:
+def deal_damage(tape: Tape[State, Event], seats: list[int], amount: int, kind: str, source: str) -> None:
     """``DamageDealt`` for each seat in order when the amount is positive, then one check point (D24)."""
     if amount > 0:
         for seat in seats:
@@ -176,7 +177,7 @@ def deal_damage(tape: Tape, seats: list[int], amount: int, kind: str, source: st
     check_end(tape)
 
 
-def _destroy(tape: Tape, ctx: Context, what: str) -> None:
+def _destroy(tape: Tape[State, Event], ctx: Context, what: str) -> None:
     state = tape.state
     if what == "attacker":
         if state.attack is None:
@@ -192,7 +193,7 @@ def _destroy(tape: Tape, ctx: Context, what: str) -> None:
         destroy_card(tape, target.seat, "spell_trap", target.slot, "effect")
 
 
-def _flip_up_all(tape: Tape, seat: int) -> None:
+def _flip_up_all(tape: Tape[State, Event], seat: int) -> None:
     for slot in range(5):
         monster = tape.state.sides[seat].monsters[slot]
         if monster is None or monster.face_up:
@@ -203,7 +204,7 @@ def _flip_up_all(tape: Tape, seat: int) -> None:
             tape.emit(EffectTriggered(seat, monster.instance, monster.card_id, "flip"))
 
 
-def _change_position(tape: Tape, ctx: Context, to: str) -> None:
+def _change_position(tape: Tape[State, Event], ctx: Context, to: str) -> None:
     target = ctx.target
     assert isinstance(target, MonsterRef)
     monster = tape.state.sides[target.seat].monsters[target.slot]
@@ -217,7 +218,7 @@ def _change_position(tape: Tape, ctx: Context, to: str) -> None:
         tape.emit(PositionChanged(*args, "effect"))
 
 
-def _return_to_hand(tape: Tape, ctx: Context) -> None:
+def _return_to_hand(tape: Tape[State, Event], ctx: Context) -> None:
     target = ctx.target
     assert isinstance(target, MonsterRef)
     monster = tape.state.sides[target.seat].monsters[target.slot]
@@ -235,7 +236,7 @@ def summon_position(choice: object) -> str:
     return "fu_attack" if choice == "attack" else "fu_defense"
 
 
-def _special_summon(tape: Tape, ctx: Context, step: SpecialSummon) -> None:
+def _special_summon(tape: Tape[State, Event], ctx: Context, step: SpecialSummon) -> None:
     state = tape.state
     choices = ctx.choices
     if step.what == "target":
@@ -253,7 +254,7 @@ def _special_summon(tape: Tape, ctx: Context, step: SpecialSummon) -> None:
     tape.emit(SpecialSummoned(ctx.seat, slot, instance, card_of(state, instance), position, source))  # type: ignore[arg-type]
 
 
-def _fusion_summon(tape: Tape, ctx: Context) -> None:
+def _fusion_summon(tape: Tape[State, Event], ctx: Context) -> None:
     materials = ctx.choices.materials
     assert isinstance(materials, tuple) and isinstance(ctx.choices.fusion, str)
     for instance in materials:
@@ -271,13 +272,13 @@ def _fusion_summon(tape: Tape, ctx: Context) -> None:
     tape.emit(SpecialSummoned(ctx.seat, slot, fusion, card_of(tape.state, fusion), position, "extra"))
 
 
-def _self_slot(tape: Tape, ctx: Context) -> int:
+def _self_slot(tape: Tape[State, Event], ctx: Context) -> int:
     slot = spell_trap_slot(tape.state.sides[ctx.seat], ctx.source)
     assert slot is not None
     return slot
 
 
-def _equip(tape: Tape, ctx: Context) -> None:
+def _equip(tape: Tape[State, Event], ctx: Context) -> None:
     target = ctx.target
     assert isinstance(target, MonsterRef)
     monster = tape.state.sides[target.seat].monsters[target.slot]
@@ -287,14 +288,14 @@ def _equip(tape: Tape, ctx: Context) -> None:
     tape.emit(EquipAttached(ctx.seat, _self_slot(tape, ctx), ctx.source, equip_target))
 
 
-def _counters(tape: Tape, ctx: Context, name: str, change: Callable[[int], int]) -> None:
+def _counters(tape: Tape[State, Event], ctx: Context, name: str, change: Callable[[int], int]) -> None:
     slot = _self_slot(tape, ctx)
     card = tape.state.sides[ctx.seat].spell_traps[slot]
     assert card is not None
     tape.emit(CountersChanged(ctx.seat, slot, ctx.source, name, change(card.counter(name))))
 
 
-def _countdown(tape: Tape, ctx: Context, name: str) -> None:
+def _countdown(tape: Tape[State, Event], ctx: Context, name: str) -> None:
     _counters(tape, ctx, name, lambda old: old - 1)
     slot = _self_slot(tape, ctx)
     card = tape.state.sides[ctx.seat].spell_traps[slot]

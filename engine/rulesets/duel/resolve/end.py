@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from engine.rulesets.duel.data import ASSEMBLY, COUNTER_WIN
-from engine.rulesets.duel.model.events import CardDrawn, DrawFailed, MatchEnded
+from engine.rulesets.duel.model.events import CardDrawn, DrawFailed, Event, MatchEnded
 from engine.rulesets.duel.model.state import SEATS, Reason, State, card_of
-from engine.rulesets.duel.resolve.tape import Tape
+from engine.tape import Tape
 
 
 def has_assembly(state: State, seat: int) -> bool:
@@ -24,7 +24,7 @@ def has_counter_win(state: State, seat: int) -> bool:
     return False
 
 
-def check_end(tape: Tape) -> None:
+def check_end(tape: Tape[State, Event]) -> None:
     """§8.12: ends the duel when a seat prevails; a draw when both prevail at the same check point."""
     state = tape.state
     if state.ended:
@@ -49,7 +49,7 @@ def check_end(tape: Tape) -> None:
         tape.emit(MatchEnded("win", prevail.index(True), tuple(reasons)))
 
 
-def draw(tape: Tape, seat: int, count: int) -> None:
+def draw(tape: Tape[State, Event], seat: int, count: int) -> None:
     """§8.4: draws one card at a time, checking the end after each; an empty deck loses (D22)."""
     for _ in range(count):
         deck = tape.state.sides[seat].deck
@@ -60,5 +60,5 @@ def draw(tape: Tape, seat: int, count: int) -> None:
         top = deck[0]
         tape.emit(CardDrawn(seat=seat, instance=top, card_id=card_of(tape.state, top), deck_count=len(deck) - 1))
         check_end(tape)
-        if tape.ended:
+        if tape.state.ended:
             return

@@ -18,7 +18,7 @@ from engine.rulesets.duel.data import CATALOG, SUMMONS, Card, SpecialSummon, Ste
 from engine.rulesets.duel.model.commands import Activate, Choices
 from engine.rulesets.duel.model.state import MAIN_PHASES, State, card_of
 from engine.rulesets.duel.resolve.effects import Activation
-from engine.rulesets.duel.targets import target_failure
+from engine.rulesets.duel.targets import check_target
 
 
 def check_activate(state: State, seat: int, cmd: Activate) -> Activation:
@@ -82,9 +82,7 @@ def check_details(state: State, seat: int, cmd: Activate, card: Card) -> None:
     if len(cmd.targets) != len(effect.targets):
         raise Rejected(Code.TARGET_COUNT_WRONG, f"this card takes {len(effect.targets)} targets")
     for spec, ref in zip(effect.targets, cmd.targets, strict=True):
-        failure = target_failure(state, seat, spec, ref, cmd.card)
-        if failure is not None:
-            raise Rejected(failure, "that target does not fit this card")
+        check_target(state, seat, spec, ref, cmd.card)
     if not _choices_valid(state, seat, cmd.choices, effect.choices, effect.steps):
         raise Rejected(Code.CHOICE_INVALID, f"this card needs the choices {list(effect.choices)}")
     field_materials = 0

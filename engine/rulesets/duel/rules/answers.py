@@ -4,17 +4,19 @@ from __future__ import annotations
 
 from engine.errors import Rejected
 from engine.rulesets.duel.codes import Code
-from engine.rulesets.duel.model.commands import ChooseTarget, Discard, ReplayAttack, Timeout
+from engine.rulesets.duel.model.commands import (
+    CancelAttack, ChooseTarget, Concede, Discard, Pass, ReplayAttack, Timeout,
+)
 from engine.rulesets.duel.model.events import (
-    AttackCancelled, CardSentToGraveyard, DecisionClosed, MatchEnded, PlayerConceded, ResponsePassed,
+    AttackCancelled, CardSentToGraveyard, DecisionClosed, Event, MatchEnded, PlayerConceded, ResponsePassed,
     TimeoutRecorded,
 )
 from engine.rulesets.duel.model.state import OPEN_PHASES, Pending, Reason, State, TargetRef, card_of, owner_of
 from engine.rulesets.duel.resolve.battle import damage_step, declare
 from engine.rulesets.duel.resolve.effects import resolve_chosen
-from engine.rulesets.duel.resolve.tape import Tape
 from engine.rulesets.duel.resolve.turn import HAND_LIMIT, enter_phase
 from engine.rulesets.duel.rules.battle import check_attack_target
+from engine.tape import Tape
 
 
 def _pending(state: State) -> Pending:
@@ -22,14 +24,14 @@ def _pending(state: State) -> Pending:
     return state.pending
 
 
-def close(tape: Tape, by: str = "answer") -> Pending:
+def close(tape: Tape[State, Event], by: str = "answer") -> Pending:
     """``DecisionClosed`` for the pending decision (§7.1); returns it."""
     pending = _pending(tape.state)
     tape.emit(DecisionClosed(pending.decision_id, pending.seat, by))  # type: ignore[arg-type]
     return pending
 
 
-def emit_pass(tape: Tape, pending: Pending) -> None:
+def emit_pass(tape: Tape[State, Event], pending: Pending) -> None:
     """``ResponsePassed``, then the requested phase change or the damage step (§7.2 ``pass``)."""
     trigger = str(pending.details.trigger)
     tape.emit(ResponsePassed(pending.seat, trigger))
@@ -39,12 +41,16 @@ def emit_pass(tape: Tape, pending: Pending) -> None:
         damage_step(tape)
 
 
-def check_choose_target(state: State, cmd: ChooseTarget) -> None:
+def check_general_only(state: State, seat: int, cmd: Pass | CancelAttack | Concede) -> None:
+    """``pass``, ``cancel_attack`` and ``concede`` have no checks beyond the general ones (G1-G6)."""
+
+
+def check_choose_target(state: State, seat: int, cmd: ChooseTarget) -> None:
     if cmd.target not in _pending(state).details.candidates:  # type: ignore[operator]
         raise Rejected(Code.TARGET_INVALID, "choose one of the candidates")
 
 
-def emit_choose_target(tape: Tape, target: TargetRef) -> None:
+def emit_choose_target(tape: Tape[State, Event], target: TargetRef) -> None:
     resolve_chosen(tape, tape.state.queue[0], target)
 
 
@@ -52,13 +58,13 @@ def check_replay_attack(state: State, seat: int, cmd: ReplayAttack) -> None:
     check_attack_target(state, seat, cmd.target)
 
 
-def emit_replay_attack(tape: Tape, cmd: ReplayAttack) -> None:
+def emit_replay_attack(tape: Tape[State, Event], cmd: ReplayAttack) -> None:
     attack = tape.state.attack
     assert attack is not None
     declare(tape, attack.attacker_slot, cmd.target, replay=True)
 
 
-def emit_cancel_attack(tape: Tape) -> None:
+def emit_cancel_attack(tape: Tape[State, Event]) -> None:
     attack = tape.state.attack
     assert attack is not None
     tape.emit(AttackCancelled(tape.state.turn_seat, attack.attacker, "replay_declined"))
@@ -70,12 +76,12 @@ def check_discard(state: State, seat: int, cmd: Discard) -> str:
     return card_of(state, cmd.card)
 
 
-def emit_discard(tape: Tape, seat: int, instance: str) -> None:
+def emit_discard(tape: Tape[State, Event], seat: int, instance: str) -> None:
     card_id = card_of(tape.state, instance)
     tape.emit(CardSentToGraveyard(seat, "hand", None, instance, card_id, owner_of(instance), "hand_limit"))
 
 
-def emit_concede(tape: Tape, seat: int) -> None:
+def emit_concede(tape: Tape[State, Event], seat: int) -> None:
     tape.emit(PlayerConceded(seat))
     tape.emit(MatchEnded("win", 1 - seat, (Reason(seat, "concede"),)))
 
@@ -92,7 +98,7 @@ def check_timeout(state: State, cmd: Timeout) -> None:
         raise Rejected(Code.STALE_TIMEOUT, "that clock is no longer running")
 
 
-def emit_timeout(tape: Tape, cmd: Timeout) -> None:
+def emit_timeout(tape: Tape[State, Event], cmd: Timeout) -> None:
     """§9 effect: record it, forfeit at ``max_timeouts``, else apply the decision's default (§8.13)."""
     count = tape.state.sides[cmd.seat].timeouts + 1
     tape.emit(TimeoutRecorded(cmd.seat, cmd.scope, cmd.ref, count))
@@ -104,7 +110,7 @@ def emit_timeout(tape: Tape, cmd: Timeout) -> None:
         emit_default(tape, close(tape, "timeout"))
 
 
-def emit_default(tape: Tape, pending: Pending) -> None:
+def emit_default(tape: Tape[State, Event], pending: Pending) -> None:
     """§8.13 default answers, after ``DecisionClosed{by: timeout}``."""
     if pending.kind == "response_window":
         emit_pass(tape, pending)

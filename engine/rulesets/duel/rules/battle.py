@@ -7,12 +7,11 @@ from engine.rulesets.duel.board import attacks_forbidden, monster_count
 from engine.rulesets.duel.codes import Code
 from engine.rulesets.duel.model.commands import Advance, DeclareAttack
 from engine.rulesets.duel.model.state import State
-from engine.rulesets.duel.rules.summon import passes
 
 PHASE_TARGETS = {"main1": ("battle", "end"), "battle": ("main2", "end"), "main2": ("end",)}
 
 
-def check_advance(state: State, cmd: Advance) -> None:
+def check_advance(state: State, seat: int, cmd: Advance) -> None:
     """§7.2 ``advance`` preconditions."""
     if cmd.to not in PHASE_TARGETS.get(state.phase, ()):
         raise Rejected(Code.INVALID_PHASE_TARGET, f"{state.phase} cannot advance to {cmd.to}")
@@ -20,16 +19,15 @@ def check_advance(state: State, cmd: Advance) -> None:
         raise Rejected(Code.NO_BATTLE_FIRST_TURN, "no battle phase on turn 1 in this duel")
 
 
-def attack_gate(state: State) -> Rejected | None:
+def check_battle_phase(state: State) -> None:
     """The first check of ``declare_attack``: the battle phase only."""
     if state.phase != "battle":
-        return Rejected(Code.WRONG_PHASE, "attacks are declared in the battle phase")
-    return None
+        raise Rejected(Code.WRONG_PHASE, "attacks are declared in the battle phase")
 
 
 def check_declare_attack(state: State, seat: int, cmd: DeclareAttack) -> None:
     """§7.2 ``declare_attack`` preconditions, in order."""
-    passes(attack_gate(state))
+    check_battle_phase(state)
     attacker = state.sides[seat].monsters[cmd.attacker]
     if attacker is None:
         raise Rejected(Code.NO_MONSTER_IN_SLOT, f"you have no monster in slot {cmd.attacker}")

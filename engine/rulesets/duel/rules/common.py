@@ -12,12 +12,6 @@ from engine.rulesets.duel.model.commands import (
 from engine.rulesets.duel.model.state import SEATS, SLOTS, GraveyardRef, MonsterRef, SpellTrapRef, State, TargetRef
 
 
-GENERAL_CODES = frozenset({
-    Code.MATCH_OVER, Code.BAD_FIELDS, Code.NOT_SYSTEM_COMMAND, Code.NOT_A_PLAYER, Code.NOT_YOUR_DECISION,
-    Code.DECISION_PENDING, Code.NO_PENDING_DECISION, Code.NOT_YOUR_TURN,
-})
-"""Codes of the general checks G1-G6: they depend on the command's type and the actor, not its values."""
-
 
 def precheck(state: State, actor: Actor, command_type: str) -> None:
     """G1, the only check before the fields are decoded: the match has not ended."""
@@ -71,24 +65,25 @@ def _member(value: object, allowed: tuple[object, ...]) -> None:
         raise Rejected(Code.BAD_FIELDS, f"{value!r} is not one of {list(allowed)}")
 
 
-def check_actor(state: State, actor: Actor, cmd: Command) -> int | None:
-    """G3-G6: who may send this command now. Returns the issuing seat (None for the system)."""
-    if isinstance(cmd, Timeout):
+def check_actor(state: State, actor: Actor, command: type[Command]) -> int | None:
+    """G3-G6: who may send a command of this type now; they do not read its fields, so ``legal_commands``
+    runs them once per family. Returns the issuing seat (None for the system)."""
+    if command is Timeout:
         if actor != SYSTEM:
             raise Rejected(Code.NOT_SYSTEM_COMMAND, "only the system sends timeouts")
         return None
     if type(actor) is not int or actor not in SEATS:
         raise Rejected(Code.NOT_A_PLAYER, "only seat 0 or 1 may send this command")
-    if isinstance(cmd, Concede):
+    if command is Concede:
         return actor
     pending = state.pending
     if pending is not None:
         if actor != pending.seat:
             raise Rejected(Code.NOT_YOUR_DECISION, "the other player is deciding")
-        if type(cmd) not in ANSWERS[pending.kind]:
+        if command not in ANSWERS[pending.kind]:
             raise Rejected(Code.DECISION_PENDING, f"answer the pending {pending.kind} first")
         return actor
-    if type(cmd) in ANSWER_ONLY:
+    if command in ANSWER_ONLY:
         raise Rejected(Code.NO_PENDING_DECISION, "no decision is pending")
     if actor != state.turn_seat:
         raise Rejected(Code.NOT_YOUR_TURN, "it is the other player's turn")

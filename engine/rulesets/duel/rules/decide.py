@@ -9,6 +9,7 @@ from typing import Any, assert_never
 
 from engine.contract import Actor
 from engine.rng import Rng
+from engine.rulesets.duel.evolve import evolve
 from engine.rulesets.duel.model.commands import (
     Activate, Advance, CancelAttack, ChangePosition, ChooseTarget, Command, Concede, DeclareAttack, Discard,
     FlipSummon, NormalSummon, Pass, ReplayAttack, SetMonster, SetSpellTrap, Timeout,
@@ -17,12 +18,12 @@ from engine.rulesets.duel.model.events import Event
 from engine.rulesets.duel.model.state import State
 from engine.rulesets.duel.resolve.battle import declare
 from engine.rulesets.duel.resolve.effects import resolve_activation
-from engine.rulesets.duel.resolve.tape import Tape
 from engine.rulesets.duel.resolve.turn import request_advance, settle
 from engine.rulesets.duel.rules import answers, summon
 from engine.rulesets.duel.rules.activate import check_activate
 from engine.rulesets.duel.rules.battle import check_advance, check_declare_attack
 from engine.rulesets.duel.rules.common import check_actor, check_fields, precheck
+from engine.tape import Tape
 
 
 def check(state: State, actor: Actor, cmd: Command) -> tuple[int | None, Any]:
@@ -32,7 +33,7 @@ def check(state: State, actor: Actor, cmd: Command) -> tuple[int | None, Any]:
     """
     precheck(state, actor, "")
     check_fields(cmd)
-    seat = check_actor(state, actor, cmd)
+    seat = check_actor(state, actor, type(cmd))
     if seat is None:
         assert isinstance(cmd, Timeout)
         answers.check_timeout(state, cmd)
@@ -54,16 +55,18 @@ def check_command(state: State, seat: int, cmd: Command) -> Any:
         case Activate():
             return check_activate(state, seat, cmd)
         case Advance():
-            return check_advance(state, cmd)
+            return check_advance(state, seat, cmd)
         case DeclareAttack():
             return check_declare_attack(state, seat, cmd)
         case ChooseTarget():
-            return answers.check_choose_target(state, cmd)
+            return answers.check_choose_target(state, seat, cmd)
         case ReplayAttack():
             return answers.check_replay_attack(state, seat, cmd)
         case Discard():
             return answers.check_discard(state, seat, cmd)
-        case Pass() | CancelAttack() | Concede() | Timeout():
+        case Pass() | CancelAttack() | Concede():
+            return answers.check_general_only(state, seat, cmd)
+        case Timeout():
             return None
         case _:
             assert_never(cmd)
@@ -72,13 +75,13 @@ def check_command(state: State, seat: int, cmd: Command) -> Any:
 def decide_folded(state: State, actor: Actor, cmd: Command, rng: Rng) -> tuple[list[Event], State]:
     """The events of an accepted command, or ``Rejected``. Never draws from ``rng`` (D3)."""
     seat, checked = check(state, actor, cmd)
-    tape = Tape(state)
+    tape = Tape(state, evolve)
     _emit(tape, seat, cmd, checked)
     settle(tape)
     return tape.events, tape.state
 
 
-def _emit(tape: Tape, seat: int | None, cmd: Command, checked: Any) -> None:
+def _emit(tape: Tape[State, Event], seat: int | None, cmd: Command, checked: Any) -> None:
     if isinstance(cmd, Timeout):
         answers.emit_timeout(tape, cmd)
         return

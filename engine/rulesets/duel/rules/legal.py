@@ -1,8 +1,11 @@
 """``legal_commands`` (duel.md §7.4): canonical candidates filtered through the same checks as ``decide``.
 
 Candidates only leave out commands that fail a check whatever their other fields (an empty slot, a
-tribute list of the wrong length), so the checks, not the generator, decide what is legal. A family of
-candidates is skipped when its gate (the first checks of its command, shared with ``decide``) fails.
+tribute list of the wrong length), so the checks, not the generator, decide what is legal. Each family's
+gate is the general checks G3-G6 for its command type (its candidates' values are in range, so G2 holds)
+and then the first checks of its command that do not read the fields, both shared with ``decide``; when
+the gate refuses, the whole family is skipped. So a seat gets its answers while it decides, the turn
+player its commands in its open state, and only ``concede`` otherwise.
 
 Order: the §7.2 table, then the canonical JSON of the fields (keys sorted). Families are generated in
 that order (instances sorted as strings, slots ascending, ``null`` after numbers); ``activate`` and
@@ -13,56 +16,29 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import combinations, product
+from typing import Any, cast
 
 import msgspec
 
 from engine.errors import Rejected
+from engine.legal import Family, legal
 from engine.rulesets.duel.data import CATALOG, required_tributes
 from engine.rulesets.duel.model.commands import (
-    Activate, Advance, CancelAttack, ChangePosition, ChooseTarget, Choices, Command, Concede, DeclareAttack,
-    Discard, FlipSummon, NormalSummon, Pass, ReplayAttack, SetMonster, SetSpellTrap,
+    ANSWER_ONLY, ANSWERS, Activate, Advance, CancelAttack, ChangePosition, ChooseTarget, Choices, Command, Concede,
+    DeclareAttack, Discard, FlipSummon, NormalSummon, Pass, ReplayAttack, SetMonster, SetSpellTrap,
 )
 from engine.rulesets.duel.model.state import SLOTS, State, card_of
-from engine.rulesets.duel.rules.activate import check_card
-from engine.rulesets.duel.rules.battle import PHASE_TARGETS, attack_gate
-from engine.rulesets.duel.rules.common import GENERAL_CODES
-from engine.rulesets.duel.rules.decide import check, check_command
-from engine.rulesets.duel.rules.summon import flip_gate, main_gate, summon_gate
+from engine.rulesets.duel.rules.activate import check_activate, check_card
+from engine.rulesets.duel.rules.answers import (
+    check_choose_target, check_discard, check_general_only, check_replay_attack,
+)
+from engine.rulesets.duel.rules.battle import PHASE_TARGETS, check_advance, check_battle_phase, check_declare_attack
+from engine.rulesets.duel.rules.common import check_actor, precheck
+from engine.rulesets.duel.rules.summon import (
+    check_change_position, check_flip_summon, check_main_phase, check_set_spell_trap, check_summon,
+    check_summon_phase, check_summon_unused,
+)
 from engine.rulesets.duel.targets import all_refs
-
-_CONCEDE = Concede()
-
-
-def legal_commands(state: State, seat: int) -> list[Command]:
-    """Exactly the commands ``decide`` accepts from ``seat`` now, in §7.4 order."""
-    if state.ended:
-        return []
-    accepted: list[Command] = []
-    for family, canonical in _families(state, seat):
-        passed = _filter(state, seat, family)
-        if not canonical and len(passed) > 1:
-            passed.sort(key=canonical_json)
-        accepted += passed
-    accepted.append(_CONCEDE)
-    return accepted
-
-
-def _filter(state: State, seat: int, family: Iterable[Command]) -> list[Command]:
-    """The family's commands that pass every check. The general checks (G1-G6) depend on the command's
-    type alone once its values are in range, which generated candidates always are, so they run in full
-    for the first candidate and only the command's own checks run for the rest."""
-    passed: list[Command] = []
-    checker: Callable[[State, int, Command], object] = check
-    for cmd in family:
-        try:
-            checker(state, seat, cmd)
-        except Rejected as refused:
-            if checker is check and refused.code in GENERAL_CODES:
-                return []
-        else:
-            passed.append(cmd)
-        checker = check_command
-    return passed
 
 
 def canonical_json(cmd: Command) -> bytes:
@@ -72,62 +48,84 @@ def canonical_json(cmd: Command) -> bytes:
     return msgspec.json.encode(fields, order="sorted")
 
 
-Family = tuple[Iterable[Command], bool]
-"""Candidates of one command type and whether they already come in canonical order."""
+def _family(
+    command: type[Command],
+    candidates: Callable[[State, int], Iterable[Command]],
+    check: Callable[[State, int, Any], object],
+    shared: Callable[[State], None] | None = None,
+    order: Callable[[Any], Any] | None = None,
+) -> Family[State]:
+    """The family of ``command``: its gate runs G3-G6 for the type, then ``shared`` (its field-free checks)."""
+
+    def gate(state: State, seat: int) -> None:
+        check_actor(state, seat, command)
+        if shared is not None:
+            shared(state)
+
+    tag = _tag(command)
+    # legal() gives the check a seat, and the gate has just made it the issuer, as decide does
+    return Family(tag, candidates, cast(Callable[[State, Any, Any], object], check), gate, order)
 
 
-def _families(state: State, seat: int) -> Iterator[Family]:
-    """Candidate families in table order: a seat's answers while it decides, the turn player's commands
-    in its open state, nothing otherwise (every other command fails G5/G6)."""
-    pending = state.pending
-    if pending is not None:
-        if pending.seat == seat:
-            yield from _answers(state, seat)
-        return
-    if seat != state.turn_seat:
-        return
+def _tag(command: type[Command]) -> str:
+    return str(command.__struct_config__.tag)
+
+
+_PASS = (Pass(),)
+_CANCEL_ATTACK = (CancelAttack(),)
+_CONCEDE = (Concede(),)
+
+
+def _normal_summons(state: State, seat: int) -> Iterator[Command]:
+    return _summons(state, seat, NormalSummon)
+
+
+def _monster_sets(state: State, seat: int) -> Iterator[Command]:
+    return _summons(state, seat, SetMonster)
+
+
+def _flips(state: State, seat: int) -> Iterator[Command]:
+    monsters = state.sides[seat].monsters
+    face_down = [s for s in SLOTS if (m := monsters[s]) is not None and not m.face_up]
+    return (FlipSummon(slot, position) for position in ("attack", "defense") for slot in face_down)
+
+
+def _position_changes(state: State, seat: int) -> Iterator[Command]:
+    monsters = state.sides[seat].monsters
+    return (ChangePosition(s) for s in SLOTS if (m := monsters[s]) is not None and m.face_up)
+
+
+def _spell_trap_sets(state: State, seat: int) -> Iterator[Command]:
+    hand = sorted(state.sides[seat].hand)
+    return (SetSpellTrap(i) for i in hand if CATALOG[card_of(state, i)].category != "monster")
+
+
+def _advances(state: State, seat: int) -> Iterator[Command]:
+    return (Advance(to) for to in sorted(PHASE_TARGETS.get(state.phase, ())))  # type: ignore[arg-type]
+
+
+def _target_choices(state: State, seat: int) -> Iterator[Command]:
+    assert state.pending is not None
+    candidates = state.pending.details.candidates
+    assert isinstance(candidates, tuple)
+    return (ChooseTarget(ref) for ref in candidates if not isinstance(ref, int))
+
+
+def _replays(state: State, seat: int) -> tuple[Command, ...]:
+    assert state.pending is not None
+    candidates = state.pending.details.candidates
+    assert isinstance(candidates, tuple)
+    return (*(ReplayAttack(slot) for slot in candidates if isinstance(slot, int)), ReplayAttack(None))
+
+
+def _discards(state: State, seat: int) -> Iterator[Command]:
+    return (Discard(instance) for instance in sorted(state.sides[seat].hand))
+
+
+def _summons(state: State, seat: int, kind: type[NormalSummon | SetMonster]) -> Iterator[Command]:
     side = state.sides[seat]
-    hand = sorted(side.hand)
-    spells = [i for i in hand if CATALOG[card_of(state, i)].category != "monster"]
-    face_up = [s for s in SLOTS if (m := side.monsters[s]) is not None and m.face_up]
-    face_down = [s for s in SLOTS if (m := side.monsters[s]) is not None and not m.face_up]
-    if summon_gate(state) is None:
-        occupied = sorted(face_up + face_down)
-        yield _summons(state, hand, occupied, NormalSummon), True
-        yield _summons(state, hand, occupied, SetMonster), True
-    if flip_gate(state) is None:
-        yield (FlipSummon(slot, position) for position in ("attack", "defense") for slot in face_down), True
-    if main_gate(state) is None:
-        yield (ChangePosition(slot) for slot in face_up), True
-        yield (SetSpellTrap(instance) for instance in spells), True
-    yield _activations(state, seat), False
-    yield (Advance(to) for to in sorted(PHASE_TARGETS.get(state.phase, ()))), True  # type: ignore[arg-type]
-    if attack_gate(state) is None:
-        yield _attacks(state, seat), True
-
-
-def _answers(state: State, seat: int) -> Iterator[Family]:
-    pending = state.pending
-    assert pending is not None
-    candidates = pending.details.candidates
-    if pending.kind == "response_window":
-        yield _activations(state, seat), False
-        yield (Pass(),), True
-    elif pending.kind == "select_target":
-        assert isinstance(candidates, tuple)
-        yield (ChooseTarget(ref) for ref in candidates if not isinstance(ref, int)), False
-    elif pending.kind == "replay":
-        assert isinstance(candidates, tuple)
-        yield (*(ReplayAttack(slot) for slot in candidates if isinstance(slot, int)), ReplayAttack(None)), True
-        yield (CancelAttack(),), True
-    else:
-        yield (Discard(instance) for instance in sorted(state.sides[seat].hand)), True
-
-
-def _summons(
-    state: State, hand: list[str], occupied: list[int], kind: type[NormalSummon | SetMonster],
-) -> Iterator[Command]:
-    for instance in hand:
+    occupied = [s for s in SLOTS if side.monsters[s] is not None]
+    for instance in sorted(side.hand):
         card = CATALOG[card_of(state, instance)]
         if card.category == "monster":
             for tributes in combinations(occupied, required_tributes(card.level)):
@@ -200,3 +198,44 @@ def _material_sets(state: State, seat: int, instance: str, fusion: object) -> Se
     pool = [i for i in side.hand if i != instance and card_of(state, i) in needed]
     pool += [m.instance for m in side.monsters if m is not None and m.card_id in needed]
     return [tuple(c) for c in combinations(sorted(pool), len(needed))]
+
+
+FAMILIES: tuple[Family[State], ...] = (
+    _family(NormalSummon, _normal_summons, check_summon, check_summon_unused),
+    _family(SetMonster, _monster_sets, check_summon, check_summon_unused),
+    _family(FlipSummon, _flips, check_flip_summon, check_summon_phase),
+    _family(ChangePosition, _position_changes, check_change_position, check_main_phase),
+    _family(SetSpellTrap, _spell_trap_sets, check_set_spell_trap, check_main_phase),
+    _family(Activate, _activations, check_activate, order=canonical_json),
+    _family(Advance, _advances, check_advance),
+    _family(DeclareAttack, _attacks, check_declare_attack, check_battle_phase),
+    _family(Pass, lambda state, seat: _PASS, check_general_only),
+    _family(ChooseTarget, _target_choices, check_choose_target, order=canonical_json),
+    _family(ReplayAttack, _replays, check_replay_attack),
+    _family(CancelAttack, lambda state, seat: _CANCEL_ATTACK, check_general_only),
+    _family(Discard, _discards, check_discard),
+    _family(Concede, lambda state, seat: _CONCEDE, check_general_only),
+)
+"""§7.2 command families in table order (``timeout`` is the system's alone); their checks are ``decide``'s."""
+
+
+
+
+def _answerable(kind: str | None) -> tuple[Family[State], ...]:
+    """The families G5/G6 do not refuse from every seat: while a decision of ``kind`` is pending its answers
+    and ``concede``, with none pending all but the answers. The gates still run G3-G6; leaving out the
+    families they would refuse anyway only spares legal_commands those refusals."""
+    if kind is None:
+        refused = {_tag(command) for command in ANSWER_ONLY}
+        return tuple(family for family in FAMILIES if family.tag not in refused)
+    allowed = {_tag(command) for command in (*ANSWERS[kind], Concede)}
+    return tuple(family for family in FAMILIES if family.tag in allowed)
+
+
+_ANSWERABLE = {kind: _answerable(kind) for kind in (None, *ANSWERS)}
+
+
+def legal_commands(state: State, seat: int) -> list[Command]:
+    """Exactly the commands ``decide`` accepts from ``seat`` now, in §7.4 order."""
+    pending = state.pending
+    return legal(_ANSWERABLE[None if pending is None else pending.kind], precheck, state, seat)

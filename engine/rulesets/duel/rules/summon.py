@@ -11,48 +11,40 @@ from engine.rulesets.duel.codes import Code
 from engine.rulesets.duel.data import CATALOG, FLIP, FLIP_TO_DEFENSE, required_tributes
 from engine.rulesets.duel.model.commands import ChangePosition, FlipSummon, NormalSummon, SetMonster, SetSpellTrap
 from engine.rulesets.duel.model.events import (
-    CardSentToGraveyard, EffectTriggered, FlipSummoned, MonsterSet, NormalSummoned, PositionChanged, SpellTrapSet,
+    CardSentToGraveyard, EffectTriggered, Event, FlipSummoned, MonsterSet, NormalSummoned, PositionChanged,
+    SpellTrapSet,
 )
 from engine.rulesets.duel.model.state import Monster, State, card_of, owner_of
 from engine.rulesets.duel.resolve.effects import cleanup
-from engine.rulesets.duel.resolve.tape import Tape
+from engine.tape import Tape
 
 
-# Gates are the first checks of a command, those that do not depend on its fields. They return the
-# refusal instead of raising it, so that legal_commands can skip a whole family cheaply.
+# Gates are the first checks of a command, those that do not depend on its fields; legal_commands runs
+# them once for a whole family.
 
 
-def flip_gate(state: State) -> Rejected | None:
+def check_summon_phase(state: State) -> None:
     """The first check of every summon command: none in the battle phase (D19)."""
     if state.phase == "battle":
-        return Rejected(Code.NO_SUMMON_IN_BATTLE_PHASE, "no summons in the battle phase")
-    return None
+        raise Rejected(Code.NO_SUMMON_IN_BATTLE_PHASE, "no summons in the battle phase")
 
 
-def summon_gate(state: State) -> Rejected | None:
+def check_summon_unused(state: State) -> None:
     """The checks of ``normal_summon`` / ``set_monster`` that do not depend on the card."""
-    refused = flip_gate(state)
-    if refused is None and state.normal_summon_used:
-        return Rejected(Code.NORMAL_SUMMON_USED, "the normal summon of this turn is used")
-    return refused
+    check_summon_phase(state)
+    if state.normal_summon_used:
+        raise Rejected(Code.NORMAL_SUMMON_USED, "the normal summon of this turn is used")
 
 
-def main_gate(state: State) -> Rejected | None:
+def check_main_phase(state: State) -> None:
     """The first check of ``change_position`` and ``set_spell_trap``: main phases only."""
     if state.phase == "battle":
-        return Rejected(Code.WRONG_PHASE, "only in a main phase")
-    return None
-
-
-def passes(gate: Rejected | None) -> None:
-    """Raises a gate's refusal."""
-    if gate is not None:
-        raise gate
+        raise Rejected(Code.WRONG_PHASE, "only in a main phase")
 
 
 def check_summon(state: State, seat: int, cmd: NormalSummon | SetMonster) -> str:
     """§7.2 ``normal_summon`` / ``set_monster`` preconditions; returns the card id."""
-    passes(summon_gate(state))
+    check_summon_unused(state)
     side = state.sides[seat]
     if cmd.card not in side.hand:
         raise Rejected(Code.CARD_NOT_IN_HAND, "that card is not in your hand")
@@ -71,7 +63,7 @@ def check_summon(state: State, seat: int, cmd: NormalSummon | SetMonster) -> str
     return card.id
 
 
-def emit_summon(tape: Tape, seat: int, cmd: NormalSummon | SetMonster, card_id: str) -> None:
+def emit_summon(tape: Tape[State, Event], seat: int, cmd: NormalSummon | SetMonster, card_id: str) -> None:
     """Tributes in ascending slot order, then the summon or set in the lowest free slot (D18, D30)."""
     for slot in cmd.tributes:
         monster = tape.state.sides[seat].monsters[slot]
@@ -104,7 +96,7 @@ def _fresh(state: State, monster: Monster) -> None:
 
 def check_flip_summon(state: State, seat: int, cmd: FlipSummon) -> Monster:
     """§7.2 ``flip_summon`` preconditions (D16, D17)."""
-    passes(flip_gate(state))
+    check_summon_phase(state)
     monster = _own_monster(state, seat, cmd.slot)
     if monster.face_up:
         raise Rejected(Code.NOT_FACE_DOWN, "that monster is face-up")
@@ -114,7 +106,7 @@ def check_flip_summon(state: State, seat: int, cmd: FlipSummon) -> Monster:
     return monster
 
 
-def emit_flip_summon(tape: Tape, seat: int, cmd: FlipSummon, monster: Monster) -> None:
+def emit_flip_summon(tape: Tape[State, Event], seat: int, cmd: FlipSummon, monster: Monster) -> None:
     """``FlipSummoned``, its flip trigger (D13), and Bastion Marshal's move to defence (D17)."""
     instance, card_id = monster.instance, monster.card_id
     tape.emit(FlipSummoned(seat, cmd.slot, instance, card_id, monster.position))
@@ -126,7 +118,7 @@ def emit_flip_summon(tape: Tape, seat: int, cmd: FlipSummon, monster: Monster) -
 
 def check_change_position(state: State, seat: int, cmd: ChangePosition) -> Monster:
     """§7.2 ``change_position`` preconditions (D15)."""
-    passes(main_gate(state))
+    check_main_phase(state)
     monster = _own_monster(state, seat, cmd.slot)
     if not monster.face_up:
         raise Rejected(Code.MONSTER_FACE_DOWN, "face-down monsters are flip summoned instead")
@@ -136,14 +128,14 @@ def check_change_position(state: State, seat: int, cmd: ChangePosition) -> Monst
     return monster
 
 
-def emit_change_position(tape: Tape, seat: int, cmd: ChangePosition, monster: Monster) -> None:
+def emit_change_position(tape: Tape[State, Event], seat: int, cmd: ChangePosition, monster: Monster) -> None:
     to = "fu_defense" if monster.position == "fu_attack" else "fu_attack"
     tape.emit(PositionChanged(seat, cmd.slot, monster.instance, monster.card_id, monster.position, to, "manual"))
 
 
 def check_set_spell_trap(state: State, seat: int, cmd: SetSpellTrap) -> tuple[int, str]:
     """§7.2 ``set_spell_trap`` preconditions (D7); returns the slot and the card id."""
-    passes(main_gate(state))
+    check_main_phase(state)
     side = state.sides[seat]
     if cmd.card not in side.hand:
         raise Rejected(Code.CARD_NOT_IN_HAND, "that card is not in your hand")
@@ -156,5 +148,5 @@ def check_set_spell_trap(state: State, seat: int, cmd: SetSpellTrap) -> tuple[in
     return slot, card_id
 
 
-def emit_set_spell_trap(tape: Tape, seat: int, cmd: SetSpellTrap, slot: int, card_id: str) -> None:
+def emit_set_spell_trap(tape: Tape[State, Event], seat: int, cmd: SetSpellTrap, slot: int, card_id: str) -> None:
     tape.emit(SpellTrapSet(seat=seat, slot=slot, instance=cmd.card, card_id=card_id))

@@ -1,0 +1,213 @@
+"""Fan-out benchmark: matches played by bots at a fixed rate while many watchers follow them.
+
+A real server (`duelhall serve`) runs as a subprocess; the bots play from this process, the watchers from
+separate processes (so that the client's decoding does not starve the server of its own measurement). It
+reports, per scenario, the server's CPU time per delivered update (from /proc), how late watchers see each
+event (receipt time minus the event's recorded time, same machine clock), and on PostgreSQL the database
+transactions per event (pg_stat_database: it stays flat when watchers do not read the store).
+
+    python bench/fanout.py [--backend sqlite|postgres] [--spectators 300,1000] [--matches 50 --watchers 20]
+                           [--rate 10] [--seconds 8] [--processes 4]
+
+Scenarios: one match at ``--rate`` commands/s with each spectator count, then ``--matches`` matches with
+``--watchers`` watchers each, every match at ``--rate`` / 10 commands/s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import multiprocessing
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import grpc
+import psycopg
+from rich.console import Console
+from rich.table import Table
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.service import CONCEDE, POSTGRES, database, drop, start  # noqa: E402
+from services.api import duelhall_pb2 as pb  # noqa: E402
+from services.api import duelhall_pb2_grpc as pb_grpc  # noqa: E402
+
+CHANNELS_PER_PROCESS = 8
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def transactions(url: str) -> int | None:
+    if not url.startswith("postgresql"):
+        return None
+    with psycopg.connect(POSTGRES, autocommit=True) as admin:
+        row = admin.execute("SELECT xact_commit + xact_rollback FROM pg_stat_database WHERE datname = %s",
+                            (url.rsplit("/", 1)[1],)).fetchone()
+    return int(row[0]) if row else 0
+
+
+def spectate(address: str, watches: list[tuple[str, int]], deadline: float, ready: Any, results: Any) -> None:
+    """A watcher process: one WatchMatch per entry, spread over a few channels; reports latencies."""
+
+    async def run() -> tuple[int, list[float]]:
+        channels = [grpc.aio.insecure_channel(address) for _ in range(CHANNELS_PER_PROCESS)]
+        latencies: list[float] = []
+        streams = []
+        for index, (match_id, after) in enumerate(watches):
+            stub = pb_grpc.MatchServiceStub(channels[index % len(channels)])
+            streams.append(stub.WatchMatch(pb.WatchMatchRequest(match_id=match_id, from_version=after)))
+        for stream in streams:
+            await stream.wait_for_connection()
+        ready.put(len(streams))
+
+        async def follow(stream: Any) -> int:
+            count = 0
+            async for update in stream:
+                at = datetime.fromisoformat(update.event.recorded_at.replace("Z", "+00:00")).timestamp()
+                latencies.append(time.time() - at)
+                count += 1
+                if update.match_ended:
+                    break
+            return count
+
+        try:
+            counts = await asyncio.wait_for(asyncio.gather(*(follow(s) for s in streams)),
+                                            deadline - time.time())
+        except TimeoutError:
+            counts = [0]
+        for channel in channels:
+            await channel.close()
+        return sum(counts), latencies
+
+    delivered, latencies = asyncio.run(run())
+    results.put((len(latencies), latencies))
+
+
+async def play(stub: pb_grpc.MatchServiceStub, match_id: str, tokens: dict[int, str], rate: float,
+               deadline: float, seed: int) -> int:
+    """Bot commands at ``rate`` per second until the match ends or the deadline passes."""
+    rng = random.Random(seed)
+    to_act = list((await stub.GetView(pb.GetViewRequest(match_id=match_id))).to_act)
+    commands = 0
+    next_at = time.perf_counter()
+    while to_act and time.perf_counter() < deadline:
+        next_at += 1 / rate
+        await asyncio.sleep(max(0.0, next_at - time.perf_counter()))
+        seat = to_act[0]
+        legal = await stub.ListLegalCommands(pb.ListLegalCommandsRequest(match_id=match_id, token=tokens[seat]))
+        options = [c for c in legal.commands_json if CONCEDE not in c]
+        reply = await stub.SubmitCommand(pb.SubmitCommandRequest(
+            match_id=match_id, token=tokens[seat], command_json=rng.choice(options), command_id=f"c{commands}"))
+        to_act = list(reply.to_act)
+        commands += 1
+    return commands
+
+
+def scenario(address: str, pid: int, url: str, matches: int, watchers: int, rate: float, seconds: float,
+             processes: int) -> dict[str, Any]:
+    async def create() -> list[tuple[str, dict[int, str], int]]:
+        async with grpc.aio.insecure_channel(address) as channel:
+            stub = pb_grpc.MatchServiceStub(channel)
+            made = []
+            for _ in range(matches):
+                created = await stub.CreateMatch(pb.CreateMatchRequest(
+                    ruleset="card_monsters", seats=[pb.SeatSpec(name="a"), pb.SeatSpec(name="b")],
+                    options_json='{"max_turns": 200}'))
+                made.append((created.match.match_id, {t.seat: t.token for t in created.tokens},
+                             created.match.version))
+            return made
+
+    made = asyncio.run(create())
+    watches = [(match_id, version) for match_id, _, version in made for _ in range(watchers)]
+    context = multiprocessing.get_context("spawn")
+    ready, results = context.Queue(), context.Queue()
+    deadline = time.time() + seconds + 30
+    share = [watches[i::processes] for i in range(processes)]
+    workers = [context.Process(target=spectate, args=(address, part, deadline, ready, results))
+               for part in share if part]
+    for worker in workers:
+        worker.start()
+    for _ in workers:
+        ready.get(timeout=120)
+
+    async def drive() -> int:
+        async with grpc.aio.insecure_channel(address) as channel:
+            stub = pb_grpc.MatchServiceStub(channel)
+            end = time.perf_counter() + seconds
+            played = await asyncio.gather(*(play(stub, m, tokens, rate, end, i)
+                                            for i, (m, tokens, _) in enumerate(made)))
+            # Watchers of a match still running at the deadline stop once it ends: concede it.
+            for match_id, tokens, _ in made:
+                view = await stub.GetView(pb.GetViewRequest(match_id=match_id))
+                if view.to_act:
+                    seat = view.to_act[0]
+                    await stub.SubmitCommand(pb.SubmitCommandRequest(
+                        match_id=match_id, token=tokens[seat], command_json='{"type":"concede"}'))
+            return sum(played)
+
+    cpu_before, xact_before = cpu_seconds(pid), transactions(url)
+    commands = asyncio.run(drive())
+    received = [results.get(timeout=120) for _ in workers]
+    cpu = cpu_seconds(pid) - cpu_before
+    time.sleep(1.2)  # PostgreSQL publishes its statistics at most once a second
+    xact_after = transactions(url)
+    for worker in workers:
+        worker.join(30)
+    latencies = sorted(x for _, sample in received for x in sample)
+    deliveries = len(latencies)
+    events = deliveries / max(1, matches * watchers)
+    cuts = statistics.quantiles(latencies, n=100) if len(latencies) > 1 else [0.0] * 99
+    return {
+        "matches": matches, "watchers": matches * watchers, "commands": commands, "events": events,
+        "deliveries": deliveries, "cpu_us": cpu / max(1, deliveries) * 1e6,
+        "p50": cuts[49] * 1000, "p99": cuts[98] * 1000,
+        "xact_per_event": None if xact_before is None or xact_after is None or not events
+        else (xact_after - xact_before) / (events * matches),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--backend", choices=("sqlite", "postgres"), default="sqlite")
+    parser.add_argument("--spectators", default="300,1000", help="spectator counts of the one-match scenario")
+    parser.add_argument("--matches", type=int, default=50)
+    parser.add_argument("--watchers", type=int, default=20)
+    parser.add_argument("--rate", type=float, default=10.0, help="commands/s of the one match")
+    parser.add_argument("--seconds", type=float, default=8.0)
+    parser.add_argument("--processes", type=int, default=4, help="watcher processes")
+    args = parser.parse_args()
+    runs = [(1, int(n), args.rate) for n in args.spectators.split(",") if n]
+    if args.matches:
+        runs.append((args.matches, args.watchers, args.rate / 10))
+    table = Table("matches", "watchers", "commands", "events/match", "deliveries", "server CPU us/delivery",
+                  "p50 ms", "p99 ms", "db transactions/event")
+    with tempfile.TemporaryDirectory() as tmp:
+        for matches, watchers, rate in runs:
+            url = database(args.backend, Path(tmp), f"fanout{matches}x{watchers}")
+            proc, address = start([str(Path(sys.executable).parent / "duelhall"), "serve", "--database-url", url,
+                                   "--listen", "127.0.0.1:0"])
+            try:
+                row = scenario(address, proc.pid, url, matches, watchers, rate, args.seconds, args.processes)
+            finally:
+                proc.terminate()
+                proc.wait(10)
+                drop(url)
+            xact = row["xact_per_event"]
+            table.add_row(str(row["matches"]), f"{row['watchers']:,}", f"{row['commands']:,}", f"{row['events']:.0f}",
+                          f"{row['deliveries']:,}", f"{row['cpu_us']:.1f}", f"{row['p50']:.1f}", f"{row['p99']:.1f}",
+                          "-" if xact is None else f"{xact:.2f}")
+    Console(width=140).print(table)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,507 @@
+"""Commands of voidlink: generic checks, emission, decide, legal_commands, to_act, deadline, outcome (§7, §9, §10).
+
+``decide`` runs ``precheck`` (G1, G3-G6), the command's check (checks.py), then the emission; ``legal_commands``
+filters the spec's canonical candidates through the same two, so there is no second legality list.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from itertools import combinations
+from typing import assert_never
+
+from engine.contract import SYSTEM, Actor, Deadline, Outcome
+from engine.errors import Rejected
+from engine.legal import Family, legal
+from engine.precheck import check_common
+from engine.rng import Rng
+from engine.rulesets.voidlink.checks import (
+    cards_of,
+    check_activate_combination,
+    check_activate_commander,
+    check_activate_magic,
+    check_activate_monster_effect,
+    check_activate_tactics,
+    check_change_form,
+    check_concede,
+    check_declare_attack,
+    check_discard,
+    check_end_turn,
+    check_go_to_battle,
+    check_myth_summon,
+    check_normal_summon,
+    check_pass,
+    check_set_magic,
+    check_timeout,
+    check_tribute_summon,
+    face_of,
+    holds,
+    in_attack,
+    magic_candidates,
+    matches,
+    monsters,
+    system_of,
+    tactics_candidates,
+    target_lists,
+)
+from engine.rulesets.voidlink.codes import Code
+from engine.rulesets.voidlink.data import (
+    FORMS,
+    CombinationCard,
+    CommanderCard,
+    Filter,
+    MagicCard,
+    MonsterCard,
+    MythCard,
+)
+from engine.rulesets.voidlink.model import (
+    ActivateCombination,
+    ActivateCommander,
+    ActivateMagic,
+    ActivateMonsterEffect,
+    ActivateTactics,
+    AttackDeclared,
+    ChangeForm,
+    Command,
+    Concede,
+    Conceded,
+    DeclareAttack,
+    Discard,
+    EndTurn,
+    Event,
+    FormChanged,
+    GoToBattle,
+    GraveReason,
+    MagicSet,
+    MatchEnded,
+    Moved,
+    MythSummon,
+    NormalSummon,
+    Pass,
+    Passed,
+    PhaseEndRequested,
+    SentToGraveyard,
+    SetMagic,
+    State,
+    TimedOut,
+    Timeout,
+    TributeSummon,
+)
+from engine.rulesets.voidlink.resolve import Tape, add_link, await_open, discard, new_tape, proceed, summon, window
+
+# --- generic checks (§7.1) -------------------------------------------------------------------------------------
+
+_KINDS: dict[str, frozenset[str]] = {
+    "open": frozenset(
+        {
+            "normal_summon",
+            "tribute_summon",
+            "myth_summon",
+            "set_magic",
+            "activate_magic",
+            "activate_tactics",
+            "activate_commander",
+            "activate_monster_effect",
+            "activate_combination",
+            "change_form",
+            "go_to_battle",
+            "declare_attack",
+            "end_turn",
+        }
+    ),
+    "response": frozenset({"activate_magic", "activate_tactics", "pass"}),
+    "discard": frozenset({"discard"}),
+}
+_MAIN_ONLY = frozenset(
+    {
+        "normal_summon",
+        "tribute_summon",
+        "myth_summon",
+        "set_magic",
+        "activate_commander",
+        "activate_monster_effect",
+        "change_form",
+        "go_to_battle",
+    }
+)
+
+
+def _allowed(kind: str, phase: str) -> frozenset[str]:
+    """The command kinds G5 and G6 let through for a decision kind in a phase."""
+    allowed = _KINDS[kind]
+    if phase != "main":
+        allowed -= _MAIN_ONLY
+    if phase != "battle":
+        allowed -= {"declare_attack"}
+    return allowed | {"concede"}
+
+
+_ALLOWED = {(kind, phase): _allowed(kind, phase) for kind in _KINDS for phase in ("draw", "main", "battle", "end")}
+"""G5-G6 by (decision kind, phase): the awaited seat's common checks are one lookup when they pass."""
+
+
+def precheck(state: State, actor: Actor, kind: str) -> None:
+    """G1 and G3-G6 in order (G2, field decoding, is the engine's and follows these, D34)."""
+    awaiting = state.awaiting
+    if awaiting is not None and actor == awaiting.seat and kind in _ALLOWED[awaiting.kind, state.phase]:
+        return  # a running match (awaiting is cleared when it ends), the awaited seat, an allowed kind
+    if state.result is not None:
+        raise Rejected(Code.MATCH_OVER, "the match is over")
+    if kind == "timeout":
+        if actor != SYSTEM:
+            raise Rejected(Code.SYSTEM_ONLY, "only the system times a decision out")
+        return
+    acting = () if awaiting is None else (awaiting.seat,)
+    check_common(kind, actor, over=False, acting=acting, system=(), not_your_turn=Code.NOT_AWAITED_SEAT)
+    if kind == "concede":
+        return
+    assert awaiting is not None
+    if kind not in _KINDS[awaiting.kind]:
+        raise Rejected(Code.WRONG_DECISION_KIND, f"{kind} is not allowed in a {awaiting.kind} decision")
+    if kind in _MAIN_ONLY and state.phase != "main":
+        raise Rejected(Code.WRONG_PHASE, f"{kind} needs the Main phase")
+    if kind == "declare_attack" and state.phase != "battle":
+        raise Rejected(Code.WRONG_PHASE, "declare_attack needs the Battle phase")
+
+
+# --- emission (§7.2 effects, §8) ---------------------------------------------------------------------------------
+
+
+def _seat(actor: Actor) -> int:
+    assert isinstance(actor, int)
+    return actor
+
+
+def _to_graveyard(tape: Tape, seat: int, cards: Iterable[str], reason: GraveReason) -> None:
+    state = tape.state
+    hand = state.players[seat].hand
+    moved = tuple([Moved(c, state.card_ids[c], "hand" if c in hand else "monster_zone") for c in cards])
+    tape.emit(SentToGraveyard(seat, moved, reason))
+
+
+def _emit(tape: Tape, seat: int, cmd: Command) -> None:
+    state = tape.state
+    match cmd:
+        case NormalSummon():
+            check_normal_summon(state, seat, cmd)
+            summon(tape, seat, cmd.card, "hand", cmd.form, "normal")
+        case TributeSummon():
+            check_tribute_summon(state, seat, cmd)
+            _to_graveyard(tape, seat, cmd.tributes, "tribute")
+            summon(tape, seat, cmd.card, "hand", cmd.form, "tribute")
+        case MythSummon():
+            check_myth_summon(state, seat, cmd)
+            _to_graveyard(tape, seat, cmd.materials, "material")
+            summon(tape, seat, cmd.card, "extra", cmd.form, "myth")
+        case SetMagic():
+            zone = check_set_magic(state, seat, cmd)
+            tape.emit(MagicSet(seat, cmd.card, state.card_ids[cmd.card], zone))
+            await_open(tape)
+        case ActivateMagic():
+            from_hand, zone = check_activate_magic(state, seat, cmd)
+            add_link(tape, seat, cmd.card, "hand" if from_hand else "set", zone, cmd.targets, cmd.form)
+        case ActivateTactics():
+            check_activate_tactics(state, seat, cmd)
+            add_link(tape, seat, cmd.card, "tactics", None, cmd.targets, cmd.form)
+        case ActivateCommander():
+            card = check_activate_commander(state, seat, cmd)
+            add_link(tape, seat, card, "commander", None, cmd.targets, None)
+        case ActivateMonsterEffect():
+            system = check_activate_monster_effect(state, seat, cmd)
+            add_link(tape, seat, cmd.card, "monster", None, cmd.targets, None, cmd.effect, system)
+        case ActivateCombination():
+            zone = check_activate_combination(state, seat, cmd)
+            _to_graveyard(tape, seat, cmd.materials, "material")
+            add_link(tape, seat, cmd.card, "extra", zone, cmd.targets, None)
+        case ChangeForm():
+            monster = check_change_form(state, seat, cmd)
+            tape.emit(FormChanged(cmd.card, monster.form, cmd.form, "command"))
+            await_open(tape)
+        case GoToBattle():
+            check_go_to_battle(state, seat, cmd)
+            tape.emit(PhaseEndRequested(seat, "battle"))
+            window(tape, 1 - seat, "phase_end")
+        case DeclareAttack():
+            attacker = check_declare_attack(state, seat, cmd)
+            tape.emit(AttackDeclared(cmd.attacker, cmd.target, system_of(attacker.form), 1 - seat))
+            window(tape, 1 - seat, "attack")
+        case EndTurn():
+            check_end_turn(state, seat, cmd)
+            _end_turn(tape, seat)
+        case Pass():
+            check_pass(state, seat, cmd)
+            _pass(tape, seat)
+        case Discard():
+            check_discard(state, seat, cmd)
+            discard(tape, seat, cmd.cards)
+        case Concede() | Timeout():
+            raise AssertionError("handled by decide_folded")
+        case _:
+            assert_never(cmd)
+
+
+def _end_turn(tape: Tape, seat: int) -> None:
+    tape.emit(PhaseEndRequested(seat, "end"))
+    window(tape, 1 - seat, "phase_end")
+
+
+def _pass(tape: Tape, seat: int) -> None:
+    awaiting = tape.state.awaiting
+    assert awaiting is not None and awaiting.window is not None
+    tape.emit(Passed(seat))
+    proceed(tape, awaiting.window)
+
+
+def _timeout(tape: Tape, cmd: Timeout) -> None:
+    """§9 (D28): the least committal default for the decision that ran out."""
+    awaiting = check_timeout(tape.state, SYSTEM, cmd)
+    seat = awaiting.seat
+    tape.emit(TimedOut(seat, awaiting.seq, awaiting.kind))
+    if awaiting.kind == "open":
+        limit = tape.state.options.open_timeouts_to_lose
+        if limit and tape.state.players[seat].open_timeouts >= limit:
+            tape.emit(MatchEnded("win", 1 - seat, "timeout"))
+            return
+        _end_turn(tape, seat)
+    elif awaiting.kind == "response":
+        _pass(tape, seat)
+    else:
+        assert awaiting.count is not None
+        hand = tape.state.players[seat].hand
+        discard(tape, seat, hand[len(hand) - awaiting.count :])
+
+
+# --- the contract functions -----------------------------------------------------------------------------------
+
+
+def decide_folded(state: State, actor: Actor, cmd: Command, rng: Rng) -> tuple[list[Event], State]:
+    """The events for ``cmd`` from ``actor``, or ``Rejected`` with the spec's code (voidlink uses no RNG here)."""
+    precheck(state, actor, str(type(cmd).__struct_config__.tag))
+    tape = new_tape(state)
+    if isinstance(cmd, Concede):
+        seat = check_concede(state, actor, cmd)
+        tape.emit(Conceded(seat))
+        tape.emit(MatchEnded("win", 1 - seat, "concede"))
+    elif isinstance(cmd, Timeout):
+        _timeout(tape, cmd)
+    else:
+        _emit(tape, _seat(actor), cmd)
+    return tape.events, tape.state
+
+
+# --- canonical candidates (§7.2 legal_commands) ------------------------------------------------------------------
+
+
+def _hand(state: State, seat: int, kind: type) -> list[str]:
+    cards = cards_of(state)
+    return [c for c in state.players[seat].hand if isinstance(cards[c], kind)]
+
+
+def _normal_gate(state: State, seat: int) -> None:
+    player = state.players[seat]
+    if player.normal_summons_used >= 2:
+        raise Rejected(Code.NORMAL_SUMMON_LIMIT, "two normal summons per turn")
+    if None not in player.monsters:
+        raise Rejected(Code.MONSTER_ZONE_FULL, "every monster zone is taken")
+
+
+def _normal_candidates(state: State, seat: int) -> Iterator[NormalSummon]:
+    for card in _hand(state, seat, MonsterCard):
+        entry = cards_of(state)[card]
+        assert isinstance(entry, MonsterCard)
+        if entry.level <= 4:
+            for form in FORMS:
+                yield NormalSummon(card, form)
+
+
+def _tribute_candidates(state: State, seat: int) -> Iterator[TributeSummon]:
+    """Tribute sets in ascending zone order; sets holding a myth monster or too few levels are left out."""
+    cards = cards_of(state)
+    high = [c for c in state.players[seat].hand if (e := cards[c]) and isinstance(e, MonsterCard) and e.level >= 5]
+    if not high:
+        return
+    levels = {}
+    for m in monsters(state, seat):
+        entry = cards[m.card]
+        if isinstance(entry, MonsterCard):
+            levels[m.card] = entry.level
+    own = list(levels)
+    sets = [(s, sum(levels[c] for c in s)) for n in range(1, len(own) + 1) for s in combinations(own, n)]
+    for card in high:
+        entry = cards[card]
+        assert isinstance(entry, MonsterCard)
+        for tributes, total in sets:
+            if total >= entry.level:
+                for form in FORMS:
+                    yield TributeSummon(card, form, tributes)
+
+
+def _assignments(state: State, seat: int, slots: tuple[Filter, ...], from_hand: bool) -> list[tuple[str, ...]]:
+    """Distinct cards per material slot, slot by slot: own monster zones first, then the hand."""
+    own = monsters(state, seat)
+    hand = state.players[seat].hand if from_hand else ()
+    out: list[tuple[str, ...]] = [()]
+    for spec in slots:
+        options = [m.card for m in own if matches(state, m.card, spec, m)]
+        options += [c for c in hand if matches(state, c, spec, None)]
+        out = [(*chosen, c) for chosen in out for c in options if c not in chosen]
+        if not out:
+            break
+    return out
+
+
+def _myth_candidates(state: State, seat: int) -> Iterator[MythSummon]:
+    own = monsters(state, seat)
+    assigned: dict[str, list[tuple[str, ...]]] = {}  # copies of one card share their material assignments
+    for card in state.players[seat].extra:
+        entry = cards_of(state)[card]
+        if not isinstance(entry, MythCard) or len(own) < len(entry.materials):
+            continue
+        if any(m.card_id == entry.id for m in own):
+            continue
+        materials = assigned.get(entry.id)
+        if materials is None:
+            materials = assigned[entry.id] = _assignments(state, seat, entry.materials, from_hand=False)
+        for form in FORMS:
+            if system_of(form) != entry.system:
+                continue
+            for chosen in materials:
+                yield MythSummon(card, form, chosen)
+
+
+def _magic_zone_gate(state: State, seat: int) -> None:
+    if None not in state.players[seat].magic:
+        raise Rejected(Code.MAGIC_ZONE_FULL, "every magic zone is taken")
+
+
+def _set_candidates(state: State, seat: int) -> Iterator[SetMagic]:
+    for card in _hand(state, seat, MagicCard):
+        yield SetMagic(card)
+
+
+def _commander_gate(state: State, seat: int) -> None:
+    player = state.players[seat]
+    if player.commander is None:
+        raise Rejected(Code.NO_COMMANDER, "you have no commander")
+    if player.commander_used:
+        raise Rejected(Code.ABILITY_USED_THIS_TURN, "the ability was used this turn")
+
+
+def _commander_candidates(state: State, seat: int) -> Iterator[ActivateCommander]:
+    commander = state.players[seat].commander
+    assert commander is not None
+    entry = cards_of(state)[commander]
+    assert isinstance(entry, CommanderCard)
+    if holds(state, seat, entry.ability.condition):
+        for targets in target_lists(state, seat, entry.ability):
+            yield ActivateCommander(targets)
+
+
+def _monster_effect_candidates(state: State, seat: int) -> Iterator[ActivateMonsterEffect]:
+    for monster in monsters(state, seat):
+        for index, effect in enumerate(face_of(monster)[2]):
+            if effect.kind == "activated" and holds(state, seat, effect.condition):
+                for targets in target_lists(state, seat, effect):
+                    yield ActivateMonsterEffect(monster.card, index, targets)
+
+
+def _combination_candidates(state: State, seat: int) -> Iterator[ActivateCombination]:
+    assigned: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {}  # shared by copies of one card
+    for card in state.players[seat].extra:
+        entry = cards_of(state)[card]
+        if not isinstance(entry, CombinationCard) or entry.id in state.players[seat].combination_used:
+            continue
+        if not holds(state, seat, entry.effect.condition):
+            continue
+        options = assigned.get(entry.id)
+        if options is None:
+            options = assigned[entry.id] = [
+                (chosen, targets)
+                for chosen in _assignments(state, seat, entry.materials, from_hand=True)
+                for targets in target_lists(state, seat, entry.effect, chosen)
+            ]
+        for chosen, targets in options:
+            yield ActivateCombination(card, chosen, targets)
+
+
+def _form_candidates(state: State, seat: int) -> Iterator[ChangeForm]:
+    for monster in monsters(state, seat):
+        if monster.summoned_turn == state.turn or monster.form_changed:
+            continue
+        for form in FORMS:
+            if form != monster.form:
+                yield ChangeForm(monster.card, form)
+
+
+def _attack_candidates(state: State, seat: int) -> Iterator[DeclareAttack]:
+    targets = [m.card for m in monsters(state, 1 - seat)]
+    for monster in monsters(state, seat):
+        if in_attack(monster.form) and not monster.attacked:
+            for target in targets:
+                yield DeclareAttack(monster.card, target)
+            yield DeclareAttack(monster.card, None)
+
+
+_GO_TO_BATTLE = (GoToBattle(),)
+_END_TURN = (EndTurn(),)
+_PASS = (Pass(),)
+_CONCEDE = (Concede(),)
+
+
+def _discard_candidates(state: State, seat: int) -> Iterator[Discard]:
+    awaiting = state.awaiting
+    if awaiting is None or awaiting.count is None:
+        return
+    for cards in combinations(state.players[seat].hand, awaiting.count):
+        yield Discard(cards)
+
+
+FAMILIES: tuple[Family[State], ...] = (
+    Family("normal_summon", _normal_candidates, check_normal_summon, _normal_gate),
+    Family("tribute_summon", _tribute_candidates, check_tribute_summon),
+    Family("myth_summon", _myth_candidates, check_myth_summon),
+    Family("set_magic", _set_candidates, check_set_magic, _magic_zone_gate),
+    Family("activate_magic", magic_candidates, check_activate_magic),
+    Family("activate_tactics", tactics_candidates, check_activate_tactics),
+    Family("activate_commander", _commander_candidates, check_activate_commander, _commander_gate),
+    Family("activate_monster_effect", _monster_effect_candidates, check_activate_monster_effect),
+    Family("activate_combination", _combination_candidates, check_activate_combination, _magic_zone_gate),
+    Family("change_form", _form_candidates, check_change_form),
+    Family("go_to_battle", lambda state, seat: _GO_TO_BATTLE, check_go_to_battle),
+    Family("declare_attack", _attack_candidates, check_declare_attack),
+    Family("end_turn", lambda state, seat: _END_TURN, check_end_turn),
+    Family("pass", lambda state, seat: _PASS, check_pass),
+    Family("discard", _discard_candidates, check_discard),
+    Family("concede", lambda state, seat: _CONCEDE, check_concede),
+)
+"""§7.2 command families in table order; their checks are the ones ``decide`` runs, and a gate refuses a whole
+family at once."""
+
+
+def legal_commands(state: State, seat: int) -> list[Command]:
+    """§7.2: exactly what ``decide`` accepts from ``seat`` now, in the canonical order."""
+    return legal(FAMILIES, precheck, state, seat)
+
+
+def to_act(state: State) -> tuple[int, ...]:
+    """The awaited seat; nobody once the match is over."""
+    awaiting = state.awaiting
+    return (awaiting.seat,) if awaiting is not None and state.result is None else ()
+
+
+def deadline(state: State) -> Deadline | None:
+    """§9: every decision runs for its ``timer_s``; expiry submits ``timeout{seat, seq}``."""
+    awaiting = state.awaiting
+    if awaiting is None or state.result is not None:
+        return None
+    return Deadline(seat=awaiting.seat, seconds=float(awaiting.timer_s), timeout=Timeout(awaiting.seat, awaiting.seq))
+
+
+def outcome(state: State) -> Outcome | None:
+    """§10: None while the match runs."""
+    result = state.result
+    if result is None:
+        return None
+    if result.winner is None:
+        return Outcome(winners=(), losers=(), draw=True, reason=result.reason)
+    return Outcome(winners=(result.winner,), losers=(1 - result.winner,), draw=False, reason=result.reason)

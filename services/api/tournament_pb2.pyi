@@ -1,0 +1,353 @@
+from google.protobuf.internal import containers as _containers
+from google.protobuf import descriptor as _descriptor
+from google.protobuf import message as _message
+from collections.abc import Iterable as _Iterable, Mapping as _Mapping
+from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
+
+DESCRIPTOR: _descriptor.FileDescriptor
+
+class CreateTournamentRequest(_message.Message):
+    __slots__ = ("admin_token", "name", "ruleset", "format", "rounds", "cut", "best_of", "tiebreak", "round_minutes", "seed_hex", "options_json")
+    ADMIN_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    RULESET_FIELD_NUMBER: _ClassVar[int]
+    FORMAT_FIELD_NUMBER: _ClassVar[int]
+    ROUNDS_FIELD_NUMBER: _ClassVar[int]
+    CUT_FIELD_NUMBER: _ClassVar[int]
+    BEST_OF_FIELD_NUMBER: _ClassVar[int]
+    TIEBREAK_FIELD_NUMBER: _ClassVar[int]
+    ROUND_MINUTES_FIELD_NUMBER: _ClassVar[int]
+    SEED_HEX_FIELD_NUMBER: _ClassVar[int]
+    OPTIONS_JSON_FIELD_NUMBER: _ClassVar[int]
+    admin_token: str
+    name: str
+    ruleset: str
+    format: str
+    rounds: int
+    cut: int
+    best_of: int
+    tiebreak: str
+    round_minutes: int
+    seed_hex: str
+    options_json: str
+    def __init__(self, admin_token: _Optional[str] = ..., name: _Optional[str] = ..., ruleset: _Optional[str] = ..., format: _Optional[str] = ..., rounds: _Optional[int] = ..., cut: _Optional[int] = ..., best_of: _Optional[int] = ..., tiebreak: _Optional[str] = ..., round_minutes: _Optional[int] = ..., seed_hex: _Optional[str] = ..., options_json: _Optional[str] = ...) -> None: ...
+
+class GetTournamentRequest(_message.Message):
+    __slots__ = ("tournament_id",)
+    TOURNAMENT_ID_FIELD_NUMBER: _ClassVar[int]
+    tournament_id: str
+    def __init__(self, tournament_id: _Optional[str] = ...) -> None: ...
+
+class TournamentPlayer(_message.Message):
+    __slots__ = ("name", "checked_in", "dropped", "late")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    CHECKED_IN_FIELD_NUMBER: _ClassVar[int]
+    DROPPED_FIELD_NUMBER: _ClassVar[int]
+    LATE_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    checked_in: bool
+    dropped: bool
+    late: bool
+    def __init__(self, name: _Optional[str] = ..., checked_in: _Optional[bool] = ..., dropped: _Optional[bool] = ..., late: _Optional[bool] = ...) -> None: ...
+
+class Tournament(_message.Message):
+    __slots__ = ("tournament_id", "name", "ruleset", "format", "rounds", "cut", "best_of", "tiebreak", "round_minutes", "status", "current_round", "current_stage", "current_round_finished", "players", "winner", "version", "seed_hex")
+    TOURNAMENT_ID_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    RULESET_FIELD_NUMBER: _ClassVar[int]
+    FORMAT_FIELD_NUMBER: _ClassVar[int]
+    ROUNDS_FIELD_NUMBER: _ClassVar[int]
+    CUT_FIELD_NUMBER: _ClassVar[int]
+    BEST_OF_FIELD_NUMBER: _ClassVar[int]
+    TIEBREAK_FIELD_NUMBER: _ClassVar[int]
+    ROUND_MINUTES_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    CURRENT_ROUND_FIELD_NUMBER: _ClassVar[int]
+    CURRENT_STAGE_FIELD_NUMBER: _ClassVar[int]
+    CURRENT_ROUND_FINISHED_FIELD_NUMBER: _ClassVar[int]
+    PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    WINNER_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    SEED_HEX_FIELD_NUMBER: _ClassVar[int]
+    tournament_id: str
+    name: str
+    ruleset: str
+    format: str
+    rounds: int
+    cut: int
+    best_of: int
+    tiebreak: str
+    round_minutes: int
+    status: str
+    current_round: int
+    current_stage: str
+    current_round_finished: bool
+    players: _containers.RepeatedCompositeFieldContainer[TournamentPlayer]
+    winner: str
+    version: int
+    seed_hex: str
+    def __init__(self, tournament_id: _Optional[str] = ..., name: _Optional[str] = ..., ruleset: _Optional[str] = ..., format: _Optional[str] = ..., rounds: _Optional[int] = ..., cut: _Optional[int] = ..., best_of: _Optional[int] = ..., tiebreak: _Optional[str] = ..., round_minutes: _Optional[int] = ..., status: _Optional[str] = ..., current_round: _Optional[int] = ..., current_stage: _Optional[str] = ..., current_round_finished: _Optional[bool] = ..., players: _Optional[_Iterable[_Union[TournamentPlayer, _Mapping]]] = ..., winner: _Optional[str] = ..., version: _Optional[int] = ..., seed_hex: _Optional[str] = ...) -> None: ...
+
+class RegisterRequest(_message.Message):
+    __slots__ = ("admin_token", "tournament_id", "player", "deck_json")
+    ADMIN_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    TOURNAMENT_ID_FIELD_NUMBER: _ClassVar[int]
+    PLAYER_FIELD_NUMBER: _ClassVar[int]
+    DECK_JSON_FIELD_NUMBER: _ClassVar[int]
+    admin_token: str
+    tournament_id: str
+    player: str
+    deck_json: str
+    def __init__(self, admin_token: _Optional[str] = ..., tournament_id: _Optional[str] = ..., player: _Optional[str] = ..., deck_json: _Optional[str] = ...) -> None: ...
+
+class RegisterResponse(_message.Message):
+    __slots__ = ("tournament", "player_token")
+    TOURNAMENT_FIELD_NUMBER: _ClassVar[int]
+    PLAYER_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    tournament: Tournament
+    player_token: str
+    def __init__(self, tournament: _Optional[_Union[Tournament, _Mapping]] = ..., player_token: _Optional[str] = ...) -> None: ...
+
+class PlayerRequest(_message.Message):
+    __slots__ = ("tournament_id", "player", "token")
+    TOURNAMENT_ID_FIELD_NUMBER: _ClassVar[int]
+    PLAYER_FIELD_NUMBER: _ClassVar[int]
+    TOKEN_FIELD_NUMBER: _ClassVar[int]
+    tournament_id: str
+    player: str
+    token: str
+    def __init__(self, tournament_id: _Optional[str] = ..., player: _Optional[str] = ..., token: _Optional[str] = ...) -> None: ...
+
+class DropRequest(_message.Message):
+    __slots__ = ("tournament_id", "player", "token", "by", "why")
+    TOURNAMENT_ID_FIELD_NUMBER: _ClassVar[int]
+    PLAYER_FIELD_NUMBER: _ClassVar[int]
+    TOKEN_FIELD_NUMBER: _ClassVar[int]
+    BY_FIELD_NUMBER: _ClassVar[int]
+    WHY_FIELD_NUMBER: _ClassVar[int]
+    tournament_id: str
+    player: str
+    token: str
+    by: str
+    why: str
+    def __init__(self, tournament_id: _Optional[str] = ..., player: _Optional[str] = ..., token: _Optional[str] = ..., by: _Optional[str] = ..., why: _Optional[str] = ...) -> None: ...
+
+class OrganiserRequest(_message.Message):
+    __slots__ = ("admin_token", "tournament_id")
+    ADMIN_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    TOURNAMENT_ID_FIELD_NUMBER: _ClassVar[int]
+    admin_token: str
+    tournament_id: str
+    def __init__(self, admin_token: _Optional[str] = ..., tournament_id: _Optional[str] = ...) -> None: ...
+
+class AuditedRequest(_message.Message):
+    __slots__ = ("admin_token", "tournament_id", "by", "why")
+    ADMIN_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    TOURNAMENT_ID_FIELD_NUMBER: _ClassVar[int]
+    BY_FIELD_NUMBER: _ClassVar[int]
+    WHY_FIELD_NUMBER: _ClassVar[int]
+    admin_token: str
+    tournament_id: str
+    by: str
+    why: str
+    def __init__(self, admin_token: _Optional[str] = ..., tournament_id: _Optional[str] = ..., by: _Optional[str] = ..., why: _Optional[str] = ...) -> None: ...
+
+class ReportResultRequest(_message.Message):
+    __slots__ = ("admin_token", "tournament_id", "round", "table", "wins_a", "wins_b", "draws", "correction", "by", "why")
+    ADMIN_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    TOURNAMENT_ID_FIELD_NUMBER: _ClassVar[int]
+    ROUND_FIELD_NUMBER: _ClassVar[int]
+    TABLE_FIELD_NUMBER: _ClassVar[int]
+    WINS_A_FIELD_NUMBER: _ClassVar[int]
+    WINS_B_FIELD_NUMBER: _ClassVar[int]
+    DRAWS_FIELD_NUMBER: _ClassVar[int]
+    CORRECTION_FIELD_NUMBER: _ClassVar[int]
+    BY_FIELD_NUMBER: _ClassVar[int]
+    WHY_FIELD_NUMBER: _ClassVar[int]
+    admin_token: str
+    tournament_id: str
+    round: int
+    table: int
+    wins_a: int
+    wins_b: int
+    draws: int
+    correction: bool
+    by: str
+    why: str
+    def __init__(self, admin_token: _Optional[str] = ..., tournament_id: _Optional[str] = ..., round: _Optional[int] = ..., table: _Optional[int] = ..., wins_a: _Optional[int] = ..., wins_b: _Optional[int] = ..., draws: _Optional[int] = ..., correction: _Optional[bool] = ..., by: _Optional[str] = ..., why: _Optional[str] = ...) -> None: ...
+
+class GetPairingsRequest(_message.Message):
+    __slots__ = ("tournament_id", "round")
+    TOURNAMENT_ID_FIELD_NUMBER: _ClassVar[int]
+    ROUND_FIELD_NUMBER: _ClassVar[int]
+    tournament_id: str
+    round: int
+    def __init__(self, tournament_id: _Optional[str] = ..., round: _Optional[int] = ...) -> None: ...
+
+class GameEntry(_message.Message):
+    __slots__ = ("game", "first", "match_id", "winner", "played")
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    FIRST_FIELD_NUMBER: _ClassVar[int]
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    WINNER_FIELD_NUMBER: _ClassVar[int]
+    PLAYED_FIELD_NUMBER: _ClassVar[int]
+    game: int
+    first: str
+    match_id: str
+    winner: str
+    played: bool
+    def __init__(self, game: _Optional[int] = ..., first: _Optional[str] = ..., match_id: _Optional[str] = ..., winner: _Optional[str] = ..., played: _Optional[bool] = ...) -> None: ...
+
+class TableResult(_message.Message):
+    __slots__ = ("wins_a", "wins_b", "draws", "source")
+    WINS_A_FIELD_NUMBER: _ClassVar[int]
+    WINS_B_FIELD_NUMBER: _ClassVar[int]
+    DRAWS_FIELD_NUMBER: _ClassVar[int]
+    SOURCE_FIELD_NUMBER: _ClassVar[int]
+    wins_a: int
+    wins_b: int
+    draws: int
+    source: str
+    def __init__(self, wins_a: _Optional[int] = ..., wins_b: _Optional[int] = ..., draws: _Optional[int] = ..., source: _Optional[str] = ...) -> None: ...
+
+class TableEntry(_message.Message):
+    __slots__ = ("table", "a", "b", "finished", "result", "games", "unverified_match_ids", "chooser")
+    TABLE_FIELD_NUMBER: _ClassVar[int]
+    A_FIELD_NUMBER: _ClassVar[int]
+    B_FIELD_NUMBER: _ClassVar[int]
+    FINISHED_FIELD_NUMBER: _ClassVar[int]
+    RESULT_FIELD_NUMBER: _ClassVar[int]
+    GAMES_FIELD_NUMBER: _ClassVar[int]
+    UNVERIFIED_MATCH_IDS_FIELD_NUMBER: _ClassVar[int]
+    CHOOSER_FIELD_NUMBER: _ClassVar[int]
+    table: int
+    a: str
+    b: str
+    finished: bool
+    result: TableResult
+    games: _containers.RepeatedCompositeFieldContainer[GameEntry]
+    unverified_match_ids: _containers.RepeatedScalarFieldContainer[str]
+    chooser: str
+    def __init__(self, table: _Optional[int] = ..., a: _Optional[str] = ..., b: _Optional[str] = ..., finished: _Optional[bool] = ..., result: _Optional[_Union[TableResult, _Mapping]] = ..., games: _Optional[_Iterable[_Union[GameEntry, _Mapping]]] = ..., unverified_match_ids: _Optional[_Iterable[str]] = ..., chooser: _Optional[str] = ...) -> None: ...
+
+class Pairings(_message.Message):
+    __slots__ = ("round", "stage", "tables")
+    ROUND_FIELD_NUMBER: _ClassVar[int]
+    STAGE_FIELD_NUMBER: _ClassVar[int]
+    TABLES_FIELD_NUMBER: _ClassVar[int]
+    round: int
+    stage: str
+    tables: _containers.RepeatedCompositeFieldContainer[TableEntry]
+    def __init__(self, round: _Optional[int] = ..., stage: _Optional[str] = ..., tables: _Optional[_Iterable[_Union[TableEntry, _Mapping]]] = ...) -> None: ...
+
+class GetStandingsRequest(_message.Message):
+    __slots__ = ("tournament_id", "through_round")
+    TOURNAMENT_ID_FIELD_NUMBER: _ClassVar[int]
+    THROUGH_ROUND_FIELD_NUMBER: _ClassVar[int]
+    tournament_id: str
+    through_round: int
+    def __init__(self, tournament_id: _Optional[str] = ..., through_round: _Optional[int] = ...) -> None: ...
+
+class StandingEntry(_message.Message):
+    __slots__ = ("rank", "player", "points", "wins", "losses", "draws", "byes", "tiebreaks", "dropped")
+    RANK_FIELD_NUMBER: _ClassVar[int]
+    PLAYER_FIELD_NUMBER: _ClassVar[int]
+    POINTS_FIELD_NUMBER: _ClassVar[int]
+    WINS_FIELD_NUMBER: _ClassVar[int]
+    LOSSES_FIELD_NUMBER: _ClassVar[int]
+    DRAWS_FIELD_NUMBER: _ClassVar[int]
+    BYES_FIELD_NUMBER: _ClassVar[int]
+    TIEBREAKS_FIELD_NUMBER: _ClassVar[int]
+    DROPPED_FIELD_NUMBER: _ClassVar[int]
+    rank: int
+    player: str
+    points: int
+    wins: int
+    losses: int
+    draws: int
+    byes: int
+    tiebreaks: _containers.RepeatedScalarFieldContainer[str]
+    dropped: bool
+    def __init__(self, rank: _Optional[int] = ..., player: _Optional[str] = ..., points: _Optional[int] = ..., wins: _Optional[int] = ..., losses: _Optional[int] = ..., draws: _Optional[int] = ..., byes: _Optional[int] = ..., tiebreaks: _Optional[_Iterable[str]] = ..., dropped: _Optional[bool] = ...) -> None: ...
+
+class Standings(_message.Message):
+    __slots__ = ("tiebreak", "tiebreak_names", "standings", "cut_seeds")
+    TIEBREAK_FIELD_NUMBER: _ClassVar[int]
+    TIEBREAK_NAMES_FIELD_NUMBER: _ClassVar[int]
+    STANDINGS_FIELD_NUMBER: _ClassVar[int]
+    CUT_SEEDS_FIELD_NUMBER: _ClassVar[int]
+    tiebreak: str
+    tiebreak_names: _containers.RepeatedScalarFieldContainer[str]
+    standings: _containers.RepeatedCompositeFieldContainer[StandingEntry]
+    cut_seeds: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, tiebreak: _Optional[str] = ..., tiebreak_names: _Optional[_Iterable[str]] = ..., standings: _Optional[_Iterable[_Union[StandingEntry, _Mapping]]] = ..., cut_seeds: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class Seat(_message.Message):
+    __slots__ = ("round", "table", "game", "match_id", "seat", "token", "opponent")
+    ROUND_FIELD_NUMBER: _ClassVar[int]
+    TABLE_FIELD_NUMBER: _ClassVar[int]
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    TOKEN_FIELD_NUMBER: _ClassVar[int]
+    OPPONENT_FIELD_NUMBER: _ClassVar[int]
+    round: int
+    table: int
+    game: int
+    match_id: str
+    seat: int
+    token: str
+    opponent: str
+    def __init__(self, round: _Optional[int] = ..., table: _Optional[int] = ..., game: _Optional[int] = ..., match_id: _Optional[str] = ..., seat: _Optional[int] = ..., token: _Optional[str] = ..., opponent: _Optional[str] = ...) -> None: ...
+
+class ChooseFirstRequest(_message.Message):
+    __slots__ = ("tournament_id", "player", "token", "round", "table", "first")
+    TOURNAMENT_ID_FIELD_NUMBER: _ClassVar[int]
+    PLAYER_FIELD_NUMBER: _ClassVar[int]
+    TOKEN_FIELD_NUMBER: _ClassVar[int]
+    ROUND_FIELD_NUMBER: _ClassVar[int]
+    TABLE_FIELD_NUMBER: _ClassVar[int]
+    FIRST_FIELD_NUMBER: _ClassVar[int]
+    tournament_id: str
+    player: str
+    token: str
+    round: int
+    table: int
+    first: str
+    def __init__(self, tournament_id: _Optional[str] = ..., player: _Optional[str] = ..., token: _Optional[str] = ..., round: _Optional[int] = ..., table: _Optional[int] = ..., first: _Optional[str] = ...) -> None: ...
+
+class SideDeckRequest(_message.Message):
+    __slots__ = ("tournament_id", "player", "token", "round", "table", "removed", "added")
+    TOURNAMENT_ID_FIELD_NUMBER: _ClassVar[int]
+    PLAYER_FIELD_NUMBER: _ClassVar[int]
+    TOKEN_FIELD_NUMBER: _ClassVar[int]
+    ROUND_FIELD_NUMBER: _ClassVar[int]
+    TABLE_FIELD_NUMBER: _ClassVar[int]
+    REMOVED_FIELD_NUMBER: _ClassVar[int]
+    ADDED_FIELD_NUMBER: _ClassVar[int]
+    tournament_id: str
+    player: str
+    token: str
+    round: int
+    table: int
+    removed: _containers.RepeatedScalarFieldContainer[str]
+    added: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, tournament_id: _Optional[str] = ..., player: _Optional[str] = ..., token: _Optional[str] = ..., round: _Optional[int] = ..., table: _Optional[int] = ..., removed: _Optional[_Iterable[str]] = ..., added: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class TournamentEvent(_message.Message):
+    __slots__ = ("version", "type", "data_json", "recorded_at")
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    TYPE_FIELD_NUMBER: _ClassVar[int]
+    DATA_JSON_FIELD_NUMBER: _ClassVar[int]
+    RECORDED_AT_FIELD_NUMBER: _ClassVar[int]
+    version: int
+    type: str
+    data_json: str
+    recorded_at: str
+    def __init__(self, version: _Optional[int] = ..., type: _Optional[str] = ..., data_json: _Optional[str] = ..., recorded_at: _Optional[str] = ...) -> None: ...
+
+class TournamentEvents(_message.Message):
+    __slots__ = ("events",)
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
+    events: _containers.RepeatedCompositeFieldContainer[TournamentEvent]
+    def __init__(self, events: _Optional[_Iterable[_Union[TournamentEvent, _Mapping]]] = ...) -> None: ...

@@ -1,0 +1,234 @@
+"""``duelhall tournament create|register|start|pair|standings|report|drop|cut|show``, against a server.
+
+Organiser commands send the admin token (``--admin-token``, default ``$DUELHALL_ADMIN_TOKEN``). A refusal
+prints the server's one-sentence message and its reason, and exits 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
+
+import grpc
+from google.rpc import error_details_pb2, status_pb2
+from rich.table import Column, Table
+
+from services.api import tournament_pb2 as tpb
+from services.api import tournament_pb2_grpc as tpb_grpc
+from services.cli.common import err, out
+from services.rpc_errors import DOMAIN
+
+T = TypeVar("T")
+Stub = tpb_grpc.TournamentServiceStub
+
+
+def register(commands: Any) -> None:
+    parser = commands.add_parser("tournament", help="run a tournament on a server")
+    verbs = parser.add_subparsers(dest="verb", required=True, metavar="VERB")
+
+    def verb(name: str, help: str, run: Callable[[argparse.Namespace], int], *, tournament: bool = True,
+             admin: bool = True) -> argparse.ArgumentParser:
+        sub: argparse.ArgumentParser = verbs.add_parser(name, help=help)
+        sub.add_argument("--server", default="127.0.0.1:50051", metavar="HOST:PORT")
+        if admin:
+            sub.add_argument("--admin-token", default=os.environ.get("DUELHALL_ADMIN_TOKEN", ""),
+                             help="the server's admin token (default: $DUELHALL_ADMIN_TOKEN)")
+        if tournament:
+            sub.add_argument("tournament_id")
+        sub.set_defaults(run=run)
+        return sub
+
+    create = verb("create", "create a tournament; prints its id", run_create, tournament=False)
+    create.add_argument("name")
+    create.add_argument("--ruleset", required=True)
+    create.add_argument("--format", choices=("swiss", "single_elimination", "round_robin"), default="swiss")
+    create.add_argument("--rounds", type=int, default=0, help="0: automatic from the player count")
+    create.add_argument("--cut", type=int, default=0, help="top cut size after Swiss (0: none)")
+    create.add_argument("--best-of", type=int, choices=(1, 3, 5), default=1)
+    create.add_argument("--tiebreak", choices=("mtg", "pokemon", "ygo"), default="mtg")
+    create.add_argument("--round-minutes", type=int, default=50)
+    create.add_argument("--seed", default="", help="hex seed of the pairing draws (default: random)")
+    create.add_argument("--options", default="", help="match options as JSON")
+    reg = verb("register", "register a player; prints the player's token", run_register)
+    reg.add_argument("player")
+    reg.add_argument("--deck", default="", help='the seat configuration as JSON, e.g. {"deck": "starter_a"}')
+    verb("start", "pair round 1", run_start)
+    verb("pair", "pair the next round", run_pair)
+    verb("cut", "start the top cut", run_cut)
+    standings = verb("standings", "the standings with tiebreakers", run_standings, admin=False)
+    standings.add_argument("--round", type=int, default=0, help="as of this round (default: now)")
+    report = verb("report", "enter (or correct) a table's result", run_report)
+    report.add_argument("round", type=int)
+    report.add_argument("table", type=int)
+    report.add_argument("wins_a", type=int)
+    report.add_argument("wins_b", type=int)
+    report.add_argument("--draws", type=int, default=0)
+    report.add_argument("--correction", action="store_true", help="replace the existing result")
+    report.add_argument("--by", required=True, help="who enters it")
+    report.add_argument("--why", required=True)
+    drop = verb("drop", "drop a player", run_drop)
+    drop.add_argument("player")
+    drop.add_argument("--by", required=True)
+    drop.add_argument("--why", default="")
+    show = verb("show", "the tournament and a round's pairings", run_show, admin=False)
+    show.add_argument("--round", type=int, default=0, help="default: the current round")
+
+
+def _call(args: argparse.Namespace, work: Callable[[Stub], Awaitable[T]]) -> T:
+    async def run() -> T:
+        async with grpc.aio.insecure_channel(args.server) as channel:
+            return await work(tpb_grpc.TournamentServiceStub(channel))  # type: ignore[no-untyped-call]
+    return asyncio.run(run())
+
+
+def _refusals(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
+    def guarded(args: argparse.Namespace) -> int:
+        try:
+            return run(args)
+        except grpc.aio.AioRpcError as error:
+            err.print(f"{error.details()} ({_reason(error)})")
+            return 1
+    return guarded
+
+
+def _reason(error: grpc.aio.AioRpcError) -> str:
+    for key, value in error.trailing_metadata() or ():
+        if key == "grpc-status-details-bin":
+            for detail in status_pb2.Status.FromString(value).details:
+                info = error_details_pb2.ErrorInfo()
+                if detail.Unpack(info) and info.domain == DOMAIN:
+                    return str(info.reason)
+    return str(error.code().name)
+
+
+@_refusals
+def run_create(args: argparse.Namespace) -> int:
+    reply = _call(args, lambda stub: stub.CreateTournament(tpb.CreateTournamentRequest(
+        admin_token=args.admin_token, name=args.name, ruleset=args.ruleset, format=args.format, rounds=args.rounds,
+        cut=args.cut, best_of=args.best_of, tiebreak=args.tiebreak, round_minutes=args.round_minutes,
+        seed_hex=args.seed, options_json=args.options)))
+    out.print(reply.tournament_id)
+    return 0
+
+
+@_refusals
+def run_register(args: argparse.Namespace) -> int:
+    reply = _call(args, lambda stub: stub.Register(tpb.RegisterRequest(
+        admin_token=args.admin_token, tournament_id=args.tournament_id, player=args.player, deck_json=args.deck)))
+    late = " (late registration)" if any(p.late for p in reply.tournament.players if p.name == args.player) else ""
+    err.print(f"registered {args.player}{late}; the player's token (shown once):")
+    out.print(reply.player_token)
+    return 0
+
+
+def _paired(args: argparse.Namespace, action: Callable[[Stub, tpb.OrganiserRequest], Awaitable[Any]]) -> int:
+    async def work(stub: Stub) -> tpb.Pairings:
+        await action(stub, tpb.OrganiserRequest(admin_token=args.admin_token, tournament_id=args.tournament_id))
+        pairings: tpb.Pairings = await stub.GetPairings(tpb.GetPairingsRequest(tournament_id=args.tournament_id))
+        return pairings
+
+    out.print(pairings_table(_call(args, work)))
+    return 0
+
+
+@_refusals
+def run_start(args: argparse.Namespace) -> int:
+    return _paired(args, lambda stub, request: stub.Start(request))
+
+
+@_refusals
+def run_pair(args: argparse.Namespace) -> int:
+    return _paired(args, lambda stub, request: stub.PairRound(request))
+
+
+@_refusals
+def run_cut(args: argparse.Namespace) -> int:
+    return _paired(args, lambda stub, request: stub.StartCut(request))
+
+
+@_refusals
+def run_standings(args: argparse.Namespace) -> int:
+    reply = _call(args, lambda stub: stub.GetStandings(tpb.GetStandingsRequest(tournament_id=args.tournament_id,
+                                                                               through_round=args.round)))
+    out.print(standings_table(reply))
+    return 0
+
+
+@_refusals
+def run_report(args: argparse.Namespace) -> int:
+    _call(args, lambda stub: stub.ReportResult(tpb.ReportResultRequest(
+        admin_token=args.admin_token, tournament_id=args.tournament_id, round=args.round, table=args.table,
+        wins_a=args.wins_a, wins_b=args.wins_b, draws=args.draws, correction=args.correction, by=args.by,
+        why=args.why)))
+    verb = "corrected" if args.correction else "entered"
+    out.print(f"{verb}: round {args.round} table {args.table} {args.wins_a}-{args.wins_b}-{args.draws}")
+    return 0
+
+
+@_refusals
+def run_drop(args: argparse.Namespace) -> int:
+    _call(args, lambda stub: stub.Drop(tpb.DropRequest(tournament_id=args.tournament_id, player=args.player,
+                                                       token=args.admin_token, by=args.by, why=args.why)))
+    out.print(f"dropped: {args.player}")
+    return 0
+
+
+@_refusals
+def run_show(args: argparse.Namespace) -> int:
+    async def work(stub: Stub) -> tuple[tpb.Tournament, tpb.Pairings | None]:
+        state = await stub.GetTournament(tpb.GetTournamentRequest(tournament_id=args.tournament_id))
+        if not state.current_round:
+            return state, None
+        return state, await stub.GetPairings(tpb.GetPairingsRequest(tournament_id=args.tournament_id,
+                                                                    round=args.round))
+
+    state, pairings = _call(args, work)
+    summary = Table(title=f"{state.name} ({state.tournament_id})", show_header=False)
+    summary.add_row("ruleset", state.ruleset)
+    summary.add_row("format", f"{state.format}, best of {state.best_of}"
+                              + (f", top {state.cut}" if state.cut else ""))
+    summary.add_row("tiebreak", state.tiebreak)
+    summary.add_row("status", state.status + (f", winner {state.winner}" if state.winner else ""))
+    summary.add_row("round", f"{state.current_round} of {state.rounds} ({state.current_stage})"
+                    if state.current_round else f"{state.rounds or 'auto'} planned")
+    summary.add_row("players", f"{len(state.players)} ({sum(p.dropped for p in state.players)} dropped)")
+    out.print(summary)
+    if pairings is not None:
+        out.print(pairings_table(pairings))
+    return 0
+
+
+def pairings_table(pairings: tpb.Pairings) -> Table:
+    table = Table("table", "player a", "player b", "result", "games", title=f"round {pairings.round} "
+                  f"({pairings.stage})")
+    for entry in pairings.tables:
+        if not entry.b:
+            table.add_row(str(entry.table), entry.a, "(bye)", "", "")
+            continue
+        result = ""
+        if entry.finished:
+            r = entry.result
+            result = f"{r.wins_a}-{r.wins_b}-{r.draws}" + ("" if r.source == "games" else f" ({r.source})")
+        games = " ".join(g.match_id[:8] + ("*" if g.played else "") for g in entry.games if g.match_id)
+        table.add_row(str(entry.table), entry.a, entry.b, result, games)
+    return table
+
+
+def standings_table(standings: tpb.Standings) -> Table:
+    names = list(standings.tiebreak_names)
+    table = Table("rank", Column("player", no_wrap=True), "points", "W-L-D", *names,
+                  title=f"standings ({standings.tiebreak})")
+    for entry in standings.standings:
+        percents = [f"{_percent(f):.2f}" for f in entry.tiebreaks]
+        name = entry.player + (" (dropped)" if entry.dropped else "")
+        table.add_row(str(entry.rank), name, str(entry.points), f"{entry.wins}-{entry.losses}-{entry.draws}",
+                      *percents)
+    return table
+
+
+def _percent(fraction: str) -> float:
+    numerator, denominator = fraction.split("/")
+    return 100 * int(numerator) / int(denominator)

@@ -1,0 +1,73 @@
+"""``CreateMatch`` with a client ``request_id``: the same id always yields the same match and tokens.
+
+The id is claimed durably before the match exists: the first request appends a ``MatchRequested`` event
+(the match id it will create and a fingerprint of the request) at version 0 of the stream
+``request:<sha256 of the id>``, with the seat tokens as a secret of that append. Appending at version 0
+succeeds once across every instance sharing the database; every other attempt, concurrent or later, reads
+the claim and returns that match (creating it, with the claimed id and tokens, if the first request died in
+between). Tokens are kept so that a retry whose first response was lost can still play the match.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import uuid
+from collections.abc import Sequence
+from typing import Any
+
+import msgspec
+
+from engine.contract import SYSTEM
+from engine.match import encode
+from eventstore import CommandRecord, NewEvent, WrongExpectedVersion
+from services.errors import Conflict
+from services.manager import Created, MatchManager, SeatEntry, new_match_id
+from services.readmodel import row_for
+from services.tokens import new_token
+
+REQUEST_STREAM_PREFIX = "request:"
+MATCH_REQUESTED = "MatchRequested"
+TOKENS_SECRET = "tokens"
+
+
+class MatchRequested(msgspec.Struct, frozen=True):
+    match_id: str
+    fingerprint: str
+    """SHA-256 of the request's ruleset, seats, options and labels: a reused id must mean the same match."""
+
+
+_requested = msgspec.json.Decoder(MatchRequested)
+_tokens = msgspec.json.Decoder(list[str])
+
+
+async def create_once(
+    matches: MatchManager, request_id: str, ruleset_id: str, seats: Sequence[SeatEntry], options: dict[str, Any],
+    labels: dict[str, str],
+) -> Created:
+    """The match this request id stands for, created on first use; ``Conflict`` if the id meant another."""
+    store = matches.store
+    fingerprint = hashlib.sha256(encode({"ruleset": ruleset_id, "seats": [msgspec.to_builtins(s) for s in seats],
+                                         "options": options, "labels": dict(sorted(labels.items()))})).hexdigest()
+    stream = REQUEST_STREAM_PREFIX + hashlib.sha256(request_id.encode()).hexdigest()
+    claim = MatchRequested(match_id=new_match_id(), fingerprint=fingerprint)
+    tokens = [new_token() for _ in seats]
+    command = CommandRecord(command_id=uuid.uuid4().hex, actor=SYSTEM, type="request_match", payload=b"{}")
+    try:
+        await store.append(stream, 0, [NewEvent(type=MATCH_REQUESTED, data=encode(claim))], command,
+                           secrets={TOKENS_SECRET: encode(tokens)})
+    except WrongExpectedVersion:
+        head = await store.read_stream(stream, 1, 1)
+        claim = _requested.decode(head[0].data)
+        if claim.fingerprint != fingerprint:
+            raise Conflict(f"request_id {request_id!r} was used for a different match",
+                           reason="REQUEST_ID_REUSED", match_id=claim.match_id) from None
+        tokens = _tokens.decode(await store.read_secret(stream, TOKENS_SECRET) or b"[]")
+    if await store.stream_version(claim.match_id) == 0:
+        try:
+            return await matches.create(ruleset_id, seats, options, labels, match_id=claim.match_id, tokens=tokens)
+        except WrongExpectedVersion:
+            pass
+    hot = await matches.get(claim.match_id)
+    previous = await matches.read_model.get(claim.match_id)
+    return Created(row=row_for(hot, created_at=None, previous=previous, labels=dict(sorted(labels.items()))),
+                   tokens=tokens)

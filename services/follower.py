@@ -1,0 +1,49 @@
+"""Following the store's global order, for a server that shares its database with other instances.
+
+One subscription per process: each event is read once, and those another instance appended are folded
+into the loaded matches (``MatchManager.apply_foreign``), which hands them to their watchers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Protocol
+
+from eventstore import RecordedEvent
+
+LINGER = 0.02
+"""Seconds the follower lets commits gather between reads: one query per interval instead of one per commit."""
+
+
+class GlobalOrder(Protocol):
+    """The part of the store a follower reads."""
+
+    async def head_position(self) -> int: ...
+    def subscribe(self, from_position: int = 1, linger: float = 0.0) -> AsyncIterator[RecordedEvent]: ...
+
+
+class Follower:
+    """Hands every event committed from now on, in global order, to ``fold``."""
+
+    def __init__(self, source: GlobalOrder, fold: Callable[[RecordedEvent], Awaitable[None]]) -> None:
+        self._source = source
+        self._fold = fold
+        self._task: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        if self._task is None:
+            head = await self._source.head_position()
+            self._task = asyncio.create_task(self._run(head + 1), name="duelhall-follower")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+
+    async def _run(self, from_position: int) -> None:
+        async for recorded in self._source.subscribe(from_position, linger=LINGER):
+            await self._fold(recorded)

@@ -1,0 +1,112 @@
+"""Match lifecycle: every creation and every end, in the store's global order, resumable from a position.
+
+A creation is the match's own ``MatchCreated`` head. An end is recorded once as a ``MatchEnded`` event in a
+stream of its own (``ended:<match id>``, appended at version 0, so the instance that loses the race appends
+nothing): the match stream itself holds only the ruleset's events, which replays verify. Each change thus
+has one global position, and a consumer that resumes after the last position it handled neither misses nor
+repeats one. Labels are read from the match's creation command, stored in the same transaction as its head.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from datetime import datetime
+
+import msgspec
+
+from engine.contract import SYSTEM, Outcome
+from engine.match import MATCH_CREATED
+from eventstore import AsyncEventStore, CommandRecord, NewEvent, RecordedEvent, WrongExpectedVersion
+from services.readmodel import MatchRow, has_labels
+
+MATCH_ENDED = "MatchEnded"
+ENDED_STREAM_PREFIX = "ended:"
+CREATED = "created"
+ENDED = "ended"
+LINGER = 0.02
+"""Seconds a follower lets commits gather between reads."""
+
+
+class MatchEnded(msgspec.Struct, frozen=True):
+    match_id: str
+    ruleset: str
+    seats: tuple[str, ...]
+    labels: dict[str, str]
+    outcome: Outcome
+    version: int
+
+
+class Change(msgspec.Struct, frozen=True):
+    """A match was created or ended; ``position`` is the change's global position."""
+
+    position: int
+    kind: str
+    match_id: str
+    ruleset: str
+    seats: tuple[str, ...]
+    labels: dict[str, str]
+    outcome: Outcome | None
+    version: int
+    recorded_at: datetime
+
+
+class _Head(msgspec.Struct):
+    ruleset: str
+    seats: tuple[str, ...]
+
+
+class _CreatePayload(msgspec.Struct):
+    labels: dict[str, str] = msgspec.field(default_factory=dict)
+
+
+_ended_decoder = msgspec.json.Decoder(MatchEnded)
+_head_decoder = msgspec.json.Decoder(_Head)
+_payload_decoder = msgspec.json.Decoder(_CreatePayload)
+
+
+async def record_end(store: AsyncEventStore, row: MatchRow) -> None:
+    """Records the end of an ended match once, whichever instance (or how many) calls it."""
+    assert row.outcome is not None
+    ended = MatchEnded(match_id=row.match_id, ruleset=row.ruleset, seats=row.seats, labels=row.labels,
+                       outcome=row.outcome, version=row.version)
+    command = CommandRecord(command_id=f"end-{row.match_id}", actor=SYSTEM, type="record_end", payload=b"{}")
+    try:
+        await store.append(f"{ENDED_STREAM_PREFIX}{row.match_id}", 0,
+                           [NewEvent(type=MATCH_ENDED, data=msgspec.json.encode(ended))], command)
+    except WrongExpectedVersion:
+        pass
+
+
+async def labels_of(store: AsyncEventStore, match_id: str) -> dict[str, str]:
+    """The labels a match was created with (from its creation command)."""
+    commands = await store.read_commands(match_id)
+    if not commands:
+        return {}
+    try:
+        return _payload_decoder.decode(commands[0][0].payload).labels
+    except msgspec.DecodeError:
+        return {}
+
+
+async def changes(store: AsyncEventStore, from_position: int,
+                  labels: dict[str, str] | None = None) -> AsyncIterator[Change]:
+    """Every lifecycle change at a position >= ``from_position``: the stored ones, then live ones."""
+    async for recorded in store.subscribe(max(from_position, 1), linger=LINGER):
+        change = await change_of(store, recorded)
+        if change is not None and has_labels(change.labels, labels):
+            yield change
+
+
+async def change_of(store: AsyncEventStore, recorded: RecordedEvent) -> Change | None:
+    """The lifecycle change an event records, if it records one."""
+    if recorded.type == MATCH_CREATED and recorded.version == 1:
+        head = _head_decoder.decode(recorded.data)
+        return Change(position=recorded.position, kind=CREATED, match_id=recorded.stream_id, ruleset=head.ruleset,
+                      seats=head.seats, labels=await labels_of(store, recorded.stream_id), outcome=None,
+                      version=1, recorded_at=recorded.meta.recorded_at)
+    if recorded.type == MATCH_ENDED and recorded.stream_id.startswith(ENDED_STREAM_PREFIX):
+        ended = _ended_decoder.decode(recorded.data)
+        return Change(position=recorded.position, kind=ENDED, match_id=ended.match_id, ruleset=ended.ruleset,
+                      seats=ended.seats, labels=ended.labels, outcome=ended.outcome, version=ended.version,
+                      recorded_at=recorded.meta.recorded_at)
+    return None

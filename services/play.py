@@ -1,0 +1,77 @@
+"""The Play stream: one seat's connection, commands in, everything the seat needs out.
+
+A PlayStart opens a watch for the seat (authenticated as for SubmitCommand); then each PlayCommand is
+submitted as SubmitCommand would be. Each response carries what happened since the previous one: the seat's
+updates, the result of its command, and its turn (legal commands) once the stream has caught up with a new
+version. A refused command is answered in the stream and the stream stays open; a bad start ends it with the
+status a unary call would get. The stream ends when the client stops sending, or after the match's last event.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+from collections.abc import AsyncIterator
+
+import grpc
+
+from services import wire
+from services.api import duelhall_pb2 as pb
+from services.errors import InvalidArgument
+from services.manager import MatchManager
+from services.rpc_errors import command_error
+from services.tokens import seat_for
+from services.watch import Feed
+
+
+async def play(matches: MatchManager, feed: Feed[pb.MatchUpdate], requests: AsyncIterator[pb.PlayRequest],
+               context: grpc.aio.ServicerContext) -> None:
+    first = await anext(requests, None)
+    if first is None or first.WhichOneof("kind") != "start":
+        raise InvalidArgument("the first message of a Play stream must be a PlayStart", reason="PLAY_START_MISSING")
+    start = first.start
+    seat_of = functools.partial(seat_for, start.token)
+    with await feed.open(start.match_id, seat_of, start.from_version, start.include_view) as watch:
+        seat = watch.viewer
+        assert seat is not None  # seat_for opens a seat or raises
+        turn_version = -1
+        incoming = asyncio.ensure_future(anext(requests, None))
+        try:
+            while True:
+                result = None
+                if incoming.done():
+                    request = incoming.result()
+                    if request is None:  # the client is done
+                        return
+                    result = await _command(matches, start.match_id, seat, request)
+                    incoming = asyncio.ensure_future(anext(requests, None))
+                updates = await watch.take()
+                turn = None
+                decided = matches.turn(start.match_id, seat)
+                if watch.last >= decided.version and decided.version != turn_version:
+                    turn, turn_version = wire.turn(decided), decided.version
+                if updates or result is not None or turn is not None:
+                    await context.write(pb.PlayResponse(updates=updates, result=result, turn=turn))
+                if watch.ended:
+                    return
+                ready = asyncio.ensure_future(watch.wait())
+                await asyncio.wait((incoming, ready), return_when=asyncio.FIRST_COMPLETED)
+                ready.cancel()
+        finally:
+            incoming.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):  # the stream is over either way
+                await incoming
+
+
+async def _command(matches: MatchManager, match_id: str, seat: int, request: pb.PlayRequest) -> pb.CommandResult:
+    command = request.command
+    try:
+        if request.WhichOneof("kind") != "command":
+            raise InvalidArgument("after the PlayStart, every message must be a PlayCommand",
+                                  reason="PLAY_COMMAND_MISSING")
+        expected = command.expected_version if command.HasField("expected_version") else None
+        submitted = await matches.submit(match_id, seat, command.command_json.encode(), command.command_id, expected)
+    except Exception as exc:  # noqa: BLE001 - a refusal is an answer in the stream, like a unary call's status
+        return pb.CommandResult(command_id=command.command_id, error=command_error(exc))
+    return pb.CommandResult(command_id=command.command_id, version=submitted.version, duplicate=submitted.duplicate)

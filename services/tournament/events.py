@@ -1,0 +1,191 @@
+"""The events of a tournament stream (``tournament:<id>``), one msgspec type per event, tagged by ``type``.
+
+Everything a decision computed (pairings, tables, byes, who goes first in game 1, the cut's seeds) is in the
+events, so folding never pairs or draws again.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+SWISS = "swiss"
+SINGLE_ELIMINATION = "single_elimination"
+ROUND_ROBIN = "round_robin"
+FORMATS = (SWISS, SINGLE_ELIMINATION, ROUND_ROBIN)
+
+STAGE_SWISS = "swiss"
+STAGE_CUT = "cut"
+STAGE_ELIMINATION = "elimination"
+STAGE_ROBIN = "robin"
+ELIMINATION_STAGES = (STAGE_CUT, STAGE_ELIMINATION)
+
+MTG = "mtg"
+POKEMON = "pokemon"
+YGO = "ygo"
+PRESETS = (MTG, POKEMON, YGO)
+
+
+class _Event(msgspec.Struct, frozen=True, tag_field="type"):
+    pass
+
+
+class TournamentCreated(_Event, frozen=True, tag="TournamentCreated"):
+    tournament_id: str
+    name: str
+    ruleset: str
+    format: str
+    rounds: int
+    """Swiss or round robin rounds; 0: automatic from the player count when the tournament starts."""
+    cut: int
+    """Players in the top cut after Swiss (0: none; else 2, 4, 8, ...)."""
+    best_of: int
+    tiebreak: str
+    round_minutes: int
+    seed: str
+    """Hex; round 1 pairings, game 1 first players and every pairing tie-break are drawn from it."""
+    options: dict[str, Any] = {}
+    """Match options for every game (e.g. turn timers)."""
+
+
+class PlayerRegistered(_Event, frozen=True, tag="PlayerRegistered"):
+    player: str
+    deck: dict[str, Any]
+    """The player's seat configuration for the ruleset (e.g. {"deck": "starter_a"}), validated."""
+    late: bool = False
+
+
+class PlayerCheckedIn(_Event, frozen=True, tag="PlayerCheckedIn"):
+    player: str
+
+
+class PlayerDropped(_Event, frozen=True, tag="PlayerDropped"):
+    player: str
+    after_round: int
+    """Rounds paired when the player dropped: a drop after pairing still plays (or loses) that round."""
+    by: str
+    why: str
+
+
+class PlayerReinstated(_Event, frozen=True, tag="PlayerReinstated"):
+    player: str
+    by: str
+    why: str
+
+
+class Table(msgspec.Struct, frozen=True):
+    table: int
+    a: str
+    b: str | None
+    """None: ``a`` has the bye."""
+    first: str
+    """Who goes first in game 1 (drawn from the seed); also the one who chose, for the next draw rule."""
+
+
+class RoundPaired(_Event, frozen=True, tag="RoundPaired"):
+    round: int
+    stage: str
+    tables: list[Table]
+    planned: int = 0
+    """Rounds of this stage (Swiss or round robin) fixed when its first round is paired; 0 in elimination."""
+    rematches: int = 0
+    pair_downs: int = 0
+    order: list[str] = []
+    """Round robin: the circle every later round turns (fixed in round 1)."""
+
+
+class RoundRepaired(_Event, frozen=True, tag="RoundRepaired"):
+    round: int
+    stage: str
+    tables: list[Table]
+    by: str
+    why: str
+    rematches: int = 0
+    pair_downs: int = 0
+
+
+class FirstChosen(_Event, frozen=True, tag="FirstChosen"):
+    """The chooser (the loser of the last game, or after a draw the last chooser) picked who goes first."""
+
+    round: int
+    table: int
+    game: int
+    chooser: str
+    first: str
+
+
+class DeckSided(_Event, frozen=True, tag="DeckSided"):
+    """A side-deck swap between games, one for one: ``removed`` left the deck, ``added`` came from the side."""
+
+    round: int
+    table: int
+    game: int
+    player: str
+    removed: list[str]
+    added: list[str]
+    deck: dict[str, Any]
+    """The seat configuration for the coming game, validated by the ruleset."""
+
+
+class GameRecorded(_Event, frozen=True, tag="GameRecorded"):
+    round: int
+    table: int
+    game: int
+    match_id: str
+    winner: str | None
+    """None: a drawn game."""
+
+
+class GameUnverified(_Event, frozen=True, tag="GameUnverified"):
+    """A finished match whose replay did not verify: not counted (the organiser may enter the result)."""
+
+    round: int
+    table: int
+    game: int
+    match_id: str
+    check: str
+    message: str
+
+
+class MatchResulted(_Event, frozen=True, tag="MatchResulted"):
+    round: int
+    table: int
+    wins_a: int
+    wins_b: int
+    draws: int
+    source: str
+    """"games" (from the played games) or "organiser" (entered by hand, with who and why)."""
+    by: str = ""
+    why: str = ""
+
+
+class ResultCorrected(_Event, frozen=True, tag="ResultCorrected"):
+    round: int
+    table: int
+    wins_a: int
+    wins_b: int
+    draws: int
+    by: str
+    why: str
+
+
+class CutStarted(_Event, frozen=True, tag="CutStarted"):
+    size: int
+    seeds: list[str]
+    """Swiss standings order: seed 1 first."""
+
+
+class TournamentEnded(_Event, frozen=True, tag="TournamentEnded"):
+    winner: str | None
+
+
+Event = (TournamentCreated | PlayerRegistered | PlayerCheckedIn | PlayerDropped | PlayerReinstated | RoundPaired
+         | RoundRepaired | FirstChosen | DeckSided | GameRecorded | GameUnverified | MatchResulted
+         | ResultCorrected | CutStarted | TournamentEnded)
+
+decoder: msgspec.json.Decoder[Event] = msgspec.json.Decoder(Event)
+
+
+def type_of(event: Event) -> str:
+    return str(event.__struct_config__.tag)

@@ -1,0 +1,205 @@
+"""Tournaments in the event store: one stream per tournament, decisions appended with the expected version.
+
+A command folds the stream (cached, caught up with the store first), decides (services/tournament/decide.py)
+and appends; another instance having appended first means fold the tail and decide again. After a pairing
+or a choice of who goes first, the games to play are created as matches through ``CreateMatch``'s request
+id (services/create_requests.py), so creating one again, on any instance, finds the same match and tokens.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import uuid
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import msgspec
+
+from engine.contract import Ruleset
+from eventstore import AsyncEventStore, CommandRecord, NewEvent, WrongExpectedVersion
+from services.create_requests import create_once
+from services.errors import InvalidArgument, NotFound, PermissionDenied, Refused, Unauthenticated, VersionMismatch
+from services.manager import Created, MatchManager, SeatEntry, new_match_id, ruleset_for
+from services.tokens import new_token, token_hash
+from services.tournament import decide
+from services.tournament.events import Event, FirstChosen, RoundPaired, RoundRepaired, decoder, type_of
+from services.tournament.state import Game, TableState, Tournament, apply, fold
+
+STREAM_PREFIX = "tournament:"
+PLAYER_SECRET_PREFIX = "player:"
+_RETRIES = 8
+
+
+class Seat(msgspec.Struct, frozen=True):
+    """Where a player plays now: the match of the current game and the player's seat token in it."""
+
+    round: int
+    table: int
+    game: int
+    match_id: str
+    seat: int
+    token: str
+    opponent: str
+
+
+Decision = Callable[[Tournament], list[Event]]
+
+
+class TournamentManager:
+    def __init__(self, store: AsyncEventStore, matches: MatchManager) -> None:
+        self._store = store
+        self._matches = matches
+        self._folded: dict[str, Tournament] = {}
+        self._locks: dict[str, asyncio.Lock] = {}
+
+    # -- commands ---------------------------------------------------------------------------------
+
+    async def create(self, name: str, ruleset_id: str, format: str, rounds: int, cut: int, best_of: int,
+                     tiebreak: str, round_minutes: int, seed: bytes, options: dict[str, Any]) -> Tournament:
+        tournament_id = new_match_id()
+        events = decide.create(tournament_id, name, ruleset_for(ruleset_id), format, rounds, cut, best_of,
+                               tiebreak, round_minutes, seed or secrets.token_bytes(32), options)
+        await self._store.append(stream_id(tournament_id), 0, _new(events), _command("create", {"name": name}))
+        self._folded[tournament_id] = fold(events)
+        return self._folded[tournament_id]
+
+    async def register(self, tournament_id: str, player: str, deck: dict[str, Any]) -> tuple[Tournament, str]:
+        """Registers a player; returns the player's token (shown once; the store keeps its SHA-256)."""
+        token = new_token()
+        state = await self.execute(
+            tournament_id, "register", {"player": player},
+            lambda t: decide.register(t, self.ruleset(t), player, deck),
+            secrets={f"{PLAYER_SECRET_PREFIX}{player}": token_hash(token)})
+        return state, token
+
+    async def execute(self, tournament_id: str, kind: str, payload: dict[str, Any], decision: Decision,
+                      command_id: str = "", secrets: dict[str, bytes] | None = None) -> Tournament:
+        """Decides on the current fold and appends; a lost race folds the tail and decides again."""
+        command = _command(kind, payload, command_id)
+        async with self._lock(tournament_id):
+            for _ in range(_RETRIES):
+                state = await self._current(tournament_id)
+                events = decision(state)
+                if not events:
+                    return state
+                try:
+                    appended = await self._store.append(stream_id(tournament_id), state.version, _new(events), command,
+                                                        secrets=secrets)
+                except WrongExpectedVersion:
+                    continue
+                if appended.duplicate:
+                    return await self._current(tournament_id)
+                for event in events:
+                    apply(state, event, state.version + 1)
+                await self._open_games(state, events)
+                return state
+        raise VersionMismatch("the tournament kept changing under this command; retry")
+
+    # -- reading ----------------------------------------------------------------------------------
+
+    async def load(self, tournament_id: str) -> Tournament:
+        """The folded tournament, caught up with the store; ``NotFound`` if there is none."""
+        async with self._lock(tournament_id):
+            return await self._current(tournament_id)
+
+    async def _current(self, tournament_id: str) -> Tournament:
+        """``load`` under the tournament's lock: only one coroutine folds into the cached state at a time."""
+        state = self._folded.get(tournament_id)
+        if state is None:
+            recorded = await self._store.read_stream(stream_id(tournament_id))
+            if not recorded:
+                raise NotFound(f"no tournament {tournament_id!r}", reason="TOURNAMENT_NOT_FOUND")
+            state = fold([decoder.decode(r.data) for r in recorded])
+            self._folded[tournament_id] = state
+            return state
+        for tail in await self._store.read_stream(stream_id(tournament_id), state.version + 1):
+            apply(state, decoder.decode(tail.data), tail.version)
+        return state
+
+    async def history(self, tournament_id: str) -> list[tuple[int, str, bytes, str]]:
+        """Every event as (version, type, JSON, recorded at): the audit trail."""
+        recorded = await self._store.read_stream(stream_id(tournament_id))
+        if not recorded:
+            raise NotFound(f"no tournament {tournament_id!r}", reason="TOURNAMENT_NOT_FOUND")
+        return [(r.version, r.type, r.data, r.meta.recorded_at.isoformat()) for r in recorded]
+
+    def ruleset(self, state: Tournament) -> Ruleset:
+        return ruleset_for(state.created.ruleset)
+
+    async def check_player(self, tournament_id: str, player: str, token: str) -> None:
+        """Refuses unless ``token`` is the player's (from registration)."""
+        if not token:
+            raise Unauthenticated("the player's token is required")
+        expected = await self._store.read_secret(stream_id(tournament_id), f"{PLAYER_SECRET_PREFIX}{player}")
+        if expected is None or expected != token_hash(token):
+            raise PermissionDenied("the token is not this player's", reason="TOKEN_INVALID")
+
+    async def seat(self, tournament_id: str, player: str) -> Seat:
+        """The player's match in the current game of their table now (created if it was not yet)."""
+        state = await self.load(tournament_id)
+        if player not in state.players:
+            raise NotFound(f"no player {player!r} in this tournament", reason="PLAYER_NOT_FOUND")
+        if not state.rounds:
+            raise Refused("the tournament has not started", reason="TOURNAMENT_NOT_STARTED")
+        current = state.rounds[-1]
+        table = next((t for t in current.tables if player in t.players()), None)
+        if table is None or table.b is None:
+            raise Refused(f"{player} has no match to play in round {current.number}", reason="NO_MATCH")
+        game = table.current_game()
+        if game is None:
+            reason = "MATCH_DECIDED" if table.finished else "FIRST_NOT_CHOSEN"
+            raise Refused(f"{player} has no game waiting at table {table.table}", reason=reason)
+        created = await self._game_match(state, table, game)
+        seats = table.seats(game)
+        index = seats.index(player)
+        return Seat(round=current.number, table=table.table, game=game.number, match_id=created.row.match_id,
+                    seat=index, token=created.tokens[index], opponent=seats[1 - index])
+
+    # -- games ------------------------------------------------------------------------------------
+
+    async def _open_games(self, state: Tournament, events: Sequence[Event]) -> None:
+        """Creates the matches the new events call for: game 1 of each new table, or the chosen next game."""
+        for event in events:
+            if isinstance(event, RoundPaired | RoundRepaired):
+                current = state.rounds[event.round - 1]
+                for table in current.tables:
+                    game = table.current_game()
+                    if game is not None:
+                        await self._game_match(state, table, game)
+            elif isinstance(event, FirstChosen):
+                chosen = state.rounds[event.round - 1].table(event.table)
+                game = chosen.current_game() if chosen is not None else None
+                if chosen is not None and game is not None:
+                    await self._game_match(state, chosen, game)
+
+    async def _game_match(self, state: Tournament, table: TableState, game: Game) -> Created:
+        created = state.created
+        ruleset = self.ruleset(state)
+        seats = table.seats(game)
+        options = dict(created.options)
+        if "first_player" in ruleset.options:
+            options["first_player"] = 0
+        entries = [SeatEntry(name=p, config=table.deck_for(p, game.number, state.players[p].deck)) for p in seats]
+        labels = {"tournament": created.tournament_id, "round": str(table.round), "table": str(table.table),
+                  "game": str(game.number), "pairing": str(table.generation)}
+        request_id = f"tournament/{created.tournament_id}/{table.round}/{table.table}/{game.number}/{table.generation}"
+        return await create_once(self._matches, request_id, created.ruleset, entries, options, labels)
+
+    def _lock(self, tournament_id: str) -> asyncio.Lock:
+        return self._locks.setdefault(tournament_id, asyncio.Lock())
+
+
+def stream_id(tournament_id: str) -> str:
+    if not tournament_id:
+        raise InvalidArgument("a tournament id is required", reason="TOURNAMENT_ID_MISSING")
+    return f"{STREAM_PREFIX}{tournament_id}"
+
+
+def _new(events: Sequence[Event]) -> list[NewEvent]:
+    return [NewEvent(type=type_of(e), data=msgspec.json.encode(e)) for e in events]
+
+
+def _command(kind: str, payload: dict[str, Any], command_id: str = "") -> CommandRecord:
+    return CommandRecord(command_id=command_id or uuid.uuid4().hex, actor="admin", type=kind,
+                         payload=msgspec.json.encode(payload))

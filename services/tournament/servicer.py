@@ -1,0 +1,163 @@
+"""``TournamentService``: authenticate (admin token or player token), one call into the manager, encode."""
+
+from __future__ import annotations
+
+import hmac
+from typing import TypeAlias
+
+import grpc
+import msgspec
+
+from services import wire
+from services.api import tournament_pb2 as tpb
+from services.api import tournament_pb2_grpc as tpb_grpc
+from services.errors import InvalidArgument, NotFound
+from services.rpc_errors import rpc_errors
+from services.tokens import check_admin
+from services.tournament import convert, decide
+from services.tournament.manager import TournamentManager
+from services.tournament.state import Result
+
+Context: TypeAlias = grpc.aio.ServicerContext
+
+
+class TournamentServicer(tpb_grpc.TournamentServiceServicer):
+    def __init__(self, tournaments: TournamentManager, admin_token: str | None) -> None:
+        self._tournaments, self._admin_token = tournaments, admin_token
+
+    def _admin(self, token: str) -> None:
+        check_admin(token, self._admin_token)
+
+    async def _player_or_admin(self, tournament_id: str, player: str, token: str) -> None:
+        if token and self._admin_token and hmac.compare_digest(token.encode(), self._admin_token.encode()):
+            return
+        await self._tournaments.check_player(tournament_id, player, token)
+
+    @rpc_errors
+    async def CreateTournament(self, request: tpb.CreateTournamentRequest, context: Context) -> tpb.Tournament:
+        self._admin(request.admin_token)
+        try:
+            seed = bytes.fromhex(request.seed_hex)
+        except ValueError:
+            raise InvalidArgument("seed_hex is not hexadecimal", reason="SEED_INVALID") from None
+        state = await self._tournaments.create(
+            request.name, request.ruleset, request.format, request.rounds, request.cut, request.best_of or 1,
+            request.tiebreak, request.round_minutes, seed, wire.json_object(request.options_json, "options_json"))
+        return convert.tournament(state)
+
+    @rpc_errors
+    async def GetTournament(self, request: tpb.GetTournamentRequest, context: Context) -> tpb.Tournament:
+        return convert.tournament(await self._tournaments.load(request.tournament_id))
+
+    @rpc_errors
+    async def Register(self, request: tpb.RegisterRequest, context: Context) -> tpb.RegisterResponse:
+        self._admin(request.admin_token)
+        deck = wire.json_object(request.deck_json, "deck_json")
+        state, token = await self._tournaments.register(request.tournament_id, request.player, deck)
+        return tpb.RegisterResponse(tournament=convert.tournament(state), player_token=token)
+
+    @rpc_errors
+    async def CheckIn(self, request: tpb.PlayerRequest, context: Context) -> tpb.Tournament:
+        await self._player_or_admin(request.tournament_id, request.player, request.token)
+        state = await self._tournaments.execute(request.tournament_id, "check_in", {"player": request.player},
+                                                lambda t: decide.check_in(t, request.player))
+        return convert.tournament(state)
+
+    @rpc_errors
+    async def Drop(self, request: tpb.DropRequest, context: Context) -> tpb.Tournament:
+        await self._player_or_admin(request.tournament_id, request.player, request.token)
+        by = request.by or request.player
+        state = await self._tournaments.execute(
+            request.tournament_id, "drop", {"player": request.player, "by": by, "why": request.why},
+            lambda t: decide.drop(t, request.player, by, request.why))
+        return convert.tournament(state)
+
+    @rpc_errors
+    async def Reinstate(self, request: tpb.DropRequest, context: Context) -> tpb.Tournament:
+        self._admin(request.token)
+        state = await self._tournaments.execute(
+            request.tournament_id, "reinstate", {"player": request.player, "by": request.by, "why": request.why},
+            lambda t: decide.reinstate(t, request.player, request.by, request.why))
+        return convert.tournament(state)
+
+    @rpc_errors
+    async def Start(self, request: tpb.OrganiserRequest, context: Context) -> tpb.Tournament:
+        self._admin(request.admin_token)
+        return convert.tournament(await self._tournaments.execute(request.tournament_id, "start", {}, decide.start))
+
+    @rpc_errors
+    async def PairRound(self, request: tpb.OrganiserRequest, context: Context) -> tpb.Tournament:
+        self._admin(request.admin_token)
+        return convert.tournament(await self._tournaments.execute(request.tournament_id, "pair", {}, decide.pair))
+
+    @rpc_errors
+    async def RepairRound(self, request: tpb.AuditedRequest, context: Context) -> tpb.Tournament:
+        self._admin(request.admin_token)
+        state = await self._tournaments.execute(request.tournament_id, "repair",
+                                                {"by": request.by, "why": request.why},
+                                                lambda t: decide.repair(t, request.by, request.why))
+        return convert.tournament(state)
+
+    @rpc_errors
+    async def StartCut(self, request: tpb.OrganiserRequest, context: Context) -> tpb.Tournament:
+        self._admin(request.admin_token)
+        return convert.tournament(await self._tournaments.execute(request.tournament_id, "cut", {}, decide.cut))
+
+    @rpc_errors
+    async def ReportResult(self, request: tpb.ReportResultRequest, context: Context) -> tpb.Tournament:
+        self._admin(request.admin_token)
+        result = Result(request.wins_a, request.wins_b, request.draws)
+        verb = decide.correct if request.correction else decide.report
+        payload = {"round": request.round, "table": request.table, "result": msgspec.to_builtins(result),
+                   "by": request.by, "why": request.why}
+        state = await self._tournaments.execute(
+            request.tournament_id, "correct" if request.correction else "report", payload,
+            lambda t: verb(t, request.round, request.table, result, request.by, request.why))
+        return convert.tournament(state)
+
+    @rpc_errors
+    async def GetPairings(self, request: tpb.GetPairingsRequest, context: Context) -> tpb.Pairings:
+        state = await self._tournaments.load(request.tournament_id)
+        found = state.round(request.round or len(state.rounds))
+        if found is None:
+            raise NotFound(f"no round {request.round or 1} has been paired", reason="ROUND_NOT_FOUND")
+        return convert.pairings(found)
+
+    @rpc_errors
+    async def GetStandings(self, request: tpb.GetStandingsRequest, context: Context) -> tpb.Standings:
+        state = await self._tournaments.load(request.tournament_id)
+        return convert.standings(state, request.through_round or None)
+
+    @rpc_errors
+    async def GetSeat(self, request: tpb.PlayerRequest, context: Context) -> tpb.Seat:
+        await self._player_or_admin(request.tournament_id, request.player, request.token)
+        seat = await self._tournaments.seat(request.tournament_id, request.player)
+        return tpb.Seat(round=seat.round, table=seat.table, game=seat.game, match_id=seat.match_id, seat=seat.seat,
+                        token=seat.token, opponent=seat.opponent)
+
+    @rpc_errors
+    async def ChooseFirst(self, request: tpb.ChooseFirstRequest, context: Context) -> tpb.Tournament:
+        await self._player_or_admin(request.tournament_id, request.player, request.token)
+        state = await self._tournaments.execute(
+            request.tournament_id, "choose_first",
+            {"round": request.round, "table": request.table, "player": request.player, "first": request.first},
+            lambda t: decide.choose_first(t, request.round, request.table, request.player, request.first))
+        return convert.tournament(state)
+
+    @rpc_errors
+    async def SideDeck(self, request: tpb.SideDeckRequest, context: Context) -> tpb.Tournament:
+        await self._player_or_admin(request.tournament_id, request.player, request.token)
+        removed, added = list(request.removed), list(request.added)
+        state = await self._tournaments.execute(
+            request.tournament_id, "side_deck",
+            {"round": request.round, "table": request.table, "player": request.player, "removed": removed,
+             "added": added},
+            lambda t: decide.side_deck(t, self._tournaments.ruleset(t), request.round, request.table,
+                                       request.player, removed, added))
+        return convert.tournament(state)
+
+    @rpc_errors
+    async def ListTournamentEvents(self, request: tpb.GetTournamentRequest, context: Context) -> tpb.TournamentEvents:
+        history = await self._tournaments.history(request.tournament_id)
+        return tpb.TournamentEvents(events=[tpb.TournamentEvent(version=v, type=t, data_json=d.decode(), recorded_at=at)
+                                            for v, t, d, at in history])

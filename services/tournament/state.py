@@ -1,0 +1,224 @@
+"""The fold of a tournament stream: players, rounds, tables, games and results, as the events say."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from services.tournament.events import (
+    ELIMINATION_STAGES, CutStarted, DeckSided, Event, FirstChosen, GameRecorded, GameUnverified, MatchResulted,
+    PlayerCheckedIn, PlayerDropped, PlayerRegistered, PlayerReinstated, ResultCorrected, RoundPaired,
+    RoundRepaired, Table, TournamentCreated, TournamentEnded,
+)
+
+
+@dataclass(frozen=True)
+class Result:
+    wins_a: int
+    wins_b: int
+    draws: int
+
+
+@dataclass
+class Player:
+    name: str
+    deck: dict[str, Any]
+    late: bool
+    checked_in: bool = False
+    dropped: bool = False
+    dropped_after: int = 0
+
+
+@dataclass
+class Game:
+    number: int
+    first: str
+    chooser: str
+    match_id: str = ""
+    winner: str | None = None
+    played: bool = False
+
+
+@dataclass
+class TableState:
+    round: int
+    stage: str
+    table: int
+    a: str
+    b: str | None
+    generation: int
+    """The stream version of the pairing event: matches of a replaced pairing are recognised and ignored."""
+    best_of: int
+    games: list[Game] = field(default_factory=list)
+    decks: dict[tuple[str, int], dict[str, Any]] = field(default_factory=dict)
+    """(player, game) -> the sided seat configuration for that game."""
+    unverified: list[GameUnverified] = field(default_factory=list)
+    result: Result | None = None
+    corrections: list[ResultCorrected] = field(default_factory=list)
+    manual: MatchResulted | None = None
+
+    @property
+    def bye(self) -> bool:
+        return self.b is None
+
+    @property
+    def finished(self) -> bool:
+        return self.bye or self.result is not None
+
+    def players(self) -> tuple[str, ...]:
+        return (self.a,) if self.b is None else (self.a, self.b)
+
+    def opponent(self, player: str) -> str | None:
+        return self.b if player == self.a else self.a
+
+    def winner(self) -> str | None:
+        """The table's winner once finished (None for a drawn match)."""
+        if self.b is None:
+            return self.a
+        if self.result is None or self.result.wins_a == self.result.wins_b:
+            return None
+        return self.a if self.result.wins_a > self.result.wins_b else self.b
+
+    def tally(self) -> Result:
+        """Game wins of a and b and drawn games among the played games."""
+        played = [g for g in self.games if g.played]
+        return Result(wins_a=sum(g.winner == self.a for g in played), wins_b=sum(g.winner == self.b for g in played),
+                      draws=sum(g.winner is None for g in played))
+
+    def current_game(self) -> Game | None:
+        """The game being (or about to be) played: its first player is known and it has no result yet."""
+        if self.finished or not self.games or self.games[-1].played:
+            return None
+        return self.games[-1]
+
+    def seats(self, game: Game) -> tuple[str, str]:
+        """Seat 0 is the player going first."""
+        assert self.b is not None
+        return (game.first, self.b if game.first == self.a else self.a)
+
+    def deck_for(self, player: str, game: int, registered: dict[str, Any]) -> dict[str, Any]:
+        """The deck a player brings to a game: the last side-deck swap of this match before it, else the
+        registered deck (every match starts again from the registered deck)."""
+        for number in range(game, 0, -1):
+            if (player, number) in self.decks:
+                return self.decks[(player, number)]
+        return registered
+
+
+@dataclass
+class Round:
+    number: int
+    stage: str
+    tables: list[TableState]
+
+    @property
+    def finished(self) -> bool:
+        return all(t.finished for t in self.tables)
+
+    def has_results(self) -> bool:
+        return any(t.result is not None or any(g.played for g in t.games) for t in self.tables if not t.bye)
+
+    def table(self, number: int) -> TableState | None:
+        return next((t for t in self.tables if t.table == number), None)
+
+
+@dataclass
+class Tournament:
+    created: TournamentCreated
+    version: int = 1
+    players: dict[str, Player] = field(default_factory=dict)
+    rounds: list[Round] = field(default_factory=list)
+    cut_seeds: list[str] = field(default_factory=list)
+    planned: int = 0
+    """Swiss or round robin rounds, fixed when round 1 was paired."""
+    order: list[str] = field(default_factory=list)
+    """Round robin: round 1's circle."""
+    ended: bool = False
+    winner: str | None = None
+    match_ids: set[str] = field(default_factory=set)
+    """Matches already counted or refused: a lifecycle change seen twice changes nothing."""
+
+    @property
+    def started(self) -> bool:
+        return bool(self.rounds)
+
+    def round(self, number: int) -> Round | None:
+        return self.rounds[number - 1] if 0 < number <= len(self.rounds) else None
+
+    def swiss_rounds(self) -> list[Round]:
+        return [r for r in self.rounds if r.stage not in ELIMINATION_STAGES]
+
+    def active(self) -> list[str]:
+        """Players not dropped, in name order."""
+        return sorted(p.name for p in self.players.values() if not p.dropped)
+
+
+def fold(events: list[Event]) -> Tournament:
+    head = events[0]
+    assert isinstance(head, TournamentCreated)
+    state = Tournament(created=head)
+    for version, event in enumerate(events[1:], start=2):
+        apply(state, event, version)
+    return state
+
+
+def apply(state: Tournament, event: Event, version: int) -> None:
+    """Folds one event into ``state`` (in place); ``version`` is the event's stream version."""
+    state.version = version
+    if isinstance(event, PlayerRegistered):
+        state.players[event.player] = Player(event.player, event.deck, event.late)
+    elif isinstance(event, PlayerCheckedIn):
+        state.players[event.player].checked_in = True
+    elif isinstance(event, PlayerDropped):
+        player = state.players[event.player]
+        player.dropped, player.dropped_after = True, event.after_round
+    elif isinstance(event, PlayerReinstated):
+        state.players[event.player].dropped = False
+    elif isinstance(event, RoundPaired | RoundRepaired):
+        tables = [_table(state, event.round, event.stage, t, version) for t in event.tables]
+        if isinstance(event, RoundPaired):
+            state.rounds.append(Round(event.round, event.stage, tables))
+            state.planned = event.planned or state.planned
+            state.order = event.order or state.order
+        else:
+            state.rounds[event.round - 1] = Round(event.round, event.stage, tables)
+    elif isinstance(event, FirstChosen):
+        table = _table_of(state, event.round, event.table)
+        table.games.append(Game(event.game, event.first, event.chooser))
+    elif isinstance(event, DeckSided):
+        _table_of(state, event.round, event.table).decks[(event.player, event.game)] = event.deck
+    elif isinstance(event, GameRecorded):
+        table = _table_of(state, event.round, event.table)
+        game = table.games[event.game - 1]
+        game.match_id, game.winner, game.played = event.match_id, event.winner, True
+        state.match_ids.add(event.match_id)
+    elif isinstance(event, GameUnverified):
+        _table_of(state, event.round, event.table).unverified.append(event)
+        state.match_ids.add(event.match_id)
+    elif isinstance(event, MatchResulted):
+        table = _table_of(state, event.round, event.table)
+        table.result = Result(event.wins_a, event.wins_b, event.draws)
+        if event.source != "games":
+            table.manual = event
+    elif isinstance(event, ResultCorrected):
+        table = _table_of(state, event.round, event.table)
+        table.result = Result(event.wins_a, event.wins_b, event.draws)
+        table.corrections.append(event)
+    elif isinstance(event, CutStarted):
+        state.cut_seeds = list(event.seeds)
+    elif isinstance(event, TournamentEnded):
+        state.ended, state.winner = True, event.winner
+
+
+def _table(state: Tournament, number: int, stage: str, spec: Table, version: int) -> TableState:
+    table = TableState(round=number, stage=stage, table=spec.table, a=spec.a, b=spec.b, generation=version,
+                       best_of=state.created.best_of)
+    if spec.b is not None:
+        table.games.append(Game(1, spec.first, spec.first))
+    return table
+
+
+def _table_of(state: Tournament, number: int, table: int) -> TableState:
+    found = state.rounds[number - 1].table(table)
+    assert found is not None
+    return found

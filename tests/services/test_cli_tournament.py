@@ -1,0 +1,50 @@
+"""``duelhall tournament``: the organiser's commands against a real server."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from services.cli.main import main
+from services.server import Running
+from tests.services.conftest import ADMIN_TOKEN
+
+
+async def _cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    status = await asyncio.to_thread(main, ["tournament", *argv])
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+async def test_an_organiser_runs_rounds_from_the_command_line(server: Running,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    where = ["--server", f"127.0.0.1:{server.port}"]
+    admin = [*where, "--admin-token", ADMIN_TOKEN]
+    status, out, _ = await _cli(capsys, "create", "Friday cup", "--ruleset", "card_monsters", "--rounds", "2",
+                                "--tiebreak", "ygo", "--seed", "02" * 32, *admin)
+    assert status == 0
+    tid = out.strip()
+    for player in ("ann", "bob", "cat", "dan"):
+        status, out, err = await _cli(capsys, "register", tid, player, "--deck", '{"deck": "starter_a"}', *admin)
+        assert status == 0 and "shown once" in err and len(out.strip()) > 20
+    status, out, _ = await _cli(capsys, "start", tid, *admin)
+    assert status == 0 and "round 1 (swiss)" in out
+    status, _, err = await _cli(capsys, "pair", tid, *admin)
+    assert status == 1 and err.strip() == "round 1 is not finished (ROUND_NOT_FINISHED)"
+    status, _, err = await _cli(capsys, "pair", tid, *where, "--admin-token", "wrong")
+    assert status == 1 and "(ADMIN_REQUIRED)" in err
+    for table in ("1", "2"):
+        status, out, _ = await _cli(capsys, "report", tid, "1", table, "1", "0", "--by", "judge", "--why", "slip",
+                                    *admin)
+        assert status == 0 and out.startswith("entered: round 1 table")
+    status, out, _ = await _cli(capsys, "standings", tid, *where)
+    assert status == 0 and "OMW" in out and "OOMW" in out and out.count("3 ") >= 2
+    status, out, _ = await _cli(capsys, "drop", tid, "dan", "--by", "judge", "--why", "left", *admin)
+    assert status == 0 and out.strip() == "dropped: dan"
+    status, out, _ = await _cli(capsys, "pair", tid, *admin)
+    assert status == 0 and "round 2 (swiss)" in out and "(bye)" in out and "dan" not in out
+    status, out, _ = await _cli(capsys, "show", tid, *where)
+    assert status == 0 and "Friday cup" in out and "2 of 2 (swiss)" in out and "1 dropped" in out
+    status, _, err = await _cli(capsys, "cut", tid, *admin)
+    assert status == 1 and "(NO_CUT)" in err

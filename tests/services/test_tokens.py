@@ -1,0 +1,52 @@
+"""Seat tokens: only hashes are kept; a token opens its own seat, a missing one is unauthenticated."""
+
+from __future__ import annotations
+
+import pytest
+
+from services.errors import PermissionDenied, Unauthenticated
+from services.tokens import check_admin, new_token, seat_for, token_hash, viewer_for
+
+TOKENS = [new_token() for _ in range(3)]
+HASHES = [token_hash(t) for t in TOKENS]
+
+
+def test_tokens_are_fresh_and_only_their_hash_is_kept() -> None:
+    assert len(set(TOKENS)) == 3 and all(len(t) >= 32 for t in TOKENS)
+    assert all(len(h) == 32 and t.encode() not in h for t, h in zip(TOKENS, HASHES, strict=True))
+    assert token_hash(TOKENS[0]) == HASHES[0]
+
+
+@pytest.mark.parametrize("seat", range(3))
+def test_a_token_opens_its_own_seat(seat: int) -> None:
+    assert seat_for(TOKENS[seat], HASHES) == seat
+    assert viewer_for(TOKENS[seat], HASHES) == seat
+
+
+def test_no_token_is_unauthenticated_for_a_seat_and_a_spectator_for_a_read() -> None:
+    with pytest.raises(Unauthenticated) as raised:
+        seat_for("", HASHES)
+    assert raised.value.reason == "TOKEN_MISSING"
+    assert viewer_for("", HASHES) is None
+
+
+@pytest.mark.parametrize("token", ["wrong", TOKENS[0] + "x", new_token()])
+def test_a_token_of_no_seat_is_refused(token: str) -> None:
+    for check in (seat_for, viewer_for):
+        with pytest.raises(PermissionDenied) as raised:
+            check(token, HASHES)
+        assert raised.value.reason == "TOKEN_INVALID"
+
+
+@pytest.mark.parametrize(("token", "configured", "error", "reason"), [
+    ("", "admin", Unauthenticated, "TOKEN_MISSING"),
+    ("nope", "admin", PermissionDenied, "ADMIN_REQUIRED"),
+    ("admin", None, PermissionDenied, "ADMIN_REQUIRED"),
+])
+def test_admin_actions_need_the_configured_token(
+    token: str, configured: str | None, error: type[Exception], reason: str,
+) -> None:
+    with pytest.raises(error) as raised:
+        check_admin(token, configured)
+    assert getattr(raised.value, "reason") == reason
+    check_admin("admin", "admin")

@@ -1,0 +1,101 @@
+"""Test-side tournament players: bots that fetch their seat, play their match through the server, and
+the organiser's loop that waits for a round's results to arrive from the lifecycle stream."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from typing import Any
+
+import grpc
+import msgspec
+
+from engine import registry
+from engine.bots import make_bot
+from engine.contract import CONCEDE
+from engine.match import encode
+from services.api import duelhall_pb2 as pb
+from services.api import duelhall_pb2_grpc as pb_grpc
+from services.api import tournament_pb2 as tpb
+from services.api import tournament_pb2_grpc as tpb_grpc
+
+
+async def play_match(matches: pb_grpc.MatchServiceStub, ruleset_id: str, match_id: str, tokens: list[str],
+                     seed: int) -> None:
+    """Random bots play every seat of a match (only through their views and legal commands) to its end."""
+    ruleset = registry.get(ruleset_id)
+    views: msgspec.json.Decoder[Any] = msgspec.json.Decoder(ruleset.View)
+    commands = msgspec.json.Decoder(ruleset.Command)
+    bots = [make_bot("random", ruleset, seed * 7 + seat) for seat in range(len(tokens))]
+    to_act = list((await matches.GetView(pb.GetViewRequest(match_id=match_id))).to_act)
+    count = 0
+    while to_act:
+        seat = to_act[0]
+        legal = await matches.ListLegalCommands(pb.ListLegalCommandsRequest(match_id=match_id, token=tokens[seat],
+                                                                            include_view=True))
+        options = [c for c in (commands.decode(c) for c in legal.commands_json)
+                   if c.__struct_config__.tag != CONCEDE]
+        choice = bots[seat].choose(views.decode(legal.view_json), options)
+        reply = await matches.SubmitCommand(pb.SubmitCommandRequest(
+            match_id=match_id, token=tokens[seat], command_json=encode(choice).decode(),
+            command_id=f"{match_id}-{count}"))
+        to_act = list(reply.to_act)
+        count += 1
+
+
+async def play_table(stub: tpb_grpc.TournamentServiceStub, matches: pb_grpc.MatchServiceStub, tournament_id: str,
+                     ruleset_id: str, table: tpb.TableEntry, tokens: dict[str, str], seed: int) -> None:
+    """Both players fetch their seat in the table's current game and the bots play it."""
+    a = await stub.GetSeat(tpb.PlayerRequest(tournament_id=tournament_id, player=table.a, token=tokens[table.a]))
+    b = await stub.GetSeat(tpb.PlayerRequest(tournament_id=tournament_id, player=table.b, token=tokens[table.b]))
+    assert a.match_id == b.match_id and {a.seat, b.seat} == {0, 1}
+    seats = [a.token, b.token] if a.seat == 0 else [b.token, a.token]
+    await play_match(matches, ruleset_id, a.match_id, seats, seed)
+
+
+async def settled(stub: tpb_grpc.TournamentServiceStub, tournament_id: str, round_: int,
+                  played: dict[int, int], timeout: float = 30.0) -> tpb.Pairings:
+    """The round's pairings once each table has at least ``played[table]`` games recorded (or is finished).
+
+    Results arrive from the lifecycle projection a moment after each match ends: this waits on that condition,
+    re-reading until it holds or the timeout passes.
+    """
+    async with asyncio.timeout(timeout):
+        while True:
+            pairings = await stub.GetPairings(tpb.GetPairingsRequest(tournament_id=tournament_id, round=round_))
+            if all(t.finished or sum(g.played for g in t.games) >= played.get(t.table, 0) for t in pairings.tables):
+                return pairings
+            await asyncio.sleep(0.02)
+
+
+async def play_round(stub: tpb_grpc.TournamentServiceStub, matches: pb_grpc.MatchServiceStub, tournament_id: str,
+                     ruleset_id: str, tokens: dict[str, str], seed: int, skip: frozenset[int] = frozenset(),
+                     concurrency: int = 16) -> tpb.Pairings:
+    """Plays every unfinished table of the current round (but ``skip``) game after game until each is decided;
+    after a game the loser (or the last chooser) lets the player who lost go first."""
+    pairings = await stub.GetPairings(tpb.GetPairingsRequest(tournament_id=tournament_id))
+    slots = asyncio.Semaphore(concurrency)
+    rng = random.Random(seed)
+
+    async def table_loop(table: tpb.TableEntry) -> None:
+        while not table.finished:
+            async with slots:
+                await play_table(stub, matches, tournament_id, ruleset_id, table, tokens, rng.randrange(1 << 30))
+            done = sum(g.played for g in table.games) + 1
+            current = await settled(stub, tournament_id, pairings.round, {table.table: done})
+            table = next(t for t in current.tables if t.table == table.table)
+            if not table.finished:
+                chooser = table.chooser
+                assert chooser, table
+                await stub.ChooseFirst(tpb.ChooseFirstRequest(
+                    tournament_id=tournament_id, player=chooser, token=tokens[chooser], round=pairings.round,
+                    table=table.table, first=chooser))
+                table = next(t for t in (await stub.GetPairings(tpb.GetPairingsRequest(
+                    tournament_id=tournament_id, round=pairings.round))).tables if t.table == table.table)
+
+    await asyncio.gather(*(table_loop(t) for t in pairings.tables if t.b and not t.finished and t.table not in skip))
+    return await stub.GetPairings(tpb.GetPairingsRequest(tournament_id=tournament_id, round=pairings.round))
+
+
+def channel_stubs(channel: grpc.aio.Channel) -> tuple[tpb_grpc.TournamentServiceStub, pb_grpc.MatchServiceStub]:
+    return tpb_grpc.TournamentServiceStub(channel), pb_grpc.MatchServiceStub(channel)

@@ -1,0 +1,131 @@
+"""Swiss pairing and standings properties over generated tournaments (hypothesis).
+
+The rematch oracle is independent of the pairing code: networkx's maximum matching over the tables that
+would not be rematches (and the byes still allowed) says whether a rematch-free round existed at all.
+"""
+
+from __future__ import annotations
+
+import random
+
+import networkx as nx
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.rng import Rng
+from services.tournament import decide, pairing, standings
+from services.tournament.state import Tournament
+from tests.tournament.simulate import finish_round, run, tournament
+
+_BYE = "(bye)"
+
+
+def _met(state: Tournament, before: int) -> tuple[dict[str, set[str]], set[str]]:
+    met: dict[str, set[str]] = {p: set() for p in state.players}
+    byes: set[str] = set()
+    for current in state.rounds[:before]:
+        for table in current.tables:
+            if table.b is None:
+                byes.add(table.a)
+            else:
+                met[table.a].add(table.b)
+                met[table.b].add(table.a)
+    return met, byes
+
+
+def _rematch_free_round_exists(players: list[str], met: dict[str, set[str]], byes: set[str]) -> bool:
+    graph = nx.Graph()
+    graph.add_nodes_from(players)
+    graph.add_edges_from((a, b) for i, a in enumerate(players) for b in players[i + 1:] if b not in met[a])
+    if len(players) % 2:
+        graph.add_node(_BYE)
+        graph.add_edges_from((p, _BYE) for p in players if p not in byes)
+    matching = nx.max_weight_matching(graph, maxcardinality=True)
+    return 2 * len(matching) == graph.number_of_nodes()
+
+
+def _check_round(state: Tournament) -> None:
+    current = state.rounds[-1]
+    active = state.active()
+    seated = [p for t in current.tables for p in t.players()]
+    assert sorted(seated) == active, "every active player is paired exactly once"
+    assert sum(t.b is None for t in current.tables) == len(active) % 2
+    met, byes = _met(state, current.number - 1)
+    for table in current.tables:
+        if table.b is None:
+            assert table.a not in byes or all(p in byes for p in active), "never a second bye"
+    rematches = sum(t.b is not None and t.b in met[t.a] for t in current.tables)
+    if _rematch_free_round_exists(active, met, byes):
+        assert rematches == 0, "no rematch while one is avoidable"
+
+
+@settings(max_examples=40, deadline=None)
+@given(count=st.integers(min_value=2, max_value=22), rounds=st.integers(min_value=1, max_value=6),
+       seed=st.binary(min_size=32, max_size=32), results=st.integers(min_value=0, max_value=2**32),
+       drops=st.lists(st.integers(min_value=0, max_value=21), max_size=4))
+def test_swiss_rounds_pair_everyone_once_without_avoidable_rematches_or_second_byes(
+    count: int, rounds: int, seed: bytes, results: int, drops: list[int],
+) -> None:
+    players = [f"p{i:02d}" for i in range(count)]
+    state = tournament(players, rounds=rounds, seed=seed)
+    rng = random.Random(results)
+    run(state, decide.start)
+    _check_round(state)
+    for number in range(2, rounds + 1):
+        finish_round(state, rng)
+        if drops and len(state.active()) > 2:
+            dropping = players[drops.pop() % count]
+            if not state.players[dropping].dropped:
+                run(state, lambda t: decide.drop(t, dropping, "judge", "test"))
+        run(state, decide.pair)
+        assert state.rounds[-1].number == number
+        _check_round(state)
+
+
+@settings(max_examples=25, deadline=None)
+@given(count=st.integers(min_value=3, max_value=16), seed=st.binary(min_size=32, max_size=32),
+       results=st.integers(min_value=0, max_value=2**32), preset=st.sampled_from(["mtg", "pokemon", "ygo"]),
+       order=st.randoms(use_true_random=False))
+def test_standings_do_not_depend_on_registration_order(count: int, seed: bytes, results: int, preset: str,
+                                                       order: random.Random) -> None:
+    players = [f"p{i:02d}" for i in range(count)]
+    shuffled = list(players)
+    order.shuffle(shuffled)
+    tables = []
+    for registered in (players, shuffled):
+        state = tournament(registered, rounds=3, seed=seed, tiebreak=preset, best_of=3)
+        rng = random.Random(results)
+        run(state, decide.start)
+        for _ in range(2):
+            finish_round(state, rng)
+            run(state, decide.pair)
+        finish_round(state, rng)
+        tables.append(decide.standings_of(state))
+    assert tables[0] == tables[1]
+    records = decide.records(state)
+    assert standings.standings(preset, list(reversed(shuffled)), list(reversed(records))) == standings.standings(
+        preset, players, records)
+
+
+def test_large_fields_pair_on_a_neighbourhood_without_rematches_or_second_byes() -> None:
+    """Above the dense limit each player is joined only to its nearest in the standings; still every player
+    is paired once, with no rematch and no second bye, and the bye goes low in the standings."""
+    count = pairing.DENSE_LIMIT + 45
+    rng = random.Random(11)
+    names = [f"p{i:03d}" for i in range(count)]
+    met: dict[str, set[str]] = {n: set() for n in names}
+    for _ in range(4):
+        order = rng.sample(names, count)
+        for a, b in zip(order[::2], order[1::2], strict=False):
+            met[a].add(b)
+            met[b].add(a)
+    points = sorted((rng.choice((0, 3, 6, 6, 9, 12)) for _ in names), reverse=True)
+    had_bye = set(names[-3:])
+    entrants = [pairing.Entrant(player=n, points=points[i], rank=i, opponents=frozenset(met[n]), had_bye=n in had_bye)
+                for i, n in enumerate(names)]
+    result = pairing.swiss_round(entrants, Rng(bytes(32), 1))
+    seated = [p for table in result.tables for p in table if p is not None]
+    assert sorted(seated) == names
+    assert result.rematches == 0 and all(b is None or b not in met[a] for a, b in result.tables)
+    byes = [a for a, b in result.tables if b is None]
+    assert len(byes) == 1 and byes[0] not in had_bye and names.index(byes[0]) >= count - 10
