@@ -20,7 +20,8 @@ from engine.match import fold
 from engine.registry import RULESETS
 from engine.selfplay import play
 
-TARGETS = {"card_monsters": (20_000, 300_000), "duel": (10_000, None), "aq": (20_000, None), "voidlink": (10_000, None)}
+TARGETS = {"card_monsters": (20_000, 300_000), "duel": (10_000, None), "aq": (20_000, None), "voidlink": (10_000, None),
+           "wulin": (20_000, None)}
 
 
 def measure(ruleset_id: str, players: int, games: int) -> tuple[float, float, int]:

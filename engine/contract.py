@@ -106,6 +106,11 @@ class Ruleset:
     """Starter decks (or boxes) by name, served by the API."""
     greedy_score: Callable[[Any, Any], float] = _neutral
     """One-ply preference of the greedy bot for a command, from the bot's view only."""
+    admin_commands: frozenset[str] = frozenset()
+    """Command tags an admin (a referee) may submit, e.g. a ruling; empty for a game without admin commands."""
+    concede_options: dict[str, Any] = field(default_factory=dict)
+    """Options that make the concession command available, for a game whose spec makes conceding a match
+    option that is off by default; empty when conceding is always allowed."""
     public_config: Callable[[Any], Any] = _public
     """The configuration as every viewer may see it (a Config with private parts, such as deck lists the spec
     hides, left empty). It goes into the public ``MatchCreated``; ``initial`` gets it, so a ruleset whose

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from engine.contract import Ruleset
-from engine.rulesets import aq, card_monsters, duel, voidlink
+from engine.rulesets import aq, card_monsters, duel, voidlink, wulin
 
 RULESETS: dict[str, Ruleset] = {
     "aq": aq.RULESET,
     "card_monsters": card_monsters.RULESET,
     "duel": duel.RULESET,
     "voidlink": voidlink.RULESET,
+    "wulin": wulin.RULESET,
 }
 
 

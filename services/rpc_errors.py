@@ -7,7 +7,7 @@
 | engine ConfigError             | INVALID_ARGUMENT    | the spec's deck/option code      |
 | InvalidArgument                | INVALID_ARGUMENT    | e.g. UNKNOWN_RULESET             |
 | Unauthenticated                | UNAUTHENTICATED     | TOKEN_MISSING                    |
-| PermissionDenied               | PERMISSION_DENIED   | TOKEN_INVALID, ADMIN_REQUIRED    |
+| PermissionDenied               | PERMISSION_DENIED   | TOKEN_INVALID, ADMIN_REQUIRED, NOT_AN_ADMIN_COMMAND |
 | MatchNotFound                  | NOT_FOUND           | MATCH_NOT_FOUND                  |
 | VersionMismatch                | ABORTED             | VERSION_MISMATCH                 |
 | NotFound                       | NOT_FOUND           | e.g. TOURNAMENT_NOT_FOUND        |

@@ -50,3 +50,8 @@ def check_admin(token: str, admin_token: str | None) -> None:
         raise Unauthenticated("the admin token is required")
     if not admin_token or not hmac.compare_digest(token.encode(), admin_token.encode()):
         raise PermissionDenied("this action needs the admin token", reason="ADMIN_REQUIRED")
+
+
+def is_admin(token: str, admin_token: str | None) -> bool:
+    """Whether ``token`` is the server's admin token (a referee's command is submitted with it)."""
+    return bool(token and admin_token and hmac.compare_digest(token.encode(), admin_token.encode()))

@@ -24,8 +24,8 @@ def case_id(case: tuple[str, int]) -> str:
     return f"{case[0]}-{case[1]}p"
 
 
-def config(players: int) -> dict[str, Any]:
-    return {"seats": [{} for _ in range(players)], "options": {}}
+def config(players: int, options: dict[str, Any] | None = None) -> dict[str, Any]:
+    return {"seats": [{} for _ in range(players)], "options": dict(options or {})}
 
 
 def seed_bytes(seed: int) -> bytes:
@@ -36,9 +36,11 @@ def names(players: int) -> list[str]:
     return [f"p{i}" for i in range(players)]
 
 
-def playout(ruleset: Ruleset, players: int, seed: int, max_commands: int = 400) -> Iterator[tuple[Match, list[Any]]]:
+def playout(
+    ruleset: Ruleset, players: int, seed: int, max_commands: int = 400, options: dict[str, Any] | None = None
+) -> Iterator[tuple[Match, list[Any]]]:
     """Yields (match, events so far) after creation and after every command of a random-bot match."""
-    events = create(ruleset, config(players), names(players), seed_bytes(seed))
+    events = create(ruleset, config(players, options), names(players), seed_bytes(seed))
     match = fold(ruleset, events)
     bots = [RandomBot(seed * 31 + i) for i in range(players)]
     yield match, list(events)

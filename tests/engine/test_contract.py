@@ -178,16 +178,18 @@ def test_seats_waited_on_have_moves_and_the_clock_names_a_seat(case: tuple[str, 
 @pytest.mark.parametrize("case", CASES, ids=case_id)
 def test_concede_ends_the_match(case: tuple[str, int]) -> None:
     ruleset, players = ruleset_of(case)
-    match, _ = next(playout(ruleset, players, 3))
-    concede = [c for c in ruleset.legal_commands(match.state, players - 1) if tag(c) == CONCEDE]
-    assert concede, "every seat may concede while the match runs"
-    events = ruleset.decide(match.state, players - 1, concede[0], Rng(seed_bytes(3), match.version + 1))
+    match, _ = next(playout(ruleset, players, 3, options=ruleset.concede_options))
+    # The seat the game waits on: a game may allow conceding only in one's own turn.
+    seat = ruleset.to_act(match.state)[0]
+    concede = [c for c in ruleset.legal_commands(match.state, seat) if tag(c) == CONCEDE]
+    assert concede, "the seat on the move may concede while the match runs"
+    events = ruleset.decide(match.state, seat, concede[0], Rng(seed_bytes(3), match.version + 1))
     state = match.state
     for event in events:
         state = ruleset.evolve(state, event)
     if players == 2:
         outcome = ruleset.outcome(state)
-        assert outcome is not None and players - 1 in outcome.losers
+        assert outcome is not None and seat in outcome.losers
 
 
 @pytest.mark.parametrize("case", CASES, ids=case_id)

@@ -31,7 +31,7 @@ async def watch_raw(channel: grpc.aio.Channel, match_id: str, token: str, from_v
     return raw
 
 
-@pytest.mark.parametrize(("ruleset_id", "players"), [("card_monsters", 2), ("aq", 6), ("duel", 2)])
+@pytest.mark.parametrize(("ruleset_id", "players"), [("card_monsters", 2), ("aq", 6), ("duel", 2), ("wulin", 2)])
 async def test_full_match_with_a_watcher_per_seat_never_leaks_a_hidden_card(
     channel: grpc.aio.Channel, matches: pb_grpc.MatchServiceStub, ruleset_id: str, players: int,
 ) -> None:

@@ -9,7 +9,7 @@ from services import selfplay
 from services.server import Running
 
 
-@pytest.mark.parametrize(("ruleset_id", "players"), [("card_monsters", 2), ("duel", 2), ("aq", 3), ("voidlink", 2)])
+@pytest.mark.parametrize(("ruleset_id", "players"), [("card_monsters", 2), ("duel", 2), ("aq", 3), ("voidlink", 2), ("wulin", 2)])
 @pytest.mark.parametrize("bot", ["random", "greedy"])
 async def test_selfplay_through_the_server_finishes(server: Running, ruleset_id: str, players: int, bot: str) -> None:
     summary = await selfplay.play_through_server(

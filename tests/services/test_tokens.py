@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from services.errors import PermissionDenied, Unauthenticated
-from services.tokens import check_admin, new_token, seat_for, token_hash, viewer_for
+from services.tokens import check_admin, is_admin, new_token, seat_for, token_hash, viewer_for
 
 TOKENS = [new_token() for _ in range(3)]
 HASHES = [token_hash(t) for t in TOKENS]
@@ -50,3 +50,9 @@ def test_admin_actions_need_the_configured_token(
         check_admin(token, configured)
     assert getattr(raised.value, "reason") == reason
     check_admin("admin", "admin")
+
+
+def test_only_the_configured_admin_token_is_the_admin() -> None:
+    assert is_admin("secret", "secret")
+    assert not is_admin("secret", None) and not is_admin("", "secret") and not is_admin("", None)
+    assert not is_admin(TOKENS[0], "secret")

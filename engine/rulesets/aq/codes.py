@@ -1,4 +1,4 @@
-"""Every aq configuration and rejection code, in the spec's order (§4, §7, §10)."""
+"""Every aq configuration and rejection code, in the order of docs/rulesets/aq.md (§4, §7, §10)."""
 
 from __future__ import annotations
 

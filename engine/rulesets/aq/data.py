@@ -1,4 +1,4 @@
-"""The aq catalog (spec §3, §13): pets, skills and boxes, loaded once from ``cards.json`` through msgspec.
+"""The aq catalog (aq.md §3, §13): pets, skills and boxes, loaded once from ``cards.json`` through msgspec.
 
 Besides the catalog Structs this module precomputes the lookups the hot paths use (attack, attribute
 masks, counter masks, hidden-information bits) so that rules and the fold never parse an id twice.

@@ -1,7 +1,7 @@
-"""evolve(state, event) -> state: the aq fold (spec §5-§10) and nothing else.
+"""evolve(state, event) -> state: the aq fold (docs/rulesets/aq.md §5-§10) and nothing else.
 
 Events carry their results; the only rule the fold applies itself is the penalty-draw choice of §8.3
-(which drawn cards are playable), because the spec gives that step no event of its own.
+(which drawn cards are playable), because the rules give that step no event of its own.
 """
 
 from __future__ import annotations

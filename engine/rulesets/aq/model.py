@@ -1,4 +1,4 @@
-"""aq data types (spec §3, §5-§11): configuration, state, commands, events and the view. Data only."""
+"""aq data types (docs/rulesets/aq.md §3, §5-§11): configuration, state, commands, events and the view. Data only."""
 
 from __future__ import annotations
 
@@ -126,7 +126,7 @@ class Timeout(_Command, tag="timeout", frozen=True):
 Command = LearnSkill | UseSkill | PlayCard | Draw | CoverReserve | EndPhase | Concede | Timeout
 
 
-# --- events (§5-§10; fields in the spec's order) ------------------------------------------------
+# --- events (§5-§10; fields in the order of the rules) ---------------------------------------
 
 
 class _Event(msgspec.Struct, frozen=True, tag_field="type"):

@@ -1,4 +1,4 @@
-"""Automatic procedures of aq (spec §5.1, §6, §8, §9, §10), one function each, emitting onto a Tape.
+"""Automatic procedures of aq (docs/rulesets/aq.md §5.1, §6, §8, §9, §10), one function each, emitting onto a Tape.
 
 Each procedure folds as it emits, so later steps read the state the earlier events produced.
 """

@@ -1,6 +1,6 @@
-"""aq commands (spec §6, §7, §9, §10): checks, decide, legal_commands, to_act, deadline, outcome.
+"""aq commands (docs/rulesets/aq.md §6, §7, §9, §10): checks, decide, legal_commands, to_act, deadline, outcome.
 
-Each ``check_*`` raises ``Rejected`` with the first failing precondition in the spec's order; ``decide``
+Each ``check_*`` raises ``Rejected`` with the first failing precondition in the order of §7; ``decide``
 runs them and ``legal_commands`` keeps the canonical candidates they accept, so legality has one source.
 """
 
@@ -41,7 +41,7 @@ _END_PHASE = (EndPhase(),)
 _DRAW = (Draw(),)
 
 
-# --- checks (§7, in the spec's order) ------------------------------------------------------------
+# --- checks (§7, in precondition order) --------------------------------------------------------
 
 
 def precheck(state: State, actor: Actor, kind: str) -> None:
@@ -147,7 +147,7 @@ def check_none(state: State, actor: Actor, cmd: Command) -> None:
 
 
 def decide_folded(state: State, actor: Actor, command: Command, rng: Rng) -> tuple[list[Event], State]:
-    """The events of a typed command, or ``Rejected`` with the spec's code."""
+    """The events of a typed command, or ``Rejected`` with the code of §7."""
     precheck(state, actor, command.__struct_config__.tag)  # type: ignore[arg-type]
     tape = Tape(state, evolve)
     match command:

@@ -1,4 +1,4 @@
-"""aq configuration and match setup (spec §4, §5): configure, initial, setup."""
+"""aq configuration and match setup (docs/rulesets/aq.md §4, §5): configure, initial, setup."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ from engine.tape import Tape
 
 
 def configure(data: Any) -> Config:
-    """§4: validate ``{"seats": [{}…], "options": {…}}`` in the spec's check order; expand the box."""
+    """§4: validate ``{"seats": [{}…], "options": {…}}`` in the check order of §4; expand the box."""
     if not isinstance(data, dict) or not isinstance(data.get("seats"), list):
         raise ConfigError(BAD_CONFIG, None, "expected an object with a list 'seats'")
     seats = data["seats"]

@@ -1,4 +1,4 @@
-"""What each viewer may see (spec §11): view, redact, hidden_cards."""
+"""What each viewer may see (docs/rulesets/aq.md §11): view, redact, hidden_cards."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Every rejection and configuration code of card_monsters.md, in the spec's order (§4, §7)."""
+"""Every rejection and configuration code of card_monsters, in the order of card_monsters.md (§4, §7)."""
 
 from __future__ import annotations
 

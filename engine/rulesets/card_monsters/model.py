@@ -24,7 +24,7 @@ POSITIONS = (1, 2, 3)
 
 
 class Options(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """Match options with the spec's defaults and ranges (§3.6, §4 check 3)."""
+    """Match options with the defaults and ranges of §3.6 (§4 check 3)."""
 
     turn_seconds: Annotated[int, msgspec.Meta(ge=10, le=600)] = 40
     crystal_cap: Annotated[int, msgspec.Meta(ge=3, le=99)] = 10

@@ -1,8 +1,8 @@
 """Commands of card_monsters: checks, emission, decide, legal_commands, outcome, deadline (§6, §7, §9, §10).
 
-Each ``check_<command>(state, actor, cmd)`` raises ``Rejected`` in the spec's precondition order and returns
+Each ``check_<command>(state, actor, cmd)`` raises ``Rejected`` in the precondition order of §7 and returns
 what emission needs. ``decide`` runs ``precheck``, the check, then the emission; ``legal_commands`` filters
-the spec's canonical candidates through the same two, so there is no second legality list.
+the canonical candidates of §7 through the same two, so there is no second legality list.
 """
 
 from __future__ import annotations
@@ -261,7 +261,7 @@ def emit_concede(tape: Tape[State, Event], seat: int) -> None:
 
 
 def decide_folded(state: State, actor: Actor, cmd: Command, rng: Rng) -> tuple[list[Event], State]:
-    """The events for ``cmd`` from ``actor``, or ``Rejected`` with the spec's code."""
+    """The events for ``cmd`` from ``actor``, or ``Rejected`` with the code of §7."""
     precheck(state, actor, str(type(cmd).__struct_config__.tag))
     tape = Tape(state, evolve)
     match cmd:

@@ -1,6 +1,6 @@
 """Match configuration and setup of card_monsters (card_monsters.md §3.6, §4, §5).
 
-``configure`` validates JSON-like data in the spec's check order and expands presets, so the returned
+``configure`` validates JSON-like data in the check order of §4 and expands presets, so the returned
 ``Config`` is self-contained; ``initial`` and ``setup`` are pure functions of it (and the RNG).
 """
 

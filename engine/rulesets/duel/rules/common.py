@@ -12,7 +12,6 @@ from engine.rulesets.duel.model.commands import (
 from engine.rulesets.duel.model.state import SEATS, SLOTS, GraveyardRef, MonsterRef, SpellTrapRef, State, TargetRef
 
 
-
 def precheck(state: State, actor: Actor, command_type: str) -> None:
     """G1, the only check before the fields are decoded: the match has not ended."""
     if state.ended:

@@ -24,8 +24,8 @@ from engine.errors import Rejected
 from engine.legal import Family, legal
 from engine.rulesets.duel.data import CATALOG, required_tributes
 from engine.rulesets.duel.model.commands import (
-    ANSWER_ONLY, ANSWERS, Activate, Advance, CancelAttack, ChangePosition, ChooseTarget, Choices, Command, Concede,
-    DeclareAttack, Discard, FlipSummon, NormalSummon, Pass, ReplayAttack, SetMonster, SetSpellTrap,
+    Activate, Advance, CancelAttack, ChangePosition, ChooseTarget, Choices, Command, Concede, DeclareAttack,
+    Discard, FlipSummon, NormalSummon, Pass, ReplayAttack, SetMonster, SetSpellTrap,
 )
 from engine.rulesets.duel.model.state import SLOTS, State, card_of
 from engine.rulesets.duel.rules.activate import check_activate, check_card
@@ -62,13 +62,9 @@ def _family(
         if shared is not None:
             shared(state)
 
-    tag = _tag(command)
+    tag = str(command.__struct_config__.tag)
     # legal() gives the check a seat, and the gate has just made it the issuer, as decide does
     return Family(tag, candidates, cast(Callable[[State, Any, Any], object], check), gate, order)
-
-
-def _tag(command: type[Command]) -> str:
-    return str(command.__struct_config__.tag)
 
 
 _PASS = (Pass(),)
@@ -219,23 +215,6 @@ FAMILIES: tuple[Family[State], ...] = (
 """§7.2 command families in table order (``timeout`` is the system's alone); their checks are ``decide``'s."""
 
 
-
-
-def _answerable(kind: str | None) -> tuple[Family[State], ...]:
-    """The families G5/G6 do not refuse from every seat: while a decision of ``kind`` is pending its answers
-    and ``concede``, with none pending all but the answers. The gates still run G3-G6; leaving out the
-    families they would refuse anyway only spares legal_commands those refusals."""
-    if kind is None:
-        refused = {_tag(command) for command in ANSWER_ONLY}
-        return tuple(family for family in FAMILIES if family.tag not in refused)
-    allowed = {_tag(command) for command in (*ANSWERS[kind], Concede)}
-    return tuple(family for family in FAMILIES if family.tag in allowed)
-
-
-_ANSWERABLE = {kind: _answerable(kind) for kind in (None, *ANSWERS)}
-
-
 def legal_commands(state: State, seat: int) -> list[Command]:
     """Exactly the commands ``decide`` accepts from ``seat`` now, in §7.4 order."""
-    pending = state.pending
-    return legal(_ANSWERABLE[None if pending is None else pending.kind], precheck, state, seat)
+    return legal(FAMILIES, precheck, state, seat)
