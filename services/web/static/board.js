@@ -67,12 +67,13 @@ function clock(ctx) {
 function seatPanel(ctx, side, index) {
   const { layout } = ctx;
   const seat = side.seat ?? index;
-  const lifeKey = layout.life;
+  const lifeKeys = [].concat(layout.life || []);
   const badges = [];
   if (ctx.viewer === seat) badges.push(el("span", { class: "badge you" }, "you"));
   if ((ctx.toAct || []).includes(seat)) badges.push(el("span", { class: "badge to-act" }, "to act"));
   if (ctx.deadline && (ctx.deadline.seat ?? 0) === seat) badges.push(el("span", { class: "badge clock" }, "on the clock"));
-  const keys = Object.keys(side).filter((key) => key !== "seat" && key !== lifeKey && !(layout.hide || []).includes(key));
+  const keys = Object.keys(side).filter((key) => key !== "seat" && !lifeKeys.includes(key) &&
+    !(layout.hide || []).includes(key));
   const order = Object.keys(layout.zones || {});
   const isZone = (key) => !isScalar(side[key]) || (side[key] === null && order.includes(key));
   const stats = keys.filter((key) => !isZone(key));
@@ -80,8 +81,8 @@ function seatPanel(ctx, side, index) {
   zones.sort((a, b) => rank(order, a) - rank(order, b));
   return el("article", { class: "seat", "data-seat": seat },
     el("h2", {}, capitalised(seatName(ctx, seat)), " ", badges),
-    lifeKey && lifeKey in side ? el("div", { class: "life", "data-field": lifeKey },
-      el("span", { class: "label" }, label(layout, lifeKey)), " ", el("strong", {}, side[lifeKey])) : null,
+    lifeKeys.filter((key) => key in side).map((key) => el("div", { class: "life", "data-field": key },
+      el("span", { class: "label" }, label(layout, key)), " ", el("strong", {}, side[key]))),
     el("dl", { class: "stats" }, stats.map((key) => el("div", { "data-field": key }, el("dt", {}, label(layout, key)),
       el("dd", {}, scalar(ctx, key, side[key]))))),
     zones.map((key) => zone(ctx, key, side[key])));
@@ -138,8 +139,11 @@ function isScalar(value) {
   return value === null || typeof value !== "object";
 }
 
+// One object per seat, in seat order (seat 0, 1, ...): other lists of objects with a seat (a chain of
+// effects, say) do not read as the seats.
 function isSeatList(value) {
-  return Array.isArray(value) && value.length > 0 && value.every((item) => item && typeof item === "object" && "seat" in item);
+  return Array.isArray(value) && value.length > 0 &&
+    value.every((item, index) => item && typeof item === "object" && item.seat === index);
 }
 
 function rank(order, key) {
