@@ -39,14 +39,13 @@ def legal(families: Sequence[Family[S]], precheck: Callable[[S, Actor, str], Non
                 gate(state, seat)
         except Rejected:
             continue
-        passed = []
+        start = len(accepted)
         for cmd in candidates(state, seat):
             try:
                 check(state, seat, cmd)
             except Rejected:
                 continue
-            passed.append(cmd)
+            accepted.append(cmd)
         if order is not None:
-            passed.sort(key=order)
-        accepted += passed
+            accepted[start:] = sorted(accepted[start:], key=order)
     return accepted

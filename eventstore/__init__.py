@@ -5,7 +5,7 @@ positions in commit order, catch-up-then-live subscriptions, snapshots as a cach
 the alembic migrations that create it all. Open one with ``open_store(database_url())``.
 """
 
-from eventstore.batch import CommitStats, Outcome
+from eventstore.batch import AppendOutcome, CommitStats
 from eventstore.errors import DatabaseError, StoreError, StreamNotFound, WrongExpectedVersion
 from eventstore.hashing import GENESIS_HASH, chain_hash, verify_chain
 from eventstore.migrations import downgrade, migrate
@@ -25,6 +25,7 @@ from eventstore.urls import DEFAULT_DATABASE_URL, database_url
 __all__ = [
     "DEFAULT_DATABASE_URL",
     "GENESIS_HASH",
+    "AppendOutcome",
     "AppendRequest",
     "Appended",
     "AsyncEventStore",
@@ -33,7 +34,6 @@ __all__ = [
     "DatabaseError",
     "EventMeta",
     "NewEvent",
-    "Outcome",
     "RecordedEvent",
     "Snapshot",
     "StoreError",

@@ -18,7 +18,8 @@ from eventstore.errors import DatabaseError, StoreError, WrongExpectedVersion
 from eventstore.hashing import GENESIS_HASH, chain_hash
 from eventstore.model import Appended, AppendRequest, from_micros
 
-Outcome = Appended | StoreError
+AppendOutcome = Appended | StoreError
+"""What one request of a batch came to: its Appended, or its error (returned, never raised)."""
 
 
 class Known(msgspec.Struct, frozen=True):
@@ -32,7 +33,7 @@ class Known(msgspec.Struct, frozen=True):
 class Plan(msgspec.Struct):
     """The outcome of every request, the rows to insert, and the head counter after them."""
 
-    outcomes: list[Outcome]
+    outcomes: list[AppendOutcome]
     event_rows: list[tuple[Any, ...]]
     command_rows: list[tuple[Any, ...]]
     secret_rows: list[tuple[Any, ...]]
@@ -87,7 +88,7 @@ class CommitStats(msgspec.Struct):
     appends: int = 0
     commits: int = 0
 
-    def count(self, outcomes: Sequence[Outcome]) -> None:
+    def count(self, outcomes: Sequence[AppendOutcome]) -> None:
         """Count one committed transaction and the new appends it carried."""
         new = sum(1 for outcome in outcomes if isinstance(outcome, Appended) and not outcome.duplicate)
         if new:

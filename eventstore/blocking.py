@@ -11,7 +11,7 @@ import threading
 from collections.abc import Callable, Coroutine, Mapping, Sequence
 from typing import Any, TypeVar
 
-from eventstore.batch import CommitStats, Outcome
+from eventstore.batch import AppendOutcome, CommitStats
 from eventstore.model import Appended, AppendRequest, CommandRecord, NewEvent, RecordedEvent, Snapshot
 from eventstore.postgres import PostgresStore
 
@@ -46,7 +46,7 @@ class BlockingStore:
         """See ``AsyncEventStore.append``."""
         return self._call(self._store.append(stream_id, expected_version, events, command, secrets))
 
-    def append_batch(self, requests: Sequence[AppendRequest]) -> list[Outcome]:
+    def append_batch(self, requests: Sequence[AppendRequest]) -> list[AppendOutcome]:
         """See ``AsyncEventStore.append_batch``."""
         return self._call(self._store.append_batch(requests))
 

@@ -19,7 +19,7 @@ import asyncpg
 import msgspec
 
 from eventstore import postgres_sql as sql
-from eventstore.batch import CommitStats, Known, Outcome, broken, plan, refused
+from eventstore.batch import AppendOutcome, CommitStats, Known, broken, plan, refused
 from eventstore.errors import DatabaseError, StoreError, StreamNotFound
 from eventstore.heads import StreamHeads
 from eventstore.model import (
@@ -54,7 +54,7 @@ def _guard(requests: Sequence[AppendRequest], known: Sequence[Known]) -> list[tu
     return [entry for entry in first.values() if entry[1] > 0]
 
 
-def _shifted(outcome: Outcome, base: int) -> Outcome:
+def _shifted(outcome: AppendOutcome, base: int) -> AppendOutcome:
     if not isinstance(outcome, Appended):
         return outcome
     first, last = outcome.first_position + base, outcome.last_position + base
@@ -63,7 +63,7 @@ def _shifted(outcome: Outcome, base: int) -> Outcome:
 
 class _Job(msgspec.Struct):
     request: AppendRequest
-    future: asyncio.Future[Outcome]
+    future: asyncio.Future[AppendOutcome]
 
 
 class PostgresStore:
@@ -130,14 +130,14 @@ class PostgresStore:
         else:
             if self._signal.closed:
                 raise StoreError("the store is closed")
-            future: asyncio.Future[Outcome] = asyncio.get_running_loop().create_future()
+            future: asyncio.Future[AppendOutcome] = asyncio.get_running_loop().create_future()
             self._queue.put_nowait(_Job(request, future))
             outcome = await future
         if isinstance(outcome, StoreError):
             raise outcome
         return outcome
 
-    async def append_batch(self, requests: Sequence[AppendRequest]) -> list[Outcome]:
+    async def append_batch(self, requests: Sequence[AppendRequest]) -> list[AppendOutcome]:
         """Commit these appends in one transaction, each with its own outcome (never raised)."""
         try:
             async with self._pool.acquire() as connection:
@@ -145,7 +145,7 @@ class PostgresStore:
         except DRIVER_ERRORS as exc:
             return [refused(request, exc) for request in requests]
 
-    async def _append_on(self, connection: asyncpg.Connection, requests: Sequence[AppendRequest]) -> list[Outcome]:
+    async def _append_on(self, connection: asyncpg.Connection, requests: Sequence[AppendRequest]) -> list[AppendOutcome]:
         try:
             outcomes = await self._append_remembered(connection, requests)
             if outcomes is None:
@@ -164,7 +164,7 @@ class PostgresStore:
 
     async def _append_remembered(
         self, connection: asyncpg.Connection, requests: Sequence[AppendRequest]
-    ) -> list[Outcome] | None:
+    ) -> list[AppendOutcome] | None:
         """One statement, no transaction block, planned from remembered heads; None when that cannot do."""
         known = [facts for request in requests if (facts := self._heads.known(request)) is not None]
         if len(known) < len(requests):
@@ -180,7 +180,7 @@ class PostgresStore:
             raise
         return None if base is None else [_shifted(outcome, base) for outcome in result.outcomes]
 
-    async def _append_checked(self, connection: asyncpg.Connection, requests: Sequence[AppendRequest]) -> list[Outcome]:
+    async def _append_checked(self, connection: asyncpg.Connection, requests: Sequence[AppendRequest]) -> list[AppendOutcome]:
         """Lock the head, read every request's facts, plan and write: one transaction."""
         async with connection.transaction():
             position = await connection.fetchval(sql.LOCK_HEAD.text, *sql.LOCK_HEAD.args())

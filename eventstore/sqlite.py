@@ -17,7 +17,7 @@ import msgspec
 from sqlalchemy.dialects import sqlite as sqlite_dialect
 
 from eventstore import statements as st
-from eventstore.batch import CommitStats, Known, Outcome, plan, refused
+from eventstore.batch import AppendOutcome, CommitStats, Known, plan, refused
 from eventstore.errors import DatabaseError, StoreError, StreamNotFound
 from eventstore.model import (
     Appended,
@@ -133,7 +133,7 @@ class SqliteStore:
             raise outcome
         return outcome
 
-    def append_batch(self, batch: Sequence[AppendRequest]) -> list[Outcome]:
+    def append_batch(self, batch: Sequence[AppendRequest]) -> list[AppendOutcome]:
         """Commit many appends in one transaction; each request gets its own Appended or error."""
         try:
             return self._commit(batch)
@@ -143,7 +143,7 @@ class SqliteStore:
                 return [outcome for request in batch for outcome in self.append_batch([request])]
             return [refused(request, exc) for request in batch]
 
-    def _commit(self, batch: Sequence[AppendRequest]) -> list[Outcome]:
+    def _commit(self, batch: Sequence[AppendRequest]) -> list[AppendOutcome]:
         with self._transaction() as connection:
             (position,) = self._row(LOCK_HEAD)
             result = plan(batch, [self._known(request) for request in batch], position, now_micros())

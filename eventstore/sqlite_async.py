@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 
 import msgspec
 
-from eventstore.batch import CommitStats, Outcome, broken
+from eventstore.batch import AppendOutcome, CommitStats, broken
 from eventstore.errors import StoreError
 from eventstore.model import Appended, AppendRequest, CommandRecord, NewEvent, RecordedEvent, Snapshot, append_request
 from eventstore.sqlite import SqliteStore
@@ -94,9 +94,9 @@ class AsyncSqliteStore:
         assert isinstance(outcome, Appended)
         return outcome
 
-    async def append_batch(self, requests: Sequence[AppendRequest]) -> list[Outcome]:
+    async def append_batch(self, requests: Sequence[AppendRequest]) -> list[AppendOutcome]:
         """Commit these appends in one transaction, each with its own outcome (never raised)."""
-        result: list[Outcome] = await self._submit(requests=tuple(requests))
+        result: list[AppendOutcome] = await self._submit(requests=tuple(requests))
         return result
 
     async def save_snapshot(self, snapshot: Snapshot) -> None:
@@ -145,7 +145,7 @@ class AsyncSqliteStore:
     def _run(self, run: list[_Job]) -> None:
         """One transaction: joining appends together, or one job alone."""
         settled: list[tuple[asyncio.Future[Any], Any, bool]] = []
-        committed: list[Outcome] = []
+        committed: list[AppendOutcome] = []
         if run[0].call is not None:
             try:
                 settled.append((run[0].future, run[0].call(self._writer), False))
@@ -160,7 +160,7 @@ class AsyncSqliteStore:
         head = max((o.last_position for o in committed if isinstance(o, Appended)), default=0)
         self._loop.call_soon_threadsafe(self._settle, settled, head)
 
-    def _attempt(self, requests: list[AppendRequest]) -> list[Outcome]:
+    def _attempt(self, requests: list[AppendRequest]) -> list[AppendOutcome]:
         try:
             return self._writer.append_batch(requests)
         except Exception as exc:  # a bug: every caller hears of it rather than waiting forever

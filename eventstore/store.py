@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Mapping, Sequence
 from typing import Protocol
 
-from eventstore.batch import CommitStats, Outcome
+from eventstore.batch import AppendOutcome, CommitStats
 from eventstore.blocking import BlockingStore
 from eventstore.model import Appended, AppendRequest, CommandRecord, NewEvent, RecordedEvent, Snapshot
 from eventstore.postgres import PostgresStore
@@ -44,7 +44,7 @@ class AsyncEventStore(Protocol):
         """
         ...
 
-    async def append_batch(self, requests: Sequence[AppendRequest]) -> list[Outcome]:
+    async def append_batch(self, requests: Sequence[AppendRequest]) -> list[AppendOutcome]:
         """Commit many appends in one transaction, each checked on its own: an Appended or the error per
         request, in order, never raised. A request refused by the database does not fail the others."""
         ...
@@ -129,7 +129,7 @@ class SyncEventStore(Protocol):
         command: CommandRecord,
         secrets: Mapping[str, bytes] | None = None,
     ) -> Appended: ...
-    def append_batch(self, requests: Sequence[AppendRequest]) -> list[Outcome]: ...
+    def append_batch(self, requests: Sequence[AppendRequest]) -> list[AppendOutcome]: ...
     def read_stream(
         self, stream_id: str, from_version: int = 1, to_version: int | None = None
     ) -> list[RecordedEvent]: ...

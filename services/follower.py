@@ -8,13 +8,18 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Protocol
 
-from eventstore import RecordedEvent
+from eventstore import RecordedEvent, StoreError
+
+log = logging.getLogger(__name__)
 
 LINGER = 0.02
 """Seconds the follower lets commits gather between reads: one query per interval instead of one per commit."""
+RETRY = 1.0
+"""Seconds before the follower reads the store again after it failed."""
 
 
 class GlobalOrder(Protocol):
@@ -45,5 +50,14 @@ class Follower:
             self._task = None
 
     async def _run(self, from_position: int) -> None:
-        async for recorded in self._source.subscribe(from_position, linger=LINGER):
-            await self._fold(recorded)
+        """Until the store closes; a store fault pauses it, and it resumes after the last event it folded."""
+        position = from_position
+        while True:
+            try:
+                async for recorded in self._source.subscribe(position, linger=LINGER):
+                    await self._fold(recorded)
+                    position = recorded.position + 1
+                return
+            except StoreError as exc:
+                log.warning("following paused at position %d: %s; retrying in %.0f s", position, exc, RETRY)
+                await asyncio.sleep(RETRY)

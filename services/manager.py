@@ -301,9 +301,9 @@ class MatchManager:
     async def reindex(self, match_id: str) -> MatchRow:
         """Rewrites the match's read-model row from its events (after an import)."""
         hot = await self.get(match_id)
-        head = await self.store.read_stream(match_id, 1, 1)
+        created = await self.store.read_stream(match_id, 1, 1)
         labels = await lifecycle.labels_of(self.store, match_id)
-        row = row_for(hot, created_at=head[0].meta.recorded_at, labels=labels)
+        row = row_for(hot, created_at=created[0].meta.recorded_at, labels=labels)
         await self.read_model.put(row)
         if hot.outcome is not None:
             await lifecycle.record_end(self.store, row)
@@ -451,6 +451,6 @@ def _new_events(events: Sequence[Any]) -> list[NewEvent]:
     return [NewEvent(type=type_tag(e), data=encode(e)) for e in events]
 
 
-def ruleset_of(head: RecordedEvent) -> Ruleset:
-    """The ruleset of a stream, from its ``MatchCreated`` head."""
-    return ruleset_for(str(msgspec.json.decode(head.data).get("ruleset", "")))
+def ruleset_of(created: RecordedEvent) -> Ruleset:
+    """The ruleset of a stream, from its first event, ``MatchCreated``."""
+    return ruleset_for(str(msgspec.json.decode(created.data).get("ruleset", "")))

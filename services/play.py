@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+from collections import deque
 from collections.abc import AsyncIterator
 
 import grpc
@@ -22,7 +23,7 @@ from services.errors import InvalidArgument
 from services.manager import MatchManager
 from services.rpc_errors import command_error
 from services.tokens import seat_for
-from services.watch import Feed
+from services.watch import Feed, Watch
 
 
 async def play(matches: MatchManager, feed: Feed[pb.MatchUpdate], requests: AsyncIterator[pb.PlayRequest],
@@ -35,33 +36,43 @@ async def play(matches: MatchManager, feed: Feed[pb.MatchUpdate], requests: Asyn
     with await feed.open(start.match_id, seat_of, start.from_version, start.include_view) as watch:
         seat = watch.viewer
         assert seat is not None  # seat_for opens a seat or raises
+        # One waiter for both sources: the reader queues requests and wakes the watch.
+        pending: deque[pb.PlayRequest | None] = deque()
+        reader = asyncio.create_task(_read(requests, pending, watch))
         turn_version = -1
-        incoming = asyncio.ensure_future(anext(requests, None))
         try:
             while True:
                 result = None
-                if incoming.done():
-                    request = incoming.result()
+                if pending:
+                    request = pending.popleft()
                     if request is None:  # the client is done
                         return
                     result = await _command(matches, start.match_id, seat, request)
-                    incoming = asyncio.ensure_future(anext(requests, None))
                 updates = await watch.take()
                 turn = None
-                decided = matches.turn(start.match_id, seat)
-                if watch.last >= decided.version and decided.version != turn_version:
-                    turn, turn_version = wire.turn(decided), decided.version
+                if watch.caught_up and watch.last != turn_version:
+                    turn, turn_version = wire.turn(matches.turn(start.match_id, seat)), watch.last
                 if updates or result is not None or turn is not None:
                     await context.write(pb.PlayResponse(updates=updates, result=result, turn=turn))
                 if watch.ended:
                     return
-                ready = asyncio.ensure_future(watch.wait())
-                await asyncio.wait((incoming, ready), return_when=asyncio.FIRST_COMPLETED)
-                ready.cancel()
+                if not pending:
+                    await watch.wait()
         finally:
-            incoming.cancel()
+            reader.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):  # the stream is over either way
-                await incoming
+                await reader
+
+
+async def _read(requests: AsyncIterator[pb.PlayRequest], pending: deque[pb.PlayRequest | None],
+                watch: Watch[pb.MatchUpdate]) -> None:
+    try:
+        async for request in requests:
+            pending.append(request)
+            watch.wake()
+    finally:
+        pending.append(None)
+        watch.wake()
 
 
 async def _command(matches: MatchManager, match_id: str, seat: int, request: pb.PlayRequest) -> pb.CommandResult:

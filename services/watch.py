@@ -171,6 +171,15 @@ class Watch(Generic[T]):
         self._mailbox.clear()
         self._ready.set()
 
+    def wake(self) -> None:
+        """Ends a ``wait`` without an update (the owner has something else to do)."""
+        self._ready.set()
+
+    @property
+    def caught_up(self) -> bool:
+        """Whether every event the match has is handed out."""
+        return self.last >= self.channel.match.version
+
     async def next(self) -> list[T]:
         """The updates ready now, waiting for at least one; empty once the match has ended."""
         while not self.ended:
@@ -181,8 +190,8 @@ class Watch(Generic[T]):
         return []
 
     async def wait(self) -> None:
-        """Returns once ``take`` has something (or the match ended)."""
-        if not self.ended and not self._mailbox and self.last >= self.channel.match.version:
+        """Returns once ``take`` has something, the match ended, or ``wake`` was called since ``take``."""
+        if not self.ended and not self._mailbox and self.caught_up:
             await self._ready.wait()
 
     async def take(self) -> list[T]:

@@ -48,7 +48,7 @@ def test_admin_actions_need_the_configured_token(
 ) -> None:
     with pytest.raises(error) as raised:
         check_admin(token, configured)
-    assert getattr(raised.value, "reason") == reason
+    assert raised.value.reason == reason  # type: ignore[attr-defined]
     check_admin("admin", "admin")
 
 

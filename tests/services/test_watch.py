@@ -10,7 +10,15 @@ import pytest
 from engine import registry
 from engine.bots import RandomBot
 from engine.match import (
-    MATCH_CREATED, Match, create, decide_command, encode, event_decoder, fold, snapshot, type_tag,
+    MATCH_CREATED,
+    Match,
+    create,
+    decide_command,
+    encode,
+    event_decoder,
+    fold,
+    snapshot,
+    type_tag,
 )
 from engine.selfplay import next_move
 from eventstore import EventMeta, RecordedEvent, Snapshot

@@ -7,11 +7,11 @@ from datetime import UTC, datetime, timedelta, timezone
 import pytest
 
 from engine.contract import Outcome
+from services import wire
 from services.api import duelhall_pb2 as pb
 from services.errors import InvalidArgument
 from services.manager import Decision, RedactedEvent, Submitted, Viewed
 from services.readmodel import ENDED, RUNNING, MatchRow
-from services import wire
 from services.watch import Update
 
 AT = datetime(2026, 3, 4, 5, 6, 7, 890123, tzinfo=UTC)

@@ -6,7 +6,7 @@ runs them and ``legal_commands`` keeps the canonical candidates they accept, so 
 
 from __future__ import annotations
 
-from typing import assert_never
+from typing import assert_never, get_args
 
 from engine.contract import Actor, Deadline, Outcome
 from engine.errors import Rejected
@@ -19,7 +19,7 @@ from engine.rulesets.aq.codes import Code
 from engine.rulesets.aq.data import SKILLS, shares_attribute
 from engine.rulesets.aq.model import (
     Command, Concede, CoverReserve, Draw, EndPhase, Event, LearnSkill, MatchEnded, PlayCard,
-    PlayerConceded, ReserveCovered, SkillLearned, SkillUsed, State, Timeout, UseSkill,
+    PlayerConceded, ReserveCovered, SkillLearned, SkillUsed, State, Step, Timeout, UseSkill,
 )
 from engine.rulesets.aq.resolve import (
     autopilot, finish_phase, first_playable, is_playable, penalty_draw, play, skill_effect,
@@ -264,9 +264,17 @@ FAMILIES: tuple[Family[State], ...] = (
 """§7 command families in canonical order; their checks are the ones ``decide`` runs."""
 
 
+_IN_STEP = {
+    step: tuple(f for f in FAMILIES if f.tag not in _STEPS or step in _STEPS[f.tag])
+    for step in get_args(Step)
+}
+"""The families each step allows, derived from the table ``precheck`` reads: the others would all fail with
+WRONG_STEP, and self-play asks for legal commands at every step."""
+
+
 def legal_commands(state: State, seat: int) -> list[Command]:
     """§7: exactly the accepted commands, in canonical order, from the checks above."""
-    return legal(FAMILIES, precheck, state, seat)
+    return legal(_IN_STEP[state.step], precheck, state, seat)
 
 
 def to_act(state: State) -> tuple[int, ...]:

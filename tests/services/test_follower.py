@@ -1,0 +1,55 @@
+"""The follower: every event from the head on, in order, once; a store fault pauses it, it resumes after it."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime
+
+import pytest
+
+from eventstore import DatabaseError, EventMeta, RecordedEvent
+from services import follower as follower_module
+from services.follower import Follower
+
+
+def event(position: int) -> RecordedEvent:
+    return RecordedEvent(position, "m1", position, "E", b"{}", EventMeta("c", "0", datetime.now(UTC)), b"")
+
+
+class Flaky:
+    """A global order of five events after a head of 2, whose first subscription fails after one event."""
+
+    def __init__(self) -> None:
+        self.subscribed: list[int] = []
+
+    async def head_position(self) -> int:
+        return 2
+
+    async def subscribe(self, from_position: int = 1, linger: float = 0.0) -> AsyncIterator[RecordedEvent]:
+        self.subscribed.append(from_position)
+        for position in range(from_position, 8):
+            if len(self.subscribed) == 1 and position == 4:
+                raise DatabaseError("connection lost")
+            yield event(position)
+
+
+async def test_a_store_fault_pauses_following_and_it_resumes_after_the_last_event(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(follower_module, "RETRY", 0.0)
+    source = Flaky()
+    folded: list[int] = []
+    done = asyncio.Event()
+
+    async def fold(recorded: RecordedEvent) -> None:
+        folded.append(recorded.position)
+        if recorded.position == 7:
+            done.set()
+
+    follower = Follower(source, fold)
+    await follower.start()
+    await asyncio.wait_for(done.wait(), 10)
+    await follower.stop()
+    assert folded == [3, 4, 5, 6, 7], "each event once, in order, across the fault"
+    assert source.subscribed == [3, 4]
