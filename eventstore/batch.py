@@ -9,7 +9,7 @@ also plan from remembered heads; its write statement then verifies them (``postg
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import msgspec
@@ -87,6 +87,8 @@ class CommitStats(msgspec.Struct):
 
     appends: int = 0
     commits: int = 0
+    listeners: list[Callable[[int], None]] = []
+    """Called with the number of new appends of each committed transaction (from the writer's thread)."""
 
     def count(self, outcomes: Sequence[AppendOutcome]) -> None:
         """Count one committed transaction and the new appends it carried."""
@@ -94,6 +96,8 @@ class CommitStats(msgspec.Struct):
         if new:
             self.appends += new
             self.commits += 1
+            for listener in self.listeners:
+                listener(new)
 
 
 def refused(request: AppendRequest, exc: BaseException) -> DatabaseError:

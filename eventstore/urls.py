@@ -23,7 +23,7 @@ def backend_of(url: str) -> str:
     """``"sqlite"`` or ``"postgresql"``; ValueError for anything else."""
     name = parse(url).get_backend_name()
     if name not in ("sqlite", "postgresql"):
-        raise ValueError(f"unsupported database URL {url!r}: use sqlite:///FILE or postgresql://...")
+        raise ValueError(f"unsupported database URL {redacted(url)!r}: use sqlite:///FILE or postgresql://...")
     return name
 
 
@@ -40,6 +40,14 @@ def parse(url: str) -> URL:
     return make_url(url)
 
 
+def redacted(url: str) -> str:
+    """The URL as it may be shown in logs, errors and output: the password replaced by ``***``."""
+    try:
+        return parse(url).render_as_string(hide_password=True)
+    except Exception:  # noqa: BLE001 - an unparsable URL may still hold a password: show none of it
+        return "(unparsable database URL)"
+
+
 def sync_url(url: str) -> URL:
     """The URL with the synchronous driver SQLAlchemy and alembic use."""
     parsed = parse(url)
@@ -51,7 +59,7 @@ def sqlite_path(url: str) -> str:
     """The database file of a SQLite URL; in-memory databases are refused (readers need a shared file)."""
     database = parse(url).database
     if not database or database == ":memory:":
-        raise ValueError(f"{url!r}: the store needs a SQLite file, not an in-memory database")
+        raise ValueError(f"{redacted(url)!r}: the store needs a SQLite file, not an in-memory database")
     return database
 
 

@@ -6,6 +6,7 @@
     ├── PermissionDenied     a token that does not open this seat or action                      PERMISSION_DENIED
     ├── MatchNotFound        no match with this id                                               NOT_FOUND
     ├── VersionMismatch      expected_version differs from the match's version                   ABORTED
+    ├── Unavailable          the server is shutting down: retry on another instance              UNAVAILABLE
     ├── NotFound             no such thing besides a match (e.g. a tournament)                   NOT_FOUND
     ├── Conflict             an id already stands for something else                             ALREADY_EXISTS
     ├── Refused              the request is valid but not now (e.g. a tournament's state)        FAILED_PRECONDITION
@@ -61,6 +62,10 @@ class VersionMismatch(ServiceError):
     reason = "VERSION_MISMATCH"
 
 
+class Unavailable(ServiceError):
+    """This server is going away (SIGTERM): retry, or resume a watch, on another instance."""
+
+    reason = "SERVER_SHUTTING_DOWN"
 class NotFound(ServiceError):
     """No such object (other than a match, which has ``MatchNotFound``)."""
 

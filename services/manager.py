@@ -331,6 +331,11 @@ class MatchManager:
     def loaded(self, match_id: str) -> HotMatch | None:
         return self._hot.get(match_id)
 
+    @property
+    def loaded_count(self) -> int:
+        """How many matches are in memory."""
+        return len(self._hot)
+
     async def apply_foreign(self, recorded: RecordedEvent) -> None:
         """Folds an event another instance appended into its match, if loaded (the follower's callback)."""
         hot = self._hot.get(recorded.stream_id)

@@ -10,6 +10,7 @@
 | PermissionDenied               | PERMISSION_DENIED   | TOKEN_INVALID, ADMIN_REQUIRED, NOT_AN_ADMIN_COMMAND |
 | MatchNotFound                  | NOT_FOUND           | MATCH_NOT_FOUND                  |
 | VersionMismatch                | ABORTED             | VERSION_MISMATCH                 |
+| Unavailable                    | UNAVAILABLE         | SERVER_SHUTTING_DOWN             |
 | NotFound                       | NOT_FOUND           | e.g. TOURNAMENT_NOT_FOUND        |
 | Conflict                       | ALREADY_EXISTS      | e.g. REQUEST_ID_REUSED           |
 | Refused                        | FAILED_PRECONDITION | e.g. ROUND_NOT_FINISHED          |
@@ -37,7 +38,7 @@ from replays.storage import ReplayConflict, ReplayInvalid
 from services.api import duelhall_pb2 as pb
 from services.errors import (
     Conflict, InvalidArgument, MatchNotFound, NotFound, PermissionDenied, Refused, ServiceError, Unauthenticated,
-    VersionMismatch,
+    Unavailable, VersionMismatch,
 )
 
 DOMAIN = "duelhall"
@@ -49,6 +50,7 @@ _SERVICE_CODES: list[tuple[type[ServiceError], int]] = [
     (PermissionDenied, code_pb2.PERMISSION_DENIED),
     (MatchNotFound, code_pb2.NOT_FOUND),
     (VersionMismatch, code_pb2.ABORTED),
+    (Unavailable, code_pb2.UNAVAILABLE),
     (NotFound, code_pb2.NOT_FOUND),
     (Conflict, code_pb2.ALREADY_EXISTS),
     (Refused, code_pb2.FAILED_PRECONDITION),

@@ -12,25 +12,34 @@ import msgspec
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
-from eventstore import AsyncEventStore, migrate, open_store
-from eventstore.urls import is_shared
+from eventstore import migrate, open_store
+from eventstore.urls import is_shared, redacted
 from services import wire
 from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
 from services.clock import Clock
+from services.interceptor import CallObserver
+from services.logs import fields
 from services.manager import MatchManager
 from services.methods import methods
+from services.metrics import Metrics
+from services.metrics_listener import MetricsListener
+from services.observed_store import ObservedStore
 from services.readmodel import RUNNING
 from services.servicers import MatchServicer, RulesetServicer
 from services.timers import Timers
 from services.tournament.wiring import SERVICE_NAME as TOURNAMENT_SERVICE
 from services.tournament.wiring import Tournaments, attach
+from services.transport import OPTIONS, Tls, listen
 from services.watch import Feed
 from services.web.app import WebApp
 from services.web.connect import ConnectApp
 from services.web.http import HttpListener
 
 log = logging.getLogger(__name__)
+
+FLUSH_SECONDS = 0.5
+"""At shutdown, how long the port stays open after the last call ended (its status still on the way)."""
 
 SERVICE_NAMES = (*(pb.DESCRIPTOR.services_by_name[name].full_name for name in ("RulesetService", "MatchService")),
                  TOURNAMENT_SERVICE)
@@ -46,27 +55,55 @@ class ServerConfig(msgspec.Struct, frozen=True):
     capacity: int = 1024
     """How many matches stay loaded in memory."""
     sqlite_synchronous: str = "NORMAL"
+    migrate: bool = True
+    """Migrate the database before serving (False where a separate job migrates: ``serve --no-migrate``)."""
+    metrics: str | None = None
+    """HOST:PORT of the Prometheus listener; None: none (the registry still counts, ``Running.metrics``)."""
+    tls: Tls | None = None
+    """Certificate and key (and optional client CA) to serve TLS; None: plaintext."""
+    drain_seconds: float = 0.0
+    """On SIGTERM: seconds to keep serving while health says NOT_SERVING, before the watches end."""
+    grace_seconds: float = 10.0
+    """On SIGTERM, after the drain: seconds in-flight calls get to finish before they are cancelled."""
 
 
 class Running:
     """A started server and what it owns; ``stop`` releases everything in order."""
 
-    def __init__(self, server: grpc.aio.Server, port: int, store: AsyncEventStore, manager: MatchManager,
+    def __init__(self, server: grpc.aio.Server, port: int, store: ObservedStore, manager: MatchManager,
                  feed: Feed[pb.MatchUpdate], timers: Timers, health: health.aio.HealthServicer,
-                 tournaments: Tournaments, http: HttpListener | None) -> None:
+                 tournaments: Tournaments, observer: CallObserver, metrics: Metrics,
+                 listener: MetricsListener | None, http: HttpListener | None) -> None:
         self.server, self.port, self.store, self.manager = server, port, store, manager
         self.feed, self.timers, self.health, self.tournaments = feed, timers, health, tournaments
+        self.observer, self.metrics, self.metrics_listener = observer, metrics, listener
         self.http = http
 
-    async def stop(self, grace: float | None = 2.0) -> None:
+    async def stop(self, grace: float | None = 2.0, drain: float = 0.0) -> None:
+        """Health NOT_SERVING; ``drain`` seconds of serving on (load balancers move away); then new calls and
+        every open watch end UNAVAILABLE while in-flight calls get ``grace`` seconds; then release all."""
         await self.health.enter_graceful_shutdown()
+        if drain > 0:
+            log.info("draining", extra=fields(drain_seconds=drain))
+            await asyncio.sleep(drain)
+        self.observer.refuse()
+        self.feed.end_watches()
         if self.http is not None:
             await self.http.stop(grace or 0.0)
-        await self.server.stop(grace)
+        settled = await self.observer.settled(grace)
+        if not settled:
+            log.warning("calls still in flight after the grace period are cancelled", extra=fields(grace_seconds=grace))
+        # A handler that returned has not necessarily had its status sent: closing the port at once cancels
+        # some of those answers. gRPC signals no "sent", so the last answers get a moment to leave.
+        if settled and grace != 0:
+            await asyncio.sleep(FLUSH_SECONDS)
+        await self.server.stop(0)
         self.timers.close()
         await self.tournaments.stop()
         await self.manager.stop()
         await self.store.close()
+        if self.metrics_listener is not None:
+            self.metrics_listener.close()
 
 
 async def create_server(config: ServerConfig, clock: Clock | None = None, replay: bytes | None = None) -> Running:
@@ -89,15 +126,18 @@ async def create_server(config: ServerConfig, clock: Clock | None = None, replay
 
 async def _start(config: ServerConfig, clock: Clock | None, replay: bytes | None,
                  http: HttpListener | None) -> Running:
-    await asyncio.to_thread(migrate, config.database_url)
-    store = await open_store(config.database_url, sqlite_synchronous=config.sqlite_synchronous)
+    if config.migrate:
+        log.info("migrating the database", extra=fields(database=redacted(config.database_url)))
+        await asyncio.to_thread(migrate, config.database_url)
+    store = ObservedStore(await open_store(config.database_url, sqlite_synchronous=config.sqlite_synchronous))
     manager = MatchManager(store, shared=is_shared(config.database_url), capacity=config.capacity)
     timers = Timers(manager, clock)
     feed = Feed(manager, store, wire.update)
     manager.on_change(timers.arm)
     manager.on_events(feed.publish)
     await manager.start()
-    server = grpc.aio.server()
+    observer = CallObserver(manager, config.admin_token)
+    server = grpc.aio.server(interceptors=[observer], options=OPTIONS)
     rulesets, matches = RulesetServicer(), MatchServicer(manager, feed, config.admin_token, timers)
     # The generated registration functions carry no annotations.
     pb_grpc.add_RulesetServiceServicer_to_server(rulesets, server)  # type: ignore[no-untyped-call]
@@ -106,17 +146,21 @@ async def _start(config: ServerConfig, clock: Clock | None, replay: bytes | None
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     reflection.enable_server_reflection((*SERVICE_NAMES, health.SERVICE_NAME, reflection.SERVICE_NAME), server)
+    metrics = Metrics()
+    metrics.attach(observer, store, timers, manager)
     port = 0
     if config.listen is not None:
-        port = server.add_insecure_port(config.listen)
+        port = listen(server, config.listen, config.tls)
         await server.start()
     if http is not None:
         calls = methods({"RulesetService": rulesets, "MatchService": matches})
         await http.start(WebApp(ConnectApp(calls), replay))
+    listener = MetricsListener(metrics.registry, config.metrics) if config.metrics else None
     await resume_timers(manager)
     for name in ("", *SERVICE_NAMES):
         await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
-    return Running(server, port, store, manager, feed, timers, health_servicer, tournaments, http)
+    return Running(server, port, store, manager, feed, timers, health_servicer, tournaments, observer, metrics,
+                   listener, http)
 
 
 async def resume_timers(manager: MatchManager) -> int:
@@ -135,25 +179,35 @@ async def resume_timers(manager: MatchManager) -> int:
             return resumed
 
 
-async def serve(config: ServerConfig, ready: asyncio.Event | None = None) -> None:
-    """Runs until SIGINT or SIGTERM, then stops gracefully."""
-    running = await create_server(config)
-    if config.listen is not None:
-        host = config.listen.rsplit(":", 1)[0]
-        log.info("duelhall serving on %s:%d (database %s)", host, running.port, config.database_url)
-        print(f"duelhall listening on {host}:{running.port}", flush=True)
-    if running.http is not None:
-        print(f"duelhall http listening on {running.http.address}", flush=True)
-    await until_signalled(running, ready)
-
-
-async def until_signalled(running: Running, ready: asyncio.Event | None = None) -> None:
-    """Waits for SIGINT or SIGTERM, then stops ``running`` gracefully."""
+def signalled() -> asyncio.Event:
+    """An event set by SIGINT or SIGTERM; installed first, a signal during the start stops the server once
+    started, not abruptly."""
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
+    return stop
+
+
+async def serve(config: ServerConfig, ready: asyncio.Event | None = None) -> None:
+    """Runs until SIGINT or SIGTERM, then stops gracefully."""
+    stop = signalled()
+    running = await create_server(config)
+    if config.listen is not None:
+        host = config.listen.rsplit(":", 1)[0]
+        log.info("duelhall serving on %s:%d", host, running.port,
+                 extra=fields(listen=f"{host}:{running.port}", database=redacted(config.database_url)))
+        print(f"duelhall listening on {host}:{running.port}", flush=True)
+    if running.http is not None:
+        log.info("http on %s", running.http.address, extra=fields(http=running.http.address))
+        print(f"duelhall http listening on {running.http.address}", flush=True)
+    if running.metrics_listener is not None:
+        where = f"{running.metrics_listener.host}:{running.metrics_listener.port}"
+        log.info("metrics on http://%s/metrics", where, extra=fields(metrics=where))
+        print(f"duelhall metrics on {where}", flush=True)
     if ready is not None:
         ready.set()
     await stop.wait()
-    await running.stop()
+    log.info("shutting down", extra=fields(drain_seconds=config.drain_seconds, grace_seconds=config.grace_seconds))
+    await running.stop(config.grace_seconds, config.drain_seconds)
+    log.info("stopped")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Protocol
 
@@ -22,8 +23,12 @@ from engine.match import encode
 from services.clock import Alarm, Clock, LoopClock
 from services.errors import ServiceError
 from services.hot import HotMatch
+from services.logs import fields
 
 log = logging.getLogger(__name__)
+
+ARMED = "armed"
+FIRED = "fired"
 
 
 class Submits(Protocol):
@@ -53,6 +58,8 @@ class Timers:
         """Seconds left of paused deadlines, by match and deadline key."""
         self._armed: dict[str, Armed] = {}
         self._tasks: set[asyncio.Task[None]] = set()
+        self.listeners: list[Callable[[str], None]] = []
+        """Called with ``ARMED`` when a timeout is scheduled and ``FIRED`` when one expires (metrics)."""
 
     def arm(self, hot: HotMatch) -> None:
         """(Re)schedules the match's timeout after it changed."""
@@ -75,6 +82,7 @@ class Timers:
         self._pending[hot.match_id] = (key, alarm, deadline.pauses)
         self._armed[hot.match_id] = Armed(seat=deadline.seat, timeout=raw, seconds=deadline.seconds,
                                           expires_at=self._clock.now() + timedelta(seconds=delay))
+        self._tell(ARMED)
 
     def due(self, match_id: str) -> float | None:
         """Seconds until the match's timeout fires, or None."""
@@ -107,9 +115,15 @@ class Timers:
             self._paused.setdefault(match_id, {})[pending[0]] = max(0.0, left)
         self._cancel(match_id)
 
+    def _tell(self, what: str) -> None:
+        for listener in self.listeners:
+            listener(what)
+
     def _fire(self, match_id: str, version: int, raw: bytes) -> None:
         self._pending.pop(match_id, None)
         self._armed.pop(match_id, None)
+        log.info("turn timer fired", extra=fields(match_id=match_id, version=version))
+        self._tell(FIRED)
         task = asyncio.create_task(self._expire(match_id, version, raw))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)

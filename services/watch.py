@@ -18,6 +18,7 @@ import msgspec
 from engine.contract import Viewer
 from engine.match import MATCH_CREATED, Match, apply, encode, event_decoder, restore, start
 from eventstore import RecordedEvent, Snapshot
+from services.errors import Unavailable
 from services.hot import HotMatch, MatchEvent
 from services.manager import RedactedEvent, snapshot_schema
 
@@ -77,6 +78,15 @@ class Feed(Generic[T]):
         self._history = history
         self._encode = encode_update
         self._channels: dict[str, _Channel[T]] = {}
+        self._ending = False
+
+    def end_watches(self) -> None:
+        """Ends every open watch with ``Unavailable`` and refuses new ones (the server is shutting down)."""
+        self._ending = True
+        for channel in list(self._channels.values()):
+            for group in list(channel.groups.values()):
+                for watch in list(group):
+                    watch.end()
 
     def publish(self, hot: HotMatch, events: Sequence[MatchEvent]) -> None:
         """The manager's listener: ``events`` are the match's latest, ``hot`` already holds them."""
@@ -120,6 +130,8 @@ class Feed(Generic[T]):
         self, match_id: str, viewer_of: Callable[[Sequence[bytes]], Viewer], from_version: int, include_view: bool,
     ) -> Watch[T]:
         """A watch of the events after ``from_version``; ``viewer_of`` authenticates against the token hashes."""
+        if self._ending:
+            raise Unavailable("the server is shutting down; watch on another instance")
         hot = await self._matches.get(match_id)
         viewer = viewer_of(hot.token_hashes)
         channel = self._channels.get(match_id)
@@ -157,6 +169,7 @@ class Watch(Generic[T]):
         self._match: Match | None = channel.match if after == channel.match.version else None
         self._mailbox: deque[_Delivery[T]] = deque()
         self._ready = asyncio.Event()
+        self._ending = False
         hot = channel.hot
         if hot.outcome is not None and after >= hot.version:
             self.ended = True
@@ -166,6 +179,16 @@ class Watch(Generic[T]):
             self._mailbox.clear()  # the watcher catches up from the store, from its last version
         self._mailbox.append(delivery)
         self._ready.set()
+
+    def end(self) -> None:
+        """The server is shutting down: the next wait or take raises ``Unavailable``."""
+        self._ending = True
+        self._ready.set()
+
+    def _check(self) -> None:
+        if self._ending:
+            raise Unavailable(f"the server is shutting down; resume from version {self.last} on another instance",
+                              version=str(self.last))
 
     def poke(self) -> None:
         self._mailbox.clear()
@@ -191,11 +214,13 @@ class Watch(Generic[T]):
 
     async def wait(self) -> None:
         """Returns once ``take`` has something, the match ended, or ``wake`` was called since ``take``."""
+        self._check()
         if not self.ended and not self._mailbox and self.caught_up:
             await self._ready.wait()
 
     async def take(self) -> list[T]:
         """The updates ready now, without waiting for new events (reading the store to catch up)."""
+        self._check()
         items: list[T] = []
         self._ready.clear()
         while not self.ended:

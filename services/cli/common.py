@@ -8,6 +8,7 @@ import sys
 from rich.console import Console
 
 from eventstore import database_url
+from services.secrets import hide_url_password
 
 # Piped output is not cut at 80 columns: ids and outcomes stay whole for scripts and logs.
 out = Console(highlight=False, width=None if sys.stdout.isatty() else 160)
@@ -20,4 +21,7 @@ def add_database_option(parser: argparse.ArgumentParser) -> None:
 
 
 def database(args: argparse.Namespace) -> str:
-    return database_url(args.database_url)
+    """The database URL of the command; its password is from now on masked in every log and output line."""
+    url = database_url(args.database_url)
+    hide_url_password(url)
+    return url

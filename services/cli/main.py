@@ -10,14 +10,15 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from services.cli import matches, migrate, replay, rulesets, selfplay, serve, tournament, view
+from services.cli import health, matches, migrate, prune, replay, rulesets, selfplay, serve, tournament, view
+from services.secrets import scrub
 
 
 def parser() -> argparse.ArgumentParser:
     root = argparse.ArgumentParser(prog="duelhall", description="Event-sourced match service for card games.")
     root.add_argument("--debug", action="store_true", help="show tracebacks")
     commands = root.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for module in (serve, migrate, rulesets, selfplay, matches, replay, tournament, view):
+    for module in (serve, migrate, health, rulesets, selfplay, matches, replay, prune, tournament, view):
         module.register(commands)
     return root
 
@@ -31,7 +32,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as exc:  # noqa: BLE001 - the CLI's edge: one line per failure
         if args.debug:
             raise
-        print(f"{type(exc).__name__}: {exc}", file=sys.stderr)
+        print(scrub(f"{type(exc).__name__}: {exc}"), file=sys.stderr)
         return 1
 
 

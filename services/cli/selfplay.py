@@ -15,6 +15,7 @@ from eventstore import migrate, open_store
 from services import selfplay
 from services.cli.common import err, out
 from services.manager import MatchManager
+from services.secrets import hide_url_password
 
 
 def register(commands: Any) -> None:
@@ -52,6 +53,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 async def _with_store(args: argparse.Namespace, ruleset: Any, advance: Any) -> selfplay.Summary:
+    hide_url_password(args.database_url)
     await asyncio.to_thread(migrate, args.database_url)
     store = await open_store(args.database_url)
     try:

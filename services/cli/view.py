@@ -12,7 +12,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from services.server import ServerConfig, create_server, until_signalled
+from services.server import ServerConfig, create_server, signalled
 
 
 def register(commands: Any) -> None:
@@ -30,7 +30,9 @@ def run(args: argparse.Namespace) -> int:
 
 
 async def _view(database_url: str, http: str, data: bytes) -> None:
+    stop = signalled()
     running = await create_server(ServerConfig(database_url=database_url, listen=None, http=http), replay=data)
     assert running.http is not None
     print(f"duelhall viewer on {running.http.address}/?replay=/replay.json", flush=True)
-    await until_signalled(running)
+    await stop.wait()
+    await running.stop()

@@ -1,0 +1,29 @@
+"""A rich progress bar for the long CLI commands (bulk export, prune)."""
+
+from __future__ import annotations
+
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from services.cli.common import err
+
+
+class Bar:
+    """A rich progress bar on stderr for ``services.archive``: one task, its total learnt once known."""
+
+    def __init__(self, description: str) -> None:
+        self._progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                                  TimeElapsedColumn(), console=err, transient=True)
+        self._task = self._progress.add_task(description, total=None)
+
+    def __enter__(self) -> Bar:
+        self._progress.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._progress.stop()
+
+    def total(self, count: int) -> None:
+        self._progress.update(self._task, total=count)
+
+    def advance(self) -> None:
+        self._progress.advance(self._task)

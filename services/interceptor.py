@@ -1,0 +1,208 @@
+"""One log line per RPC, from a grpc.aio server interceptor: method, match id, seat or role, status, latency.
+
+The interceptor wraps each handler (unary, server-streaming, bidirectional like Play), so it sees the decoded
+request, the status the servicer left (``rpc_errors`` aborts with a rich status whose ErrorInfo reason is
+read back here) and the time the call took; for a stream, the time it stayed open. It also refuses new
+calls once the server is shutting down, and tells the server when the last one in flight has ended. Tokens are never logged: the line names the
+seat a token opens, ``admin``, ``spectator`` (no token) or ``unknown token``. Health checks log at debug.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import inspect
+import logging
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any
+
+import grpc
+from google.rpc import error_details_pb2, status_pb2
+from grpc_status import rpc_status
+
+from services.errors import Unavailable
+from services.logs import fields
+from services.manager import MatchManager
+from services.rpc_errors import to_status
+from services.tokens import token_hash
+
+log = logging.getLogger(__name__)
+
+_QUIET = ("/grpc.health.v1.Health/",)
+"""Services whose calls (probes every few seconds) are logged at debug level."""
+
+
+class Finished:
+    """What became of one call."""
+
+    def __init__(self, method: str, request: Any, role: str, code: str, reason: str, seconds: float) -> None:
+        self.method, self.request, self.role = method, request, role
+        self.code, self.reason, self.seconds = code, reason, seconds
+
+    @property
+    def match_id(self) -> str:
+        return str(getattr(self.request, "match_id", ""))
+
+
+def status_of(context: grpc.aio.ServicerContext, failure: BaseException | None) -> tuple[str, str]:
+    """(status code name, ErrorInfo reason) the call ended with."""
+    code = context.code()
+    if isinstance(failure, asyncio.CancelledError):
+        code = code or grpc.StatusCode.CANCELLED
+    elif failure is not None and code is None:
+        code = grpc.StatusCode.UNKNOWN
+    name = code.name if isinstance(code, grpc.StatusCode) else "OK"
+    return name, reason_of(context.trailing_metadata()) if name != "OK" else ""
+
+
+def reason_of(trailing: Any) -> str:
+    """The ErrorInfo reason in a rich status trailer, or ""."""
+    for key, value in trailing or ():
+        if key == "grpc-status-details-bin":
+            status = status_pb2.Status.FromString(value)
+            for detail in status.details:
+                info = error_details_pb2.ErrorInfo()
+                if detail.Unpack(info):
+                    return str(info.reason)
+    return ""
+
+
+class CallObserver(grpc.aio.ServerInterceptor):  # type: ignore[misc]
+    """Times every call and reports it to ``log`` and to each of ``listeners`` (metrics)."""
+
+    def __init__(self, manager: MatchManager, admin_token: str | None) -> None:
+        self._manager, self._admin_token = manager, admin_token
+        self.listeners: list[Callable[[Finished], None]] = []
+        self.stream_listeners: list[Callable[[str, int], None]] = []
+        """Called with the method and +1 when a server stream opens, -1 when it ends."""
+        self._refusing = False
+        self._in_flight = 0
+        self._settled = asyncio.Event()
+        self._settled.set()
+
+    def refuse(self) -> None:
+        """From now on, answer new calls (but health checks) UNAVAILABLE: the server is shutting down."""
+        self._refusing = True
+
+    async def settled(self, timeout: float | None) -> bool:
+        """Wait until no call is in flight but health checks (at most ``timeout`` seconds); True if none is."""
+        if self._settled.is_set():
+            return True
+        try:
+            await asyncio.wait_for(self._settled.wait(), timeout)
+        except TimeoutError:
+            return False
+        return True
+
+    async def intercept_service(
+        self, continuation: Callable[[grpc.HandlerCallDetails], Awaitable[grpc.RpcMethodHandler]],
+        details: grpc.HandlerCallDetails,
+    ) -> grpc.RpcMethodHandler:
+        handler = await continuation(details)
+        if handler is None:
+            return None
+        method = str(details.method)
+        if handler.unary_unary is not None:
+            return grpc.unary_unary_rpc_method_handler(
+                self._unary(method, handler.unary_unary), request_deserializer=handler.request_deserializer,
+                response_serializer=handler.response_serializer)
+        if handler.unary_stream is not None:
+            return grpc.unary_stream_rpc_method_handler(
+                self._stream(method, handler.unary_stream), request_deserializer=handler.request_deserializer,
+                response_serializer=handler.response_serializer)
+        if handler.stream_stream is not None:
+            return grpc.stream_stream_rpc_method_handler(
+                self._stream(method, handler.stream_stream), request_deserializer=handler.request_deserializer,
+                response_serializer=handler.response_serializer)
+        return handler
+
+    def _unary(self, method: str, behaviour: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
+        quiet = method.startswith(_QUIET)
+
+        async def call(request: Any, context: grpc.aio.ServicerContext) -> Any:
+            started = time.perf_counter()
+            failure: BaseException | None = None
+            if not quiet:
+                self._in_flight += 1
+                self._settled.clear()
+            try:
+                if self._refusing and not quiet:
+                    await context.abort_with_status(rpc_status.to_status(to_status(
+                        Unavailable("the server is shutting down; retry on another instance"))))
+                return await behaviour(request, context)
+            except BaseException as exc:
+                failure = exc
+                raise
+            finally:
+                if not quiet:
+                    self._done()
+                self._finished(method, request, context, failure, time.perf_counter() - started)
+        return call
+
+    def _stream(self, method: str, behaviour: Callable[..., Any]) -> Callable[..., Any]:
+        if not inspect.isasyncgenfunction(behaviour):
+            # A handler that writes with ``context.write`` (the health service's Watch) is a coroutine.
+            return self._writer(method, behaviour)
+
+        async def call(request: Any, context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
+            started = time.perf_counter()
+            failure: BaseException | None = None
+            self._streams(method, +1)
+            try:
+                async for response in behaviour(request, context):
+                    yield response
+            except BaseException as exc:
+                failure = exc
+                raise
+            finally:
+                self._streams(method, -1)
+                self._finished(method, request, context, failure, time.perf_counter() - started)
+        return call
+
+    def _done(self) -> None:
+        self._in_flight -= 1
+        if not self._in_flight:
+            self._settled.set()
+
+    def _writer(self, method: str, behaviour: Callable[..., Awaitable[None]]) -> Callable[..., Awaitable[None]]:
+        unary = self._unary(method, behaviour)
+
+        async def call(request: Any, context: grpc.aio.ServicerContext) -> None:
+            self._streams(method, +1)
+            try:
+                await unary(request, context)
+            finally:
+                self._streams(method, -1)
+        return call
+
+    def _streams(self, method: str, change: int) -> None:
+        name = method.rsplit("/", 1)[-1]
+        for listener in self.stream_listeners:
+            listener(name, change)
+
+    def _finished(self, method: str, request: Any, context: grpc.aio.ServicerContext,
+                  failure: BaseException | None, seconds: float) -> None:
+        code, reason = status_of(context, failure)
+        finished = Finished(method.rsplit("/", 1)[-1], request, self._role(request), code, reason, seconds)
+        for listener in self.listeners:
+            listener(finished)
+        level = logging.DEBUG if method.startswith(_QUIET) else logging.INFO
+        if log.isEnabledFor(level):
+            log.log(level, "rpc", extra=fields(
+                method=finished.method, match_id=finished.match_id, role=finished.role, code=code, reason=reason,
+                ms=round(seconds * 1000, 3)))
+
+    def _role(self, request: Any) -> str:
+        token = str(getattr(request, "token", ""))
+        if not token:
+            return "spectator" if hasattr(request, "token") else ""
+        if self._admin_token and hmac.compare_digest(token.encode(), self._admin_token.encode()):
+            return "admin"
+        hot = self._manager.loaded(str(getattr(request, "match_id", "")))
+        if hot is not None:
+            presented = token_hash(token)
+            for seat, expected in enumerate(hot.token_hashes):
+                if hmac.compare_digest(presented, expected):
+                    return f"seat:{seat}"
+        return "unknown token"

@@ -1,0 +1,88 @@
+"""Structured logs on the standard library's ``logging``: one line per record, JSON or console, on stderr.
+
+duelhall logs through ``logging.getLogger(__name__)`` everywhere; a record's structured fields travel in
+``extra=fields(...)`` and the formatters here render them: ``json`` as one JSON object per line (for log
+collectors), ``console`` as the message followed by ``key=value`` pairs (for people). Every line passes
+through ``services.secrets.scrub``.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+from datetime import UTC, datetime
+from typing import Any
+
+import msgspec
+
+from services.secrets import scrub
+
+FORMATS = ("console", "json")
+LEVELS = ("debug", "info", "warning", "error")
+_FIELDS = "duelhall_fields"
+_json = msgspec.json.Encoder(enc_hook=str)
+_handler: logging.Handler | None = None
+
+
+def fields(**values: Any) -> dict[str, Any]:
+    """The ``extra`` argument that attaches structured fields to a log record."""
+    return {_FIELDS: values}
+
+
+def _timestamp(record: logging.LogRecord) -> str:
+    return datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def _exception(formatter: logging.Formatter, record: logging.LogRecord) -> str:
+    if record.exc_info and not record.exc_text:
+        record.exc_text = formatter.formatException(record.exc_info)
+    return record.exc_text or ""
+
+
+class JsonFormatter(logging.Formatter):
+    """``{"time", "level", "logger", "message", ...fields, "exception"?}`` on one line."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        line: dict[str, Any] = {"time": _timestamp(record), "level": record.levelname.lower(),
+                                "logger": record.name, "message": record.getMessage()}
+        line.update(getattr(record, _FIELDS, {}))
+        exception = _exception(self, record)
+        if exception:
+            line["exception"] = exception
+        return scrub(_json.encode(line).decode())
+
+
+class ConsoleFormatter(logging.Formatter):
+    """``TIME LEVEL logger: message key=value ...``, with a traceback on the following lines if any."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        pairs = "".join(f" {key}={_console_value(value)}" for key, value in getattr(record, _FIELDS, {}).items())
+        line = f"{_timestamp(record)} {record.levelname} {record.name}: {record.getMessage()}{pairs}"
+        exception = _exception(self, record)
+        return scrub(f"{line}\n{exception}" if exception else line)
+
+
+def _console_value(value: Any) -> str:
+    text = str(value)
+    return repr(text) if not text or " " in text else text
+
+
+def configure(log_format: str = "console", level: str = "info") -> None:
+    """Send every logger's records to stderr in ``log_format`` from ``level`` up (replacing an earlier call's)."""
+    global _handler
+    if log_format not in FORMATS:
+        raise ValueError(f"log format must be one of {', '.join(FORMATS)}, not {log_format!r}")
+    root = logging.getLogger()
+    if _handler is not None:
+        root.removeHandler(_handler)
+    _handler = logging.StreamHandler(sys.stderr)
+    _handler.setFormatter(JsonFormatter() if log_format == "json" else ConsoleFormatter())
+    root.addHandler(_handler)
+    root.setLevel(level.upper())
+
+
+def add_options(parser: Any) -> None:
+    """``--log-format`` and ``--log-level`` on a command that logs."""
+    parser.add_argument("--log-format", choices=FORMATS, default="console",
+                        help="console: readable lines; json: one JSON object per line (default: console)")
+    parser.add_argument("--log-level", choices=LEVELS, default="info", help="lowest level written (default: info)")

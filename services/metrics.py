@@ -1,0 +1,66 @@
+"""Prometheus metrics of one server: the registry and its collectors, fed by the server's parts.
+
+Every collector lives in ``Metrics.registry`` (one registry per server, so several servers in one process
+count apart); whatever serves HTTP exposes it (``services/metrics_listener.py`` today, for
+``serve --metrics HOST:PORT``). ``attach`` subscribes the collectors to the parts that report: the RPC
+interceptor, the observed store, its group-commit counters, the turn timers and the match manager.
+"""
+
+from __future__ import annotations
+
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
+
+from services.interceptor import CallObserver, Finished
+from services.manager import MatchManager
+from services.observed_store import ObservedStore
+from services.timers import Timers
+
+SUBMIT = "SubmitCommand"
+ACCEPTED = "accepted"
+REJECTED = "rejected"
+_LATENCY = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
+_BATCH = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512)
+
+
+class Metrics:
+    """The collectors; names follow Prometheus conventions (``_total``, ``_seconds``)."""
+
+    def __init__(self) -> None:
+        self.registry = CollectorRegistry()
+        r = self.registry
+        self.commands = Counter(
+            "duelhall_commands", "SubmitCommand calls by ruleset, result (accepted or rejected) and ErrorInfo reason",
+            ["ruleset", "result", "reason"], registry=r)
+        self.rpc_seconds = Histogram(
+            "duelhall_rpc_duration_seconds", "RPC latency by method and status code (watches: time open)",
+            ["method", "code"], buckets=_LATENCY, registry=r)
+        self.append_seconds = Histogram(
+            "duelhall_store_append_duration_seconds", "Latency of one append to the event store, queueing included",
+            buckets=_LATENCY, registry=r)
+        self.commit_batch = Histogram(
+            "duelhall_store_commit_batch_size", "Appends carried by one committed transaction (group commit)",
+            buckets=_BATCH, registry=r)
+        self.conflicts = Counter(
+            "duelhall_conflicts", "Optimistic-concurrency conflicts with another writer, by kind (version, duplicate)",
+            ["kind"], registry=r)
+        self.timers = Counter("duelhall_timers", "Turn timers by event (armed, fired)", ["event"], registry=r)
+        self.watch_streams = Gauge("duelhall_open_streams", "Open server streams by method (WatchMatch: watchers)",
+                                   ["method"], registry=r)
+        self.hot_matches = Gauge("duelhall_hot_matches", "Matches loaded in memory", registry=r)
+
+    def attach(self, observer: CallObserver, store: ObservedStore, timers: Timers, manager: MatchManager) -> None:
+        """Feed the collectors from the server's parts."""
+        def finished(call: Finished) -> None:
+            self.rpc_seconds.labels(call.method, call.code).observe(call.seconds)
+            if call.method == SUBMIT:
+                hot = manager.loaded(call.match_id)
+                result = ACCEPTED if call.code == "OK" else REJECTED
+                self.commands.labels(hot.ruleset.id if hot else "", result, call.reason).inc()
+
+        observer.listeners.append(finished)
+        observer.stream_listeners.append(lambda method, change: self.watch_streams.labels(method).inc(change))
+        store.append_listeners.append(self.append_seconds.observe)
+        store.conflict_listeners.append(lambda kind: self.conflicts.labels(kind).inc())
+        store.stats.listeners.append(self.commit_batch.observe)
+        timers.listeners.append(lambda event: self.timers.labels(event).inc())
+        self.hot_matches.set_function(lambda: manager.loaded_count)

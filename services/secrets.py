@@ -1,0 +1,38 @@
+"""Secrets this process was given (database password, admin token): never written to a log or an output line.
+
+URLs are shown through ``eventstore.urls.redacted``; this is the net under it. The CLI registers each secret
+as it reads it, and every log record and CLI error line passes through ``scrub`` before it is written, so a
+driver's message that quotes a DSN or a token cannot leak it either.
+"""
+
+from __future__ import annotations
+
+from eventstore.urls import parse
+
+MASK = "***"
+_known: set[str] = set()
+
+
+def hide(secret: str | None) -> None:
+    """Remember a secret so that ``scrub`` masks it (empty values are ignored)."""
+    if secret:
+        _known.add(secret)
+
+
+def hide_url_password(url: str) -> None:
+    """Remember the password of a database URL, raw and as it appears percent-encoded in the URL."""
+    try:
+        password = parse(url).password
+    except Exception:  # an unparsable URL is refused later, with its password masked
+        return
+    if password:
+        hide(str(password))
+        hide(url.split("://", 1)[-1].rsplit("@", 1)[0].split(":", 1)[-1])
+
+
+def scrub(text: str) -> str:
+    """``text`` with every known secret replaced by ``***`` (longest first: one may contain another)."""
+    for secret in sorted(_known, key=len, reverse=True):
+        if secret in text:
+            text = text.replace(secret, MASK)
+    return text

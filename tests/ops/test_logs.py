@@ -1,0 +1,49 @@
+"""Structured logs: one JSON object per line, one line per RPC with its match, role, status and latency."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import grpc
+import msgspec
+import pytest
+
+from services.api import duelhall_pb2 as pb
+from services.api import duelhall_pb2_grpc as pb_grpc
+from tests.services.client import create_match, error_reason
+from tests.services.process import ServerProcess
+
+
+def json_lines(text: str) -> list[dict[str, Any]]:
+    return [msgspec.json.decode(line) for line in text.splitlines() if line.startswith("{")]
+
+
+async def test_every_rpc_is_one_json_line(tmp_path: Path) -> None:
+    server = ServerProcess(f"sqlite:///{tmp_path / 'logs.db'}", "--log-format", "json", "--admin-token", "adm1n",
+                           capture=True)
+    try:
+        async with grpc.aio.insecure_channel(server.address) as channel:
+            stub = pb_grpc.MatchServiceStub(channel)
+            created = await create_match(stub)
+            await stub.GetView(pb.GetViewRequest(match_id=created.match_id, token=created.tokens[1]))
+            with pytest.raises(grpc.aio.AioRpcError) as refused:
+                await stub.GetView(pb.GetViewRequest(match_id=created.match_id, token="not-a-token"))
+            assert error_reason(refused.value) == "TOKEN_INVALID"
+    finally:
+        output = server.stop()
+    lines = json_lines(output)
+    assert len(lines) == len([line for line in output.splitlines() if line.strip()]), output
+    rpcs = [line for line in lines if line["message"] == "rpc"]
+    assert [(r["method"], r["role"], r["code"], r["reason"]) for r in rpcs] == [
+        ("CreateMatch", "", "OK", ""),
+        ("GetView", "seat:1", "OK", ""),
+        ("GetView", "unknown token", "PERMISSION_DENIED", "TOKEN_INVALID"),
+    ]
+    assert all(r["match_id"] == created.match_id for r in rpcs[1:]) and all(r["ms"] > 0 for r in rpcs)
+    messages = [line["message"] for line in lines]
+    assert "migrating the database" in messages and any(m.startswith("Running upgrade") for m in messages)
+    assert any(m.startswith("duelhall serving on") for m in messages)
+    assert messages[-1] == "stopped" and "shutting down" in messages, lines[-3:]
+    assert "not-a-token" not in output and "adm1n" not in output
+    assert created.tokens[1] not in output

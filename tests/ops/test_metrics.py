@@ -1,0 +1,106 @@
+"""Prometheus metrics move under a bot match through a real server, and the listener serves them."""
+
+from __future__ import annotations
+
+import asyncio
+import urllib.request
+from pathlib import Path
+
+import grpc
+import pytest
+
+from services.api import duelhall_pb2 as pb
+from services.api import duelhall_pb2_grpc as pb_grpc
+from services.server import Running, ServerConfig, create_server
+from tests.services.client import create_match, error_reason, play_random
+from tests.services.clock import ManualClock
+
+
+def value(server: Running, name: str, **labels: str) -> float:
+    return server.metrics.registry.get_sample_value(name, labels) or 0.0
+
+
+async def test_counters_move_under_a_bot_match(server: Running, matches: pb_grpc.MatchServiceStub) -> None:
+    created = await create_match(matches)
+    watch = matches.WatchMatch(pb.WatchMatchRequest(match_id=created.match_id))
+    await watch.read()
+    assert value(server, "duelhall_open_streams", method="WatchMatch") == 1
+    with pytest.raises(grpc.aio.AioRpcError) as refused:
+        await matches.SubmitCommand(pb.SubmitCommandRequest(
+            match_id=created.match_id, token=created.tokens[0], command_json='{"type": "no such thing"}'))
+    reason = error_reason(refused.value)
+    commands = await play_random(matches, created, seed=5)
+    while not (await watch.read()).match_ended:
+        pass
+    assert await watch.read() == grpc.aio.EOF and await watch.code() == grpc.StatusCode.OK
+    assert value(server, "duelhall_open_streams", method="WatchMatch") == 0
+    assert value(server, "duelhall_commands_total", ruleset="card_monsters", result="accepted", reason="") == commands
+    assert value(server, "duelhall_commands_total", ruleset="card_monsters", result="rejected", reason=reason) == 1
+    assert value(server, "duelhall_rpc_duration_seconds_count", method="SubmitCommand", code="OK") == commands
+    assert value(server, "duelhall_rpc_duration_seconds_count", method="CreateMatch", code="OK") == 1
+    appends = value(server, "duelhall_store_append_duration_seconds_count")
+    assert appends >= commands + 1  # the creation, each command, and the server's own records
+    assert value(server, "duelhall_store_commit_batch_size_sum") == appends
+    assert 1 <= value(server, "duelhall_store_commit_batch_size_count") <= appends
+    assert value(server, "duelhall_hot_matches") == 1
+    assert value(server, "duelhall_timers_total", event="armed") >= 2
+
+
+async def test_a_stale_instance_counts_its_conflict(tmp_path: Path) -> None:
+    # Embedded SQLite servers do not follow each other's appends until someone watches: the second stays stale.
+    url = f"sqlite:///{tmp_path / 'shared.db'}"
+    first = await create_server(ServerConfig(database_url=url, listen="127.0.0.1:0"))
+    second = await create_server(ServerConfig(database_url=url, listen="127.0.0.1:0"))
+    try:
+        async with grpc.aio.insecure_channel(f"127.0.0.1:{first.port}") as a, \
+                grpc.aio.insecure_channel(f"127.0.0.1:{second.port}") as b:
+            stubs = [pb_grpc.MatchServiceStub(a), pb_grpc.MatchServiceStub(b)]
+            created = await create_match(stubs[0])
+            seat = (await stubs[1].GetView(pb.GetViewRequest(match_id=created.match_id))).to_act[0]
+            for stub, command_id in zip(stubs, ("on-first", "on-second"), strict=True):
+                try:
+                    await stub.SubmitCommand(pb.SubmitCommandRequest(
+                        match_id=created.match_id, token=created.tokens[seat], command_json='{"type": "engage"}',
+                        command_id=command_id))
+                except grpc.aio.AioRpcError as exc:
+                    assert exc.code() == grpc.StatusCode.FAILED_PRECONDITION
+        assert value(second, "duelhall_conflicts_total", kind="version") == 1
+        assert value(first, "duelhall_conflicts_total", kind="version") == 0
+    finally:
+        await first.stop(0)
+        await second.stop(0)
+
+
+async def test_the_listener_serves_the_registry(tmp_path: Path) -> None:
+    server = await create_server(ServerConfig(database_url=f"sqlite:///{tmp_path / 'm.db'}", listen="127.0.0.1:0",
+                                              metrics="127.0.0.1:0"))
+    try:
+        async with grpc.aio.insecure_channel(f"127.0.0.1:{server.port}") as channel:
+            await create_match(pb_grpc.MatchServiceStub(channel))
+        assert server.metrics_listener is not None
+        with urllib.request.urlopen(f"http://127.0.0.1:{server.metrics_listener.port}/metrics", timeout=10) as page:
+            text = page.read().decode()
+        assert 'duelhall_rpc_duration_seconds_count{code="OK",method="CreateMatch"} 1.0' in text
+    finally:
+        await server.stop(0)
+
+
+async def test_a_fired_turn_timer_is_counted(tmp_path: Path) -> None:
+    clock = ManualClock()
+    server = await create_server(ServerConfig(database_url=f"sqlite:///{tmp_path / 't.db'}", listen="127.0.0.1:0"),
+                                 clock)
+    try:
+        async with grpc.aio.insecure_channel(f"127.0.0.1:{server.port}") as channel:
+            stub = pb_grpc.MatchServiceStub(channel)
+            created = await create_match(stub, options='{"turn_seconds": 10}')
+            watch = stub.WatchMatch(pb.WatchMatchRequest(match_id=created.match_id, from_version=created.version))
+            await watch.wait_for_connection()
+            assert value(server, "duelhall_timers_total", event="armed") == 1
+            assert value(server, "duelhall_timers_total", event="fired") == 0
+            clock.advance(40)
+            update = await asyncio.wait_for(watch.read(), 30)
+            assert update.event.actor == "system"
+            watch.cancel()
+        assert value(server, "duelhall_timers_total", event="fired") == 1
+    finally:
+        await server.stop(0)

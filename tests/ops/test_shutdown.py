@@ -1,0 +1,113 @@
+"""SIGTERM under load: health NOT_SERVING, watches ended UNAVAILABLE, no acknowledged command lost, exit 0."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import signal
+from pathlib import Path
+
+import grpc
+import msgspec
+import pytest
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+from eventstore import open_store
+from services.api import duelhall_pb2 as pb
+from services.api import duelhall_pb2_grpc as pb_grpc
+from services.server import ServerConfig, create_server
+from tests.services.client import create_match, error_reason
+from tests.services.process import ServerProcess
+
+CLIENTS = 6
+BEFORE_SIGTERM = 40
+"""Acknowledged commands before the signal is sent."""
+
+
+async def bot(stub: pb_grpc.MatchServiceStub, seed: int, acked: list[tuple[str, str, int]],
+              enough: asyncio.Event) -> None:
+    """Plays matches until the server refuses; records every acknowledged (match, command id, version)."""
+    rng = random.Random(seed)
+    try:
+        while True:
+            created = await create_match(stub)
+            to_act = list((await stub.GetView(pb.GetViewRequest(match_id=created.match_id))).to_act)
+            while to_act:
+                seat = to_act[0]
+                legal = await stub.ListLegalCommands(pb.ListLegalCommandsRequest(
+                    match_id=created.match_id, token=created.tokens[seat]))
+                options = [c for c in legal.commands_json if msgspec.json.decode(c)["type"] != "concede"]
+                command_id = f"bot{seed}-{len(acked)}-{rng.random()}"
+                reply = await stub.SubmitCommand(pb.SubmitCommandRequest(
+                    match_id=created.match_id, token=created.tokens[seat], command_json=rng.choice(options),
+                    command_id=command_id), timeout=30)
+                acked.append((created.match_id, command_id, reply.version))
+                if len(acked) >= BEFORE_SIGTERM:
+                    enough.set()
+                to_act = list(reply.to_act)
+    except grpc.aio.AioRpcError as exc:
+        assert exc.code() == grpc.StatusCode.UNAVAILABLE, exc
+
+
+async def test_sigterm_during_load_loses_no_acknowledged_command(database_url: str) -> None:
+    server = ServerProcess(database_url, "--drain-seconds", "1", capture=True)
+    acked: list[tuple[str, str, int]] = []
+    enough = asyncio.Event()
+    try:
+        async with grpc.aio.insecure_channel(server.address) as channel:
+            stub = pb_grpc.MatchServiceStub(channel)
+            health = health_pb2_grpc.HealthStub(channel).Watch(health_pb2.HealthCheckRequest(service=""))
+            assert (await health.read()).status == health_pb2.HealthCheckResponse.SERVING
+            idle = await create_match(stub)
+            watch = stub.WatchMatch(pb.WatchMatchRequest(match_id=idle.match_id, from_version=idle.version))
+            bots = [asyncio.ensure_future(bot(stub, seed, acked, enough)) for seed in range(CLIENTS)]
+            await asyncio.wait_for(enough.wait(), 120)
+            server.proc.send_signal(signal.SIGTERM)
+            assert (await health.read()).status == health_pb2.HealthCheckResponse.NOT_SERVING
+            health.cancel()
+            during_drain = len(acked)
+            try:
+                await watch.read()
+                raise AssertionError("the idle watch received an event")
+            except grpc.aio.AioRpcError as ended:
+                assert ended.code() == grpc.StatusCode.UNAVAILABLE
+                assert error_reason(ended) == "SERVER_SHUTTING_DOWN"
+            await asyncio.wait_for(asyncio.gather(*bots), 60)
+            assert len(acked) > during_drain, "commands were refused during the drain period"
+        returncode = await asyncio.to_thread(server.proc.wait, 60)
+    finally:
+        output = server.stop()
+    assert returncode == 0, output
+    assert "stopped" in output
+    store = await open_store(database_url)
+    try:
+        stored: dict[tuple[str, str], int] = {}
+        for match_id in {match for match, _, _ in acked}:
+            for command, _, last in await store.read_commands(match_id):
+                stored[(match_id, command.command_id)] = last
+    finally:
+        await store.close()
+    assert all(stored.get((match, command)) == version for match, command, version in acked)
+
+
+async def test_shutdown_ends_an_open_play_stream_unavailable(tmp_path: Path) -> None:
+    running = await create_server(ServerConfig(database_url=f"sqlite:///{tmp_path / 'p.db'}", listen="127.0.0.1:0"))
+    stopped = False
+    try:
+        async with grpc.aio.insecure_channel(f"127.0.0.1:{running.port}") as channel:
+            stub = pb_grpc.MatchServiceStub(channel)
+            created = await create_match(stub)
+            play = stub.Play()
+            await play.write(pb.PlayRequest(start=pb.PlayStart(match_id=created.match_id, token=created.tokens[0])))
+            await play.read()  # the first answer: the stream is in place
+            stopping = asyncio.ensure_future(running.stop(5))
+            with pytest.raises(grpc.aio.AioRpcError) as ended:
+                while await play.read() is not grpc.aio.EOF:
+                    pass
+            assert ended.value.code() == grpc.StatusCode.UNAVAILABLE
+            assert error_reason(ended.value) == "SERVER_SHUTTING_DOWN"
+            await stopping
+            stopped = True
+    finally:
+        if not stopped:
+            await running.stop(0)

@@ -1,0 +1,69 @@
+"""Transport: an idle watch survives a client pinging every second; TLS and mutual TLS round trips."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import grpc
+import pytest
+
+from services.api import duelhall_pb2 as pb
+from services.api import duelhall_pb2_grpc as pb_grpc
+from services.server import ServerConfig, create_server
+from services.transport import Tls
+from tests.ops.certs import Certificates
+from tests.services.client import create_match
+
+IDLE_SECONDS = 30
+CLIENT_KEEPALIVE = [
+    ("grpc.keepalive_time_ms", 1000),
+    ("grpc.keepalive_timeout_ms", 5000),
+    ("grpc.keepalive_permit_without_calls", 1),
+    ("grpc.http2.max_pings_without_data", 0),
+]
+
+
+async def test_an_idle_watch_with_one_second_keepalive_stays_open(tmp_path: Path) -> None:
+    server = await create_server(ServerConfig(database_url=f"sqlite:///{tmp_path / 'k.db'}", listen="127.0.0.1:0"))
+    try:
+        async with grpc.aio.insecure_channel(f"127.0.0.1:{server.port}", options=CLIENT_KEEPALIVE) as channel:
+            stub = pb_grpc.MatchServiceStub(channel)
+            created = await create_match(stub)
+            watch = stub.WatchMatch(pb.WatchMatchRequest(match_id=created.match_id, from_version=created.version))
+            next_update = asyncio.ensure_future(watch.read())
+            # The time is the thing under test: about 30 pings, each one a strike under gRPC's defaults.
+            await asyncio.sleep(IDLE_SECONDS)
+            assert not next_update.done(), f"the watch ended while idle: {watch.code() if watch.done() else ''}"
+            seat = (await stub.GetView(pb.GetViewRequest(match_id=created.match_id))).to_act[0]
+            await stub.SubmitCommand(pb.SubmitCommandRequest(
+                match_id=created.match_id, token=created.tokens[seat], command_json='{"type": "engage"}'))
+            update = await asyncio.wait_for(next_update, 10)
+            assert update.event.version == created.version + 1
+            watch.cancel()
+    finally:
+        await server.stop(0)
+
+
+async def test_tls_round_trip_and_client_certificates(tmp_path: Path) -> None:
+    certs = Certificates(tmp_path)
+    tls = Tls(certs.server_cert, certs.server_key, client_ca=certs.ca)
+    server = await create_server(ServerConfig(database_url=f"sqlite:///{tmp_path / 't.db'}", listen="127.0.0.1:0",
+                                              tls=tls))
+    try:
+        trusted = grpc.ssl_channel_credentials(
+            root_certificates=certs.ca.read_bytes(), private_key=certs.client_key.read_bytes(),
+            certificate_chain=certs.client_cert.read_bytes())
+        async with grpc.aio.secure_channel(f"127.0.0.1:{server.port}", trusted) as channel:
+            reply = await pb_grpc.RulesetServiceStub(channel).ListRulesets(pb.ListRulesetsRequest(), timeout=10)
+            assert "card_monsters" in [r.id for r in reply.rulesets]
+        anonymous = grpc.ssl_channel_credentials(root_certificates=certs.ca.read_bytes())
+        async with grpc.aio.secure_channel(f"127.0.0.1:{server.port}", anonymous) as channel:
+            with pytest.raises(grpc.aio.AioRpcError) as refused:
+                await pb_grpc.RulesetServiceStub(channel).ListRulesets(pb.ListRulesetsRequest(), timeout=10)
+            assert refused.value.code() == grpc.StatusCode.UNAVAILABLE
+        async with grpc.aio.insecure_channel(f"127.0.0.1:{server.port}") as channel:
+            with pytest.raises(grpc.aio.AioRpcError):
+                await pb_grpc.RulesetServiceStub(channel).ListRulesets(pb.ListRulesetsRequest(), timeout=10)
+    finally:
+        await server.stop(0)
