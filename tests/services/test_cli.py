@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import socket
+import subprocess
+import sys
 from pathlib import Path
 
 import msgspec
@@ -78,9 +80,12 @@ def test_verify_names_the_first_bad_version(tmp_path: Path, capsys: pytest.Captu
     assert "FAIL  chain at version 5" in capsys.readouterr().out
 
 
-def test_serve_refuses_a_taken_http_port_in_one_sentence(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_serve_refuses_a_taken_http_port_in_one_sentence(tmp_path: Path) -> None:
+    # A process of its own: serve configures the process's logging.
     with socket.create_server(("127.0.0.1", 0)) as taken:
         port = taken.getsockname()[1]
-        assert main(["serve", "--listen", "127.0.0.1:0", "--http", f"127.0.0.1:{port}",
-                     "--database-url", f"sqlite:///{tmp_path / 'db.sqlite'}"]) == 1
-    assert capsys.readouterr().err == f"OSError: cannot listen for HTTP on 127.0.0.1:{port}: Address already in use\n"
+        done = subprocess.run([str(Path(sys.executable).parent / "duelhall"), "serve", "--listen", "127.0.0.1:0",
+                               "--http", f"127.0.0.1:{port}", "--database-url", f"sqlite:///{tmp_path / 'db.sqlite'}"],
+                              capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1
+    assert done.stderr.endswith(f"OSError: cannot listen for HTTP on 127.0.0.1:{port}: Address already in use\n")
