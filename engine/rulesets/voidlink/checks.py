@@ -8,7 +8,7 @@ rules, and ``has_response`` is the responder test of WINDOW (§8.5).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from msgspec.structs import replace
 
@@ -45,6 +45,7 @@ from engine.rulesets.voidlink.model import (
     EndTurn,
     GoToBattle,
     Link,
+    MagicSlot,
     Monster,
     MythSummon,
     NormalSummon,
@@ -60,12 +61,12 @@ from engine.rulesets.voidlink.model import (
 # --- §8.1 derived values ---------------------------------------------------------------------------------
 
 
-def system_of(form: Form) -> System:
-    return "void" if form.startswith("void") else "reality"
+_SYSTEM_OF: dict[Form, System] = {form: "void" if form.startswith("void") else "reality" for form in FORMS}
+_IN_ATTACK: dict[Form, bool] = {form: form.endswith("attack") for form in FORMS}
 
-
-def in_attack(form: Form) -> bool:
-    return form.endswith("attack")
+system_of: Callable[[Form], System] = _SYSTEM_OF.__getitem__
+"""The system a form shows (a lookup: it runs for every monster a candidate or check looks at)."""
+in_attack: Callable[[Form], bool] = _IN_ATTACK.__getitem__
 
 
 def flipped(form: Form) -> Form:
@@ -81,12 +82,23 @@ def flipped(form: Form) -> Form:
 
 def face_of(monster: Monster) -> tuple[int, int, tuple[Effect, ...]]:
     """(printed ATK, DEF, effects) of the monster's current face (§8.1.2, D5)."""
-    entry = CATALOG[monster.card_id]
+    return _FACES[monster.card_id, monster.form]
+
+
+def _face(entry: Card, form: Form) -> tuple[int, int, tuple[Effect, ...]]:
     if isinstance(entry, MythCard):
         return entry.atk, entry.def_, entry.effects
     assert isinstance(entry, MonsterCard)
-    face = entry.faces.void if monster.form.startswith("void") else entry.faces.reality
+    face = entry.faces.void if form.startswith("void") else entry.faces.reality
     return face.atk, face.def_, face.effects
+
+
+_FACES = {
+    (card_id, form): _face(entry, form)
+    for card_id, entry in CATALOG.items()
+    if isinstance(entry, MonsterCard | MythCard)
+    for form in FORMS
+}
 
 
 def atk(monster: Monster) -> int:
@@ -165,17 +177,22 @@ def matches(state: State, card: str, spec: Filter, field_monster: Monster | None
     """Filter match; ``field_monster`` is the card's monster state when it is on the field."""
     if spec.system is not None and (field_monster is None or system_of(field_monster.form) != spec.system):
         return False
-    card_id = state.card_ids[card]
-    key = (card_id, id(spec))
-    printed = _PRINTED.get(key)
-    if printed is None:
-        printed = _PRINTED[key] = _printed_match(CATALOG[card_id], spec)
-    return printed
+    return state.card_ids[card] in printed(spec)
 
 
-_PRINTED: dict[tuple[str, int], bool] = {}
-"""The printed part of a filter match (type, level, name) by catalog id and filter. Filters are the catalog's
-own objects, alive as long as the module, so their ``id`` is a stable key; card data never changes."""
+_printed: dict[int, tuple[Filter, frozenset[str]]] = {}
+
+
+def printed(spec: Filter) -> frozenset[str]:
+    """The catalog ids whose printed card (type, level, name) fits ``spec``, computed once per filter: keyed by
+    the filter's identity, the entry holding the filter so that its identity cannot be reused."""
+    found = _printed.get(id(spec))
+    if found is None:
+        found = _printed[id(spec)] = (
+            spec,
+            frozenset([i for i, entry in CATALOG.items() if _printed_match(entry, spec)]),
+        )
+    return found[1]
 
 
 def _printed_match(entry: Card, spec: Filter) -> bool:
@@ -223,15 +240,17 @@ def target_ok(
     if spec.zone == "field":
         if card in gone:
             return False
-        found = find(state, card)
+        found = _field_index(state.players).get(card)
         if found is None:
             return False
         owner, _, monster = found
         if (spec.controller == "self" and owner != seat) or (spec.controller == "opponent" and owner == seat):
             return False
-        if source_system is not None and system_of(monster.form) != source_system:
+        system = _SYSTEM_OF[monster.form]
+        if source_system is not None and system != source_system:
             return False
-        return matches(state, card, spec.filter, monster)
+        flt = spec.filter
+        return (flt.system is None or system == flt.system) and monster.card_id in printed(flt)  # ``matches``
     if spec.zone == "own_hand":
         return card in player.hand and card not in gone and matches(state, card, spec.filter, None)
     return (card in player.graveyard or card in gone) and matches(state, card, spec.filter, None)
@@ -253,15 +272,27 @@ def target_candidates(state: State, seat: int, spec: TargetSpec, gone: Sequence[
     hand or graveyard order (D36)."""
     player = state.players[seat]
     flt = spec.filter
+    fits = printed(flt)
+    system = flt.system
     if spec.zone == "field":
-        seats = {"self": (seat,), "opponent": (1 - seat,), "any": (seat, 1 - seat)}[spec.controller]
+        seats = _SEATS[spec.controller][seat]
         return [
-            m.card for s in seats for m in state.players[s].monsters if m is not None and matches(state, m.card, flt, m)
+            m.card
+            for s in seats
+            for m in state.players[s].monsters
+            if m is not None and m.card_id in fits and (system is None or system_of(m.form) == system)
         ]
+    if system is not None:
+        return []  # a system filter needs a field monster (``matches``)
+    card_ids = state.card_ids
     if spec.zone == "own_hand":
-        return [c for c in player.hand if matches(state, c, flt, None)]
+        return [c for c in player.hand if card_ids[c] in fits]
     cards = [*player.graveyard, *(c for c in gone if c not in player.graveyard)]
-    return [c for c in cards if matches(state, c, flt, None)]
+    return [c for c in cards if card_ids[c] in fits]
+
+
+_SEATS = {"self": ((0,), (1,)), "opponent": ((1,), (0,)), "any": ((0, 1), (1, 0))}
+"""Field target seats by controller and activating seat: own zones first."""
 
 
 def target_lists(state: State, seat: int, effect: Effect, gone: Sequence[str] = ()) -> list[tuple[str, ...]]:
@@ -290,14 +321,17 @@ def check_effect(
     """Condition, target count, targets, and (``with_form``) the form rule of an activation (§7.2)."""
     if effect.condition is not None and not holds(state, seat, effect.condition):
         raise Rejected(Code.CONDITION_NOT_MET, "the activation condition does not hold")
-    if len(targets) != len(effect.targets):
-        raise Rejected(Code.TARGET_COUNT, f"this effect takes {len(effect.targets)} target(s)")
-    if len(set(targets)) != len(targets) or not all(
-        target_ok(state, seat, spec, card, source_system, gone)
-        for spec, card in zip(effect.targets, targets, strict=True)
+    specs = effect.targets
+    if len(targets) != len(specs):
+        raise Rejected(Code.TARGET_COUNT, f"this effect takes {len(specs)} target(s)")
+    if specs and (
+        len(set(targets)) != len(targets)
+        or not all(
+            target_ok(state, seat, spec, card, source_system, gone) for spec, card in zip(specs, targets, strict=True)
+        )
     ):
         raise Rejected(Code.TARGET_INVALID, "a target is not valid")
-    if with_form:
+    if with_form and effect.form_choice != (form is not None):
         check_form(effect, form)
 
 
@@ -328,21 +362,21 @@ def effect_of(card_id: str, source: str, index: int | None, system: System | Non
     return entry.effect
 
 
-def material_ok(state: State, seat: int, card: str, spec: Filter, from_hand: bool) -> bool:
-    """A material for its slot: in an own monster zone (or, ``from_hand``, the own hand) and matching."""
-    found = find(state, card)
-    if found is not None and found[0] == seat:
-        return matches(state, card, spec, found[2])
-    return from_hand and card in state.players[seat].hand and matches(state, card, spec, None)
-
-
 def _materials(state: State, seat: int, slots: Sequence[Filter], materials: Sequence[str], from_hand: bool) -> None:
     if len(materials) != len(slots):
         raise Rejected(Code.MATERIAL_COUNT, f"this card needs {len(slots)} material(s)")
-    if len(set(materials)) != len(materials) or not all(
-        material_ok(state, seat, card, spec, from_hand) for card, spec in zip(materials, slots, strict=True)
-    ):
+    if len(set(materials)) != len(materials):
         raise Rejected(Code.MATERIALS_INVALID, "a material does not fit its slot")
+    field = _field_index(state.players)
+    hand = state.players[seat].hand
+    for card, spec in zip(materials, slots, strict=True):
+        found = field.get(card)
+        if found is not None and found[0] == seat:
+            fits = spec.system is None or system_of(found[2].form) == spec.system
+        else:  # ``matches`` off the field: a system filter never fits
+            fits = from_hand and card in hand and spec.system is None
+        if not fits or state.card_ids[card] not in printed(spec):
+            raise Rejected(Code.MATERIALS_INVALID, "a material does not fit its slot")
 
 
 # --- §7.2 command preconditions --------------------------------------------------------------------------
@@ -395,7 +429,8 @@ def check_tribute_summon(state: State, actor: object, cmd: TributeSummon) -> Mon
         raise Rejected(Code.NOT_A_MONSTER, f"{cmd.card} is not a monster")
     if entry.level < 5:
         raise Rejected(Code.LEVEL_TOO_LOW, "a tribute summon is for level 5 or more (D14)")
-    placed = [find(state, t) for t in cmd.tributes]
+    field = _field_index(state.players)
+    placed = [field.get(t) for t in cmd.tributes]
     if (
         not cmd.tributes
         or len(set(cmd.tributes)) != len(cmd.tributes)
@@ -403,8 +438,9 @@ def check_tribute_summon(state: State, actor: object, cmd: TributeSummon) -> Mon
     ):
         raise Rejected(Code.TRIBUTE_INVALID, "tributes are distinct monsters in your zones")
     levels = []
+    cards = cards_of(state)
     for t in cmd.tributes:
-        tribute = cards_of(state)[t]
+        tribute = cards[t]
         if not isinstance(tribute, MonsterCard):
             raise Rejected(Code.TRIBUTE_NO_LEVEL, f"{t} has no level")
         levels.append(tribute.level)
@@ -451,12 +487,8 @@ def check_activate_magic(state: State, actor: object, cmd: ActivateMagic) -> tup
     assert isinstance(actor, int)
     seat = actor
     player = state.players[seat]
-    from_hand = cmd.card in player.hand and isinstance(cards_of(state)[cmd.card], MagicCard)
-    set_zone = next(
-        (i for i, s in enumerate(player.magic) if s is not None and s.card == cmd.card and s.face_down), None
-    )
-    if not from_hand and set_zone is None:
-        raise Rejected(Code.CARD_NOT_AVAILABLE, f"{cmd.card} is not a magic card in your hand or set")
+    cards = cards_of(state)
+    from_hand = cmd.card in player.hand and isinstance(cards[cmd.card], MagicCard)
     if from_hand:
         awaiting = state.awaiting
         if awaiting is None or awaiting.kind != "open" or state.phase != "main":
@@ -465,16 +497,25 @@ def check_activate_magic(state: State, actor: object, cmd: ActivateMagic) -> tup
         if zone is None:
             raise Rejected(Code.MAGIC_ZONE_FULL, "every magic zone is taken")
     else:
-        assert set_zone is not None
-        slot = player.magic[set_zone]
+        zone = _set_zone(player.magic, cmd.card)
+        if zone is None:
+            raise Rejected(Code.CARD_NOT_AVAILABLE, f"{cmd.card} is not a magic card in your hand or set")
+        slot = player.magic[zone]
         assert slot is not None and slot.set_turn is not None
         if slot.set_turn >= state.turn:
             raise Rejected(Code.SET_THIS_TURN, "a card set this turn cannot be activated")
-        zone = set_zone
-    entry = cards_of(state)[cmd.card]
+    entry = cards[cmd.card]
     assert isinstance(entry, MagicCard)
     check_effect(state, seat, entry.effect, cmd.targets, cmd.form)
     return from_hand, zone
+
+
+def _set_zone(slots: tuple[MagicSlot | None, ...], card: str) -> int | None:
+    """The zone holding ``card`` face down, or None."""
+    for i, slot in enumerate(slots):
+        if slot is not None and slot.card == card and slot.face_down:
+            return i
+    return None
 
 
 def check_activate_tactics(state: State, actor: object, cmd: ActivateTactics) -> None:
@@ -636,10 +677,15 @@ def magic_candidates(state: State, seat: int) -> Iterator[ActivateMagic]:
         known = cards_of(state)
         cards = [c for c in player.hand if isinstance(known[c], MagicCard)]
     cards += [s.card for s in player.magic if s is not None and s.face_down and (s.set_turn or 0) < state.turn]
+    known = cards_of(state)
+    options: dict[str, list[tuple[tuple[str, ...], Form | None]]] = {}  # shared by copies of one card
     for card in cards:
-        entry = cards_of(state)[card]
+        entry = known[card]
         assert isinstance(entry, MagicCard)
-        for targets, form in _effect_candidates(state, seat, entry.effect):
+        found = options.get(entry.id)
+        if found is None:
+            found = options[entry.id] = _effect_candidates(state, seat, entry.effect)
+        for targets, form in found:
             yield ActivateMagic(card, targets, form)
 
 
@@ -657,6 +703,18 @@ def has_response(state: State, seat: int, window: Window) -> bool:
     if not player.tactics and not any(s is not None and s.face_down for s in player.magic):
         return False
     asked = replace(state, awaiting=Awaiting(seat, "response", window, None, state.seq, 0))
+    cards = cards_of(state)
+    for card in player.tactics:
+        entry = cards[card]
+        assert isinstance(entry, TacticsCard)
+        if not entry.effect.targets and holds(asked, seat, entry.effect.condition):
+            return True  # its candidates pass check_activate_tactics: the area holds it, no targets to judge
+    for slot in player.magic:
+        if slot is not None and slot.face_down and (slot.set_turn or 0) < state.turn:
+            set_card = cards[slot.card]
+            assert isinstance(set_card, MagicCard)
+            if not set_card.effect.targets and holds(asked, seat, set_card.effect.condition):
+                return True  # likewise for check_activate_magic: set on an earlier turn, no targets
     for magic in magic_candidates(asked, seat):
         if _accepted(check_activate_magic, asked, seat, magic):
             return True

@@ -240,6 +240,8 @@ _DATA = msgspec.json.decode(_BYTES, type=CardData)
 
 CATALOG: dict[str, Card] = {card.id: card for card in _DATA.cards}
 PRESETS: dict[str, PresetDeck] = dict(_DATA.presets)
+LEVELS: dict[str, int] = {card.id: card.level for card in _DATA.cards if isinstance(card, MonsterCard)}
+"""Levels by catalog id, for the monster cards that have one (summon candidates read them for every hand card)."""
 
 
 def deck_builtins(deck: PresetDeck) -> dict[str, object]:

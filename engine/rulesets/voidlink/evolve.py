@@ -6,7 +6,7 @@ Every event type has its own case, so a new event cannot be folded by accident.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import assert_never
+from typing import Any, assert_never
 
 from msgspec.structs import replace
 
@@ -66,8 +66,18 @@ def evolve(state: State, event: Event) -> State:
     """The state after ``event``."""
     match event:
         case AwaitingDecision(seat=seat, kind=kind, window=window, count=count, seq=seq, timer_s=timer):
-            state = replace(state, awaiting=Awaiting(seat, kind, window, count, seq, timer), seq=seq)
-            return replace(state, pending_phase_end=None) if kind == "open" else state
+            awaiting = Awaiting(seat, kind, window, count, seq, timer)
+            if kind == "open":
+                return replace(state, awaiting=awaiting, seq=seq, pending_phase_end=None)
+            return replace(state, awaiting=awaiting, seq=seq)
+        case PhaseChanged(phase=phase):
+            return replace(state, phase=phase, pending_phase_end=None)
+        case LinkResolved() | Passed() | BattleCalculated() | DrawSkipped() | DestructionPrevented() | Conceded():
+            return state
+        case PhaseEndRequested(next=next_phase):
+            return replace(state, pending_phase_end=next_phase)
+        case ChainResolved():
+            return replace(state, chain=())
         case ChainLinkAdded():
             return _add_link(state, event)
         case MonsterSummoned():
@@ -79,13 +89,16 @@ def evolve(state: State, event: Event) -> State:
                 player = _leave(player, moved.card, moved.from_)
                 if moved.from_ == "chain":
                     on_chain = drop(on_chain, moved.card)
-                player = replace(player, graveyard=(*player.graveyard, moved.card))
-            return replace(_with(state, seat, player), on_chain=on_chain)
+            player = replace(player, graveyard=(*player.graveyard, *[moved.card for moved in cards]))
+            return _with(state, seat, player, on_chain=on_chain)
+        case TurnEnded(turn=turn):
+            return replace(state, delayed=tuple([d for d in state.delayed if d.turn != turn]))
         case CardDestroyed(card=card, seat=seat, from_=origin):
             player = _leave(state.players[seat], card, origin)
             player = replace(player, graveyard=(*player.graveyard, card))
-            state = _with(state, seat, player)
-            return replace(state, on_chain=drop(state.on_chain, card)) if origin == "chain" else state
+            if origin == "chain":
+                return _with(state, seat, player, on_chain=drop(state.on_chain, card))
+            return _with(state, seat, player)
         case StatModified(card=card, atk_delta=delta):
             return _update_monster(state, card, lambda m: replace(m, modifiers=(*m.modifiers, delta)))
         case FormChanged(card=card, to=to, cause=cause):
@@ -101,10 +114,6 @@ def evolve(state: State, event: Event) -> State:
             assert cards is not None, "the fold takes full events, never a viewer's redacted copy"
             player = state.players[seat]
             return _with(state, seat, replace(player, deck=player.deck[len(cards) :], hand=(*player.hand, *cards)))
-        case PhaseChanged(phase=phase):
-            return replace(state, phase=phase, pending_phase_end=None)
-        case PhaseEndRequested(next=next_phase):
-            return replace(state, pending_phase_end=next_phase)
         case TurnStarted(turn=turn, seat=seat):
             return _start_turn(state, turn, seat)
         case MagicSet(seat=seat, card=card, card_id=card_id, zone=zone):
@@ -130,8 +139,6 @@ def evolve(state: State, event: Event) -> State:
         case LinkNegated(link=link):
             chain = state.chain
             return replace(state, chain=put(chain, link - 1, replace(chain[link - 1], negated=True)))
-        case ChainResolved():
-            return replace(state, chain=())
         case CounterAdded(card=card, counter=counter, value=value):
             return _update_monster(state, card, lambda m: replace(m, counters={**m.counters, counter: value}))
         case DelayedEffectRegistered(
@@ -144,8 +151,6 @@ def evolve(state: State, event: Event) -> State:
         case ModifiersExpired(cards=cards):
             gone = set(cards)
             return replace(state, players=tuple([_clear_modifiers(p, gone) for p in state.players]))
-        case TurnEnded(turn=turn):
-            return replace(state, delayed=tuple([d for d in state.delayed if d.turn != turn]))
         case TimedOut(seat=seat, kind=kind):
             if kind != "open":
                 return state
@@ -162,17 +167,16 @@ def evolve(state: State, event: Event) -> State:
             return replace(state, result=Result(result, winner, reason), awaiting=None)
         case MatchStarted():
             return _started(state, event)
-        case DrawSkipped() | Passed() | LinkResolved() | DestructionPrevented() | BattleCalculated() | Conceded():
-            return state
         case SpecialVictory():
             return state
         case _:
             assert_never(event)
 
 
-def _with(state: State, seat: int, player: Player) -> State:
+def _with(state: State, seat: int, player: Player, **changes: Any) -> State:
+    """``state`` with ``player`` at ``seat`` and any other ``changes``, in one copy."""
     players = (player, state.players[1]) if seat == 0 else (state.players[0], player)
-    return replace(state, players=players)
+    return replace(state, players=players, **changes)
 
 
 def _started(state: State, event: MatchStarted) -> State:
@@ -201,27 +205,34 @@ def _start_turn(state: State, turn: int, seat: int) -> State:
     """§3.4 per-turn reset."""
     players = []
     for s, player in enumerate(state.players):
-        monsters = tuple(
-            [
-                None if m is None else replace(m, form_changed=False, attacked=False, lock=None, effects_used=())
-                for m in player.monsters
-            ]
-        )
-        player = replace(player, commander_used=False, monsters=monsters)
+        monsters = tuple([None if m is None else _reset(m) for m in player.monsters])
         if s == seat:
-            player = replace(player, normal_summons_used=0, combination_used=())
+            player = replace(
+                player, commander_used=False, monsters=monsters, normal_summons_used=0, combination_used=()
+            )
+        else:
+            player = replace(player, commander_used=False, monsters=monsters)
         players.append(player)
     return replace(state, turn=turn, turn_seat=seat, players=tuple(players))
+
+
+def _reset(monster: Monster) -> Monster:
+    """A monster's per-turn marks cleared; an unmarked monster is kept as it is (an equal value)."""
+    if not monster.form_changed and not monster.attacked and monster.lock is None and not monster.effects_used:
+        return monster
+    return replace(monster, form_changed=False, attacked=False, lock=None, effects_used=())
 
 
 def _summon(state: State, event: MonsterSummoned) -> State:
     seat = event.seat
     player = _leave(state.players[seat], event.card, event.from_)
     monster = Monster(event.card, event.card_id, event.form, event.entry, state.turn)
-    player = replace(player, monsters=put(player.monsters, event.zone, monster))
+    monsters = put(player.monsters, event.zone, monster)
     if event.method == "normal":
-        player = replace(player, normal_summons_used=player.normal_summons_used + 1)
-    return replace(_with(state, seat, player), entry_counter=event.entry)
+        player = replace(player, monsters=monsters, normal_summons_used=player.normal_summons_used + 1)
+    else:
+        player = replace(player, monsters=monsters)
+    return _with(state, seat, player, entry_counter=event.entry)
 
 
 def _leave(player: Player, card: str, origin: str) -> Player:
@@ -265,7 +276,7 @@ def _add_link(state: State, event: ChainLinkAdded) -> State:
         event.form,
         event.origin,
     )
-    state = replace(state, chain=(*state.chain, link))
+    chain = (*state.chain, link)
     player = state.players[seat]
     source = event.source
     if source in ("hand", "extra"):
@@ -281,17 +292,18 @@ def _add_link(state: State, event: ChainLinkAdded) -> State:
         player = replace(player, magic=put(player.magic, event.zone, replace(slot, face_down=False)))
     elif source == "tactics":
         player = replace(player, tactics=drop(player.tactics, event.card))
-        state = replace(state, on_chain=(*state.on_chain, event.card))
+        return _with(state, seat, player, chain=chain, on_chain=(*state.on_chain, event.card))
     elif source == "commander":
         player = replace(player, commander_used=True)
     else:
         system, index = event.system, event.effect
         assert system is not None and index is not None
-        state = _with(state, seat, player)
         return _update_monster(
-            state, event.card, lambda m: replace(m, lock=system, effects_used=(*m.effects_used, (system, index)))
+            replace(state, chain=chain),
+            event.card,
+            lambda m: replace(m, lock=system, effects_used=(*m.effects_used, (system, index))),
         )
-    return _with(state, seat, player)
+    return _with(state, seat, player, chain=chain)
 
 
 def _entry(state: State, card: str) -> int | None:

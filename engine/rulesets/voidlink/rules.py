@@ -38,20 +38,21 @@ from engine.rulesets.voidlink.checks import (
     holds,
     in_attack,
     magic_candidates,
-    matches,
     monsters,
+    printed,
     system_of,
     tactics_candidates,
     target_lists,
 )
 from engine.rulesets.voidlink.codes import Code
 from engine.rulesets.voidlink.data import (
+    CATALOG,
     FORMS,
+    LEVELS,
     CombinationCard,
     CommanderCard,
     Filter,
     MagicCard,
-    MonsterCard,
     MythCard,
 )
 from engine.rulesets.voidlink.model import (
@@ -306,32 +307,25 @@ def _normal_gate(state: State, seat: int) -> None:
 
 
 def _normal_candidates(state: State, seat: int) -> Iterator[NormalSummon]:
-    for card in _hand(state, seat, MonsterCard):
-        entry = cards_of(state)[card]
-        assert isinstance(entry, MonsterCard)
-        if entry.level <= 4:
+    card_ids = state.card_ids
+    for card in state.players[seat].hand:
+        if LEVELS.get(card_ids[card], 5) <= 4:
             for form in FORMS:
                 yield NormalSummon(card, form)
 
 
 def _tribute_candidates(state: State, seat: int) -> Iterator[TributeSummon]:
     """Tribute sets in ascending zone order; sets holding a myth monster or too few levels are left out."""
-    cards = cards_of(state)
-    high = [c for c in state.players[seat].hand if (e := cards[c]) and isinstance(e, MonsterCard) and e.level >= 5]
+    card_ids = state.card_ids
+    high = [(c, level) for c in state.players[seat].hand if (level := LEVELS.get(card_ids[c], 0)) >= 5]
     if not high:
         return
-    levels = {}
-    for m in monsters(state, seat):
-        entry = cards[m.card]
-        if isinstance(entry, MonsterCard):
-            levels[m.card] = entry.level
+    levels = {m.card: LEVELS[m.card_id] for m in monsters(state, seat) if m.card_id in LEVELS}
     own = list(levels)
     sets = [(s, sum(levels[c] for c in s)) for n in range(1, len(own) + 1) for s in combinations(own, n)]
-    for card in high:
-        entry = cards[card]
-        assert isinstance(entry, MonsterCard)
+    for card, level in high:
         for tributes, total in sets:
-            if total >= entry.level:
+            if total >= level:
                 for form in FORMS:
                     yield TributeSummon(card, form, tributes)
 
@@ -340,10 +334,14 @@ def _assignments(state: State, seat: int, slots: tuple[Filter, ...], from_hand: 
     """Distinct cards per material slot, slot by slot: own monster zones first, then the hand."""
     own = monsters(state, seat)
     hand = state.players[seat].hand if from_hand else ()
+    card_ids = state.card_ids
     out: list[tuple[str, ...]] = [()]
     for spec in slots:
-        options = [m.card for m in own if matches(state, m.card, spec, m)]
-        options += [c for c in hand if matches(state, c, spec, None)]
+        fits = printed(spec)
+        system = spec.system
+        options = [m.card for m in own if m.card_id in fits and (system is None or system_of(m.form) == system)]
+        if system is None:  # a system filter needs a field monster (``matches``)
+            options += [c for c in hand if card_ids[c] in fits]
         out = [(*chosen, c) for chosen in out for c in options if c not in chosen]
         if not out:
             break
@@ -406,40 +404,61 @@ def _monster_effect_candidates(state: State, seat: int) -> Iterator[ActivateMons
 
 
 def _combination_candidates(state: State, seat: int) -> Iterator[ActivateCombination]:
+    player = state.players[seat]
+    cards = cards_of(state)
     assigned: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {}  # shared by copies of one card
-    for card in state.players[seat].extra:
-        entry = cards_of(state)[card]
-        if not isinstance(entry, CombinationCard) or entry.id in state.players[seat].combination_used:
-            continue
-        if not holds(state, seat, entry.effect.condition):
+    for card in player.extra:
+        entry = cards[card]
+        if not isinstance(entry, CombinationCard) or entry.id in player.combination_used:
             continue
         options = assigned.get(entry.id)
         if options is None:
-            options = assigned[entry.id] = [
-                (chosen, targets)
-                for chosen in _assignments(state, seat, entry.materials, from_hand=True)
-                for targets in target_lists(state, seat, entry.effect, chosen)
-            ]
+            options = assigned[entry.id] = _combination_options(state, seat, entry)
         for chosen, targets in options:
             yield ActivateCombination(card, chosen, targets)
 
 
+def _combination_options(
+    state: State, seat: int, entry: CombinationCard
+) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
+    """(materials, targets) pairs for one combination card. Only graveyard targets depend on the materials paid;
+    a field or hand target that is also a material is invalid (§8.8), so such pairs are never listed."""
+    effect = entry.effect
+    if not holds(state, seat, effect.condition):
+        return []
+    assignments = _assignments(state, seat, entry.materials, from_hand=True)
+    if not assignments:
+        return []
+    if any(spec.zone == "own_graveyard" for spec in effect.targets):
+        return [(chosen, targets) for chosen in assignments for targets in target_lists(state, seat, effect, chosen)]
+    lists = target_lists(state, seat, effect)
+    return [(chosen, targets) for chosen in assignments for targets in lists if not any(t in chosen for t in targets)]
+
+
 def _form_candidates(state: State, seat: int) -> Iterator[ChangeForm]:
+    """Every other form; a myth monster's only within its fixed system (the check refuses the rest)."""
     for monster in monsters(state, seat):
         if monster.summoned_turn == state.turn or monster.form_changed:
             continue
+        entry = CATALOG[monster.card_id]
+        fixed = entry.system if isinstance(entry, MythCard) else None
         for form in FORMS:
-            if form != monster.form:
+            if form != monster.form and (fixed is None or system_of(form) == fixed):
                 yield ChangeForm(monster.card, form)
 
 
 def _attack_candidates(state: State, seat: int) -> Iterator[DeclareAttack]:
-    targets = [m.card for m in monsters(state, 1 - seat)]
+    """Targets of the attacker's system in zone order, then a direct attack when that system shows no
+    opposing monster: the check refuses every other pair."""
+    opposing = monsters(state, 1 - seat)
     for monster in monsters(state, seat):
         if in_attack(monster.form) and not monster.attacked:
+            system = system_of(monster.form)
+            targets = [m.card for m in opposing if system_of(m.form) == system]
             for target in targets:
                 yield DeclareAttack(monster.card, target)
-            yield DeclareAttack(monster.card, None)
+            if not targets:
+                yield DeclareAttack(monster.card, None)
 
 
 _GO_TO_BATTLE = (GoToBattle(),)
@@ -478,9 +497,21 @@ FAMILIES: tuple[Family[State], ...] = (
 family at once."""
 
 
+_DECISION_FAMILIES = {key: tuple([f for f in FAMILIES if f.tag in allowed]) for key, allowed in _ALLOWED.items()}
+"""The families G5-G6 let through for the awaited seat, by (decision kind, phase): ``precheck`` refuses every
+other family, so ``legal_commands`` never asks it about them."""
+
+
 def legal_commands(state: State, seat: int) -> list[Command]:
     """§7.2: exactly what ``decide`` accepts from ``seat`` now, in the canonical order."""
-    return legal(FAMILIES, precheck, state, seat)
+    awaiting = state.awaiting
+    if awaiting is None or seat != awaiting.seat:
+        return legal(FAMILIES, precheck, state, seat)
+    return legal(_DECISION_FAMILIES[awaiting.kind, state.phase], _admitted, state, seat)
+
+
+def _admitted(state: State, actor: Actor, kind: str) -> None:
+    """``precheck`` for a family of ``_DECISION_FAMILIES`` and the awaited seat: its first test passes, always."""
 
 
 def to_act(state: State) -> tuple[int, ...]:

@@ -52,6 +52,7 @@ from engine.rulesets.voidlink.model import (
     Passed,
     PhaseChanged,
     PhaseEndRequested,
+    Player,
     PlayerView,
     PoolChanged,
     SentToGraveyard,
@@ -67,20 +68,20 @@ from engine.rulesets.voidlink.model import (
 
 def view(state: State, viewer: Viewer) -> View:
     """The match as ``viewer`` (a seat, or None for a spectator) may see it."""
-    return View(
-        viewer=viewer,
-        turn=state.turn,
-        turn_seat=state.turn_seat,
-        first_seat=state.first_seat,
-        phase=state.phase,
-        awaiting=state.awaiting,
-        chain=tuple([_link_view(link, viewer) for link in state.chain]),
-        attack=state.attack,
-        pending_phase_end=state.pending_phase_end,
-        delayed=state.delayed,
-        hand_limit=state.options.hand_limit,
-        result=state.result,
-        players=(_player_view(state, 0, viewer), _player_view(state, 1, viewer)),
+    return View(  # positional, in field order: keywords cost several times more here
+        viewer,
+        state.turn,
+        state.turn_seat,
+        state.first_seat,
+        state.phase,
+        state.awaiting,
+        tuple([_link_view(link, viewer) for link in state.chain]),
+        state.attack,
+        state.pending_phase_end,
+        state.delayed,
+        state.options.hand_limit,
+        state.result,
+        (_player_view(state, 0, viewer), _player_view(state, 1, viewer)),
     )
 
 
@@ -104,47 +105,62 @@ def _ref_index(card_ids: dict[str, str]) -> dict[str, CardRef]:
 
 def _monster_view(zone: int, m: Monster) -> MonsterView:
     printed, defence, _ = face_of(m)
-    return MonsterView(
-        zone=zone,
-        card=m.card,
-        card_id=m.card_id,
-        form=m.form,
-        atk=max(0, printed + sum(m.modifiers)),
-        def_=defence,
-        entry=m.entry,
-        summoned_turn=m.summoned_turn,
-        form_changed=m.form_changed,
-        attacked=m.attacked,
-        lock=m.lock,
-        effects_used=m.effects_used,
-        modifiers=m.modifiers,
-        counters=m.counters,
+    return MonsterView(  # positional, in field order: keywords cost several times more here
+        zone,
+        m.card,
+        m.card_id,
+        m.form,
+        max(0, printed + sum(m.modifiers)),
+        defence,
+        m.entry,
+        m.summoned_turn,
+        m.form_changed,
+        m.attacked,
+        m.lock,
+        m.effects_used,
+        m.modifiers,
+        m.counters,
     )
+
+
+_seen: dict[tuple[int, bool], tuple[Player, dict[str, str], PlayerView]] = {}
+"""The last view of each (seat, owner or not): a player's view depends on that ``Player`` and ``card_ids`` alone,
+and an unchanged seat keeps its ``Player`` object from state to state. Each entry holds both objects, so their
+identities cannot be reused while cached."""
 
 
 def _player_view(state: State, seat: int, viewer: Viewer) -> PlayerView:
     player = state.players[seat]
     owner = viewer == seat
-    return PlayerView(
-        seat=seat,
-        hp=player.hp,
-        lp=player.lp,
-        decked_out=player.decked_out,
-        normal_summons_used=player.normal_summons_used,
-        commander_used=player.commander_used,
-        combination_used=player.combination_used,
-        open_timeouts=player.open_timeouts,
-        commander=None if player.commander is None else CardRef(player.commander, state.card_ids[player.commander]),
-        deck_count=len(player.deck),
-        hand_count=len(player.hand),
-        hand=_refs(state, player.hand) if owner else None,
-        extra_count=len(player.extra),
-        extra=_refs(state, player.extra) if owner else None,
-        tactics_count=len(player.tactics),
-        tactics=_refs(state, player.tactics) if owner else None,
-        graveyard=_refs(state, player.graveyard),
-        monsters=tuple([_monster_view(zone, m) for zone, m in enumerate(player.monsters) if m is not None]),
-        magic=tuple(
+    seen = _seen.get((seat, owner))
+    if seen is not None and seen[0] is player and seen[1] is state.card_ids:
+        return seen[2]
+    built = _build_player_view(state, seat, player, owner)
+    _seen[seat, owner] = (player, state.card_ids, built)
+    return built
+
+
+def _build_player_view(state: State, seat: int, player: Player, owner: bool) -> PlayerView:
+    return PlayerView(  # positional, in field order: keywords cost several times more here
+        seat,
+        player.hp,
+        player.lp,
+        player.decked_out,
+        player.normal_summons_used,
+        player.commander_used,
+        player.combination_used,
+        player.open_timeouts,
+        None if player.commander is None else CardRef(player.commander, state.card_ids[player.commander]),
+        len(player.deck),
+        len(player.hand),
+        _refs(state, player.hand) if owner else None,
+        len(player.extra),
+        _refs(state, player.extra) if owner else None,
+        len(player.tactics),
+        _refs(state, player.tactics) if owner else None,
+        _refs(state, player.graveyard),
+        _monster_views(seat, player.monsters),
+        tuple(
             [
                 MagicView(zone, s.face_down, s.card, s.card_id, s.set_turn)
                 if owner or not s.face_down
@@ -156,20 +172,46 @@ def _player_view(state: State, seat: int, viewer: Viewer) -> PlayerView:
     )
 
 
+_zones_seen: dict[int, tuple[tuple[Monster | None, ...], tuple[MonsterView, ...]]] = {}
+"""The last monster views of each seat: a seat's monster zones often outlive a change to its other fields."""
+
+
+def _monster_views(seat: int, zones: tuple[Monster | None, ...]) -> tuple[MonsterView, ...]:
+    seen = _zones_seen.get(seat)
+    if seen is not None and seen[0] is zones:
+        return seen[1]
+    built = tuple([_zone_view(seat, zone, m) for zone, m in enumerate(zones) if m is not None])
+    _zones_seen[seat] = (zones, built)
+    return built
+
+
+_monsters_seen: dict[tuple[int, int], tuple[Monster, MonsterView]] = {}
+"""The last view of each (seat, zone): a monster keeps its object until it changes."""
+
+
+def _zone_view(seat: int, zone: int, monster: Monster) -> MonsterView:
+    seen = _monsters_seen.get((seat, zone))
+    if seen is not None and seen[0] is monster:
+        return seen[1]
+    built = _monster_view(zone, monster)
+    _monsters_seen[seat, zone] = (monster, built)
+    return built
+
+
 def _link_view(link: Link, viewer: Viewer) -> LinkView:
-    return LinkView(
-        link=link.link,
-        seat=link.seat,
-        card=link.card,
-        card_id=link.card_id,
-        source=link.source,
-        zone=link.zone,
-        effect=link.effect,
-        system=link.system,
-        targets=_visible_targets(link.card_id, link.source, link.effect, link.system, link.seat, link.targets, viewer),
-        form=link.form,
-        origin=link.origin,
-        negated=link.negated,
+    return LinkView(  # positional, in field order: keywords cost several times more here
+        link.link,
+        link.seat,
+        link.card,
+        link.card_id,
+        link.source,
+        link.zone,
+        link.effect,
+        link.system,
+        _visible_targets(link.card_id, link.source, link.effect, link.system, link.seat, link.targets, viewer),
+        link.form,
+        link.origin,
+        link.negated,
     )
 
 
