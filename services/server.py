@@ -198,13 +198,13 @@ async def serve(config: ServerConfig, ready: asyncio.Event | None = None) -> Non
         log.info("duelhall serving on %s:%d", host, running.port,
                  extra=fields(listen=f"{host}:{running.port}", database=redacted(config.database_url)))
         print(f"duelhall listening on {host}:{running.port}", flush=True)
-    if running.http is not None:
-        log.info("http on %s", running.http.address, extra=fields(http=running.http.address))
-        print(f"duelhall http listening on {running.http.address}", flush=True)
     if running.metrics_listener is not None:
         where = f"{running.metrics_listener.host}:{running.metrics_listener.port}"
         log.info("metrics on http://%s/metrics", where, extra=fields(metrics=where))
         print(f"duelhall metrics on {where}", flush=True)
+    if running.http is not None:
+        log.info("http on %s", running.http.address, extra=fields(http=running.http.address))
+        print(f"duelhall http listening on {running.http.address}", flush=True)
     if ready is not None:
         ready.set()
     await stop.wait()
