@@ -1,4 +1,5 @@
-"""The gRPC server: store, manager, timers and feed wired behind the servicers, health and reflection."""
+"""The server: store, manager, timers and feed wired behind the servicers, served over gRPC (with health and
+reflection) and, on a second port, over HTTP (Connect and the viewer page)."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from services.interceptor import CallObserver
 from services.logs import fields
 from services.malformed import GuardedRegistration
 from services.manager import MatchManager
+from services.methods import methods
 from services.metrics import Metrics
 from services.metrics_listener import MetricsListener
 from services.observed_store import ObservedStore
@@ -32,6 +34,9 @@ from services.tournament.wiring import SERVICE_NAME as TOURNAMENT_SERVICE
 from services.tournament.wiring import Tournaments, attach
 from services.transport import OPTIONS, Tls, listen
 from services.watch import Feed
+from services.web.app import WebApp
+from services.web.connect import ConnectApp
+from services.web.http import HttpListener
 
 log = logging.getLogger(__name__)
 
@@ -44,7 +49,10 @@ SERVICE_NAMES = (*(pb.DESCRIPTOR.services_by_name[name].full_name for name in ("
 
 class ServerConfig(msgspec.Struct, frozen=True):
     database_url: str
-    listen: str = "127.0.0.1:50051"
+    listen: str | None = "127.0.0.1:50051"
+    """HOST:PORT of the gRPC port; None: no gRPC port (``duelhall view`` serves HTTP alone)."""
+    http: str | None = None
+    """HOST:PORT of the HTTP port (Connect and the viewer page); None: no HTTP port."""
     admin_token: str | None = None
     capacity: int = 1024
     """How many matches stay loaded in memory."""
@@ -67,11 +75,12 @@ class Running:
     def __init__(self, server: grpc.aio.Server, port: int, store: ObservedStore, manager: MatchManager,
                  feed: Feed[pb.MatchUpdate], match_list: MatchList, timers: Timers, health: health.aio.HealthServicer,
                  tournaments: Tournaments, observer: CallObserver, metrics: Metrics,
-                 listener: MetricsListener | None) -> None:
+                 listener: MetricsListener | None, http: HttpListener | None) -> None:
         self.server, self.port, self.store, self.manager = server, port, store, manager
         self.feed, self.match_list, self.timers = feed, match_list, timers
         self.health, self.tournaments = health, tournaments
         self.observer, self.metrics, self.metrics_listener = observer, metrics, listener
+        self.http = http
 
     async def stop(self, grace: float | None = 2.0, drain: float = 0.0) -> None:
         """Health NOT_SERVING; ``drain`` seconds of serving on (load balancers move away); then new calls and
@@ -82,6 +91,8 @@ class Running:
             await asyncio.sleep(drain)
         self.observer.refuse()
         self.feed.end_watches()
+        if self.http is not None:
+            await self.http.stop(grace or 0.0)
         settled = await self.observer.settled(grace)
         if not settled:
             log.warning("calls still in flight after the grace period are cancelled", extra=fields(grace_seconds=grace))
@@ -111,15 +122,30 @@ def listen_address(listen: str) -> tuple[str, int]:
     return host, int(port)
 
 
-async def create_server(config: ServerConfig, clock: Clock | None = None) -> Running:
-    """Migrates the database, opens the store and starts serving on ``config.listen`` (port 0: any free port).
+async def create_server(config: ServerConfig, clock: Clock | None = None, replay: bytes | None = None) -> Running:
+    """Migrates the database, opens the store and starts serving on ``config.listen`` (port 0: any free port)
+    and on ``config.http``.
 
     ``clock`` drives the turn timers (tests move one by hand). The manager's listeners are wired here: its
     events go to the watchers' feed, its changed matches to the timers. The match list is caught up with the
-    events before the server answers. The port is bound exclusively (no SO_REUSEPORT): a second server on a
-    taken port is refused with ``ListenError`` instead of silently sharing the port's clients with the first.
+    events before the server answers. ``replay``: a replay file the HTTP port offers the viewer page at
+    ``/replay.json`` (``duelhall view``). The HTTP port is bound first, so a taken one stops the start before
+    anything is opened. The gRPC port is bound exclusively (no SO_REUSEPORT): a second server on a taken port
+    is refused with ``ListenError`` instead of silently sharing the port's clients with the first.
     """
-    listen_address(config.listen)
+    if config.listen is not None:
+        listen_address(config.listen)
+    http = None if config.http is None else HttpListener(config.http)
+    try:
+        return await _start(config, clock, replay, http)
+    except BaseException:
+        if http is not None:
+            await http.stop()
+        raise
+
+
+async def _start(config: ServerConfig, clock: Clock | None, replay: bytes | None,
+                 http: HttpListener | None) -> Running:
     if config.migrate:
         log.info("migrating the database", extra=fields(database=redacted(config.database_url)))
         await asyncio.to_thread(migrate, config.database_url)
@@ -136,33 +162,39 @@ async def create_server(config: ServerConfig, clock: Clock | None = None) -> Run
     observer = CallObserver(manager, config.admin_token)
     server = grpc.aio.server(interceptors=[observer], options=(*OPTIONS, ("grpc.so_reuseport", 0)))
     registration = GuardedRegistration(server)
+    rulesets, matches = RulesetServicer(), MatchServicer(manager, feed, config.admin_token, timers)
     # The generated registration functions carry no annotations.
-    pb_grpc.add_RulesetServiceServicer_to_server(RulesetServicer(), registration)  # type: ignore[no-untyped-call]
-    pb_grpc.add_MatchServiceServicer_to_server(  # type: ignore[no-untyped-call]
-        MatchServicer(manager, feed, config.admin_token), registration)
+    pb_grpc.add_RulesetServiceServicer_to_server(rulesets, registration)  # type: ignore[no-untyped-call]
+    pb_grpc.add_MatchServiceServicer_to_server(matches, registration)  # type: ignore[no-untyped-call]
     tournaments = await attach(registration, store, manager, config.admin_token)
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, registration)
     reflection.enable_server_reflection((*SERVICE_NAMES, health.SERVICE_NAME, reflection.SERVICE_NAME), server)
-    try:
-        port = listen(server, config.listen, config.tls)
-    except (OSError, RuntimeError):
-        await server.stop(0)
-        await tournaments.stop()
-        await manager.stop()
-        await match_list.stop()
-        await store.close()
-        raise ListenError(f"cannot listen on {config.listen}: the port is in use or the address is not local"
-                          ) from None
+    port = 0
+    if config.listen is not None:
+        try:
+            port = listen(server, config.listen, config.tls)
+        except (OSError, RuntimeError):
+            await server.stop(0)
+            await tournaments.stop()
+            await manager.stop()
+            await match_list.stop()
+            await store.close()
+            raise ListenError(f"cannot listen on {config.listen}: the port is in use or the address is not local"
+                              ) from None
     metrics = Metrics()
     metrics.attach(observer, store, timers, manager)
-    await server.start()
+    if config.listen is not None:
+        await server.start()
+    if http is not None:
+        calls = methods({"RulesetService": rulesets, "MatchService": matches})
+        await http.start(WebApp(ConnectApp(calls), replay))
     listener = MetricsListener(metrics.registry, config.metrics) if config.metrics else None
     await resume_timers(manager)
     for name in ("", *SERVICE_NAMES):
         await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
     return Running(server, port, store, manager, feed, match_list, timers, health_servicer, tournaments, observer,
-                   metrics, listener)
+                   metrics, listener, http)
 
 
 async def resume_timers(manager: MatchManager) -> int:
@@ -181,22 +213,32 @@ async def resume_timers(manager: MatchManager) -> int:
             return resumed
 
 
-async def serve(config: ServerConfig, ready: asyncio.Event | None = None) -> None:
-    """Runs until SIGINT or SIGTERM, then stops gracefully."""
-    # Installed first: a signal that comes while the server starts stops it once started, not abruptly.
+def signalled() -> asyncio.Event:
+    """An event set by SIGINT or SIGTERM; installed first, a signal during the start stops the server once
+    started, not abruptly."""
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
+    return stop
+
+
+async def serve(config: ServerConfig, ready: asyncio.Event | None = None) -> None:
+    """Runs until SIGINT or SIGTERM, then stops gracefully."""
+    stop = signalled()
     running = await create_server(config)
-    host = config.listen.rsplit(":", 1)[0]
-    log.info("duelhall serving on %s:%d", host, running.port,
-             extra=fields(listen=f"{host}:{running.port}", database=redacted(config.database_url)))
-    print(f"duelhall listening on {host}:{running.port}", flush=True)
+    if config.listen is not None:
+        host = config.listen.rsplit(":", 1)[0]
+        log.info("duelhall serving on %s:%d", host, running.port,
+                 extra=fields(listen=f"{host}:{running.port}", database=redacted(config.database_url)))
+        print(f"duelhall listening on {host}:{running.port}", flush=True)
     if running.metrics_listener is not None:
         where = f"{running.metrics_listener.host}:{running.metrics_listener.port}"
         log.info("metrics on http://%s/metrics", where, extra=fields(metrics=where))
         print(f"duelhall metrics on {where}", flush=True)
+    if running.http is not None:
+        log.info("http on %s", running.http.address, extra=fields(http=running.http.address))
+        print(f"duelhall http listening on {running.http.address}", flush=True)
     if ready is not None:
         ready.set()
     await stop.wait()

@@ -1,7 +1,12 @@
-"""gRPC servicers: authenticate, one call into the manager (or replays), encode. No rules, no SQL."""
+"""The servicers: authenticate, one call into the manager (or replays), encode. No rules, no SQL.
+
+They are registered on the gRPC server and served over Connect too (``services/web/connect.py``), which calls
+them with a context of its own: one implementation for both edges.
+"""
 
 from __future__ import annotations
 
+import asyncio
 import functools
 from collections.abc import AsyncIterator
 from typing import TypeAlias
@@ -12,18 +17,20 @@ from engine import registry
 from engine.commands import read_type
 from engine.contract import ADMIN, Actor, Ruleset
 from replays import storage as replay_io
-from replays.format import encode_replay, is_match_id
-from replays.verify import verify_bytes
+from replays.format import Replay, encode_replay, is_match_id
+from replays.steps import steps as replay_steps
+from replays.verify import Verdict, verify_bytes
 from services import lifecycle, limits, wire
 from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
 from services.create_requests import create_once
-from services.errors import InvalidArgument, MatchNotFound, PermissionDenied
+from services.errors import InvalidArgument, MatchNotFound, PermissionDenied, Refused
 from services.manager import MatchManager, SeatEntry, ruleset_for
 from services.play import play
 from services.pages import decode_token, encode_token
 from services.readmodel import row_for
 from services.rpc_errors import rpc_errors
+from services.timers import Timers
 from services.tokens import SeatToken, check_admin, is_admin, viewer_for
 from services.watch import Feed
 
@@ -43,8 +50,9 @@ class RulesetServicer(pb_grpc.RulesetServiceServicer):
 
 
 class MatchServicer(pb_grpc.MatchServiceServicer):
-    def __init__(self, matches: MatchManager, feed: Feed[pb.MatchUpdate], admin_token: str | None) -> None:
-        self._matches, self._feed, self._admin_token = matches, feed, admin_token
+    def __init__(self, matches: MatchManager, feed: Feed[pb.MatchUpdate], admin_token: str | None,
+                 timers: Timers) -> None:
+        self._matches, self._feed, self._admin_token, self._timers = matches, feed, admin_token, timers
 
     @rpc_errors
     async def CreateMatch(self, request: pb.CreateMatchRequest, context: Context) -> pb.CreateMatchResponse:
@@ -81,15 +89,23 @@ class MatchServicer(pb_grpc.MatchServiceServicer):
 
     @rpc_errors
     async def GetView(self, request: pb.GetViewRequest, context: Context) -> pb.GetViewResponse:
-        return wire.viewed(await self._matches.viewed(request.match_id, request.token,
-                                                      limits.version(request.min_version, "min_version")))
+        viewed = wire.viewed(await self._matches.viewed(request.match_id, request.token,
+                                                        limits.version(request.min_version, "min_version")))
+        clock = self._clock(request.match_id)
+        if clock is not None:
+            viewed.deadline.CopyFrom(clock)
+        return viewed
 
     @rpc_errors
     async def ListLegalCommands(
         self, request: pb.ListLegalCommandsRequest, context: Context,
     ) -> pb.ListLegalCommandsResponse:
-        return wire.decision(await self._matches.decision(
+        decided = wire.decision(await self._matches.decision(
             request.match_id, request.token, limits.version(request.min_version, "min_version"), request.include_view))
+        clock = self._clock(request.match_id)
+        if clock is not None:
+            decided.deadline.CopyFrom(clock)
+        return decided
 
     @rpc_errors
     async def SubmitCommand(self, request: pb.SubmitCommandRequest, context: Context) -> pb.SubmitCommandResponse:
@@ -112,7 +128,7 @@ class MatchServicer(pb_grpc.MatchServiceServicer):
             # Written, not yielded: one layer less per message, the cost that grows with the watchers.
             while updates := await watch.next():
                 for update in updates:
-                    await context.write(update)
+                    await context.write(self._latest(request.match_id, update))
 
     @rpc_errors
     async def Play(self, requests: AsyncIterator[pb.PlayRequest], context: Context) -> None:
@@ -137,12 +153,57 @@ class MatchServicer(pb_grpc.MatchServiceServicer):
 
     @rpc_errors
     async def VerifyReplay(self, request: pb.VerifyReplayRequest, context: Context) -> pb.VerifyReplayResponse:
-        verdict = verify_bytes(request.replay)
-        failure = None
-        if verdict.failure is not None:
-            failure = pb.ReplayFailure(check=verdict.failure.check, version=verdict.failure.version,
-                                       message=verdict.failure.message)
-        return pb.VerifyReplayResponse(ok=verdict.ok, failure=failure, checks=verdict.checks)
+        return _verification(verify_bytes(request.replay))
+
+    @rpc_errors
+    async def ViewReplay(self, request: pb.ViewReplayRequest, context: Context) -> pb.ViewReplayResponse:
+        verification = None
+        if request.WhichOneof("source") == "replay":
+            verdict = await asyncio.to_thread(verify_bytes, request.replay)
+            verification = _verification(verdict)
+            if verdict.replay is None or not verdict.ok:
+                return pb.ViewReplayResponse(verification=verification, seat=request.seat)
+            replay = verdict.replay
+        else:
+            replay = await self._ended_replay(request.match_id)
+        if not -1 <= request.seat < len(replay.seats):
+            raise InvalidArgument(f"seat {request.seat} is not -1 (spectator) or a seat 0..{len(replay.seats) - 1}",
+                                  reason="SEAT_INVALID")
+        viewer = None if request.seat == -1 else request.seat
+        found = await asyncio.to_thread(replay_steps, replay, viewer)
+        return pb.ViewReplayResponse(match=wire.replay_match(replay), verification=verification, seat=request.seat,
+                                     steps=[wire.replay_step(step) for step in found])
+
+    async def _ended_replay(self, match_id: str) -> Replay:
+        """A stored match's replay once its events say it ended: a running one stays hidden."""
+        replay = await replay_io.stored(self._matches.store, match_id) if is_match_id(match_id) else None
+        if replay is None:
+            raise MatchNotFound(f"no match {match_id!r}")
+        if replay.outcome is None:
+            raise Refused("the match is still running: watch it instead", reason="MATCH_RUNNING")
+        return replay
+
+    def _latest(self, match_id: str, update: pb.MatchUpdate) -> pb.MatchUpdate:
+        """The update, with the running clock and the seats to act when it is of the match's latest version.
+
+        The feed shares one rendered update among a viewer's watchers, so the latest one is copied, not changed.
+        """
+        hot = self._matches.loaded(match_id)
+        if hot is None or update.event.version != hot.version:
+            return update
+        latest = pb.MatchUpdate()
+        latest.CopyFrom(update)
+        latest.to_act.extend(hot.ruleset.to_act(hot.state))
+        clock = self._clock(match_id)
+        if clock is not None:
+            latest.deadline.CopyFrom(clock)
+        return latest
+
+    def _clock(self, match_id: str) -> pb.Deadline | None:
+        armed = self._timers.armed(match_id)
+        if armed is None:
+            return None
+        return wire.deadline(armed.seat, armed.timeout, armed.expires_at, armed.seconds)
 
     @rpc_errors
     async def WatchLifecycle(
@@ -150,6 +211,14 @@ class MatchServicer(pb_grpc.MatchServiceServicer):
     ) -> AsyncIterator[pb.LifecycleChange]:
         async for change in lifecycle.changes(self._matches.store, request.from_position, dict(request.labels)):
             yield wire.lifecycle_change(change)
+
+
+def _verification(verdict: Verdict) -> pb.VerifyReplayResponse:
+    failure = None
+    if verdict.failure is not None:
+        failure = pb.ReplayFailure(check=verdict.failure.check, version=verdict.failure.version,
+                                   message=verdict.failure.message)
+    return pb.VerifyReplayResponse(ok=verdict.ok, failure=failure, checks=verdict.checks)
 
 
 def _admit_admin_command(ruleset: Ruleset, raw: bytes) -> None:

@@ -12,7 +12,10 @@ import asyncio
 import functools
 import logging
 from collections.abc import Callable
+from datetime import datetime, timedelta
 from typing import Protocol
+
+import msgspec
 
 from engine.contract import SYSTEM, Actor
 from engine.errors import Rejected
@@ -37,6 +40,16 @@ class Submits(Protocol):
     async def submit(self, match_id: str, actor: Actor, raw: bytes, command_id: str = "") -> object: ...
 
 
+class Armed(msgspec.Struct, frozen=True):
+    """The clock running for a match, as clients see it."""
+
+    seat: int | None
+    timeout: bytes
+    """The timeout command's JSON."""
+    expires_at: datetime
+    seconds: float
+
+
 class Timers:
     """One pending timeout per running match; the manager's change listener (``arm``)."""
 
@@ -46,6 +59,7 @@ class Timers:
         self._pending: dict[str, tuple[bytes, Alarm, bool]] = {}
         self._paused: dict[str, dict[bytes, float]] = {}
         """Seconds left of paused deadlines, by match and deadline key."""
+        self._armed: dict[str, Armed] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self.listeners: list[Callable[[str], None]] = []
         """Called with ``ARMED`` when a timeout is scheduled and ``FIRED`` when one expires (metrics)."""
@@ -66,8 +80,11 @@ class Timers:
         delay = self._paused.get(hot.match_id, {}).pop(key, None)
         if delay is None:
             delay = (hot.last_event_at - self._clock.now()).total_seconds() + deadline.seconds
-        alarm = self._clock.call_later(max(0.0, delay), functools.partial(self._fire, hot.match_id, hot.version, raw))
+        delay = max(0.0, delay)
+        alarm = self._clock.call_later(delay, functools.partial(self._fire, hot.match_id, hot.version, raw))
         self._pending[hot.match_id] = (key, alarm, deadline.pauses)
+        self._armed[hot.match_id] = Armed(seat=deadline.seat, timeout=raw, seconds=deadline.seconds,
+                                          expires_at=self._clock.now() + timedelta(seconds=delay))
         self._tell(ARMED)
 
     def due(self, match_id: str) -> float | None:
@@ -77,6 +94,10 @@ class Timers:
             return None
         return max(0.0, pending[1].when() - self._clock.monotonic())
 
+    def armed(self, match_id: str) -> Armed | None:
+        """The match's running clock, or None."""
+        return self._armed.get(match_id)
+
     def close(self) -> None:
         for match_id in list(self._pending):
             self._cancel(match_id)
@@ -85,6 +106,7 @@ class Timers:
             task.cancel()
 
     def _cancel(self, match_id: str) -> None:
+        self._armed.pop(match_id, None)
         pending = self._pending.pop(match_id, None)
         if pending is not None:
             pending[1].cancel()
@@ -102,6 +124,7 @@ class Timers:
 
     def _fire(self, match_id: str, version: int, raw: bytes) -> None:
         self._pending.pop(match_id, None)
+        self._armed.pop(match_id, None)
         log.info("turn timer fired", extra=fields(match_id=match_id, version=version))
         self._tell(FIRED)
         task = asyncio.create_task(self._expire(match_id, version, raw))

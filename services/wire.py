@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 import msgspec
 
 from engine import jsonbounds
 from engine.contract import Ruleset
+from engine.match import encode
+from replays.format import Replay
+from replays.steps import Step
+from services import catalog
 from services.api import duelhall_pb2 as pb
 from services.errors import InvalidArgument
 from services.lifecycle import CREATED, Change
@@ -78,6 +82,35 @@ def decision(decided: Decision) -> pb.ListLegalCommandsResponse:
                                         to_act=decided.to_act)
 
 
+def deadline(seat: int | None, timeout: bytes, expires_at: datetime, seconds: float) -> pb.Deadline:
+    return pb.Deadline(seat=-1 if seat is None else seat, timeout_json=timeout.decode(),
+                       expires_at=timestamp(expires_at), seconds=seconds)
+
+
+def replay_match(replay: Replay) -> pb.Match:
+    """The match a replay file holds, as the API describes a stored one."""
+    first, last = replay.events[0], replay.events[-1]
+    return pb.Match(
+        match_id=replay.match_id, ruleset=replay.ruleset.id, ruleset_version=replay.ruleset.version,
+        seats=replay.seats, status=pb.MATCH_STATUS_RUNNING if replay.outcome is None else pb.MATCH_STATUS_ENDED,
+        version=last.version, outcome_json="" if replay.outcome is None else msgspec.json.encode(
+            replay.outcome).decode(),
+        created_at=timestamp(datetime.fromisoformat(first.recorded_at)),
+        updated_at=timestamp(datetime.fromisoformat(last.recorded_at)), seed_commitment=replay.seed_commitment,
+    )
+
+
+def replay_step(step: Step) -> pb.ReplayStep:
+    at = timestamp(step.recorded_at)
+    clock = None
+    if step.deadline is not None:
+        clock = deadline(step.deadline.seat, encode(step.deadline.timeout),
+                         step.recorded_at + timedelta(seconds=step.deadline.seconds), step.deadline.seconds)
+    return pb.ReplayStep(event=pb.Event(version=step.version, type=step.type, data_json=step.data.decode(),
+                                        actor=step.actor, recorded_at=at),
+                         view_json=step.view.decode(), to_act=step.to_act, deadline=clock)
+
+
 def ruleset_summary(ruleset: Ruleset) -> pb.RulesetSummary:
     return pb.RulesetSummary(id=ruleset.id, version=ruleset.version, title=ruleset.title,
                              min_seats=ruleset.min_seats, max_seats=ruleset.max_seats,
@@ -93,6 +126,7 @@ def ruleset_description(ruleset: Ruleset) -> pb.DescribeRulesetResponse:
         command_schema_json=schema(ruleset.Command), event_schema_json=schema(ruleset.Event),
         view_schema_json=schema(ruleset.View), presets_json=msgspec.json.encode(ruleset.presets).decode(),
         options_json=msgspec.json.encode(ruleset.options).decode(),
+        cards_json=catalog.cards(ruleset.id).decode(), layout_json=catalog.layout(ruleset.id).decode(),
     )
 
 

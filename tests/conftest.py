@@ -1,4 +1,5 @@
-"""Suite-wide rules: with DUELHALL_REQUIRE_POSTGRES=1 (CI), a run in which no PostgreSQL test passed fails."""
+"""Suite-wide rules: with DUELHALL_REQUIRE_POSTGRES=1 (CI), a run in which no PostgreSQL test passed fails;
+with DUELHALL_REQUIRE_BROWSER=1, so does a run in which no browser test passed."""
 
 from __future__ import annotations
 
@@ -6,22 +7,29 @@ import os
 
 import pytest
 
-REQUIRE_POSTGRES = os.environ.get("DUELHALL_REQUIRE_POSTGRES") == "1"
-_passed_on_postgres: list[str] = []
+_NAMES = {"postgres": ("PostgreSQL", "DUELHALL_REQUIRE_POSTGRES"), "browser": ("browser", "DUELHALL_REQUIRE_BROWSER")}
+"""Markers whose tests a run can be required to pass: (what they need, the variable that requires them)."""
+REQUIRED = {marker: os.environ.get(variable) == "1" for marker, (_, variable) in _NAMES.items()}
+_passed: dict[str, list[str]] = {marker: [] for marker in _NAMES}
 
 
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
-    if report.when == "call" and report.passed and "postgres" in report.keywords:
-        _passed_on_postgres.append(report.nodeid)
+    if report.when == "call" and report.passed:
+        for marker, passed in _passed.items():
+            if marker in report.keywords:
+                passed.append(report.nodeid)
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    if REQUIRE_POSTGRES and session.testscollected and not _passed_on_postgres and exitstatus == 0:
-        session.exitstatus = 1
-        reporter = session.config.pluginmanager.get_plugin("terminalreporter")
-        if reporter is not None:
-            reporter.write_line("FAILED: DUELHALL_REQUIRE_POSTGRES=1 but no PostgreSQL test passed", red=True)
+    for marker, required in REQUIRED.items():
+        if required and session.testscollected and not _passed[marker] and exitstatus == 0:
+            session.exitstatus = 1
+            reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+            if reporter is not None:
+                name, variable = _NAMES[marker]
+                reporter.write_line(f"FAILED: {variable}=1 but no {name} test passed", red=True)
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
-    terminalreporter.write_line(f"PostgreSQL tests passed: {len(_passed_on_postgres)}")
+    for marker, (name, _) in _NAMES.items():
+        terminalreporter.write_line(f"{name} tests passed: {len(_passed[marker])}")

@@ -58,7 +58,7 @@ class DescribeRulesetRequest(_message.Message):
     def __init__(self, ruleset: _Optional[str] = ...) -> None: ...
 
 class DescribeRulesetResponse(_message.Message):
-    __slots__ = ("ruleset", "config_schema_json", "command_schema_json", "event_schema_json", "view_schema_json", "presets_json", "options_json")
+    __slots__ = ("ruleset", "config_schema_json", "command_schema_json", "event_schema_json", "view_schema_json", "presets_json", "options_json", "cards_json", "layout_json")
     RULESET_FIELD_NUMBER: _ClassVar[int]
     CONFIG_SCHEMA_JSON_FIELD_NUMBER: _ClassVar[int]
     COMMAND_SCHEMA_JSON_FIELD_NUMBER: _ClassVar[int]
@@ -66,6 +66,8 @@ class DescribeRulesetResponse(_message.Message):
     VIEW_SCHEMA_JSON_FIELD_NUMBER: _ClassVar[int]
     PRESETS_JSON_FIELD_NUMBER: _ClassVar[int]
     OPTIONS_JSON_FIELD_NUMBER: _ClassVar[int]
+    CARDS_JSON_FIELD_NUMBER: _ClassVar[int]
+    LAYOUT_JSON_FIELD_NUMBER: _ClassVar[int]
     ruleset: RulesetSummary
     config_schema_json: str
     command_schema_json: str
@@ -73,7 +75,9 @@ class DescribeRulesetResponse(_message.Message):
     view_schema_json: str
     presets_json: str
     options_json: str
-    def __init__(self, ruleset: _Optional[_Union[RulesetSummary, _Mapping]] = ..., config_schema_json: _Optional[str] = ..., command_schema_json: _Optional[str] = ..., event_schema_json: _Optional[str] = ..., view_schema_json: _Optional[str] = ..., presets_json: _Optional[str] = ..., options_json: _Optional[str] = ...) -> None: ...
+    cards_json: str
+    layout_json: str
+    def __init__(self, ruleset: _Optional[_Union[RulesetSummary, _Mapping]] = ..., config_schema_json: _Optional[str] = ..., command_schema_json: _Optional[str] = ..., event_schema_json: _Optional[str] = ..., view_schema_json: _Optional[str] = ..., presets_json: _Optional[str] = ..., options_json: _Optional[str] = ..., cards_json: _Optional[str] = ..., layout_json: _Optional[str] = ...) -> None: ...
 
 class SeatSpec(_message.Message):
     __slots__ = ("name", "config_json")
@@ -201,16 +205,30 @@ class GetViewRequest(_message.Message):
     def __init__(self, match_id: _Optional[str] = ..., token: _Optional[str] = ..., min_version: _Optional[int] = ...) -> None: ...
 
 class GetViewResponse(_message.Message):
-    __slots__ = ("seat", "version", "view_json", "to_act")
+    __slots__ = ("seat", "version", "view_json", "to_act", "deadline")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
     VIEW_JSON_FIELD_NUMBER: _ClassVar[int]
     TO_ACT_FIELD_NUMBER: _ClassVar[int]
+    DEADLINE_FIELD_NUMBER: _ClassVar[int]
     seat: int
     version: int
     view_json: str
     to_act: _containers.RepeatedScalarFieldContainer[int]
-    def __init__(self, seat: _Optional[int] = ..., version: _Optional[int] = ..., view_json: _Optional[str] = ..., to_act: _Optional[_Iterable[int]] = ...) -> None: ...
+    deadline: Deadline
+    def __init__(self, seat: _Optional[int] = ..., version: _Optional[int] = ..., view_json: _Optional[str] = ..., to_act: _Optional[_Iterable[int]] = ..., deadline: _Optional[_Union[Deadline, _Mapping]] = ...) -> None: ...
+
+class Deadline(_message.Message):
+    __slots__ = ("seat", "timeout_json", "expires_at", "seconds")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    TIMEOUT_JSON_FIELD_NUMBER: _ClassVar[int]
+    EXPIRES_AT_FIELD_NUMBER: _ClassVar[int]
+    SECONDS_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    timeout_json: str
+    expires_at: str
+    seconds: float
+    def __init__(self, seat: _Optional[int] = ..., timeout_json: _Optional[str] = ..., expires_at: _Optional[str] = ..., seconds: _Optional[float] = ...) -> None: ...
 
 class ListLegalCommandsRequest(_message.Message):
     __slots__ = ("match_id", "token", "min_version", "include_view")
@@ -225,18 +243,20 @@ class ListLegalCommandsRequest(_message.Message):
     def __init__(self, match_id: _Optional[str] = ..., token: _Optional[str] = ..., min_version: _Optional[int] = ..., include_view: _Optional[bool] = ...) -> None: ...
 
 class ListLegalCommandsResponse(_message.Message):
-    __slots__ = ("seat", "version", "commands_json", "view_json", "to_act")
+    __slots__ = ("seat", "version", "commands_json", "view_json", "to_act", "deadline")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
     COMMANDS_JSON_FIELD_NUMBER: _ClassVar[int]
     VIEW_JSON_FIELD_NUMBER: _ClassVar[int]
     TO_ACT_FIELD_NUMBER: _ClassVar[int]
+    DEADLINE_FIELD_NUMBER: _ClassVar[int]
     seat: int
     version: int
     commands_json: _containers.RepeatedScalarFieldContainer[str]
     view_json: str
     to_act: _containers.RepeatedScalarFieldContainer[int]
-    def __init__(self, seat: _Optional[int] = ..., version: _Optional[int] = ..., commands_json: _Optional[_Iterable[str]] = ..., view_json: _Optional[str] = ..., to_act: _Optional[_Iterable[int]] = ...) -> None: ...
+    deadline: Deadline
+    def __init__(self, seat: _Optional[int] = ..., version: _Optional[int] = ..., commands_json: _Optional[_Iterable[str]] = ..., view_json: _Optional[str] = ..., to_act: _Optional[_Iterable[int]] = ..., deadline: _Optional[_Union[Deadline, _Mapping]] = ...) -> None: ...
 
 class SubmitCommandRequest(_message.Message):
     __slots__ = ("match_id", "token", "command_json", "command_id", "expected_version")
@@ -291,14 +311,18 @@ class WatchMatchRequest(_message.Message):
     def __init__(self, match_id: _Optional[str] = ..., token: _Optional[str] = ..., from_version: _Optional[int] = ..., include_view: _Optional[bool] = ...) -> None: ...
 
 class MatchUpdate(_message.Message):
-    __slots__ = ("event", "view_json", "match_ended")
+    __slots__ = ("event", "view_json", "match_ended", "deadline", "to_act")
     EVENT_FIELD_NUMBER: _ClassVar[int]
     VIEW_JSON_FIELD_NUMBER: _ClassVar[int]
     MATCH_ENDED_FIELD_NUMBER: _ClassVar[int]
+    DEADLINE_FIELD_NUMBER: _ClassVar[int]
+    TO_ACT_FIELD_NUMBER: _ClassVar[int]
     event: Event
     view_json: str
     match_ended: bool
-    def __init__(self, event: _Optional[_Union[Event, _Mapping]] = ..., view_json: _Optional[str] = ..., match_ended: _Optional[bool] = ...) -> None: ...
+    deadline: Deadline
+    to_act: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, event: _Optional[_Union[Event, _Mapping]] = ..., view_json: _Optional[str] = ..., match_ended: _Optional[bool] = ..., deadline: _Optional[_Union[Deadline, _Mapping]] = ..., to_act: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class PlayRequest(_message.Message):
     __slots__ = ("start", "command")
@@ -434,6 +458,40 @@ class ReplayFailure(_message.Message):
     version: int
     message: str
     def __init__(self, check: _Optional[str] = ..., version: _Optional[int] = ..., message: _Optional[str] = ...) -> None: ...
+
+class ViewReplayRequest(_message.Message):
+    __slots__ = ("replay", "match_id", "seat")
+    REPLAY_FIELD_NUMBER: _ClassVar[int]
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    replay: bytes
+    match_id: str
+    seat: int
+    def __init__(self, replay: _Optional[bytes] = ..., match_id: _Optional[str] = ..., seat: _Optional[int] = ...) -> None: ...
+
+class ReplayStep(_message.Message):
+    __slots__ = ("event", "view_json", "to_act", "deadline")
+    EVENT_FIELD_NUMBER: _ClassVar[int]
+    VIEW_JSON_FIELD_NUMBER: _ClassVar[int]
+    TO_ACT_FIELD_NUMBER: _ClassVar[int]
+    DEADLINE_FIELD_NUMBER: _ClassVar[int]
+    event: Event
+    view_json: str
+    to_act: _containers.RepeatedScalarFieldContainer[int]
+    deadline: Deadline
+    def __init__(self, event: _Optional[_Union[Event, _Mapping]] = ..., view_json: _Optional[str] = ..., to_act: _Optional[_Iterable[int]] = ..., deadline: _Optional[_Union[Deadline, _Mapping]] = ...) -> None: ...
+
+class ViewReplayResponse(_message.Message):
+    __slots__ = ("match", "verification", "seat", "steps")
+    MATCH_FIELD_NUMBER: _ClassVar[int]
+    VERIFICATION_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    STEPS_FIELD_NUMBER: _ClassVar[int]
+    match: Match
+    verification: VerifyReplayResponse
+    seat: int
+    steps: _containers.RepeatedCompositeFieldContainer[ReplayStep]
+    def __init__(self, match: _Optional[_Union[Match, _Mapping]] = ..., verification: _Optional[_Union[VerifyReplayResponse, _Mapping]] = ..., seat: _Optional[int] = ..., steps: _Optional[_Iterable[_Union[ReplayStep, _Mapping]]] = ...) -> None: ...
 
 class WatchLifecycleRequest(_message.Message):
     __slots__ = ("from_position", "labels")

@@ -209,6 +209,11 @@ class MatchServiceStub:
                 request_serializer=duelhall_dot_v1_dot_duelhall__pb2.VerifyReplayRequest.SerializeToString,
                 response_deserializer=duelhall_dot_v1_dot_duelhall__pb2.VerifyReplayResponse.FromString,
                 _registered_method=True)
+        self.ViewReplay = channel.unary_unary(
+                '/duelhall.v1.MatchService/ViewReplay',
+                request_serializer=duelhall_dot_v1_dot_duelhall__pb2.ViewReplayRequest.SerializeToString,
+                response_deserializer=duelhall_dot_v1_dot_duelhall__pb2.ViewReplayResponse.FromString,
+                _registered_method=True)
         self.WatchLifecycle = channel.unary_stream(
                 '/duelhall.v1.MatchService/WatchLifecycle',
                 request_serializer=duelhall_dot_v1_dot_duelhall__pb2.WatchLifecycleRequest.SerializeToString,
@@ -297,6 +302,14 @@ class MatchServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ViewReplay(self, request, context):
+        """Every version of a replay file, or of a stored ended match, as one viewer saw it: the events redacted for
+        that viewer and the viewer's view after each. A replay file is verified first, like VerifyReplay.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def WatchLifecycle(self, request, context):
         """Match creations and ends across all matches in the store's global order, from a position: the
         stored ones, then live ones. Resume with the last position received plus one.
@@ -362,6 +375,11 @@ def add_MatchServiceServicer_to_server(servicer, server):
                     servicer.VerifyReplay,
                     request_deserializer=duelhall_dot_v1_dot_duelhall__pb2.VerifyReplayRequest.FromString,
                     response_serializer=duelhall_dot_v1_dot_duelhall__pb2.VerifyReplayResponse.SerializeToString,
+            ),
+            'ViewReplay': grpc.unary_unary_rpc_method_handler(
+                    servicer.ViewReplay,
+                    request_deserializer=duelhall_dot_v1_dot_duelhall__pb2.ViewReplayRequest.FromString,
+                    response_serializer=duelhall_dot_v1_dot_duelhall__pb2.ViewReplayResponse.SerializeToString,
             ),
             'WatchLifecycle': grpc.unary_stream_rpc_method_handler(
                     servicer.WatchLifecycle,
@@ -667,6 +685,33 @@ class MatchService:
             '/duelhall.v1.MatchService/VerifyReplay',
             duelhall_dot_v1_dot_duelhall__pb2.VerifyReplayRequest.SerializeToString,
             duelhall_dot_v1_dot_duelhall__pb2.VerifyReplayResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ViewReplay(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/duelhall.v1.MatchService/ViewReplay',
+            duelhall_dot_v1_dot_duelhall__pb2.ViewReplayRequest.SerializeToString,
+            duelhall_dot_v1_dot_duelhall__pb2.ViewReplayResponse.FromString,
             options,
             channel_credentials,
             insecure,

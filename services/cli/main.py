@@ -13,7 +13,7 @@ import sys
 from collections.abc import Sequence
 from importlib.metadata import version
 
-from services.cli import health, matches, migrate, prune, replay, rulesets, selfplay, serve, tournament
+from services.cli import health, matches, migrate, prune, replay, rulesets, selfplay, serve, tournament, view
 from services.cli.errors import describe
 from services.secrets import scrub
 
@@ -26,7 +26,7 @@ def parser() -> argparse.ArgumentParser:
     root.add_argument("--version", action="version", version=f"duelhall {version('duelhall')}")
     root.add_argument("--debug", action="store_true", help="show tracebacks")
     commands = root.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for module in (serve, migrate, health, rulesets, selfplay, matches, replay, prune, tournament):
+    for module in (serve, migrate, health, rulesets, selfplay, matches, replay, prune, tournament, view):
         module.register(commands)
     return root
 

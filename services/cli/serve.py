@@ -1,4 +1,4 @@
-"""``duelhall serve``: run the gRPC server until interrupted."""
+"""``duelhall serve``: run the gRPC server and its HTTP port until interrupted."""
 
 from __future__ import annotations
 
@@ -16,9 +16,12 @@ from services.transport import Tls
 
 
 def register(commands: Any) -> None:
-    parser = commands.add_parser("serve", help="run the gRPC match service")
+    parser = commands.add_parser("serve", help="run the match service (gRPC, and HTTP for browsers)")
     add_database_option(parser)
     parser.add_argument("--listen", default="127.0.0.1:50051", help="HOST:PORT to listen on (port 0: any free port)")
+    parser.add_argument("--http", default="127.0.0.1:8080",
+                        help="HOST:PORT of the HTTP port: the API over Connect and the viewer page "
+                             "(port 0: any free port; 'off': none)")
     parser.add_argument("--admin-token", default=None,
                         help="token for admin actions (default: none, admin actions refused)")
     parser.add_argument("--capacity", type=positive, default=1024, help="matches kept in memory")
@@ -51,7 +54,8 @@ def run(args: argparse.Namespace) -> int:
     if (args.tls_cert is None) != (args.tls_key is None) or (args.tls_client_ca and not args.tls_cert):
         raise ValueError("TLS needs both --tls-cert and --tls-key (and --tls-client-ca only with them)")
     tls = Tls(args.tls_cert, args.tls_key, args.tls_client_ca) if args.tls_cert else None
-    config = ServerConfig(database_url=database(args), listen=args.listen, admin_token=args.admin_token,
+    config = ServerConfig(database_url=database(args), listen=args.listen,
+                          http=None if args.http == "off" else args.http, admin_token=args.admin_token,
                           capacity=args.capacity, sqlite_synchronous=args.sqlite_synchronous,
                           migrate=args.migrate, metrics=args.metrics, tls=tls,
                           drain_seconds=args.drain_seconds, grace_seconds=args.grace_seconds)

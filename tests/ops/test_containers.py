@@ -115,7 +115,8 @@ async def test_the_compose_start_up_sequence_as_processes() -> None:
                     assert done.returncode == 0, done.stderr
                     assert "compose-pw" not in done.stdout + done.stderr
                     continue
-                env |= {"DUELHALL_LISTEN": "127.0.0.1:0", "DUELHALL_METRICS": "127.0.0.1:0"}
+                env |= {"DUELHALL_LISTEN": "127.0.0.1:0", "DUELHALL_METRICS": "127.0.0.1:0",
+                        "DUELHALL_HTTP": "127.0.0.1:0"}
                 proc = subprocess.Popen([str(BIN / "duelhall"), *service["command"]], stdout=subprocess.PIPE,
                                         stderr=subprocess.DEVNULL, text=True, env=os.environ | env)
                 assert proc.stdout is not None

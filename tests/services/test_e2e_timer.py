@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from datetime import UTC, datetime, timedelta
 
 import grpc
 import msgspec
@@ -47,3 +48,30 @@ async def test_an_expired_turn_timer_ends_the_turn_as_the_system(database_url: s
         await running.stop(0)
     timeouts = [c for c in replay.commands if c.actor == "system" and c.type == "timeout"]
     assert timeouts and msgspec.json.decode(timeouts[0].payload) == {"type": "timeout", "turn": 1}
+
+
+async def test_views_and_the_latest_watch_update_carry_the_running_clock(matches: pb_grpc.MatchServiceStub) -> None:
+    before = datetime.now(UTC)
+    created = await create_match(matches, options='{"turn_seconds": 40}')
+    view = await matches.GetView(pb.GetViewRequest(match_id=created.match_id))
+    assert view.HasField("deadline")
+    assert view.deadline.seat == view.to_act[0]
+    assert msgspec.json.decode(view.deadline.timeout_json)["type"] == "timeout"
+    assert view.deadline.seconds == 40
+    expires = datetime.fromisoformat(view.deadline.expires_at)
+    assert before + timedelta(seconds=39) < expires < datetime.now(UTC) + timedelta(seconds=40.5)
+    legal = await matches.ListLegalCommands(pb.ListLegalCommandsRequest(
+        match_id=created.match_id, token=created.tokens[view.to_act[0]]))
+    assert legal.deadline == view.deadline
+    updates = []
+    async for update in matches.WatchMatch(pb.WatchMatchRequest(match_id=created.match_id)):
+        updates.append(update)
+        if update.event.version == created.version:
+            break
+    assert [u.HasField("deadline") for u in updates] == [False] * (len(updates) - 1) + [True]
+    assert updates[-1].deadline == view.deadline
+    assert list(updates[-1].to_act) == list(view.to_act) and not updates[0].to_act
+    conceded = await matches.SubmitCommand(pb.SubmitCommandRequest(
+        match_id=created.match_id, token=created.tokens[0], command_json='{"type": "concede"}'))
+    assert not (await matches.GetView(pb.GetViewRequest(
+        match_id=created.match_id, min_version=conceded.version))).HasField("deadline")

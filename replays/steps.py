@@ -1,0 +1,52 @@
+"""Every version of a replay as one viewer saw it: the event redacted for the viewer, then the viewer's view.
+
+The viewer page steps through these; it never receives an event or a view the viewer may not see.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import msgspec
+
+from engine import registry
+from engine.contract import Deadline, Viewer
+from engine.match import MATCH_CREATED, apply, encode, event_decoder, fold
+from replays.format import Replay
+
+
+class Step(msgspec.Struct, frozen=True):
+    version: int
+    type: str
+    data: bytes
+    """The event's JSON, redacted for the viewer."""
+    actor: str
+    recorded_at: datetime
+    view: bytes
+    """The viewer's view after the event, as JSON."""
+    to_act: tuple[int, ...]
+    deadline: Deadline | None
+    """The clock that ran after the event (from its time), while the match was running."""
+
+
+def steps(replay: Replay, viewer: Viewer) -> list[Step]:
+    """One step per event of ``replay`` (which must have passed the fold check), in version order."""
+    ruleset = registry.get(replay.ruleset.id)
+    decoder = event_decoder(ruleset)
+    actors = {}
+    for command in replay.commands:
+        for version in range(command.first_version, command.last_version + 1):
+            actors[version] = command.actor
+    found: list[Step] = []
+    match = None
+    for recorded in replay.events:
+        event = decoder.decode(recorded.data)
+        match = fold(ruleset, [event]) if match is None else apply(ruleset, match, [event])
+        state = match.state
+        data = recorded.data.encode() if recorded.type == MATCH_CREATED else encode(ruleset.redact(event, viewer))
+        running = ruleset.outcome(state) is None
+        found.append(Step(
+            version=recorded.version, type=recorded.type, data=data, actor=actors.get(recorded.version, "system"),
+            recorded_at=datetime.fromisoformat(recorded.recorded_at), view=encode(ruleset.view(state, viewer)),
+            to_act=tuple(ruleset.to_act(state)), deadline=ruleset.deadline(state) if running else None))
+    return found

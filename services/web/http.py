@@ -1,0 +1,78 @@
+"""The HTTP listener: uvicorn serving the web application inside the process's own asyncio loop.
+
+It runs beside grpc.aio in the same loop and the same match manager, so both ports see one source of truth.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import socket
+from collections.abc import Iterator
+from typing import Any
+
+import uvicorn
+
+GRACE = 2.0
+"""Seconds open requests (watch streams) get to finish when the listener stops."""
+
+
+class _Embedded(uvicorn.Server):
+    """A uvicorn server that leaves signals to its host and says when it is listening."""
+
+    def __init__(self, config: uvicorn.Config) -> None:
+        super().__init__(config)
+        self.listening = asyncio.Event()
+
+    @contextlib.contextmanager
+    def capture_signals(self) -> Iterator[None]:
+        # The process (services/server.py) handles SIGINT/SIGTERM and stops this server itself.
+        yield
+
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        await super().startup(sockets)
+        self.listening.set()
+
+
+class HttpListener:
+    """Listens on ``listen`` (HOST:PORT; port 0 picks a free one) from construction, serves from ``start``.
+
+    Binding first lets a server refuse to start, before it opens anything else, when the port is taken.
+    """
+
+    def __init__(self, listen: str) -> None:
+        host, _, port = listen.rpartition(":")
+        self.host = host or "127.0.0.1"
+        try:
+            self._socket = socket.create_server((self.host, int(port)))
+        except OSError as exc:
+            reason = os.strerror(exc.errno) if exc.errno else str(exc)
+            raise OSError(f"cannot listen for HTTP on {listen}: {reason}") from None
+        self.port: int = self._socket.getsockname()[1]
+        self._server: _Embedded | None = None
+        self._task: asyncio.Task[None] | None = None
+
+    @property
+    def address(self) -> str:
+        return f"http://{self.host}:{self.port}"
+
+    async def start(self, app: Any) -> None:
+        config = uvicorn.Config(app, lifespan="off", log_level="warning", access_log=False,
+                                timeout_graceful_shutdown=int(GRACE))
+        self._server = _Embedded(config)
+        self._task = asyncio.create_task(self._server.serve(sockets=[self._socket]))
+        listening = asyncio.create_task(self._server.listening.wait())
+        await asyncio.wait({self._task, listening}, return_when=asyncio.FIRST_COMPLETED)
+        if not self._server.listening.is_set():
+            listening.cancel()
+            await self._task
+            raise RuntimeError(f"the HTTP listener did not start on {self.host}:{self.port}")
+
+    async def stop(self, grace: float = GRACE) -> None:
+        if self._server is not None and self._task is not None:
+            # uvicorn's wait for open requests times out at once when given 0, even with none open.
+            self._server.config.timeout_graceful_shutdown = max(1, round(grace))
+            self._server.should_exit = True
+            await self._task
+        self._socket.close()

@@ -1,0 +1,59 @@
+// The event log: each event (already redacted for the viewer) as a sentence. A layout may give templates per
+// event type; otherwise the event's type and fields read as "Seat 0 (ann): card drawn, pile monster".
+
+import { capitalised, el, words } from "./dom.js";
+import { seatName } from "./board.js";
+
+const SEAT_FIELDS = /(^|_)seat$/;
+
+export function sentence(ctx, event) {
+  const data = JSON.parse(event.dataJson || "{}");
+  const templates = (ctx.layout.events || {})[event.type];
+  const options = templates === undefined ? [] : Array.isArray(templates) ? templates : [templates];
+  const template = options.find((text) => placeholders(text).every((key) => value(data, key) !== null));
+  const text = template ? capitalised(fill(ctx, template, data)) : generic(ctx, event, data);
+  return el("li", { "data-version": event.version, "data-type": event.type },
+    el("span", { class: "version" }, event.version), " ", text);
+}
+
+function generic(ctx, event, data) {
+  if (event.type === "MatchCreated") {
+    return `Match created: ${data.ruleset} v${data.version}, seats ${(data.seats || []).join(", ")}`;
+  }
+  const subject = typeof data.seat === "number" ? seatName(ctx, data.seat) : actorName(ctx, event.actor);
+  const details = Object.entries(data).filter(([key, item]) => key !== "type" && key !== "seat" && item !== null &&
+    !(typeof item === "object" && !Array.isArray(item))).map(([key, item]) => `${words(key)} ${shown(ctx, key, item)}`);
+  return `${capitalised(subject)}: ${words(event.type)}${details.length ? ", " + details.join(", ") : ""}`;
+}
+
+function actorName(ctx, actor) {
+  if (actor === "system") return "the server";
+  if (actor === "admin") return "an admin";
+  return /^\d+$/.test(actor || "") ? seatName(ctx, Number(actor)) : "the match";
+}
+
+function shown(ctx, key, item) {
+  if (Array.isArray(item)) {
+    if (item.length > 8) return `${item.length} items`;
+    return item.map((entry) => shown(ctx, key, entry)).join(", ") || "none";
+  }
+  if (item && typeof item === "object") return "…";
+  if (typeof item === "number" && SEAT_FIELDS.test(key)) return seatName(ctx, item);
+  if (typeof item === "string") return ctx.cards.name(item) ?? words(item);
+  if (typeof item === "boolean") return item ? "yes" : "no";
+  return String(item);
+}
+
+function placeholders(template) {
+  return [...template.matchAll(/\{([\w.]+)\}/g)].map((found) => found[1]);
+}
+
+function value(data, path) {
+  let item = data;
+  for (const part of path.split(".")) item = item === null || item === undefined ? undefined : item[part];
+  return item === undefined ? null : item;
+}
+
+function fill(ctx, template, data) {
+  return template.replace(/\{([\w.]+)\}/g, (_, path) => shown(ctx, path.split(".").pop(), value(data, path)));
+}

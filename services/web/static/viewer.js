@@ -1,0 +1,258 @@
+// The viewer page: a replay file or an ended match step by step, or a running match live, as one viewer.
+// Everything drawn comes from the server already redacted for the chosen viewer; a dropped replay file is
+// sent to the server as it is and never read here.
+
+import { ApiError, bytesBase64, call, stream } from "./connect.js";
+import { drawBoard } from "./board.js";
+import { Cards } from "./cards.js";
+import { capitalised, el } from "./dom.js";
+import { sentence } from "./sentences.js";
+
+const $ = (selector) => document.querySelector(selector);
+const rulesets = new Map();
+const state = { source: null, match: null, seat: -1, steps: [], index: -1, ruleset: null, cards: null,
+  live: null, rendered: 0, pending: false };
+
+async function describe(rulesetId) {
+  if (!rulesets.has(rulesetId)) {
+    const described = await call("RulesetService", "DescribeRuleset", { ruleset: rulesetId });
+    rulesets.set(rulesetId, { id: rulesetId, title: described.ruleset.title,
+      layout: described.layoutJson ? JSON.parse(described.layoutJson) : {},
+      catalog: JSON.parse(described.cardsJson || "[]") });
+  }
+  return rulesets.get(rulesetId);
+}
+
+function status(text, kind = "info", attributes = {}) {
+  const node = $("#status");
+  node.replaceChildren(text);
+  node.className = kind;
+  for (const name of [...node.attributes].map((a) => a.name).filter((n) => n.startsWith("data-"))) node.removeAttribute(name);
+  for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, value);
+}
+
+function failed(error) {
+  if (error instanceof ApiError) status(`Refused (${error.reason || error.code}): ${error.message}`, "error",
+    { "data-reason": error.reason });
+  else status(`Failed: ${error.message}`, "error");
+}
+
+function reset() {
+  if (state.live) state.live.abort();
+  Object.assign(state, { live: null, steps: [], index: -1, rendered: 0, match: null });
+  $("#board").replaceChildren();
+  $("#log").replaceChildren();
+  $("#outcome").replaceChildren();
+  $("#match").replaceChildren();
+}
+
+// -- replays and ended matches ---------------------------------------------------------------------
+
+async function openReplay(source, seat, at = 0, started = performance.now()) {
+  reset();
+  state.source = source;
+  state.seat = seat;
+  status("Loading…");
+  let viewed;
+  try {
+    viewed = await call("MatchService", "ViewReplay", { ...source, seat });
+  } catch (error) {
+    failed(error);
+    return;
+  }
+  const verification = viewed.verification;
+  if (verification && !verification.ok) {
+    const failure = verification.failure || {};
+    const where = failure.version ? ` at version ${failure.version}` : "";
+    status(`Refused: the ${failure.check} check failed${where}: ${failure.message}`, "error",
+      { "data-check": failure.check, "data-ok": "false" });
+    return;
+  }
+  await useMatch(viewed.match, seat);
+  state.steps = viewed.steps.map((step) => ({ event: step.event, viewJson: step.viewJson, toAct: step.toAct || [],
+    deadline: step.deadline || null }));
+  const checks = verification ? `verified: ${verification.checks.join(", ")}` : "stored match";
+  status(`${capitalised(checks)} · ${state.steps.length} versions`, "ok", { "data-ok": "true" });
+  show(at);
+  document.body.dataset.loadMs = String(Math.round(performance.now() - started));
+}
+
+async function useMatch(match, seat) {
+  state.match = match;
+  state.ruleset = await describe(match.ruleset);
+  state.cards = new Cards(state.ruleset.catalog, state.ruleset.layout);
+  const picker = $("#seat");
+  picker.replaceChildren(el("option", { value: "-1" }, "spectator"),
+    ...match.seats.map((name, index) => el("option", { value: String(index) }, `seat ${index} (${name})`)));
+  picker.value = String(seat);
+  $("#match").replaceChildren(el("strong", {}, state.ruleset.title), ` · ${match.matchId} · `,
+    match.seats.map((name, index) => `${index}=${name}`).join(", "));
+  document.body.dataset.ruleset = match.ruleset;
+}
+
+// -- one step --------------------------------------------------------------------------------------
+
+function show(index) {
+  if (!state.steps.length) return;
+  const started = performance.now();
+  state.index = Math.max(0, Math.min(index, state.steps.length - 1));
+  const step = state.steps[state.index];
+  const view = JSON.parse(step.viewJson);
+  state.cards.learn(view);
+  const ctx = { view, layout: state.ruleset.layout, cards: state.cards, seats: state.match.seats,
+    viewer: state.seat === -1 ? null : state.seat, toAct: step.toAct, deadline: step.deadline,
+    live: state.live !== null, version: step.event.version };
+  $("#board").replaceWith(drawBoard(ctx));
+  const scrubber = $("#scrubber");
+  scrubber.max = String(state.steps.length);
+  scrubber.value = String(state.index + 1);
+  $("#position").textContent = `version ${step.event.version} of ${state.steps.length}`;
+  showLog(ctx);
+  showOutcome();
+  tick();
+  document.body.dataset.stepMs = String(Math.round(performance.now() - started));
+}
+
+function showLog(ctx) {
+  const log = $("#log");
+  while (state.rendered > state.index + 1) {
+    log.lastElementChild.remove();
+    state.rendered -= 1;
+  }
+  const added = [];
+  while (state.rendered < state.index + 1) {
+    added.push(sentence(ctx, state.steps[state.rendered].event));
+    state.rendered += 1;
+  }
+  log.append(...added);
+  log.scrollTop = log.scrollHeight;
+}
+
+function showOutcome() {
+  const node = $("#outcome");
+  const last = state.index === state.steps.length - 1;
+  if (!last || !state.match.outcomeJson) {
+    node.replaceChildren();
+    return;
+  }
+  const outcome = JSON.parse(state.match.outcomeJson);
+  const names = (seats) => seats.map((seat) => `seat ${seat} (${state.match.seats[seat]})`).join(", ") || "nobody";
+  node.replaceChildren(el("h2", {}, "Outcome"), outcome.draw ? "Draw" : `Winners: ${names(outcome.winners)}`,
+    el("br"), `Losers: ${names(outcome.losers)}`, el("br"), `Reason: ${outcome.reason}`);
+}
+
+// -- live ------------------------------------------------------------------------------------------
+
+async function watch(matchId, token) {
+  reset();
+  state.source = null;
+  status("Connecting…");
+  const controller = new AbortController();
+  let match;
+  try {
+    const seen = await call("MatchService", "GetView", { matchId, token });
+    match = await call("MatchService", "GetMatch", { matchId });
+    state.seat = seen.seat ?? 0;
+  } catch (error) {
+    failed(error);
+    return;
+  }
+  state.live = controller;
+  await useMatch(match, state.seat);
+  $("#seat").disabled = true;
+  status(`Live as ${state.seat === -1 ? "a spectator" : `seat ${state.seat}`}`, "ok", { "data-live": "true" });
+  try {
+    await stream("MatchService", "WatchMatch", { matchId, token, includeView: true }, (update) => {
+      const following = state.index >= state.steps.length - 1;
+      state.steps.push({ event: update.event, viewJson: update.viewJson, toAct: update.toAct || [],
+        deadline: update.deadline || null });
+      if (following) schedule();
+    }, controller.signal);
+    state.match = await call("MatchService", "GetMatch", { matchId });
+    state.live = null;
+    status("The match has ended", "ok", { "data-live": "ended" });
+    show(state.steps.length - 1);
+  } catch (error) {
+    if (!controller.signal.aborted) failed(error);
+  }
+}
+
+// Many updates can arrive at once (a watch starts with the history): draw once per frame.
+function schedule() {
+  if (state.pending) return;
+  state.pending = true;
+  requestAnimationFrame(() => {
+    state.pending = false;
+    show(state.steps.length - 1);
+  });
+}
+
+function tick() {
+  for (const clock of document.querySelectorAll(".clock.live")) {
+    const left = Math.max(0, (Date.parse(clock.dataset.expiresAt) - Date.now()) / 1000);
+    clock.querySelector(".remaining").textContent = left > 0 ? `${Math.ceil(left)} s left` : "time is up";
+    clock.dataset.left = String(Math.ceil(left));
+  }
+}
+
+// -- wiring ----------------------------------------------------------------------------------------
+
+async function openFile(file) {
+  const started = performance.now();
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  $("#seat").disabled = false;
+  await openReplay({ replay: bytesBase64(bytes) }, -1, 0, started);
+}
+
+function wire() {
+  const drop = $("#drop");
+  drop.addEventListener("dragover", (event) => { event.preventDefault(); drop.classList.add("over"); });
+  drop.addEventListener("dragleave", () => drop.classList.remove("over"));
+  drop.addEventListener("drop", (event) => {
+    event.preventDefault();
+    drop.classList.remove("over");
+    if (event.dataTransfer.files.length) openFile(event.dataTransfer.files[0]);
+  });
+  $("#file").addEventListener("change", (event) => { if (event.target.files.length) openFile(event.target.files[0]); });
+  $("#open-match").addEventListener("submit", (event) => {
+    event.preventDefault();
+    $("#seat").disabled = false;
+    openReplay({ matchId: $("#match-id").value.trim() }, -1);
+  });
+  $("#watch").addEventListener("submit", (event) => {
+    event.preventDefault();
+    watch($("#watch-id").value.trim(), $("#token").value.trim());
+  });
+  $("#seat").addEventListener("change", (event) => {
+    if (state.source) openReplay(state.source, Number(event.target.value), state.index);
+  });
+  $("#scrubber").addEventListener("input", (event) => show(Number(event.target.value) - 1));
+  $("#first").addEventListener("click", () => show(0));
+  $("#previous").addEventListener("click", () => show(state.index - 1));
+  $("#next").addEventListener("click", () => show(state.index + 1));
+  $("#last").addEventListener("click", () => show(state.steps.length - 1));
+  document.addEventListener("keydown", (event) => {
+    if (event.target instanceof HTMLInputElement && event.target.type !== "range") return;
+    const moves = { ArrowLeft: state.index - 1, ArrowRight: state.index + 1, Home: 0, End: state.steps.length - 1 };
+    if (event.key in moves) {
+      event.preventDefault();
+      show(moves[event.key]);
+    }
+  });
+  setInterval(tick, 250);
+}
+
+async function fromAddress() {
+  const query = new URLSearchParams(location.search);
+  if (query.get("replay")) {
+    const response = await fetch(query.get("replay"));
+    await openReplay({ replay: bytesBase64(new Uint8Array(await response.arrayBuffer())) }, -1);
+  } else if (query.get("match")) {
+    await openReplay({ matchId: query.get("match") }, -1);
+  } else if (query.get("watch")) {
+    watch(query.get("watch"), query.get("token") || "");
+  }
+}
+
+wire();
+fromAddress();

@@ -1,0 +1,69 @@
+"""ViewReplay: every version of an ended match or a replay file, as one viewer saw it, redacted like a watch."""
+
+from __future__ import annotations
+
+import grpc
+import msgspec
+
+from replays.format import decode_replay, encode_replay
+from services.api import duelhall_pb2 as pb
+from services.api import duelhall_pb2_grpc as pb_grpc
+from tests.services.client import create_match, play_random
+from tests.services.test_e2e_errors import refused
+
+
+async def test_an_ended_match_step_by_step_is_what_its_watchers_saw(matches: pb_grpc.MatchServiceStub) -> None:
+    created = await create_match(matches, ruleset="duel")
+    await play_random(matches, created, seed=5, max_commands=60)
+    if (await matches.GetMatch(pb.GetMatchRequest(match_id=created.match_id))).status == pb.MATCH_STATUS_RUNNING:
+        await matches.SubmitCommand(pb.SubmitCommandRequest(match_id=created.match_id, token=created.tokens[0],
+                                                            command_json='{"type": "concede"}'))
+    for seat, token in ((-1, ""), (0, created.tokens[0]), (1, created.tokens[1])):
+        viewed = await matches.ViewReplay(pb.ViewReplayRequest(match_id=created.match_id, seat=seat))
+        watched = [u async for u in matches.WatchMatch(pb.WatchMatchRequest(
+            match_id=created.match_id, token=token, include_view=True))]
+        assert [s.event.data_json for s in viewed.steps] == [u.event.data_json for u in watched]
+        assert [s.view_json for s in viewed.steps] == [u.view_json for u in watched]
+        assert [s.event.actor for s in viewed.steps] == [u.event.actor for u in watched]
+        final = await matches.GetView(pb.GetViewRequest(match_id=created.match_id, token=token))
+        assert viewed.steps[-1].view_json == final.view_json
+        assert viewed.match.status == pb.MATCH_STATUS_ENDED and viewed.seat == seat
+        assert not viewed.HasField("verification")
+    running = viewed.steps[len(viewed.steps) // 2]
+    assert running.deadline.seat in (0, 1) and running.deadline.seconds > 0
+    assert not viewed.steps[-1].HasField("deadline")
+
+
+async def test_a_replay_file_is_verified_first(matches: pb_grpc.MatchServiceStub) -> None:
+    created = await create_match(matches)
+    await play_random(matches, created, seed=2)
+    data = (await matches.ExportReplay(pb.ExportReplayRequest(match_id=created.match_id))).replay
+    viewed = await matches.ViewReplay(pb.ViewReplayRequest(replay=data, seat=1))
+    assert viewed.verification.ok and len(viewed.steps) == viewed.match.version
+    replay = decode_replay(data)
+    events = list(replay.events)
+    events[9] = msgspec.structs.replace(events[9], data=events[9].data.replace('"seat":0', '"seat":1', 1))
+    tampered = encode_replay(msgspec.structs.replace(replay, events=events))
+    refused_view = await matches.ViewReplay(pb.ViewReplayRequest(replay=tampered, seat=1))
+    assert not refused_view.verification.ok and not refused_view.steps
+    assert (refused_view.verification.failure.check, refused_view.verification.failure.version) == ("chain", 10)
+
+
+async def test_running_unknown_and_bad_seats_are_refused(matches: pb_grpc.MatchServiceStub) -> None:
+    created = await create_match(matches)
+    assert await refused(matches.ViewReplay(pb.ViewReplayRequest(match_id=created.match_id))) == (
+        grpc.StatusCode.FAILED_PRECONDITION, "MATCH_RUNNING")
+    assert await refused(matches.ViewReplay(pb.ViewReplayRequest(match_id="nope"))) == (
+        grpc.StatusCode.NOT_FOUND, "MATCH_NOT_FOUND")
+    await matches.SubmitCommand(pb.SubmitCommandRequest(match_id=created.match_id, token=created.tokens[0],
+                                                        command_json='{"type": "concede"}'))
+    assert await refused(matches.ViewReplay(pb.ViewReplayRequest(match_id=created.match_id, seat=2))) == (
+        grpc.StatusCode.INVALID_ARGUMENT, "SEAT_INVALID")
+
+
+async def test_rulesets_describe_their_catalog(rulesets: pb_grpc.RulesetServiceStub) -> None:
+    described = await rulesets.DescribeRuleset(pb.DescribeRulesetRequest(ruleset="card_monsters"))
+    cards = {c["id"]: c for c in msgspec.json.decode(described.cards_json)}
+    assert cards["M01"]["name"] == "Ember Brute"
+    aq = msgspec.json.decode((await rulesets.DescribeRuleset(pb.DescribeRulesetRequest(ruleset="aq"))).cards_json)
+    assert {"Mon.01", "SK01"} <= {c["id"] for c in aq}
