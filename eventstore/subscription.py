@@ -11,7 +11,11 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable
 
+from eventstore.errors import DatabaseError
 from eventstore.model import RecordedEvent
+
+RETRY_FIRST, RETRY_LAST = 0.05, 2.0
+"""Seconds before reading again after a failed read, doubling up to the last."""
 
 PAGE = 500
 
@@ -68,10 +72,19 @@ async def follow(
     commits of that whole interval (a follower that can afford the delay saves a query per commit).
     """
     position = from_position
+    delay = RETRY_FIRST
     while not signal.closed:
         # Taken before the read: a commit announced after this line wakes the wait below at once.
         heard = signal.position
-        events = await read_all(position, PAGE)
+        try:
+            events = await read_all(position, PAGE)
+        except DatabaseError:
+            # The database is down or a pooled connection died: read the same position again once it is
+            # back, so the subscriber neither misses an event nor has to resubscribe.
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, RETRY_LAST)
+            continue
+        delay = RETRY_FIRST
         for event in events:
             yield event
         if events:

@@ -32,13 +32,14 @@ int64 = st.one_of(st.integers(-5, 50), st.integers(-(2**63), 2**63 - 1))
 garbage = st.one_of(st.binary(max_size=300), st.just(b"\xff" * 20), st.just(b"\x0a\xff\xff\xff\xff\x0f"),
                     st.just(DEEP.encode()))
 
-_matches: dict[int, Created] = {}
+_matches: dict[Running, Created] = {}
 
 
 async def _match(server: Running, stub: pb_grpc.MatchServiceStub) -> Created:
-    if server.port not in _matches:
-        _matches[server.port] = await create_match(stub)
-    return _matches[server.port]
+    # Keyed by the server itself: a later test's server may listen on a port an earlier one used.
+    if server not in _matches:
+        _matches[server] = await create_match(stub)
+    return _matches[server]
 
 
 async def _settles(call: Any) -> None:
