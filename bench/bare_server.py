@@ -40,26 +40,32 @@ class BareMatches(pb_grpc.MatchServiceServicer):
     async def GetView(self, request: pb.GetViewRequest, context: object) -> pb.GetViewResponse:
         return pb.GetViewResponse(version=self._versions[request.match_id], view_json="{}", to_act=[0])
 
-    async def ListLegalCommands(self, request: pb.ListLegalCommandsRequest, context: object) -> pb.ListLegalCommandsResponse:
+    async def ListLegalCommands(
+        self, request: pb.ListLegalCommandsRequest, context: object
+    ) -> pb.ListLegalCommandsResponse:
         version = self._versions[request.match_id]
         return pb.ListLegalCommandsResponse(seat=0, version=version, commands_json=LEGAL, view_json="{}", to_act=[0])
 
-    async def SubmitCommand(self, request: pb.SubmitCommandRequest, context: grpc.aio.ServicerContext) -> pb.SubmitCommandResponse:
+    async def SubmitCommand(
+        self, request: pb.SubmitCommandRequest, context: grpc.aio.ServicerContext
+    ) -> pb.SubmitCommandResponse:
         command = msgspec.json.decode(request.command_json)
         if not isinstance(command, dict) or "type" not in command:
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "bad command")
         version = self._versions[request.match_id]
         events = [NewEvent(type="Done", data=request.command_json.encode()), NewEvent(type="Next", data=b"{}")]
-        record = CommandRecord(command_id=request.command_id, actor="0", type=command["type"],
-                               payload=request.command_json.encode())
+        record = CommandRecord(
+            command_id=request.command_id, actor="0", type=command["type"], payload=request.command_json.encode()
+        )
         await self._store.append(request.match_id, version, events, record)
         self._versions[request.match_id] = version + 2
         ended = (version + 1) // 2 >= self._length
         return pb.SubmitCommandResponse(version=version + 2, to_act=[] if ended else [0])
 
     async def GetMatch(self, request: pb.GetMatchRequest, context: object) -> pb.Match:
-        return pb.Match(match_id=request.match_id, version=self._versions[request.match_id],
-                        status=pb.MATCH_STATUS_ENDED)
+        return pb.Match(
+            match_id=request.match_id, version=self._versions[request.match_id], status=pb.MATCH_STATUS_ENDED
+        )
 
 
 async def main() -> None:

@@ -30,17 +30,23 @@ from rich.table import Table
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.service import database, drop  # noqa: E402
-from engine import registry  # noqa: E402
-from engine.bots import RandomBot  # noqa: E402
-from engine.match import apply, create, decide_command, encode, fold, snapshot, type_tag  # noqa: E402
-from engine.selfplay import next_move  # noqa: E402
-from eventstore import (  # noqa: E402
-    AppendRequest, AsyncEventStore, CommandRecord, NewEvent, Snapshot, migrate, open_store,
+from bench.service import database, drop
+from engine import registry
+from engine.bots import RandomBot
+from engine.match import apply, create, decide_command, encode, fold, snapshot, type_tag
+from engine.selfplay import next_move
+from eventstore import (
+    AppendRequest,
+    AsyncEventStore,
+    CommandRecord,
+    NewEvent,
+    Snapshot,
+    migrate,
+    open_store,
 )
-from replays.storage import SEED_SECRET  # noqa: E402
-from services.manager import MatchManager, SeatEntry, snapshot_schema  # noqa: E402
-from services.tokens import TOKEN_SECRET_PREFIX, token_hash  # noqa: E402
+from replays.storage import SEED_SECRET
+from services.manager import MatchManager, SeatEntry, snapshot_schema
+from services.tokens import TOKEN_SECRET_PREFIX, token_hash
 
 SEATS = [SeatEntry(name="a", config={}), SeatEntry(name="b", config={})]
 
@@ -86,24 +92,42 @@ async def long_match(store: AsyncEventStore, events: int, tail: int) -> str:
     def new(batch: list[object]) -> tuple[NewEvent, ...]:
         return tuple(NewEvent(type_tag(e), encode(e)) for e in batch)
 
-    requests = [AppendRequest(match_id, 0, new(played[:setup]),
-                              CommandRecord(f"create-{match_id}", "system", "create_match", b"{}"),
-                              tuple(sorted(hidden.items())))]
+    requests = [
+        AppendRequest(
+            match_id,
+            0,
+            new(played[:setup]),
+            CommandRecord(f"create-{match_id}", "system", "create_match", b"{}"),
+            tuple(sorted(hidden.items())),
+        )
+    ]
     version = setup
     filler = played[setup:]
     snapshot_at = events - tail
     while version < snapshot_at:
         chunk = [filler[(version + i) % len(filler)] for i in range(min(3, snapshot_at - version))]
-        requests.append(AppendRequest(match_id, version, new(chunk),
-                                      CommandRecord(f"c{version}", "0", type_tag(chunk[0]), b'{"type":"engage"}')))
+        requests.append(
+            AppendRequest(
+                match_id,
+                version,
+                new(chunk),
+                CommandRecord(f"c{version}", "0", type_tag(chunk[0]), b'{"type":"engage"}'),
+            )
+        )
         version += len(chunk)
     for index in range(0, len(real_tail), 3):
-        chunk = real_tail[index:index + 3]
-        requests.append(AppendRequest(match_id, version, new(chunk),
-                                      CommandRecord(f"c{version}", "0", type_tag(chunk[0]), b'{"type":"engage"}')))
+        chunk = real_tail[index : index + 3]
+        requests.append(
+            AppendRequest(
+                match_id,
+                version,
+                new(chunk),
+                CommandRecord(f"c{version}", "0", type_tag(chunk[0]), b'{"type":"engage"}'),
+            )
+        )
         version += len(chunk)
     for first in range(0, len(requests), 200):
-        outcomes = await store.append_batch(requests[first:first + 200])
+        outcomes = await store.append_batch(requests[first : first + 200])
         assert all(not isinstance(o, Exception) for o in outcomes), outcomes
     state = msgspec.structs.replace(before_tail, version=snapshot_at)
     await store.save_snapshot(Snapshot(match_id, snapshot_at, snapshot_schema(ruleset), snapshot(state)))
@@ -136,8 +160,10 @@ async def bench(url: str, hot: int, events: int, tail: int, loads: int) -> list[
         (f"{hot:,} hot matches: RSS before / after", f"{before:,.0f} MiB / {after:,.0f} MiB"),
         ("memory per hot match", f"{(after - before) * 1024 / hot:,.1f} KiB"),
         ("creating them", f"{seconds:.1f} s ({hot / seconds:,.0f} matches/s)"),
-        (f"cold load of a {version:,}-event match (snapshot + {tail}-event tail), median of {loads}",
-         f"{median:.1f} ms"),
+        (
+            f"cold load of a {version:,}-event match (snapshot + {tail}-event tail), median of {loads}",
+            f"{median:.1f} ms",
+        ),
     ]
 
 

@@ -35,9 +35,9 @@ from rich.table import Table
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.service import CONCEDE, POSTGRES, database, drop, start  # noqa: E402
-from services.api import duelhall_pb2 as pb  # noqa: E402
-from services.api import duelhall_pb2_grpc as pb_grpc  # noqa: E402
+from bench.service import CONCEDE, POSTGRES, database, drop, start
+from services.api import duelhall_pb2 as pb
+from services.api import duelhall_pb2_grpc as pb_grpc
 
 CHANNELS_PER_PROCESS = 8
 
@@ -51,8 +51,9 @@ def transactions(url: str) -> int | None:
     if not url.startswith("postgresql"):
         return None
     with psycopg.connect(POSTGRES, autocommit=True) as admin:
-        row = admin.execute("SELECT xact_commit + xact_rollback FROM pg_stat_database WHERE datname = %s",
-                            (url.rsplit("/", 1)[1],)).fetchone()
+        row = admin.execute(
+            "SELECT xact_commit + xact_rollback FROM pg_stat_database WHERE datname = %s", (url.rsplit("/", 1)[1],)
+        ).fetchone()
     return int(row[0]) if row else 0
 
 
@@ -81,20 +82,20 @@ def spectate(address: str, watches: list[tuple[str, int]], deadline: float, read
             return count
 
         try:
-            counts = await asyncio.wait_for(asyncio.gather(*(follow(s) for s in streams)),
-                                            deadline - time.time())
+            counts = await asyncio.wait_for(asyncio.gather(*(follow(s) for s in streams)), deadline - time.time())
         except TimeoutError:
             counts = [0]
         for channel in channels:
             await channel.close()
         return sum(counts), latencies
 
-    delivered, latencies = asyncio.run(run())
+    _delivered, latencies = asyncio.run(run())
     results.put((len(latencies), latencies))
 
 
-async def play(stub: pb_grpc.MatchServiceStub, match_id: str, tokens: dict[int, str], rate: float,
-               deadline: float, seed: int) -> int:
+async def play(
+    stub: pb_grpc.MatchServiceStub, match_id: str, tokens: dict[int, str], rate: float, deadline: float, seed: int
+) -> int:
     """Bot commands at ``rate`` per second until the match ends or the deadline passes."""
     rng = random.Random(seed)
     to_act = list((await stub.GetView(pb.GetViewRequest(match_id=match_id))).to_act)
@@ -106,25 +107,32 @@ async def play(stub: pb_grpc.MatchServiceStub, match_id: str, tokens: dict[int, 
         seat = to_act[0]
         legal = await stub.ListLegalCommands(pb.ListLegalCommandsRequest(match_id=match_id, token=tokens[seat]))
         options = [c for c in legal.commands_json if CONCEDE not in c]
-        reply = await stub.SubmitCommand(pb.SubmitCommandRequest(
-            match_id=match_id, token=tokens[seat], command_json=rng.choice(options), command_id=f"c{commands}"))
+        reply = await stub.SubmitCommand(
+            pb.SubmitCommandRequest(
+                match_id=match_id, token=tokens[seat], command_json=rng.choice(options), command_id=f"c{commands}"
+            )
+        )
         to_act = list(reply.to_act)
         commands += 1
     return commands
 
 
-def scenario(address: str, pid: int, url: str, matches: int, watchers: int, rate: float, seconds: float,
-             processes: int) -> dict[str, Any]:
+def scenario(
+    address: str, pid: int, url: str, matches: int, watchers: int, rate: float, seconds: float, processes: int
+) -> dict[str, Any]:
     async def create() -> list[tuple[str, dict[int, str], int]]:
         async with grpc.aio.insecure_channel(address) as channel:
             stub = pb_grpc.MatchServiceStub(channel)
             made = []
             for _ in range(matches):
-                created = await stub.CreateMatch(pb.CreateMatchRequest(
-                    ruleset="card_monsters", seats=[pb.SeatSpec(name="a"), pb.SeatSpec(name="b")],
-                    options_json='{"max_turns": 200}'))
-                made.append((created.match.match_id, {t.seat: t.token for t in created.tokens},
-                             created.match.version))
+                created = await stub.CreateMatch(
+                    pb.CreateMatchRequest(
+                        ruleset="card_monsters",
+                        seats=[pb.SeatSpec(name="a"), pb.SeatSpec(name="b")],
+                        options_json='{"max_turns": 200}',
+                    )
+                )
+                made.append((created.match.match_id, {t.seat: t.token for t in created.tokens}, created.match.version))
             return made
 
     made = asyncio.run(create())
@@ -133,8 +141,9 @@ def scenario(address: str, pid: int, url: str, matches: int, watchers: int, rate
     ready, results = context.Queue(), context.Queue()
     deadline = time.time() + seconds + 30
     share = [watches[i::processes] for i in range(processes)]
-    workers = [context.Process(target=spectate, args=(address, part, deadline, ready, results))
-               for part in share if part]
+    workers = [
+        context.Process(target=spectate, args=(address, part, deadline, ready, results)) for part in share if part
+    ]
     for worker in workers:
         worker.start()
     for _ in workers:
@@ -144,15 +153,19 @@ def scenario(address: str, pid: int, url: str, matches: int, watchers: int, rate
         async with grpc.aio.insecure_channel(address) as channel:
             stub = pb_grpc.MatchServiceStub(channel)
             end = time.perf_counter() + seconds
-            played = await asyncio.gather(*(play(stub, m, tokens, rate, end, i)
-                                            for i, (m, tokens, _) in enumerate(made)))
+            played = await asyncio.gather(
+                *(play(stub, m, tokens, rate, end, i) for i, (m, tokens, _) in enumerate(made))
+            )
             # Watchers of a match still running at the deadline stop once it ends: concede it.
             for match_id, tokens, _ in made:
                 view = await stub.GetView(pb.GetViewRequest(match_id=match_id))
                 if view.to_act:
                     seat = view.to_act[0]
-                    await stub.SubmitCommand(pb.SubmitCommandRequest(
-                        match_id=match_id, token=tokens[seat], command_json='{"type":"concede"}'))
+                    await stub.SubmitCommand(
+                        pb.SubmitCommandRequest(
+                            match_id=match_id, token=tokens[seat], command_json='{"type":"concede"}'
+                        )
+                    )
             return sum(played)
 
     cpu_before, xact_before = cpu_seconds(pid), transactions(url)
@@ -168,10 +181,16 @@ def scenario(address: str, pid: int, url: str, matches: int, watchers: int, rate
     events = deliveries / max(1, matches * watchers)
     cuts = statistics.quantiles(latencies, n=100) if len(latencies) > 1 else [0.0] * 99
     return {
-        "matches": matches, "watchers": matches * watchers, "commands": commands, "events": events,
-        "deliveries": deliveries, "cpu_us": cpu / max(1, deliveries) * 1e6,
-        "p50": cuts[49] * 1000, "p99": cuts[98] * 1000,
-        "xact_per_event": None if xact_before is None or xact_after is None or not events
+        "matches": matches,
+        "watchers": matches * watchers,
+        "commands": commands,
+        "events": events,
+        "deliveries": deliveries,
+        "cpu_us": cpu / max(1, deliveries) * 1e6,
+        "p50": cuts[49] * 1000,
+        "p99": cuts[98] * 1000,
+        "xact_per_event": None
+        if xact_before is None or xact_after is None or not events
         else (xact_after - xact_before) / (events * matches),
     }
 
@@ -189,13 +208,30 @@ def main() -> None:
     runs = [(1, int(n), args.rate) for n in args.spectators.split(",") if n]
     if args.matches:
         runs.append((args.matches, args.watchers, args.rate / 10))
-    table = Table("matches", "watchers", "commands", "events/match", "deliveries", "server CPU us/delivery",
-                  "p50 ms", "p99 ms", "db transactions/event")
+    table = Table(
+        "matches",
+        "watchers",
+        "commands",
+        "events/match",
+        "deliveries",
+        "server CPU us/delivery",
+        "p50 ms",
+        "p99 ms",
+        "db transactions/event",
+    )
     with tempfile.TemporaryDirectory() as tmp:
         for matches, watchers, rate in runs:
             url = database(args.backend, Path(tmp), f"fanout{matches}x{watchers}")
-            proc, address = start([str(Path(sys.executable).parent / "duelhall"), "serve", "--database-url", url,
-                                   "--listen", "127.0.0.1:0"])
+            proc, address = start(
+                [
+                    str(Path(sys.executable).parent / "duelhall"),
+                    "serve",
+                    "--database-url",
+                    url,
+                    "--listen",
+                    "127.0.0.1:0",
+                ]
+            )
             try:
                 row = scenario(address, proc.pid, url, matches, watchers, rate, args.seconds, args.processes)
             finally:
@@ -203,9 +239,17 @@ def main() -> None:
                 proc.wait(10)
                 drop(url)
             xact = row["xact_per_event"]
-            table.add_row(str(row["matches"]), f"{row['watchers']:,}", f"{row['commands']:,}", f"{row['events']:.0f}",
-                          f"{row['deliveries']:,}", f"{row['cpu_us']:.1f}", f"{row['p50']:.1f}", f"{row['p99']:.1f}",
-                          "-" if xact is None else f"{xact:.2f}")
+            table.add_row(
+                str(row["matches"]),
+                f"{row['watchers']:,}",
+                f"{row['commands']:,}",
+                f"{row['events']:.0f}",
+                f"{row['deliveries']:,}",
+                f"{row['cpu_us']:.1f}",
+                f"{row['p50']:.1f}",
+                f"{row['p99']:.1f}",
+                "-" if xact is None else f"{xact:.2f}",
+            )
     Console(width=140).print(table)
 
 

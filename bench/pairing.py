@@ -44,8 +44,10 @@ def field(size: int, seed: int = 7) -> list[Entrant]:
             met[names[a]].add(names[b])
             met[names[b]].add(names[a])
     had_bye = set(rng.sample(names, 3))
-    return [Entrant(player=name, points=points[i], rank=i, opponents=frozenset(met[name]), had_bye=name in had_bye)
-            for i, name in enumerate(names)]
+    return [
+        Entrant(player=name, points=points[i], rank=i, opponents=frozenset(met[name]), had_bye=name in had_bye)
+        for i, name in enumerate(names)
+    ]
 
 
 def measure(size: int) -> tuple[float, Pairing]:
@@ -90,15 +92,32 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[256, 1024])
     args = parser.parse_args()
-    table = Table("players", "seconds", "target", "tables", "byes", "rematches", "pair-downs", "pair decision s",
-                  title="one Swiss round, half the field tied on points")
+    table = Table(
+        "players",
+        "seconds",
+        "target",
+        "tables",
+        "byes",
+        "rematches",
+        "pair-downs",
+        "pair decision s",
+        title="one Swiss round, half the field tied on points",
+    )
     for size in args.sizes:
         seconds, result = measure(size)
         target = TARGETS.get(size)
         verdict = "" if target is None else f"<= {target} s {'ok' if seconds <= target else 'MISSED'}"
         byes = sum(b is None for _, b in result.tables)
-        table.add_row(f"{size:,}", f"{seconds:.3f}", verdict, str(len(result.tables) - byes), str(byes),
-                      str(result.rematches), str(result.pair_downs), f"{decision_seconds(size):.3f}")
+        table.add_row(
+            f"{size:,}",
+            f"{seconds:.3f}",
+            verdict,
+            str(len(result.tables) - byes),
+            str(byes),
+            str(result.rematches),
+            str(result.pair_downs),
+            f"{decision_seconds(size):.3f}",
+        )
     Console(width=140).print(table)
 
 

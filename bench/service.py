@@ -51,12 +51,14 @@ def start(command: list[str]) -> tuple[subprocess.Popen[str], str]:
     return proc, line.strip().rsplit(" ", 1)[-1]
 
 
-async def bot_match(stub: pb_grpc.MatchServiceStub, rng: random.Random, latencies: list[float],
-                    deadline: float) -> None:
+async def bot_match(
+    stub: pb_grpc.MatchServiceStub, rng: random.Random, latencies: list[float], deadline: float
+) -> None:
     """Plays matches one after another until the deadline, recording each submit's latency."""
     while time.perf_counter() < deadline:
-        created = await stub.CreateMatch(pb.CreateMatchRequest(
-            ruleset="card_monsters", seats=[pb.SeatSpec(name="a"), pb.SeatSpec(name="b")]))
+        created = await stub.CreateMatch(
+            pb.CreateMatchRequest(ruleset="card_monsters", seats=[pb.SeatSpec(name="a"), pb.SeatSpec(name="b")])
+        )
         match_id = created.match.match_id
         tokens = {t.seat: t.token for t in created.tokens}
         to_act = list((await stub.GetView(pb.GetViewRequest(match_id=match_id))).to_act)
@@ -67,8 +69,11 @@ async def bot_match(stub: pb_grpc.MatchServiceStub, rng: random.Random, latencie
             # A substring test, not a JSON decode: the client stays cheap, so the server is what is measured.
             options = [c for c in legal.commands_json if CONCEDE not in c]
             started = time.perf_counter()
-            reply = await stub.SubmitCommand(pb.SubmitCommandRequest(
-                match_id=match_id, token=tokens[seat], command_json=rng.choice(options), command_id=f"c{count}"))
+            reply = await stub.SubmitCommand(
+                pb.SubmitCommandRequest(
+                    match_id=match_id, token=tokens[seat], command_json=rng.choice(options), command_id=f"c{count}"
+                )
+            )
             latencies.append(time.perf_counter() - started)
             to_act = list(reply.to_act)
             count += 1
@@ -88,23 +93,32 @@ async def play_seat(call: Any, seat: int, rng: random.Random, latencies: list[fl
                 return
             options = [c for c in turn.commands_json if CONCEDE not in c]
             sent = time.perf_counter()
-            await call.write(pb.PlayRequest(command=pb.PlayCommand(command_json=rng.choice(options),
-                                                                   command_id=f"s{seat}c{count}")))
+            await call.write(
+                pb.PlayRequest(command=pb.PlayCommand(command_json=rng.choice(options), command_id=f"s{seat}c{count}"))
+            )
             count += 1
 
 
-async def stream_match(stub: pb_grpc.MatchServiceStub, rng: random.Random, latencies: list[float],
-                       deadline: float) -> None:
+async def stream_match(
+    stub: pb_grpc.MatchServiceStub, rng: random.Random, latencies: list[float], deadline: float
+) -> None:
     """Plays matches one after another over two Play streams each, until the deadline."""
     while time.perf_counter() < deadline:
-        created = await stub.CreateMatch(pb.CreateMatchRequest(
-            ruleset="card_monsters", seats=[pb.SeatSpec(name="a"), pb.SeatSpec(name="b")]))
+        created = await stub.CreateMatch(
+            pb.CreateMatchRequest(ruleset="card_monsters", seats=[pb.SeatSpec(name="a"), pb.SeatSpec(name="b")])
+        )
         calls = [stub.Play(), stub.Play()]
         for token in created.tokens:
-            await calls[token.seat].write(pb.PlayRequest(start=pb.PlayStart(
-                match_id=created.match.match_id, token=token.token, from_version=created.match.version)))
-        seats = [asyncio.ensure_future(play_seat(call, seat, rng, latencies, deadline))
-                 for seat, call in enumerate(calls)]
+            await calls[token.seat].write(
+                pb.PlayRequest(
+                    start=pb.PlayStart(
+                        match_id=created.match.match_id, token=token.token, from_version=created.match.version
+                    )
+                )
+            )
+        seats = [
+            asyncio.ensure_future(play_seat(call, seat, rng, latencies, deadline)) for seat, call in enumerate(calls)
+        ]
         await asyncio.wait(seats, return_when=asyncio.FIRST_COMPLETED)
         for call in calls:
             call.cancel()
@@ -152,8 +166,11 @@ def run(backend: str, kind: str, matches: int, seconds: float, workdir: Path) ->
     """(commands/s, p50 ms, p99 ms, commands, server CPU us per command) of one server."""
     url = database(backend, workdir, "streams" if kind == STREAMS else kind)
     duelhall = str(Path(sys.executable).parent / "duelhall")
-    command = ([sys.executable, str(ROOT / "bench" / "bare_server.py"), "--database-url", url] if kind == "bare"
-               else [duelhall, "serve", "--database-url", url, "--listen", "127.0.0.1:0"])
+    command = (
+        [sys.executable, str(ROOT / "bench" / "bare_server.py"), "--database-url", url]
+        if kind == "bare"
+        else [duelhall, "serve", "--database-url", url, "--listen", "127.0.0.1:0"]
+    )
     proc, address = start(command)
     try:
         before = cpu_seconds(proc.pid)
@@ -175,8 +192,16 @@ def main() -> None:
     args = parser.parse_args()
     backends = ("sqlite", "postgres") if args.backend == "both" else (args.backend,)
     kinds = ("duelhall", STREAMS) if args.play_stream else ("bare", "duelhall")
-    table = Table("backend", "server", "commands", "commands/s", "p50 ms", "p99 ms", "server CPU us/command",
-                  "of unary" if args.play_stream else "of ceiling")
+    table = Table(
+        "backend",
+        "server",
+        "commands",
+        "commands/s",
+        "p50 ms",
+        "p99 ms",
+        "server CPU us/command",
+        "of unary" if args.play_stream else "of ceiling",
+    )
     with tempfile.TemporaryDirectory() as tmp:
         for backend in backends:
             runs: dict[str, list[tuple[float, float, float, int, float]]] = {kind: [] for kind in kinds}
@@ -186,8 +211,16 @@ def main() -> None:
             medians = [sorted(runs[kind])[len(runs[kind]) // 2] for kind in kinds]
             for kind, (rate, p50, p99, count, cpu) in zip(kinds, medians, strict=True):
                 label = "bare (ceiling)" if kind == "bare" else kind
-                table.add_row(backend, label, f"{count:,}", f"{rate:,.0f}", f"{p50:.1f}", f"{p99:.1f}", f"{cpu:,.0f}",
-                              f"{rate / medians[0][0]:.0%}")
+                table.add_row(
+                    backend,
+                    label,
+                    f"{count:,}",
+                    f"{rate:,.0f}",
+                    f"{p50:.1f}",
+                    f"{p99:.1f}",
+                    f"{cpu:,.0f}",
+                    f"{rate / medians[0][0]:.0%}",
+                )
     Console(width=120).print(table)
 
 

@@ -181,15 +181,18 @@ def throwaway(backend: str, postgres_url: str) -> Iterator[tuple[str, dict[str, 
         try:
             url = server.set(database=ours).render_as_string(hide_password=False)
             migrate(url)
-            yield url, {
-                "PERSISTENCE_MODULE": "eventsourcing.postgres",
-                "POSTGRES_DBNAME": theirs,
-                "POSTGRES_HOST": server.host or "127.0.0.1",
-                "POSTGRES_PORT": str(server.port or 5432),
-                "POSTGRES_USER": server.username or "postgres",
-                "POSTGRES_PASSWORD": server.password or "",
-                "POSTGRES_POOL_SIZE": "20",
-            }
+            yield (
+                url,
+                {
+                    "PERSISTENCE_MODULE": "eventsourcing.postgres",
+                    "POSTGRES_DBNAME": theirs,
+                    "POSTGRES_HOST": server.host or "127.0.0.1",
+                    "POSTGRES_PORT": str(server.port or 5432),
+                    "POSTGRES_USER": server.username or "postgres",
+                    "POSTGRES_PASSWORD": server.password or "",
+                    "POSTGRES_POOL_SIZE": "20",
+                },
+            )
         finally:
             for name in (ours, theirs):
                 admin.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
@@ -221,13 +224,27 @@ def bench_backend(backend: str, args: argparse.Namespace, progress: Callable[[st
                     rate, per_commit = median_pair(args.runs, measure)
                     mode = "group commit" if group_commit else "one commit each"
                     ours = f"{rate:,.0f} ({per_commit:.1f}/commit)"
-                    rows.append((label, f"appends/s, {writers:>2} writers, {mode}", ours, f"{peer[writers]:,.0f}",
-                                 f"{rate / peer[writers]:.1f}x"))
+                    rows.append(
+                        (
+                            label,
+                            f"appends/s, {writers:>2} writers, {mode}",
+                            ours,
+                            f"{peer[writers]:,.0f}",
+                            f"{rate / peer[writers]:.1f}x",
+                        )
+                    )
         progress(f"{backend}: loading 1,000 events")
         ours_ms = asyncio.run(load_ms(url, args.repeat))
         theirs_ms = peer_load_ms(peer_env, args.repeat)
-        rows.append((backend, "ms to load + decode 1,000 events", f"{ours_ms:.2f}", f"{theirs_ms:.2f}",
-                     f"{theirs_ms / ours_ms:.1f}x"))
+        rows.append(
+            (
+                backend,
+                "ms to load + decode 1,000 events",
+                f"{ours_ms:.2f}",
+                f"{theirs_ms:.2f}",
+                f"{theirs_ms / ours_ms:.1f}x",
+            )
+        )
     return rows
 
 

@@ -33,7 +33,7 @@ class GreedyBot:
     def choose(self, view: Any, commands: Sequence[Any]) -> Any:
         scores = [self._score(view, command) for command in commands]
         best = max(scores)
-        ties = [c for c, s in zip(commands, scores) if s == best]
+        ties = [c for c, s in zip(commands, scores, strict=False) if s == best]
         return ties[self._random.randrange(len(ties))]
 
 

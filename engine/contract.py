@@ -126,8 +126,9 @@ class Ruleset:
         object.__setattr__(self, "options", defaults(self.Options))
         object.__setattr__(self, "command_types", _by_tag(self.Command))
         decide_folded = self.decide_folded
-        object.__setattr__(self, "decide", lambda state, actor, command, rng: decide_folded(
-            state, actor, command, rng)[0])
+        object.__setattr__(
+            self, "decide", lambda state, actor, command, rng: decide_folded(state, actor, command, rng)[0]
+        )
 
 
 def _by_tag(union: Any) -> dict[str, type]:

@@ -1,7 +1,7 @@
 """Engine errors.
 
-    Rejected        a rule refused a command (code = the spec's UPPER_SNAKE reason)
-    ConfigError     a match configuration is invalid (code = the spec's deck/option code)
+Rejected        a rule refused a command (code = the spec's UPPER_SNAKE reason)
+ConfigError     a match configuration is invalid (code = the spec's deck/option code)
 """
 
 from __future__ import annotations

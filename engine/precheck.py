@@ -29,9 +29,8 @@ def check_common(
     if kind in system:
         if actor != SYSTEM:
             raise Rejected(NOT_SYSTEM, "only the system sends this command")
-    elif kind in admin:
-        if actor != ADMIN:
-            raise Rejected(NOT_ADMIN, "only a referee sends this command")
+    elif kind in admin and actor != ADMIN:
+        raise Rejected(NOT_ADMIN, "only a referee sends this command")
     if over:
         raise Rejected(MATCH_OVER, "the match is over")
     if kind in system or kind in admin or kind in anytime:

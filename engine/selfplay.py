@@ -36,7 +36,11 @@ def next_move(ruleset: Ruleset, state: Any, bots: Sequence[Bot]) -> tuple[Any, A
 
 
 def play(
-    ruleset: Ruleset, config_data: Any, seat_names: Sequence[str], seed: bytes, bots: Sequence[Bot],
+    ruleset: Ruleset,
+    config_data: Any,
+    seat_names: Sequence[str],
+    seed: bytes,
+    bots: Sequence[Bot],
     max_commands: int = 20_000,
 ) -> Played:
     """Plays one match to its outcome (or ``max_commands``), deciding each command on its own RNG stream."""

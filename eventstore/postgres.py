@@ -71,7 +71,12 @@ class PostgresStore:
     """The event store on PostgreSQL for asyncio code (see ``AsyncEventStore`` for the contract)."""
 
     def __init__(
-        self, pool: asyncpg.Pool, listener: asyncpg.Connection, *, group_commit: bool, poll_interval: float,
+        self,
+        pool: asyncpg.Pool,
+        listener: asyncpg.Connection,
+        *,
+        group_commit: bool,
+        poll_interval: float,
         dsn: str = "",
     ) -> None:
         self._pool, self._listener, self._dsn = pool, listener, dsn
@@ -176,7 +181,9 @@ class PostgresStore:
         except DRIVER_ERRORS as exc:
             return [refused(request, exc) for request in requests]
 
-    async def _append_on(self, connection: asyncpg.Connection, requests: Sequence[AppendRequest]) -> list[AppendOutcome]:
+    async def _append_on(
+        self, connection: asyncpg.Connection, requests: Sequence[AppendRequest]
+    ) -> list[AppendOutcome]:
         try:
             outcomes = await self._append_remembered(connection, requests)
             if outcomes is None:
@@ -211,7 +218,9 @@ class PostgresStore:
             raise
         return None if base is None else [_shifted(outcome, base) for outcome in result.outcomes]
 
-    async def _append_checked(self, connection: asyncpg.Connection, requests: Sequence[AppendRequest]) -> list[AppendOutcome]:
+    async def _append_checked(
+        self, connection: asyncpg.Connection, requests: Sequence[AppendRequest]
+    ) -> list[AppendOutcome]:
         """Lock the head, read every request's facts, plan and write: one transaction."""
         async with connection.transaction():
             position = await connection.fetchval(sql.LOCK_HEAD.text, *sql.LOCK_HEAD.args())

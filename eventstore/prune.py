@@ -17,8 +17,9 @@ from eventstore.schema import commands, events, projection_rows, secrets, snapsh
 from eventstore.urls import sync_url
 
 
-def delete_streams(url: str, stream_ids: Sequence[str], projections: Sequence[str] = (),
-                   row_keys: Sequence[str] = ()) -> int:
+def delete_streams(
+    url: str, stream_ids: Sequence[str], projections: Sequence[str] = (), row_keys: Sequence[str] = ()
+) -> int:
     """Delete the streams in one transaction, with their rows of ``projections`` (keyed by stream id, or by
     one of ``row_keys``); returns how many events were deleted."""
     if not stream_ids:
@@ -27,13 +28,18 @@ def delete_streams(url: str, stream_ids: Sequence[str], projections: Sequence[st
     try:
         with engine.begin() as connection:
             ids = list(stream_ids)
-            count = connection.execute(select(func.count()).select_from(events)
-                                       .where(events.c.stream_id.in_(ids))).scalar_one()
+            count = connection.execute(
+                select(func.count()).select_from(events).where(events.c.stream_id.in_(ids))
+            ).scalar_one()
             for table in (events, commands, secrets, snapshots):
                 connection.execute(delete(table).where(table.c.stream_id.in_(ids)))
             if projections:
-                connection.execute(delete(projection_rows).where(projection_rows.c.projection.in_(list(projections)),
-                                                                 projection_rows.c.key.in_([*ids, *row_keys])))
+                connection.execute(
+                    delete(projection_rows).where(
+                        projection_rows.c.projection.in_(list(projections)),
+                        projection_rows.c.key.in_([*ids, *row_keys]),
+                    )
+                )
             return int(count)
     finally:
         engine.dispose()

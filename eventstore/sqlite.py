@@ -188,9 +188,7 @@ class SqliteStore:
         self._connection.execute(sql.text, sql.args(**values))
 
     @_translated
-    def read_stream(
-        self, stream_id: str, from_version: int = 1, to_version: int | None = None
-    ) -> list[RecordedEvent]:
+    def read_stream(self, stream_id: str, from_version: int = 1, to_version: int | None = None) -> list[RecordedEvent]:
         """The stream's events from ``from_version`` to ``to_version`` (both inclusive), in order."""
         last = st.MAX_VERSION if to_version is None else to_version
         rows = self._rows(READ_STREAM, stream_id=stream_id, from_version=from_version, to_version=last)

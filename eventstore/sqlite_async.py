@@ -230,9 +230,7 @@ class AsyncSqliteStore:
         """A projection row's value, or None."""
         return await self._read(lambda store: store.get_row(table, key))
 
-    async def list_rows(
-        self, table: str, after_key: str | None = None, limit: int = 100
-    ) -> list[tuple[str, bytes]]:
+    async def list_rows(self, table: str, after_key: str | None = None, limit: int = 100) -> list[tuple[str, bytes]]:
         """Up to ``limit`` rows of a projection in key order, after ``after_key`` (exclusive)."""
         return await self._read(lambda store: store.list_rows(table, after_key, limit))
 

@@ -62,6 +62,7 @@ INSERT_EVENT = insert(events)
 INSERT_COMMAND = insert(commands)
 INSERT_SECRET = insert(secrets)
 
+
 def stream_head(stream_id: ColumnElement[Any]) -> Select[Any]:
     """The version and hash of the stream's last event (an index probe, whatever the stream's length)."""
     return (
@@ -77,7 +78,11 @@ def original(stream_id: ColumnElement[Any], command_id: ColumnElement[Any]) -> S
     first, last = events.alias("first_event"), events.alias("last_event")
     return (
         select(
-            commands.c.first_version, commands.c.last_version, first.c.position, last.c.position, last.c.hash,
+            commands.c.first_version,
+            commands.c.last_version,
+            first.c.position,
+            last.c.position,
+            last.c.hash,
             last.c.recorded_at,
         )
         .select_from(
@@ -93,7 +98,13 @@ def original_outcome(stream_id: str, row: Sequence[Any]) -> Appended:
     """The first result of a recorded command, from a row of ``original``."""
     first_version, last_version, first_position, last_position, head_hash, recorded_at = row
     return Appended(
-        stream_id, first_version, last_version, first_position, last_position, head_hash, from_micros(recorded_at),
+        stream_id,
+        first_version,
+        last_version,
+        first_position,
+        last_position,
+        head_hash,
+        from_micros(recorded_at),
         False,
     )
 

@@ -101,9 +101,7 @@ class AsyncEventStore(Protocol):
         """A projection row's value, or None."""
         ...
 
-    async def list_rows(
-        self, table: str, after_key: str | None = None, limit: int = 100
-    ) -> list[tuple[str, bytes]]:
+    async def list_rows(self, table: str, after_key: str | None = None, limit: int = 100) -> list[tuple[str, bytes]]:
         """Up to ``limit`` (key, value) rows of a projection in key order, after ``after_key`` (exclusive)."""
         ...
 

@@ -44,7 +44,7 @@ def redacted(url: str) -> str:
     """The URL as it may be shown in logs, errors and output: the password replaced by ``***``."""
     try:
         return parse(url).render_as_string(hide_password=True)
-    except Exception:  # noqa: BLE001 - an unparsable URL may still hold a password: show none of it
+    except Exception:
         return "(unparsable database URL)"
 
 

@@ -45,8 +45,16 @@ def steps(replay: Replay, viewer: Viewer) -> list[Step]:
         state = match.state
         data = recorded.data.encode() if recorded.type == MATCH_CREATED else encode(ruleset.redact(event, viewer))
         running = ruleset.outcome(state) is None
-        found.append(Step(
-            version=recorded.version, type=recorded.type, data=data, actor=actors.get(recorded.version, "system"),
-            recorded_at=datetime.fromisoformat(recorded.recorded_at), view=encode(ruleset.view(state, viewer)),
-            to_act=tuple(ruleset.to_act(state)), deadline=ruleset.deadline(state) if running else None))
+        found.append(
+            Step(
+                version=recorded.version,
+                type=recorded.type,
+                data=data,
+                actor=actors.get(recorded.version, "system"),
+                recorded_at=datetime.fromisoformat(recorded.recorded_at),
+                view=encode(ruleset.view(state, viewer)),
+                to_act=tuple(ruleset.to_act(state)),
+                deadline=ruleset.deadline(state) if running else None,
+            )
+        )
     return found

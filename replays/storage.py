@@ -34,7 +34,9 @@ class ReplayConflict(Exception):
 
 
 def build(
-    match_id: str, recorded: Sequence[RecordedEvent], commands: Sequence[tuple[CommandRecord, int, int]],
+    match_id: str,
+    recorded: Sequence[RecordedEvent],
+    commands: Sequence[tuple[CommandRecord, int, int]],
     seed: bytes | None,
 ) -> Replay:
     """The replay of a stored match; ``seed`` is left out while the folded events show no outcome."""
@@ -45,15 +47,36 @@ def build(
     decoder = event_decoder(ruleset)
     outcome = ruleset.outcome(fold(ruleset, [decoder.decode(r.data) for r in recorded]).state)
     return Replay(
-        format=FORMAT, format_version=FORMAT_VERSION, match_id=match_id,
+        format=FORMAT,
+        format_version=FORMAT_VERSION,
+        match_id=match_id,
         ruleset=RulesetRef(id=head["ruleset"], version=head["version"], card_data_hash=head["card_data_hash"]),
-        seats=head["seats"], config=head["config"], seed_commitment=head["seed_commitment"],
+        seats=head["seats"],
+        config=head["config"],
+        seed_commitment=head["seed_commitment"],
         seed=None if seed is None or outcome is None else seed.hex(),
         outcome=outcome,
-        commands=[ReplayCommand(command_id=c.command_id, actor=c.actor, type=c.type, payload=c.payload.decode(),
-                                first_version=first, last_version=last) for c, first, last in commands],
-        events=[ReplayEvent(version=r.version, type=r.type, data=r.data.decode(), hash=r.hash.hex(),
-                            recorded_at=r.meta.recorded_at.isoformat()) for r in recorded],
+        commands=[
+            ReplayCommand(
+                command_id=c.command_id,
+                actor=c.actor,
+                type=c.type,
+                payload=c.payload.decode(),
+                first_version=first,
+                last_version=last,
+            )
+            for c, first, last in commands
+        ],
+        events=[
+            ReplayEvent(
+                version=r.version,
+                type=r.type,
+                data=r.data.decode(),
+                hash=r.hash.hex(),
+                recorded_at=r.meta.recorded_at.isoformat(),
+            )
+            for r in recorded
+        ],
         head_hash=recorded[-1].hash.hex(),
     )
 
@@ -71,10 +94,13 @@ def appends(replay: Replay) -> list[tuple[int, list[NewEvent], CommandRecord, di
     """The store appends that recreate the replay's stream: (expected version, events, command, secrets)."""
     steps: list[tuple[int, list[NewEvent], CommandRecord, dict[str, bytes] | None]] = []
     for index, command in enumerate(replay.commands):
-        events = [NewEvent(type=e.type, data=e.data.encode())
-                  for e in replay.events[command.first_version - 1 : command.last_version]]
-        record = CommandRecord(command_id=command.command_id, actor=command.actor, type=command.type,
-                               payload=command.payload.encode())
+        events = [
+            NewEvent(type=e.type, data=e.data.encode())
+            for e in replay.events[command.first_version - 1 : command.last_version]
+        ]
+        record = CommandRecord(
+            command_id=command.command_id, actor=command.actor, type=command.type, payload=command.payload.encode()
+        )
         secrets = {SEED_SECRET: bytes.fromhex(replay.seed)} if index == 0 and replay.seed else None
         steps.append((command.first_version - 1, events, record, secrets))
     return steps

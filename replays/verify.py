@@ -92,9 +92,13 @@ def _ruleset(replay: Replay) -> Ruleset:
     if ruleset is None:
         raise _Failed("ruleset", 0, f"ruleset {ref.id!r} is not hosted here")
     if (ruleset.version, ruleset.card_data_hash) != (ref.version, ref.card_data_hash):
-        raise _Failed("ruleset", 0, f"{ref.id} here is version {ruleset.version} with card data "
-                                    f"{ruleset.card_data_hash[:12]}, the replay needs version {ref.version} "
-                                    f"with {ref.card_data_hash[:12]}")
+        raise _Failed(
+            "ruleset",
+            0,
+            f"{ref.id} here is version {ruleset.version} with card data "
+            f"{ruleset.card_data_hash[:12]}, the replay needs version {ref.version} "
+            f"with {ref.card_data_hash[:12]}",
+        )
     return ruleset
 
 
@@ -129,15 +133,21 @@ def _check_fold(replay: Replay, ruleset: Ruleset) -> list[Any]:
     if not events or not isinstance(events[0], MatchCreated):
         raise _Failed("fold", 1, "the first event is not MatchCreated")
     head = events[0]
-    header = (replay.ruleset.id, replay.ruleset.version, replay.ruleset.card_data_hash, tuple(replay.seats),
-              replay.config, replay.seed_commitment)
+    header = (
+        replay.ruleset.id,
+        replay.ruleset.version,
+        replay.ruleset.card_data_hash,
+        tuple(replay.seats),
+        replay.config,
+        replay.seed_commitment,
+    )
     if header != (head.ruleset, head.version, head.card_data_hash, head.seats, head.config, head.seed_commitment):
         raise _Failed("fold", 1, "the replay header differs from MatchCreated")
     if replay.match_id != match_id_for(head.seed_commitment):
         raise _Failed("fold", 1, "match_id is not the id MatchCreated's seed commitment gives")
     try:
         fold(ruleset, events)
-    except Exception as exc:  # noqa: BLE001 - any failure to fold is a verdict, not a crash
+    except Exception as exc:
         raise _Failed("fold", _failing_version(ruleset, events), f"folding failed: {exc!r}") from None
     return events
 
@@ -146,7 +156,7 @@ def _failing_version(ruleset: Ruleset, events: list[Any]) -> int:
     for version in range(1, len(events) + 1):
         try:
             fold(ruleset, events[:version])
-        except Exception:  # noqa: BLE001
+        except Exception:
             return version
     return 0
 
@@ -175,17 +185,24 @@ def _check_reexecution(replay: Replay, ruleset: Ruleset, events: list[Any]) -> N
     expected_first = 1
     for command in replay.commands:
         if command.first_version != expected_first or command.last_version < command.first_version:
-            raise _Failed("reexecute", expected_first, f"command {command.command_id} does not start at "
-                                                       f"version {expected_first}")
+            raise _Failed(
+                "reexecute", expected_first, f"command {command.command_id} does not start at version {expected_first}"
+            )
         produced = _execute(ruleset, match, command.payload.encode(), _actor(command.actor), seed, replay)
         for offset, event in enumerate(produced):
             version = command.first_version + offset
             if version > command.last_version or encode(event) != recorded[version - 1]:
-                raise _Failed("reexecute", version, f"command {command.command_id} ({command.type}) produces a "
-                                                    f"different event at version {version}")
+                raise _Failed(
+                    "reexecute",
+                    version,
+                    f"command {command.command_id} ({command.type}) produces a different event at version {version}",
+                )
         if command.first_version + len(produced) - 1 != command.last_version:
-            raise _Failed("reexecute", command.first_version + len(produced),
-                          f"command {command.command_id} produces fewer events than recorded")
+            raise _Failed(
+                "reexecute",
+                command.first_version + len(produced),
+                f"command {command.command_id} produces fewer events than recorded",
+            )
         done = events[command.first_version - 1 : command.last_version]
         match = fold(ruleset, done) if match is None else apply(ruleset, match, done)
         expected_first = command.last_version + 1

@@ -19,8 +19,15 @@ PROTOS = ("duelhall/v1/duelhall.proto", "duelhall/v1/tournament.proto")
 def generate(out: Path) -> list[Path]:
     """Writes the stubs under ``out`` and returns the files written."""
     include = Path(protoc.__file__).parent / "_proto"
-    args = ["protoc", f"-I{ROOT / 'proto'}", f"-I{include}", f"--python_out={out}", f"--pyi_out={out}",
-            f"--grpc_python_out={out}", *PROTOS]
+    args = [
+        "protoc",
+        f"-I{ROOT / 'proto'}",
+        f"-I{include}",
+        f"--python_out={out}",
+        f"--pyi_out={out}",
+        f"--grpc_python_out={out}",
+        *PROTOS,
+    ]
     if protoc.main(args) != 0:
         raise SystemExit("protoc failed")
     generated = out / "duelhall" / "v1"

@@ -172,7 +172,7 @@ def short_diff(lines: list[str], max_lines: int = 40, width: int = 160) -> str:
             out.append(_clip(line, counterpart, width))
     out.extend(_clip(r, None, width) for r in removed)
     if len(out) > max_lines:
-        out = out[:max_lines] + [f"... {len(out) - max_lines} more diff lines\n"]
+        out = [*out[:max_lines], f"... {len(out) - max_lines} more diff lines\n"]
     return "".join(out)
 
 
@@ -190,7 +190,7 @@ def _clip(line: str, other: str | None, width: int) -> str:
 
 
 def _first_difference(a: str, b: str) -> int:
-    return next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+    return next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
 
 
 def stale(ruleset_id: str) -> str:

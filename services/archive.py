@@ -51,8 +51,9 @@ async def ended_since(store: AsyncEventStore, since: datetime | None) -> list[Ma
             return rows
 
 
-async def export_ended(store: AsyncEventStore, folder: Path, since: datetime | None,
-                       progress: Progress | None = None) -> list[Path]:
+async def export_ended(
+    store: AsyncEventStore, folder: Path, since: datetime | None, progress: Progress | None = None
+) -> list[Path]:
     """Writes and verifies one replay file per ended match; returns the files."""
     rows = await ended_since(store, since)
     if progress:
@@ -95,8 +96,9 @@ async def judge(store: AsyncEventStore, path: Path) -> Verdict:
     return Verdict(path.name, replay.match_id, True, "archived and verified")
 
 
-async def prune(store: AsyncEventStore, url: str, folder: Path, dry_run: bool = False,
-                progress: Progress | None = None) -> list[Verdict]:
+async def prune(
+    store: AsyncEventStore, url: str, folder: Path, dry_run: bool = False, progress: Progress | None = None
+) -> list[Verdict]:
     """Judges every ``*.json`` in ``folder`` and deletes the matches that may go (none if ``dry_run``)."""
     files = sorted(folder.glob("*.json"))
     if progress:

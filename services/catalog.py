@@ -26,8 +26,7 @@ def cards(ruleset_id: str) -> bytes:
     data = msgspec.json.decode(path.read_bytes()) if path is not None else {}
     found: list[Any] = []
     for value in data.values() if isinstance(data, dict) else ():
-        if isinstance(value, list) and value and all(isinstance(v, dict) and "id" in v and "name" in v
-                                                     for v in value):
+        if isinstance(value, list) and value and all(isinstance(v, dict) and "id" in v and "name" in v for v in value):
             found.extend(value)
     return msgspec.json.encode(found)
 

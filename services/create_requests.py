@@ -45,27 +45,47 @@ _tokens = msgspec.json.Decoder(list[str])
 
 
 async def create_once(
-    matches: MatchManager, request_id: str, ruleset_id: str, seats: Sequence[SeatEntry], options: dict[str, Any],
+    matches: MatchManager,
+    request_id: str,
+    ruleset_id: str,
+    seats: Sequence[SeatEntry],
+    options: dict[str, Any],
     labels: dict[str, str],
 ) -> Created:
     """The match this request id stands for, created on first use; ``Conflict`` if the id meant another."""
     store = matches.store
-    fingerprint = hashlib.sha256(encode({"ruleset": ruleset_id, "seats": [msgspec.to_builtins(s) for s in seats],
-                                         "options": options, "labels": dict(sorted(labels.items()))})).hexdigest()
+    fingerprint = hashlib.sha256(
+        encode(
+            {
+                "ruleset": ruleset_id,
+                "seats": [msgspec.to_builtins(s) for s in seats],
+                "options": options,
+                "labels": dict(sorted(labels.items())),
+            }
+        )
+    ).hexdigest()
     stream = REQUEST_STREAM_PREFIX + hashlib.sha256(request_id.encode()).hexdigest()
     seed = secrets.token_bytes(32)
     claim = MatchRequested(match_id=match_id_for(seed_commitment(seed)), fingerprint=fingerprint)
     tokens = [new_token() for _ in seats]
     command = CommandRecord(command_id=uuid.uuid4().hex, actor=SYSTEM, type="request_match", payload=b"{}")
     try:
-        await store.append(stream, 0, [NewEvent(type=MATCH_REQUESTED, data=encode(claim))], command,
-                           secrets={TOKENS_SECRET: encode(tokens), SEED_SECRET: seed})
+        await store.append(
+            stream,
+            0,
+            [NewEvent(type=MATCH_REQUESTED, data=encode(claim))],
+            command,
+            secrets={TOKENS_SECRET: encode(tokens), SEED_SECRET: seed},
+        )
     except WrongExpectedVersion:
         head = await store.read_stream(stream, 1, 1)
         claim = _requested.decode(head[0].data)
         if claim.fingerprint != fingerprint:
-            raise Conflict(f"request_id {request_id!r} was used for a different match",
-                           reason="REQUEST_ID_REUSED", match_id=claim.match_id) from None
+            raise Conflict(
+                f"request_id {request_id!r} was used for a different match",
+                reason="REQUEST_ID_REUSED",
+                match_id=claim.match_id,
+            ) from None
         tokens = _tokens.decode(await store.read_secret(stream, TOKENS_SECRET) or b"[]")
         seed = await store.read_secret(stream, SEED_SECRET) or b""
     if await store.stream_version(claim.match_id) == 0:
@@ -75,5 +95,6 @@ async def create_once(
             pass
     hot = await matches.get(claim.match_id)
     previous = await matches.read_model.get(claim.match_id)
-    return Created(row=row_for(hot, created_at=None, previous=previous, labels=dict(sorted(labels.items()))),
-                   tokens=tokens)
+    return Created(
+        row=row_for(hot, created_at=None, previous=previous, labels=dict(sorted(labels.items()))), tokens=tokens
+    )

@@ -66,6 +66,8 @@ class Unavailable(ServiceError):
     """This server is going away (SIGTERM): retry, or resume a watch, on another instance."""
 
     reason = "SERVER_SHUTTING_DOWN"
+
+
 class NotFound(ServiceError):
     """No such object (other than a match, which has ``MatchNotFound``)."""
 

@@ -27,8 +27,14 @@ class HotMatch:
     """One loaded match. Mutated only on the event loop, and only under ``lock`` for writes."""
 
     def __init__(
-        self, match_id: str, ruleset: Ruleset, match: Match, seed: bytes, token_hashes: tuple[bytes, ...],
-        command_ids: dict[str, tuple[int, int]], last_event_at: datetime,
+        self,
+        match_id: str,
+        ruleset: Ruleset,
+        match: Match,
+        seed: bytes,
+        token_hashes: tuple[bytes, ...],
+        command_ids: dict[str, tuple[int, int]],
+        last_event_at: datetime,
     ) -> None:
         self.match_id = match_id
         self.ruleset = ruleset

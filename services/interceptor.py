@@ -3,7 +3,8 @@
 The interceptor wraps each handler (unary, server-streaming, bidirectional like Play), so it sees the decoded
 request, the status the servicer left (``rpc_errors`` aborts with a rich status whose ErrorInfo reason is
 read back here) and the time the call took; for a stream, the time it stayed open. It also refuses new
-calls once the server is shutting down, and tells the server when the last one in flight has ended. Tokens are never logged: the line names the
+calls once the server is shutting down, and tells the server when the last one in flight has ended.
+Tokens are never logged: the line names the
 seat a token opens, ``admin``, ``spectator`` (no token) or ``unknown token``. Health checks log at debug.
 """
 
@@ -96,7 +97,8 @@ class CallObserver(grpc.aio.ServerInterceptor):  # type: ignore[misc]
         return True
 
     async def intercept_service(
-        self, continuation: Callable[[grpc.HandlerCallDetails], Awaitable[grpc.RpcMethodHandler]],
+        self,
+        continuation: Callable[[grpc.HandlerCallDetails], Awaitable[grpc.RpcMethodHandler]],
         details: grpc.HandlerCallDetails,
     ) -> grpc.RpcMethodHandler:
         handler = await continuation(details)
@@ -105,16 +107,22 @@ class CallObserver(grpc.aio.ServerInterceptor):  # type: ignore[misc]
         method = str(details.method)
         if handler.unary_unary is not None:
             return grpc.unary_unary_rpc_method_handler(
-                self._unary(method, handler.unary_unary), request_deserializer=handler.request_deserializer,
-                response_serializer=handler.response_serializer)
+                self._unary(method, handler.unary_unary),
+                request_deserializer=handler.request_deserializer,
+                response_serializer=handler.response_serializer,
+            )
         if handler.unary_stream is not None:
             return grpc.unary_stream_rpc_method_handler(
-                self._stream(method, handler.unary_stream), request_deserializer=handler.request_deserializer,
-                response_serializer=handler.response_serializer)
+                self._stream(method, handler.unary_stream),
+                request_deserializer=handler.request_deserializer,
+                response_serializer=handler.response_serializer,
+            )
         if handler.stream_stream is not None:
             return grpc.stream_stream_rpc_method_handler(
-                self._stream(method, handler.stream_stream), request_deserializer=handler.request_deserializer,
-                response_serializer=handler.response_serializer)
+                self._stream(method, handler.stream_stream),
+                request_deserializer=handler.request_deserializer,
+                response_serializer=handler.response_serializer,
+            )
         return handler
 
     def _unary(self, method: str, behaviour: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
@@ -128,8 +136,11 @@ class CallObserver(grpc.aio.ServerInterceptor):  # type: ignore[misc]
                 self._settled.clear()
             try:
                 if self._refusing and not quiet:
-                    await context.abort_with_status(rpc_status.to_status(to_status(
-                        Unavailable("the server is shutting down; retry on another instance"))))
+                    await context.abort_with_status(
+                        rpc_status.to_status(
+                            to_status(Unavailable("the server is shutting down; retry on another instance"))
+                        )
+                    )
                 return await behaviour(request, context)
             except BaseException as exc:
                 failure = exc
@@ -138,6 +149,7 @@ class CallObserver(grpc.aio.ServerInterceptor):  # type: ignore[misc]
                 if not quiet:
                     self._done()
                 self._finished(method, request, context, failure, time.perf_counter() - started)
+
         return call
 
     def _stream(self, method: str, behaviour: Callable[..., Any]) -> Callable[..., Any]:
@@ -158,6 +170,7 @@ class CallObserver(grpc.aio.ServerInterceptor):  # type: ignore[misc]
             finally:
                 self._streams(method, -1)
                 self._finished(method, request, context, failure, time.perf_counter() - started)
+
         return call
 
     def _done(self) -> None:
@@ -174,6 +187,7 @@ class CallObserver(grpc.aio.ServerInterceptor):  # type: ignore[misc]
                 await unary(request, context)
             finally:
                 self._streams(method, -1)
+
         return call
 
     def _streams(self, method: str, change: int) -> None:
@@ -181,17 +195,32 @@ class CallObserver(grpc.aio.ServerInterceptor):  # type: ignore[misc]
         for listener in self.stream_listeners:
             listener(name, change)
 
-    def _finished(self, method: str, request: Any, context: grpc.aio.ServicerContext,
-                  failure: BaseException | None, seconds: float) -> None:
+    def _finished(
+        self,
+        method: str,
+        request: Any,
+        context: grpc.aio.ServicerContext,
+        failure: BaseException | None,
+        seconds: float,
+    ) -> None:
         code, reason = status_of(context, failure)
         finished = Finished(method.rsplit("/", 1)[-1], request, self._role(request), code, reason, seconds)
         for listener in self.listeners:
             listener(finished)
         level = logging.DEBUG if method.startswith(_QUIET) else logging.INFO
         if log.isEnabledFor(level):
-            log.log(level, "rpc", extra=fields(
-                method=finished.method, match_id=finished.match_id, role=finished.role, code=code, reason=reason,
-                ms=round(seconds * 1000, 3)))
+            log.log(
+                level,
+                "rpc",
+                extra=fields(
+                    method=finished.method,
+                    match_id=finished.match_id,
+                    role=finished.role,
+                    code=code,
+                    reason=reason,
+                    ms=round(seconds * 1000, 3),
+                ),
+            )
 
     def _role(self, request: Any) -> str:
         token = str(getattr(request, "token", ""))

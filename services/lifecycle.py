@@ -9,6 +9,7 @@ repeats one. Labels are read from the match's creation command, stored in the sa
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import AsyncIterator
 from datetime import datetime
 
@@ -67,14 +68,22 @@ _payload_decoder = msgspec.json.Decoder(_CreatePayload)
 async def record_end(store: AsyncEventStore, row: MatchRow) -> None:
     """Records the end of an ended match once, whichever instance (or how many) calls it."""
     assert row.outcome is not None
-    ended = MatchEnded(match_id=row.match_id, ruleset=row.ruleset, seats=row.seats, labels=row.labels,
-                       outcome=row.outcome, version=row.version)
+    ended = MatchEnded(
+        match_id=row.match_id,
+        ruleset=row.ruleset,
+        seats=row.seats,
+        labels=row.labels,
+        outcome=row.outcome,
+        version=row.version,
+    )
     command = CommandRecord(command_id=f"end-{row.match_id}", actor=SYSTEM, type="record_end", payload=b"{}")
-    try:
-        await store.append(f"{ENDED_STREAM_PREFIX}{row.match_id}", 0,
-                           [NewEvent(type=MATCH_ENDED, data=msgspec.json.encode(ended))], command)
-    except WrongExpectedVersion:
-        pass
+    with contextlib.suppress(WrongExpectedVersion):
+        await store.append(
+            f"{ENDED_STREAM_PREFIX}{row.match_id}",
+            0,
+            [NewEvent(type=MATCH_ENDED, data=msgspec.json.encode(ended))],
+            command,
+        )
 
 
 async def labels_of(store: AsyncEventStore, match_id: str) -> dict[str, str]:
@@ -88,8 +97,9 @@ async def labels_of(store: AsyncEventStore, match_id: str) -> dict[str, str]:
         return {}
 
 
-async def changes(store: AsyncEventStore, from_position: int,
-                  labels: dict[str, str] | None = None) -> AsyncIterator[Change]:
+async def changes(
+    store: AsyncEventStore, from_position: int, labels: dict[str, str] | None = None
+) -> AsyncIterator[Change]:
     """Every lifecycle change at a position >= ``from_position``: the stored ones, then live ones."""
     async for recorded in store.subscribe(max(from_position, 1), linger=LINGER):
         change = await change_of(store, recorded)
@@ -101,12 +111,28 @@ async def change_of(store: AsyncEventStore, recorded: RecordedEvent) -> Change |
     """The lifecycle change an event records, if it records one."""
     if recorded.type == MATCH_CREATED and recorded.version == 1:
         head = _head_decoder.decode(recorded.data)
-        return Change(position=recorded.position, kind=CREATED, match_id=recorded.stream_id, ruleset=head.ruleset,
-                      seats=head.seats, labels=await labels_of(store, recorded.stream_id), outcome=None,
-                      version=1, recorded_at=recorded.meta.recorded_at)
+        return Change(
+            position=recorded.position,
+            kind=CREATED,
+            match_id=recorded.stream_id,
+            ruleset=head.ruleset,
+            seats=head.seats,
+            labels=await labels_of(store, recorded.stream_id),
+            outcome=None,
+            version=1,
+            recorded_at=recorded.meta.recorded_at,
+        )
     if recorded.type == MATCH_ENDED and recorded.stream_id.startswith(ENDED_STREAM_PREFIX):
         ended = _ended_decoder.decode(recorded.data)
-        return Change(position=recorded.position, kind=ENDED, match_id=ended.match_id, ruleset=ended.ruleset,
-                      seats=ended.seats, labels=ended.labels, outcome=ended.outcome, version=ended.version,
-                      recorded_at=recorded.meta.recorded_at)
+        return Change(
+            position=recorded.position,
+            kind=ENDED,
+            match_id=ended.match_id,
+            ruleset=ended.ruleset,
+            seats=ended.seats,
+            labels=ended.labels,
+            outcome=ended.outcome,
+            version=ended.version,
+            recorded_at=recorded.meta.recorded_at,
+        )
     return None

@@ -20,6 +20,7 @@ def version(value: int, what: str) -> int:
 def command_id(text: str) -> str:
     """A client's command id: up to 128 printable characters ('' lets the server pick one)."""
     if len(text) > MAX_COMMAND_ID or not text.isprintable():
-        raise InvalidArgument(f"command_id must be at most {MAX_COMMAND_ID} printable characters",
-                              reason="COMMAND_ID_INVALID")
+        raise InvalidArgument(
+            f"command_id must be at most {MAX_COMMAND_ID} printable characters", reason="COMMAND_ID_INVALID"
+        )
     return text

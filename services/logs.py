@@ -43,8 +43,12 @@ class JsonFormatter(logging.Formatter):
     """``{"time", "level", "logger", "message", ...fields, "exception"?}`` on one line."""
 
     def format(self, record: logging.LogRecord) -> str:
-        line: dict[str, Any] = {"time": _timestamp(record), "level": record.levelname.lower(),
-                                "logger": record.name, "message": record.getMessage()}
+        line: dict[str, Any] = {
+            "time": _timestamp(record),
+            "level": record.levelname.lower(),
+            "logger": record.name,
+            "message": record.getMessage(),
+        }
         line.update(getattr(record, _FIELDS, {}))
         exception = _exception(self, record)
         if exception:
@@ -83,6 +87,10 @@ def configure(log_format: str = "console", level: str = "info") -> None:
 
 def add_options(parser: Any) -> None:
     """``--log-format`` and ``--log-level`` on a command that logs."""
-    parser.add_argument("--log-format", choices=FORMATS, default="console",
-                        help="console: readable lines; json: one JSON object per line (default: console)")
+    parser.add_argument(
+        "--log-format",
+        choices=FORMATS,
+        default="console",
+        help="console: readable lines; json: one JSON object per line (default: console)",
+    )
     parser.add_argument("--log-level", choices=LEVELS, default="info", help="lowest level written (default: info)")

@@ -39,16 +39,18 @@ _throttled = ThrottledLog(log)
 async def _refuse(method: str, malformed: Malformed, context: grpc.aio.ServicerContext) -> None:
     _throttled.note(f"malformed request to {method} refused: {malformed.error}")
     message = f"the request bytes are not a valid request message for {method}"
-    await context.abort_with_status(rpc_status.to_status(
-        status(code_pb2.INVALID_ARGUMENT, MALFORMED_REQUEST, message, {"method": method})))
+    await context.abort_with_status(
+        rpc_status.to_status(status(code_pb2.INVALID_ARGUMENT, MALFORMED_REQUEST, message, {"method": method}))
+    )
 
 
 def _tolerant(decode: Callable[[bytes], Any]) -> Callable[[bytes], Any]:
     def deserialize(data: bytes) -> Any:
         try:
             return decode(data)
-        except Exception as exc:  # noqa: BLE001 - whatever the parser raises, the request is malformed
+        except Exception as exc:
             return Malformed(f"{type(exc).__name__}: {exc}")
+
     return deserialize
 
 
@@ -97,8 +99,11 @@ def _guarded_requests(method: str, handler: Any) -> Any:
         async for request in requests:
             if isinstance(request, Malformed):
                 _throttled.note(f"malformed request to {method} refused: {request.error}")
-                raise InvalidArgument(f"a request message to {method} is not a valid request message",
-                                      reason=MALFORMED_REQUEST, method=method)
+                raise InvalidArgument(
+                    f"a request message to {method} is not a valid request message",
+                    reason=MALFORMED_REQUEST,
+                    method=method,
+                )
             yield request
 
     async def stream(requests: AsyncIterator[Any], context: grpc.aio.ServicerContext) -> None:

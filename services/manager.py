@@ -137,7 +137,12 @@ class MatchManager:
     """Creates matches and runs their commands; keeps up to ``capacity`` matches loaded (LRU)."""
 
     def __init__(
-        self, store: AsyncEventStore, *, shared: bool = False, capacity: int = 1024, snapshot_every: int = 200,
+        self,
+        store: AsyncEventStore,
+        *,
+        shared: bool = False,
+        capacity: int = 1024,
+        snapshot_every: int = 200,
     ) -> None:
         self.store = store
         self.read_model = ReadModel(store)
@@ -168,8 +173,13 @@ class MatchManager:
     # -- creation ---------------------------------------------------------------------------------
 
     async def create(
-        self, ruleset_id: str, seats: Sequence[SeatEntry], options: dict[str, Any],
-        labels: dict[str, str] | None = None, seed: bytes = b"", tokens: Sequence[str] = (),
+        self,
+        ruleset_id: str,
+        seats: Sequence[SeatEntry],
+        options: dict[str, Any],
+        labels: dict[str, str] | None = None,
+        seed: bytes = b"",
+        tokens: Sequence[str] = (),
     ) -> Created:
         """A new match with fresh seed and seat tokens; ``ConfigError`` for a bad configuration.
 
@@ -179,11 +189,18 @@ class MatchManager:
         """
         ruleset = ruleset_for(ruleset_id)
         if not ruleset.min_seats <= len(seats) <= ruleset.max_seats:
-            players = (f"{ruleset.min_seats}" if ruleset.min_seats == ruleset.max_seats
-                       else f"{ruleset.min_seats} to {ruleset.max_seats}")
-            raise InvalidArgument(f"{ruleset.id} takes {players} seats, not {len(seats)}",
-                                  reason="PLAYER_COUNT_INVALID", min=str(ruleset.min_seats),
-                                  max=str(ruleset.max_seats), count=str(len(seats)))
+            players = (
+                f"{ruleset.min_seats}"
+                if ruleset.min_seats == ruleset.max_seats
+                else f"{ruleset.min_seats} to {ruleset.max_seats}"
+            )
+            raise InvalidArgument(
+                f"{ruleset.id} takes {players} seats, not {len(seats)}",
+                reason="PLAYER_COUNT_INVALID",
+                min=str(ruleset.min_seats),
+                max=str(ruleset.max_seats),
+                count=str(len(seats)),
+            )
         for index, seat in enumerate(seats):
             if not seat.name.strip():
                 raise InvalidArgument(f"seat {index} has no name", reason="SEAT_NAME_MISSING", seat=str(index))
@@ -194,15 +211,26 @@ class MatchManager:
         match_id = match_id_for(events[0].seed_commitment)
         tokens = list(tokens) or [new_token() for _ in seats]
         labels = dict(sorted((labels or {}).items()))
-        payload = encode({"ruleset": ruleset_id, "seats": [msgspec.to_builtins(s) for s in seats],
-                          "options": options, "labels": labels})
-        command = CommandRecord(command_id=f"create-{match_id}", actor=SYSTEM, type=CREATE_COMMAND,
-                                payload=payload)
+        payload = encode(
+            {
+                "ruleset": ruleset_id,
+                "seats": [msgspec.to_builtins(s) for s in seats],
+                "options": options,
+                "labels": labels,
+            }
+        )
+        command = CommandRecord(command_id=f"create-{match_id}", actor=SYSTEM, type=CREATE_COMMAND, payload=payload)
         hidden = {SEED_SECRET: seed} | {f"{TOKEN_SECRET_PREFIX}{i}": token_hash(t) for i, t in enumerate(tokens)}
         appended = await self.store.append(match_id, 0, _new_events(events), command, secrets=hidden)
-        hot = HotMatch(match_id, ruleset, fold(ruleset, events), seed,
-                       tuple(hidden[f"{TOKEN_SECRET_PREFIX}{i}"] for i in range(len(tokens))),
-                       {command.command_id: (1, len(events))}, appended.recorded_at)
+        hot = HotMatch(
+            match_id,
+            ruleset,
+            fold(ruleset, events),
+            seed,
+            tuple(hidden[f"{TOKEN_SECRET_PREFIX}{i}"] for i in range(len(tokens))),
+            {command.command_id: (1, len(events))},
+            appended.recorded_at,
+        )
         self._remember(hot)
         row = row_for(hot, created_at=appended.recorded_at, labels=labels, position=appended.first_position)
         await self._list(row)
@@ -212,7 +240,11 @@ class MatchManager:
     # -- commands ---------------------------------------------------------------------------------
 
     async def submit(
-        self, match_id: str, actor: Actor | SeatToken, raw: bytes, command_id: str = "",
+        self,
+        match_id: str,
+        actor: Actor | SeatToken,
+        raw: bytes,
+        command_id: str = "",
         expected_version: int | None = None,
     ) -> Submitted:
         """Decides and appends one command; retries with the same ``command_id`` get the first result.
@@ -227,7 +259,12 @@ class MatchManager:
         return await asyncio.shield(work)
 
     async def _submit(
-        self, match_id: str, actor: Actor | SeatToken, raw: bytes, command_id: str, expected_version: int | None,
+        self,
+        match_id: str,
+        actor: Actor | SeatToken,
+        raw: bytes,
+        command_id: str,
+        expected_version: int | None,
     ) -> Submitted:
         hot = await self.get(match_id)
         if isinstance(actor, SeatToken):
@@ -239,8 +276,9 @@ class MatchManager:
                 if command_id in hot.command_ids:
                     return await self._replayed(hot, command_id, actor)
                 if expected_version is not None and expected_version != hot.version:
-                    raise VersionMismatch(f"match is at version {hot.version}, not {expected_version}",
-                                          actual=str(hot.version))
+                    raise VersionMismatch(
+                        f"match is at version {hot.version}, not {expected_version}", actual=str(hot.version)
+                    )
                 try:
                     decided = decide(hot.ruleset, hot.match, actor, raw, hot.seed)
                 except Rejected:
@@ -253,8 +291,9 @@ class MatchManager:
                         continue
                     raise
                 events = list(decided.events)
-                record = CommandRecord(command_id=command_id, actor=actor_name(actor),
-                                       type=type_tag(decided.command), payload=raw)
+                record = CommandRecord(
+                    command_id=command_id, actor=actor_name(actor), type=type_tag(decided.command), payload=raw
+                )
                 new = _new_events(events)
                 try:
                     appended = await self.store.append(match_id, hot.version, new, record)
@@ -267,11 +306,15 @@ class MatchManager:
                         await self._catch_up(hot)
                     continue
                 first, at = appended.first_version, appended.recorded_at
-                happened = [MatchEvent(first + i, n.type, e, n.data, record.actor, at)
-                            for i, (e, n) in enumerate(zip(events, new, strict=True))]
+                happened = [
+                    MatchEvent(first + i, n.type, e, n.data, record.actor, at)
+                    for i, (e, n) in enumerate(zip(events, new, strict=True))
+                ]
                 await self._advanced(hot, decided.match, happened, command_id)
-                redacted = [RedactedEvent(m.version, m.type, encode(hot.ruleset.redact(m.event, viewer)),
-                                          m.actor, at) for m in happened]
+                redacted = [
+                    RedactedEvent(m.version, m.type, encode(hot.ruleset.redact(m.event, viewer)), m.actor, at)
+                    for m in happened
+                ]
                 return Submitted(redacted, hot.version, False, hot.ruleset.to_act(hot.state))
         raise VersionMismatch("the match kept changing under this command; retry", actual=str(hot.version))
 
@@ -291,12 +334,23 @@ class MatchManager:
         first, last = hot.command_ids[command_id]
         recorded = await self.store.read_stream(hot.match_id, first, last)
         if recorded and recorded[0].meta.actor != actor_name(actor):
-            raise Conflict(f"command id {command_id!r} was already used by another seat",
-                           reason="COMMAND_ID_REUSED", command_id=command_id)
+            raise Conflict(
+                f"command id {command_id!r} was already used by another seat",
+                reason="COMMAND_ID_REUSED",
+                command_id=command_id,
+            )
         viewer = actor if isinstance(actor, int) else None
         decoder = event_decoder(hot.ruleset)
-        events = [RedactedEvent(r.version, r.type, encode(hot.ruleset.redact(decoder.decode(r.data), viewer)),
-                                r.meta.actor, r.meta.recorded_at) for r in recorded]
+        events = [
+            RedactedEvent(
+                r.version,
+                r.type,
+                encode(hot.ruleset.redact(decoder.decode(r.data), viewer)),
+                r.meta.actor,
+                r.meta.recorded_at,
+            )
+            for r in recorded
+        ]
         return Submitted(events, last, True, hot.ruleset.to_act(hot.state))
 
     # -- reading ----------------------------------------------------------------------------------
@@ -400,8 +454,9 @@ class MatchManager:
         """
         if not is_match_id(match_id):  # no such match, and no such text for the database to choke on
             raise MatchNotFound(f"no match {match_id!r}")
-        recorded, hidden = await asyncio.gather(self.store.read_stream(match_id, 1, 1),
-                                                self.store.read_secrets(match_id))
+        recorded, hidden = await asyncio.gather(
+            self.store.read_stream(match_id, 1, 1), self.store.read_secrets(match_id)
+        )
         if not recorded:
             raise MatchNotFound(f"no match {match_id!r}")
         ruleset = ruleset_of(recorded[0])
@@ -440,8 +495,10 @@ class MatchManager:
         """Folds stored events that follow the hot version, and hands them on."""
         decoder = event_decoder(hot.ruleset)
         was_running = hot.outcome is None
-        happened = [MatchEvent(r.version, r.type, decoder.decode(r.data), r.data, r.meta.actor, r.meta.recorded_at)
-                    for r in tail]
+        happened = [
+            MatchEvent(r.version, r.type, decoder.decode(r.data), r.data, r.meta.actor, r.meta.recorded_at)
+            for r in tail
+        ]
         hot.match = apply(hot.ruleset, hot.match, [m.event for m in happened])
         for recorded in tail:
             first, _ = hot.command_ids.get(recorded.meta.command_id, (recorded.version, 0))
@@ -454,8 +511,14 @@ class MatchManager:
     async def _snapshot(self, hot: HotMatch) -> None:
         """Saves a snapshot, a cache: a store fault only means the next load folds more events."""
         try:
-            await self.store.save_snapshot(Snapshot(stream_id=hot.match_id, version=hot.version,
-                                                    schema=snapshot_schema(hot.ruleset), data=snapshot(hot.match)))
+            await self.store.save_snapshot(
+                Snapshot(
+                    stream_id=hot.match_id,
+                    version=hot.version,
+                    schema=snapshot_schema(hot.ruleset),
+                    data=snapshot(hot.match),
+                )
+            )
         except StoreError as exc:
             log.warning("snapshot of %s at version %d not saved: %s", hot.match_id, hot.version, exc)
 
@@ -493,8 +556,9 @@ def decision(hot: HotMatch, seat: int, include_view: bool) -> Decision:
     """A seat's legal commands (and view) on the match as it is now."""
     ruleset, state = hot.ruleset, hot.state
     view = encode(ruleset.view(state, seat)) if include_view else None
-    return Decision(seat, hot.version, [encode(c) for c in ruleset.legal_commands(state, seat)], view,
-                    ruleset.to_act(state))
+    return Decision(
+        seat, hot.version, [encode(c) for c in ruleset.legal_commands(state, seat)], view, ruleset.to_act(state)
+    )
 
 
 def _retrieved(work: asyncio.Future[Submitted]) -> None:

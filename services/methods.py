@@ -34,10 +34,15 @@ def methods(servicers: Mapping[str, object]) -> list[Method]:
     for short, servicer in servicers.items():
         service = pb.DESCRIPTOR.services_by_name[short]
         for method in service.methods:
-            found.append(Method(
-                service=service.full_name, name=method.name,
-                request=message_factory.GetMessageClass(method.input_type),
-                response=message_factory.GetMessageClass(method.output_type),
-                client_streaming=method.client_streaming, server_streaming=method.server_streaming,
-                call=getattr(servicer, method.name)))
+            found.append(
+                Method(
+                    service=service.full_name,
+                    name=method.name,
+                    request=message_factory.GetMessageClass(method.input_type),
+                    response=message_factory.GetMessageClass(method.output_type),
+                    client_streaming=method.client_streaming,
+                    server_streaming=method.server_streaming,
+                    call=getattr(servicer, method.name),
+                )
+            )
     return found

@@ -29,27 +29,45 @@ class Metrics:
         self.registry = CollectorRegistry()
         r = self.registry
         self.commands = Counter(
-            "duelhall_commands", "SubmitCommand calls by ruleset, result (accepted or rejected) and ErrorInfo reason",
-            ["ruleset", "result", "reason"], registry=r)
+            "duelhall_commands",
+            "SubmitCommand calls by ruleset, result (accepted or rejected) and ErrorInfo reason",
+            ["ruleset", "result", "reason"],
+            registry=r,
+        )
         self.rpc_seconds = Histogram(
-            "duelhall_rpc_duration_seconds", "RPC latency by method and status code (watches: time open)",
-            ["method", "code"], buckets=_LATENCY, registry=r)
+            "duelhall_rpc_duration_seconds",
+            "RPC latency by method and status code (watches: time open)",
+            ["method", "code"],
+            buckets=_LATENCY,
+            registry=r,
+        )
         self.append_seconds = Histogram(
-            "duelhall_store_append_duration_seconds", "Latency of one append to the event store, queueing included",
-            buckets=_LATENCY, registry=r)
+            "duelhall_store_append_duration_seconds",
+            "Latency of one append to the event store, queueing included",
+            buckets=_LATENCY,
+            registry=r,
+        )
         self.commit_batch = Histogram(
-            "duelhall_store_commit_batch_size", "Appends carried by one committed transaction (group commit)",
-            buckets=_BATCH, registry=r)
+            "duelhall_store_commit_batch_size",
+            "Appends carried by one committed transaction (group commit)",
+            buckets=_BATCH,
+            registry=r,
+        )
         self.conflicts = Counter(
-            "duelhall_conflicts", "Optimistic-concurrency conflicts with another writer, by kind (version, duplicate)",
-            ["kind"], registry=r)
+            "duelhall_conflicts",
+            "Optimistic-concurrency conflicts with another writer, by kind (version, duplicate)",
+            ["kind"],
+            registry=r,
+        )
         self.timers = Counter("duelhall_timers", "Turn timers by event (armed, fired)", ["event"], registry=r)
-        self.watch_streams = Gauge("duelhall_open_streams", "Open server streams by method (WatchMatch: watchers)",
-                                   ["method"], registry=r)
+        self.watch_streams = Gauge(
+            "duelhall_open_streams", "Open server streams by method (WatchMatch: watchers)", ["method"], registry=r
+        )
         self.hot_matches = Gauge("duelhall_hot_matches", "Matches loaded in memory", registry=r)
 
     def attach(self, observer: CallObserver, store: ObservedStore, timers: Timers, manager: MatchManager) -> None:
         """Feed the collectors from the server's parts."""
+
         def finished(call: Finished) -> None:
             self.rpc_seconds.labels(call.method, call.code).observe(call.seconds)
             if call.method == SUBMIT:

@@ -35,7 +35,11 @@ class ObservedStore:
         return getattr(self.wrapped, name)
 
     async def append(
-        self, stream_id: str, expected_version: int, events: Sequence[NewEvent], command: CommandRecord,
+        self,
+        stream_id: str,
+        expected_version: int,
+        events: Sequence[NewEvent],
+        command: CommandRecord,
         secrets: Mapping[str, bytes] | None = None,
     ) -> Appended:
         started = time.perf_counter()
@@ -53,8 +57,15 @@ class ObservedStore:
         return appended
 
     def _conflict(self, kind: str, stream_id: str, expected: int, actual: int, command_id: str) -> None:
-        log.info("another instance wrote the match first; reloading", extra=fields(
-            conflict=kind, match_id=stream_id, expected_version=expected, actual_version=actual,
-            command_id=command_id))
+        log.info(
+            "another instance wrote the match first; reloading",
+            extra=fields(
+                conflict=kind,
+                match_id=stream_id,
+                expected_version=expected,
+                actual_version=actual,
+                command_id=command_id,
+            ),
+        )
         for listener in self.conflict_listeners:
             listener(kind)

@@ -39,12 +39,15 @@ def decode_token(token: str, ruleset: str, status: str, labels: dict[str, str]) 
             raise ValueError
         parsed = msgspec.json.decode(base64.urlsafe_b64decode(token + "=" * (-len(token) % 4)), type=_Token)
     except (ValueError, binascii.Error, msgspec.DecodeError, msgspec.ValidationError):
-        raise InvalidArgument("page_token is not a token from a previous ListMatches response",
-                              reason="PAGE_TOKEN_INVALID") from None
+        raise InvalidArgument(
+            "page_token is not a token from a previous ListMatches response", reason="PAGE_TOKEN_INVALID"
+        ) from None
     if not is_order_key(parsed.after):
-        raise InvalidArgument("page_token is not a token from a previous ListMatches response",
-                              reason="PAGE_TOKEN_INVALID")
+        raise InvalidArgument(
+            "page_token is not a token from a previous ListMatches response", reason="PAGE_TOKEN_INVALID"
+        )
     if (parsed.ruleset, parsed.status, parsed.labels) != (ruleset, status, labels):
-        raise InvalidArgument("page_token belongs to a listing with other filters (ruleset, status, labels)",
-                              reason="PAGE_TOKEN_INVALID")
+        raise InvalidArgument(
+            "page_token belongs to a listing with other filters (ruleset, status, labels)", reason="PAGE_TOKEN_INVALID"
+        )
     return parsed.after

@@ -26,8 +26,12 @@ from services.tokens import seat_for
 from services.watch import Feed, Watch
 
 
-async def play(matches: MatchManager, feed: Feed[pb.MatchUpdate], requests: AsyncIterator[pb.PlayRequest],
-               context: grpc.aio.ServicerContext) -> None:
+async def play(
+    matches: MatchManager,
+    feed: Feed[pb.MatchUpdate],
+    requests: AsyncIterator[pb.PlayRequest],
+    context: grpc.aio.ServicerContext,
+) -> None:
     first = await anext(requests, None)
     if first is None or first.WhichOneof("kind") != "start":
         raise InvalidArgument("the first message of a Play stream must be a PlayStart", reason="PLAY_START_MISSING")
@@ -64,8 +68,9 @@ async def play(matches: MatchManager, feed: Feed[pb.MatchUpdate], requests: Asyn
                 await reader
 
 
-async def _read(requests: AsyncIterator[pb.PlayRequest], pending: deque[pb.PlayRequest | None],
-                watch: Watch[pb.MatchUpdate]) -> None:
+async def _read(
+    requests: AsyncIterator[pb.PlayRequest], pending: deque[pb.PlayRequest | None], watch: Watch[pb.MatchUpdate]
+) -> None:
     try:
         async for request in requests:
             pending.append(request)
@@ -79,10 +84,11 @@ async def _command(matches: MatchManager, match_id: str, seat: int, request: pb.
     command = request.command
     try:
         if request.WhichOneof("kind") != "command":
-            raise InvalidArgument("after the PlayStart, every message must be a PlayCommand",
-                                  reason="PLAY_COMMAND_MISSING")
+            raise InvalidArgument(
+                "after the PlayStart, every message must be a PlayCommand", reason="PLAY_COMMAND_MISSING"
+            )
         expected = command.expected_version if command.HasField("expected_version") else None
         submitted = await matches.submit(match_id, seat, command.command_json.encode(), command.command_id, expected)
-    except Exception as exc:  # noqa: BLE001 - a refusal is an answer in the stream, like a unary call's status
+    except Exception as exc:
         return pb.CommandResult(command_id=command.command_id, error=command_error(exc))
     return pb.CommandResult(command_id=command.command_id, version=submitted.version, duplicate=submitted.duplicate)

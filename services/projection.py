@@ -114,8 +114,9 @@ class MatchList:
             if row is None or (row.status != status and row.status != ENDED):
                 head = recorded if recorded.version == 1 else (await self._store.read_stream(match_id, 1, 1))[0]
                 labels = None if row is not None else await lifecycle.labels_of(self._store, match_id)
-                await self._rows.put(row_for(hot, created_at=head.meta.recorded_at, previous=row, labels=labels,
-                                             position=head.position))
+                await self._rows.put(
+                    row_for(hot, created_at=head.meta.recorded_at, previous=row, labels=labels, position=head.position)
+                )
             self._known[match_id] = status
             self._known.move_to_end(match_id)
             if len(self._known) > _KNOWN:

@@ -55,7 +55,10 @@ def is_order_key(key: str) -> bool:
 
 
 def row_for(
-    hot: Any, created_at: datetime | None, previous: MatchRow | None = None, labels: dict[str, str] | None = None,
+    hot: Any,
+    created_at: datetime | None,
+    previous: MatchRow | None = None,
+    labels: dict[str, str] | None = None,
     position: int = 0,
 ) -> MatchRow:
     """The row for a loaded match; ``created_at``, ``labels`` and ``position`` come from ``previous`` when not
@@ -96,7 +99,11 @@ class ReadModel:
         return None if data is None else _decoder.decode(data)
 
     async def page(
-        self, after: str | None, size: int, ruleset: str = "", status: str = "",
+        self,
+        after: str | None,
+        size: int,
+        ruleset: str = "",
+        status: str = "",
         labels: dict[str, str] | None = None,
     ) -> tuple[list[MatchRow], str | None]:
         """Up to ``size`` rows, newest first, after the order key ``after``, that pass the filters; and the
@@ -109,8 +116,11 @@ class ReadModel:
             for key, data in batch:
                 cursor = key
                 row = _decoder.decode(data)
-                if ((not ruleset or row.ruleset == ruleset) and (not status or row.status == status)
-                        and has_labels(row.labels, labels)):
+                if (
+                    (not ruleset or row.ruleset == ruleset)
+                    and (not status or row.status == status)
+                    and has_labels(row.labels, labels)
+                ):
                     if len(found) == size:
                         return found, found_key
                     found.append(row)

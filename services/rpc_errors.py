@@ -5,7 +5,7 @@
 | engine Rejected, malformed     | INVALID_ARGUMENT    | BAD_JSON, BAD_FIELDS, UNKNOWN_COMMAND |
 | engine Rejected, rule refusal  | FAILED_PRECONDITION | the ruleset's code               |
 | engine ConfigError             | INVALID_ARGUMENT    | the spec's deck/option code      |
-| InvalidArgument                | INVALID_ARGUMENT    | e.g. UNKNOWN_RULESET, PAGE_TOKEN_INVALID, PLAYER_COUNT_INVALID |
+| InvalidArgument                | INVALID_ARGUMENT    | e.g. UNKNOWN_RULESET, PAGE_TOKEN_INVALID           |
 | Unauthenticated                | UNAUTHENTICATED     | TOKEN_MISSING                    |
 | PermissionDenied               | PERMISSION_DENIED   | TOKEN_INVALID, ADMIN_REQUIRED, NOT_AN_ADMIN_COMMAND |
 | MatchNotFound                  | NOT_FOUND           | MATCH_NOT_FOUND                  |
@@ -43,8 +43,16 @@ from eventstore import StoreError, StreamNotFound, WrongExpectedVersion
 from replays.storage import ReplayConflict, ReplayInvalid
 from services.api import duelhall_pb2 as pb
 from services.errors import (
-    Conflict, InvalidArgument, MatchNotFound, NotFound, PermissionDenied, Refused, ServiceError, Unauthenticated,
-    Unavailable, VersionMismatch,
+    Conflict,
+    InvalidArgument,
+    MatchNotFound,
+    NotFound,
+    PermissionDenied,
+    Refused,
+    ServiceError,
+    Unauthenticated,
+    Unavailable,
+    VersionMismatch,
 )
 from services.throttle import ThrottledLog
 
@@ -77,8 +85,9 @@ def to_status(exc: BaseException) -> status_pb2.Status:
         detail = _config_detail(exc)
         details = {"detail": detail} | ({"seat": str(exc.seat)} if exc.seat is not None else {})
         where = f" (seat {exc.seat})" if exc.seat is not None else ""
-        return status(code_pb2.INVALID_ARGUMENT, exc.code, f"{exc.code}{where}: {detail}" if detail else exc.code,
-                      details)
+        return status(
+            code_pb2.INVALID_ARGUMENT, exc.code, f"{exc.code}{where}: {detail}" if detail else exc.code, details
+        )
     if isinstance(exc, ReplayInvalid):
         details = {"check": exc.check, "version": str(exc.version)}
         return status(code_pb2.FAILED_PRECONDITION, "REPLAY_INVALID", str(exc), details)
@@ -115,8 +124,9 @@ def clip(text: str, limit: int = METADATA_CHARS) -> str:
 def status(code: int, reason: str, message: str, details: dict[str, str]) -> status_pb2.Status:
     """The rich status; messages and metadata may echo client input, so they are cut to stay far below the
     8 KiB a client accepts in trailers by default."""
-    info = error_details_pb2.ErrorInfo(reason=reason, domain=DOMAIN,
-                                       metadata={key: clip(value) for key, value in details.items()})
+    info = error_details_pb2.ErrorInfo(
+        reason=reason, domain=DOMAIN, metadata={key: clip(value) for key, value in details.items()}
+    )
     message = clip(message, MESSAGE_CHARS)
     packed = any_pb2.Any()
     packed.Pack(info)
@@ -126,21 +136,24 @@ def status(code: int, reason: str, message: str, details: dict[str, str]) -> sta
 def rpc_errors(method: Callable[..., Any]) -> Callable[..., Any]:
     """Wraps a servicer method (unary or server-streaming) so every exception leaves as a rich status."""
     if inspect.isasyncgenfunction(method):
+
         @functools.wraps(method)
         async def stream(self: Any, request: Any, context: grpc.aio.ServicerContext) -> Any:
             try:
                 async for item in method(self, request, context):
                     yield item
-            except Exception as exc:  # noqa: BLE001 - the edge converts every failure
+            except Exception as exc:
                 await context.abort_with_status(rpc_status.to_status(to_status(exc)))
+
         return stream
 
     @functools.wraps(method)
     async def unary(self: Any, request: Any, context: grpc.aio.ServicerContext) -> Any:
         try:
             return await method(self, request, context)
-        except Exception as exc:  # noqa: BLE001 - the edge converts every failure
+        except Exception as exc:
             await context.abort_with_status(rpc_status.to_status(to_status(exc)))
+
     return unary
 
 

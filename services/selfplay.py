@@ -66,8 +66,11 @@ Progress = Callable[[], None]
 def seat_count(ruleset: Ruleset, players: int | None) -> int:
     count = players or ruleset.min_seats
     if not ruleset.min_seats <= count <= ruleset.max_seats:
-        allowed = (f"{ruleset.min_seats}" if ruleset.min_seats == ruleset.max_seats
-                   else f"{ruleset.min_seats} to {ruleset.max_seats}")
+        allowed = (
+            f"{ruleset.min_seats}"
+            if ruleset.min_seats == ruleset.max_seats
+            else f"{ruleset.min_seats} to {ruleset.max_seats}"
+        )
         raise ValueError(f"{ruleset.id} takes {allowed} players, not {count}")
     return count
 
@@ -84,24 +87,30 @@ def seat_names(players: int) -> list[str]:
     return [f"bot-{seat}" for seat in range(players)]
 
 
-def play_in_process(ruleset: Ruleset, games: int, seed: int, bot: str, players: int | None,
-                    progress: Progress) -> Summary:
+def play_in_process(
+    ruleset: Ruleset, games: int, seed: int, bot: str, players: int | None, progress: Progress
+) -> Summary:
     """Engine only: reproducible from ``seed``."""
     count = seat_count(ruleset, players)
     config: dict[str, Any] = {"seats": [{} for _ in range(count)], "options": {}}
     started = time.perf_counter()
     results = []
     for game in range(games):
-        played = selfplay.play(ruleset, config, seat_names(count), match_seed(seed, game),
-                               bots_for(ruleset, bot, seed, game, count))
-        results.append(GameResult(match_id=f"local-{game}", commands=played.commands, events=len(played.events),
-                                  outcome=played.outcome))
+        played = selfplay.play(
+            ruleset, config, seat_names(count), match_seed(seed, game), bots_for(ruleset, bot, seed, game, count)
+        )
+        results.append(
+            GameResult(
+                match_id=f"local-{game}", commands=played.commands, events=len(played.events), outcome=played.outcome
+            )
+        )
         progress()
     return Summary(ruleset=ruleset.id, games=results, seconds=time.perf_counter() - started)
 
 
-async def play_with_store(manager: MatchManager, ruleset: Ruleset, games: int, seed: int, bot: str,
-                          players: int | None, progress: Progress) -> Summary:
+async def play_with_store(
+    manager: MatchManager, ruleset: Ruleset, games: int, seed: int, bot: str, players: int | None, progress: Progress
+) -> Summary:
     """Through the match manager on a real store, one game after another."""
     count = seat_count(ruleset, players)
     started = time.perf_counter()
@@ -115,14 +124,21 @@ async def play_with_store(manager: MatchManager, ruleset: Ruleset, games: int, s
             actor, command = selfplay.next_move(ruleset, hot.state, bots)
             await manager.submit(hot.match_id, actor, encode(command))
             commands += 1
-        results.append(GameResult(match_id=hot.match_id, commands=commands, events=hot.version,
-                                  outcome=hot.outcome))
+        results.append(GameResult(match_id=hot.match_id, commands=commands, events=hot.version, outcome=hot.outcome))
         progress()
     return Summary(ruleset=ruleset.id, games=results, seconds=time.perf_counter() - started)
 
 
-async def play_through_server(address: str, ruleset: Ruleset, games: int, seed: int, bot: str,
-                              players: int | None, progress: Progress, concurrency: int = 8) -> Summary:
+async def play_through_server(
+    address: str,
+    ruleset: Ruleset,
+    games: int,
+    seed: int,
+    bot: str,
+    players: int | None,
+    progress: Progress,
+    concurrency: int = 8,
+) -> Summary:
     """Over gRPC, as any client would: tokens, legal commands with the view, submit."""
     count = seat_count(ruleset, players)
     started = time.perf_counter()
@@ -142,8 +158,9 @@ async def play_through_server(address: str, ruleset: Ruleset, games: int, seed: 
 
 async def play_remote(stub: pb_grpc.MatchServiceStub, ruleset: Ruleset, bots: list[Bot], count: int) -> GameResult:
     """One bot match through the server; bots see only their view and legal commands."""
-    created = await stub.CreateMatch(pb.CreateMatchRequest(
-        ruleset=ruleset.id, seats=[pb.SeatSpec(name=name) for name in seat_names(count)]))
+    created = await stub.CreateMatch(
+        pb.CreateMatchRequest(ruleset=ruleset.id, seats=[pb.SeatSpec(name=name) for name in seat_names(count)])
+    )
     match_id = created.match.match_id
     tokens = [t.token for t in sorted(created.tokens, key=lambda t: t.seat)]
     view_type: msgspec.json.Decoder[Any] = msgspec.json.Decoder(ruleset.View)
@@ -153,14 +170,20 @@ async def play_remote(stub: pb_grpc.MatchServiceStub, ruleset: Ruleset, bots: li
     events = created.match.version
     while to_act:
         seat = to_act[0]
-        legal = await stub.ListLegalCommands(pb.ListLegalCommandsRequest(match_id=match_id, token=tokens[seat],
-                                                                          include_view=True))
+        legal = await stub.ListLegalCommands(
+            pb.ListLegalCommandsRequest(match_id=match_id, token=tokens[seat], include_view=True)
+        )
         options = [command_type.decode(c) for c in legal.commands_json]
         options = [c for c in options if c.__struct_config__.tag != CONCEDE]
         choice = bots[seat].choose(view_type.decode(legal.view_json), options)
-        reply = await stub.SubmitCommand(pb.SubmitCommandRequest(
-            match_id=match_id, token=tokens[seat], command_json=encode(choice).decode(),
-            command_id=f"{match_id}-{commands}"))
+        reply = await stub.SubmitCommand(
+            pb.SubmitCommandRequest(
+                match_id=match_id,
+                token=tokens[seat],
+                command_json=encode(choice).decode(),
+                command_id=f"{match_id}-{commands}",
+            )
+        )
         commands += 1
         events = reply.version
         to_act = list(reply.to_act)

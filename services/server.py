@@ -43,8 +43,10 @@ log = logging.getLogger(__name__)
 FLUSH_SECONDS = 0.5
 """At shutdown, how long the port stays open after the last call ended (its status still on the way)."""
 
-SERVICE_NAMES = (*(pb.DESCRIPTOR.services_by_name[name].full_name for name in ("RulesetService", "MatchService")),
-                 TOURNAMENT_SERVICE)
+SERVICE_NAMES = (
+    *(pb.DESCRIPTOR.services_by_name[name].full_name for name in ("RulesetService", "MatchService")),
+    TOURNAMENT_SERVICE,
+)
 
 
 class ServerConfig(msgspec.Struct, frozen=True):
@@ -72,10 +74,22 @@ class ServerConfig(msgspec.Struct, frozen=True):
 class Running:
     """A started server and what it owns; ``stop`` releases everything in order."""
 
-    def __init__(self, server: grpc.aio.Server, port: int, store: ObservedStore, manager: MatchManager,
-                 feed: Feed[pb.MatchUpdate], match_list: MatchList, timers: Timers, health: health.aio.HealthServicer,
-                 tournaments: Tournaments, observer: CallObserver, metrics: Metrics,
-                 listener: MetricsListener | None, http: HttpListener | None) -> None:
+    def __init__(
+        self,
+        server: grpc.aio.Server,
+        port: int,
+        store: ObservedStore,
+        manager: MatchManager,
+        feed: Feed[pb.MatchUpdate],
+        match_list: MatchList,
+        timers: Timers,
+        health: health.aio.HealthServicer,
+        tournaments: Tournaments,
+        observer: CallObserver,
+        metrics: Metrics,
+        listener: MetricsListener | None,
+        http: HttpListener | None,
+    ) -> None:
         self.server, self.port, self.store, self.manager = server, port, store, manager
         self.feed, self.match_list, self.timers = feed, match_list, timers
         self.health, self.tournaments = health, tournaments
@@ -144,8 +158,7 @@ async def create_server(config: ServerConfig, clock: Clock | None = None, replay
         raise
 
 
-async def _start(config: ServerConfig, clock: Clock | None, replay: bytes | None,
-                 http: HttpListener | None) -> Running:
+async def _start(config: ServerConfig, clock: Clock | None, replay: bytes | None, http: HttpListener | None) -> Running:
     if config.migrate:
         log.info("migrating the database", extra=fields(database=redacted(config.database_url)))
         await asyncio.to_thread(migrate, config.database_url)
@@ -180,8 +193,9 @@ async def _start(config: ServerConfig, clock: Clock | None, replay: bytes | None
             await manager.stop()
             await match_list.stop()
             await store.close()
-            raise ListenError(f"cannot listen on {config.listen}: the port is in use or the address is not local"
-                              ) from None
+            raise ListenError(
+                f"cannot listen on {config.listen}: the port is in use or the address is not local"
+            ) from None
     metrics = Metrics()
     metrics.attach(observer, store, timers, manager)
     if config.listen is not None:
@@ -193,8 +207,21 @@ async def _start(config: ServerConfig, clock: Clock | None, replay: bytes | None
     await resume_timers(manager)
     for name in ("", *SERVICE_NAMES):
         await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
-    return Running(server, port, store, manager, feed, match_list, timers, health_servicer, tournaments, observer,
-                   metrics, listener, http)
+    return Running(
+        server,
+        port,
+        store,
+        manager,
+        feed,
+        match_list,
+        timers,
+        health_servicer,
+        tournaments,
+        observer,
+        metrics,
+        listener,
+        http,
+    )
 
 
 async def resume_timers(manager: MatchManager) -> int:
@@ -229,8 +256,12 @@ async def serve(config: ServerConfig, ready: asyncio.Event | None = None) -> Non
     running = await create_server(config)
     if config.listen is not None:
         host = config.listen.rsplit(":", 1)[0]
-        log.info("duelhall serving on %s:%d", host, running.port,
-                 extra=fields(listen=f"{host}:{running.port}", database=redacted(config.database_url)))
+        log.info(
+            "duelhall serving on %s:%d",
+            host,
+            running.port,
+            extra=fields(listen=f"{host}:{running.port}", database=redacted(config.database_url)),
+        )
         print(f"duelhall listening on {host}:{running.port}", flush=True)
     if running.metrics_listener is not None:
         where = f"{running.metrics_listener.host}:{running.metrics_listener.port}"

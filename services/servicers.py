@@ -26,8 +26,8 @@ from services.api import duelhall_pb2_grpc as pb_grpc
 from services.create_requests import create_once
 from services.errors import InvalidArgument, MatchNotFound, PermissionDenied, Refused
 from services.manager import MatchManager, SeatEntry, ruleset_for
-from services.play import play
 from services.pages import decode_token, encode_token
+from services.play import play
 from services.readmodel import row_for
 from services.rpc_errors import rpc_errors
 from services.timers import Timers
@@ -50,14 +50,17 @@ class RulesetServicer(pb_grpc.RulesetServiceServicer):
 
 
 class MatchServicer(pb_grpc.MatchServiceServicer):
-    def __init__(self, matches: MatchManager, feed: Feed[pb.MatchUpdate], admin_token: str | None,
-                 timers: Timers) -> None:
+    def __init__(
+        self, matches: MatchManager, feed: Feed[pb.MatchUpdate], admin_token: str | None, timers: Timers
+    ) -> None:
         self._matches, self._feed, self._admin_token, self._timers = matches, feed, admin_token, timers
 
     @rpc_errors
     async def CreateMatch(self, request: pb.CreateMatchRequest, context: Context) -> pb.CreateMatchResponse:
-        seats = [SeatEntry(name=s.name, config=wire.json_object(s.config_json, f"seats[{i}].config_json"))
-                 for i, s in enumerate(request.seats)]
+        seats = [
+            SeatEntry(name=s.name, config=wire.json_object(s.config_json, f"seats[{i}].config_json"))
+            for i, s in enumerate(request.seats)
+        ]
         options, labels = wire.json_object(request.options_json, "options_json"), dict(request.labels)
         if request.request_id:
             created = await create_once(self._matches, request.request_id, request.ruleset, seats, options, labels)
@@ -75,22 +78,28 @@ class MatchServicer(pb_grpc.MatchServiceServicer):
     @rpc_errors
     async def ListMatches(self, request: pb.ListMatchesRequest, context: Context) -> pb.ListMatchesResponse:
         if not 0 <= request.page_size <= _MAX_PAGE:
-            raise InvalidArgument(f"page_size must be 0 (the default, 50) to {_MAX_PAGE}, not {request.page_size}",
-                                  reason="PAGE_SIZE_OUT_OF_RANGE")
+            raise InvalidArgument(
+                f"page_size must be 0 (the default, 50) to {_MAX_PAGE}, not {request.page_size}",
+                reason="PAGE_SIZE_OUT_OF_RANGE",
+            )
         status = wire.STATUS_FROM_PB.get(request.status)
         if status is None:
             raise InvalidArgument(f"status {request.status} is not a MatchStatus", reason="STATUS_UNKNOWN")
         labels = dict(request.labels)
         after = decode_token(request.page_token, request.ruleset, status, labels)
-        rows, next_key = await self._matches.read_model.page(after, request.page_size or 50, request.ruleset, status,
-                                                             labels)
+        rows, next_key = await self._matches.read_model.page(
+            after, request.page_size or 50, request.ruleset, status, labels
+        )
         token = "" if next_key is None else encode_token(next_key, request.ruleset, status, labels)
         return pb.ListMatchesResponse(matches=[wire.match(r) for r in rows], next_page_token=token)
 
     @rpc_errors
     async def GetView(self, request: pb.GetViewRequest, context: Context) -> pb.GetViewResponse:
-        viewed = wire.viewed(await self._matches.viewed(request.match_id, request.token,
-                                                        limits.version(request.min_version, "min_version")))
+        viewed = wire.viewed(
+            await self._matches.viewed(
+                request.match_id, request.token, limits.version(request.min_version, "min_version")
+            )
+        )
         clock = self._clock(request.match_id)
         if clock is not None:
             viewed.deadline.CopyFrom(clock)
@@ -98,10 +107,18 @@ class MatchServicer(pb_grpc.MatchServiceServicer):
 
     @rpc_errors
     async def ListLegalCommands(
-        self, request: pb.ListLegalCommandsRequest, context: Context,
+        self,
+        request: pb.ListLegalCommandsRequest,
+        context: Context,
     ) -> pb.ListLegalCommandsResponse:
-        decided = wire.decision(await self._matches.decision(
-            request.match_id, request.token, limits.version(request.min_version, "min_version"), request.include_view))
+        decided = wire.decision(
+            await self._matches.decision(
+                request.match_id,
+                request.token,
+                limits.version(request.min_version, "min_version"),
+                request.include_view,
+            )
+        )
         clock = self._clock(request.match_id)
         if clock is not None:
             decided.deadline.CopyFrom(clock)
@@ -116,8 +133,7 @@ class MatchServicer(pb_grpc.MatchServiceServicer):
         if is_admin(request.token, self._admin_token):
             _admit_admin_command((await self._matches.get(request.match_id)).ruleset, raw)
             actor = ADMIN
-        return wire.submitted(await self._matches.submit(request.match_id, actor, raw, request.command_id,
-                                                         expected))
+        return wire.submitted(await self._matches.submit(request.match_id, actor, raw, request.command_id, expected))
 
     @rpc_errors
     async def WatchMatch(self, request: pb.WatchMatchRequest, context: Context) -> None:
@@ -167,12 +183,17 @@ class MatchServicer(pb_grpc.MatchServiceServicer):
         else:
             replay = await self._ended_replay(request.match_id)
         if not -1 <= request.seat < len(replay.seats):
-            raise InvalidArgument(f"seat {request.seat} is not -1 (spectator) or a seat 0..{len(replay.seats) - 1}",
-                                  reason="SEAT_INVALID")
+            raise InvalidArgument(
+                f"seat {request.seat} is not -1 (spectator) or a seat 0..{len(replay.seats) - 1}", reason="SEAT_INVALID"
+            )
         viewer = None if request.seat == -1 else request.seat
         found = await asyncio.to_thread(replay_steps, replay, viewer)
-        return pb.ViewReplayResponse(match=wire.replay_match(replay), verification=verification, seat=request.seat,
-                                     steps=[wire.replay_step(step) for step in found])
+        return pb.ViewReplayResponse(
+            match=wire.replay_match(replay),
+            verification=verification,
+            seat=request.seat,
+            steps=[wire.replay_step(step) for step in found],
+        )
 
     async def _ended_replay(self, match_id: str) -> Replay:
         """A stored match's replay once its events say it ended: a running one stays hidden."""
@@ -207,7 +228,9 @@ class MatchServicer(pb_grpc.MatchServiceServicer):
 
     @rpc_errors
     async def WatchLifecycle(
-        self, request: pb.WatchLifecycleRequest, context: Context,
+        self,
+        request: pb.WatchLifecycleRequest,
+        context: Context,
     ) -> AsyncIterator[pb.LifecycleChange]:
         async for change in lifecycle.changes(self._matches.store, request.from_position, dict(request.labels)):
             yield wire.lifecycle_change(change)
@@ -216,8 +239,9 @@ class MatchServicer(pb_grpc.MatchServiceServicer):
 def _verification(verdict: Verdict) -> pb.VerifyReplayResponse:
     failure = None
     if verdict.failure is not None:
-        failure = pb.ReplayFailure(check=verdict.failure.check, version=verdict.failure.version,
-                                   message=verdict.failure.message)
+        failure = pb.ReplayFailure(
+            check=verdict.failure.check, version=verdict.failure.version, message=verdict.failure.message
+        )
     return pb.VerifyReplayResponse(ok=verdict.ok, failure=failure, checks=verdict.checks)
 
 

@@ -83,8 +83,12 @@ class Timers:
         delay = max(0.0, delay)
         alarm = self._clock.call_later(delay, functools.partial(self._fire, hot.match_id, hot.version, raw))
         self._pending[hot.match_id] = (key, alarm, deadline.pauses)
-        self._armed[hot.match_id] = Armed(seat=deadline.seat, timeout=raw, seconds=deadline.seconds,
-                                          expires_at=self._clock.now() + timedelta(seconds=delay))
+        self._armed[hot.match_id] = Armed(
+            seat=deadline.seat,
+            timeout=raw,
+            seconds=deadline.seconds,
+            expires_at=self._clock.now() + timedelta(seconds=delay),
+        )
         self._tell(ARMED)
 
     def due(self, match_id: str) -> float | None:
@@ -139,6 +143,7 @@ class Timers:
             log.info("timeout for %s at version %d not applied: %s", match_id, version, exc)
         except StoreError as exc:
             # The id makes a retry safe whether or not the failed attempt was stored.
-            log.warning("timeout for %s at version %d not stored (%s); retrying in %.0f s", match_id, version, exc,
-                        RETRY)
+            log.warning(
+                "timeout for %s at version %d not stored (%s); retrying in %.0f s", match_id, version, exc, RETRY
+            )
             self._clock.call_later(RETRY, functools.partial(self._fire, match_id, version, raw))

@@ -43,8 +43,9 @@ class Tls(msgspec.Struct, frozen=True):
 
     def credentials(self) -> grpc.ServerCredentials:
         ca = self.client_ca.read_bytes() if self.client_ca is not None else None
-        return grpc.ssl_server_credentials([(self.key.read_bytes(), self.cert.read_bytes())],
-                                           root_certificates=ca, require_client_auth=ca is not None)
+        return grpc.ssl_server_credentials(
+            [(self.key.read_bytes(), self.cert.read_bytes())], root_certificates=ca, require_client_auth=ca is not None
+        )
 
 
 def listen(server: grpc.aio.Server, address: str, tls: Tls | None) -> int:

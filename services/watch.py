@@ -110,8 +110,9 @@ class Feed(Generic[T]):
             match = _advance(hot, match, happened.event) if views else match
             ended = happened.version == final
             for viewer in viewers:
-                data = happened.data if happened.type == MATCH_CREATED else encode(ruleset.redact(happened.event,
-                                                                                                  viewer))
+                data = (
+                    happened.data if happened.type == MATCH_CREATED else encode(ruleset.redact(happened.event, viewer))
+                )
                 redacted = RedactedEvent(happened.version, happened.type, data, happened.actor, happened.recorded_at)
                 plain = channel.groups.get((viewer, False))
                 if plain:
@@ -127,7 +128,11 @@ class Feed(Generic[T]):
         channel.match = hot.match
 
     async def open(
-        self, match_id: str, viewer_of: Callable[[Sequence[bytes]], Viewer], from_version: int, include_view: bool,
+        self,
+        match_id: str,
+        viewer_of: Callable[[Sequence[bytes]], Viewer],
+        from_version: int,
+        include_view: bool,
     ) -> Watch[T]:
         """A watch of the events after ``from_version``; ``viewer_of`` authenticates against the token hashes."""
         if self._ending:
@@ -187,8 +192,10 @@ class Watch(Generic[T]):
 
     def _check(self) -> None:
         if self._ending:
-            raise Unavailable(f"the server is shutting down; resume from version {self.last} on another instance",
-                              version=str(self.last))
+            raise Unavailable(
+                f"the server is shutting down; resume from version {self.last} on another instance",
+                version=str(self.last),
+            )
 
     def poke(self) -> None:
         self._mailbox.clear()
@@ -270,8 +277,9 @@ class Watch(Generic[T]):
             if recorded.version <= self.last:
                 continue
             data = recorded.data if recorded.type == MATCH_CREATED else encode(hot.ruleset.redact(event, self.viewer))
-            redacted = RedactedEvent(recorded.version, recorded.type, data, recorded.meta.actor,
-                                     recorded.meta.recorded_at)
+            redacted = RedactedEvent(
+                recorded.version, recorded.type, data, recorded.meta.actor, recorded.meta.recorded_at
+            )
             view = encode(hot.ruleset.view(base.state, self.viewer)) if base is not None and self.include_view else None
             ended = recorded.version == final
             delivery = _Delivery(recorded.version, self._feed._encode(Update(redacted, view, ended)), base, ended)

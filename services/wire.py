@@ -31,72 +31,111 @@ def timestamp(at: datetime) -> str:
 
 def match(row: MatchRow) -> pb.Match:
     return pb.Match(
-        match_id=row.match_id, ruleset=row.ruleset, ruleset_version=row.ruleset_version, seats=list(row.seats),
-        status=_STATUS_TO_PB[row.status], version=row.version,
+        match_id=row.match_id,
+        ruleset=row.ruleset,
+        ruleset_version=row.ruleset_version,
+        seats=list(row.seats),
+        status=_STATUS_TO_PB[row.status],
+        version=row.version,
         outcome_json="" if row.outcome is None else msgspec.json.encode(row.outcome).decode(),
-        created_at=timestamp(row.created_at), updated_at=timestamp(row.updated_at),
-        seed_commitment=row.seed_commitment, labels=row.labels,
+        created_at=timestamp(row.created_at),
+        updated_at=timestamp(row.updated_at),
+        seed_commitment=row.seed_commitment,
+        labels=row.labels,
     )
 
 
 def lifecycle_change(change: Change) -> pb.LifecycleChange:
     kind = pb.LIFECYCLE_KIND_CREATED if change.kind == CREATED else pb.LIFECYCLE_KIND_ENDED
     return pb.LifecycleChange(
-        position=change.position, kind=kind, match_id=change.match_id, ruleset=change.ruleset,
-        seats=list(change.seats), labels=change.labels,
+        position=change.position,
+        kind=kind,
+        match_id=change.match_id,
+        ruleset=change.ruleset,
+        seats=list(change.seats),
+        labels=change.labels,
         outcome_json="" if change.outcome is None else msgspec.json.encode(change.outcome).decode(),
-        version=change.version, recorded_at=timestamp(change.recorded_at),
+        version=change.version,
+        recorded_at=timestamp(change.recorded_at),
     )
 
 
 def redacted(event: RedactedEvent) -> pb.Event:
     """An event as its receiver may see it (hashes never leave: D-api-1)."""
-    return pb.Event(version=event.version, type=event.type, data_json=event.data.decode(), actor=event.actor,
-                    recorded_at=timestamp(event.recorded_at))
+    return pb.Event(
+        version=event.version,
+        type=event.type,
+        data_json=event.data.decode(),
+        actor=event.actor,
+        recorded_at=timestamp(event.recorded_at),
+    )
 
 
 def update(sent: Update) -> pb.MatchUpdate:
-    return pb.MatchUpdate(event=redacted(sent.event), view_json=sent.view.decode() if sent.view is not None else "",
-                          match_ended=sent.ended)
+    return pb.MatchUpdate(
+        event=redacted(sent.event),
+        view_json=sent.view.decode() if sent.view is not None else "",
+        match_ended=sent.ended,
+    )
 
 
 def turn(decided: Decision) -> pb.PlayTurn:
-    return pb.PlayTurn(version=decided.version, to_act=decided.to_act,
-                       commands_json=[c.decode() for c in decided.commands])
+    return pb.PlayTurn(
+        version=decided.version, to_act=decided.to_act, commands_json=[c.decode() for c in decided.commands]
+    )
 
 
 def submitted(result: Submitted) -> pb.SubmitCommandResponse:
-    return pb.SubmitCommandResponse(events=[redacted(e) for e in result.events], version=result.version,
-                                    duplicate=result.duplicate, to_act=result.to_act)
+    return pb.SubmitCommandResponse(
+        events=[redacted(e) for e in result.events],
+        version=result.version,
+        duplicate=result.duplicate,
+        to_act=result.to_act,
+    )
 
 
 def viewed(seen: Viewed) -> pb.GetViewResponse:
-    return pb.GetViewResponse(seat=-1 if seen.viewer is None else seen.viewer, version=seen.version,
-                              view_json=seen.view.decode(), to_act=seen.to_act)
+    return pb.GetViewResponse(
+        seat=-1 if seen.viewer is None else seen.viewer,
+        version=seen.version,
+        view_json=seen.view.decode(),
+        to_act=seen.to_act,
+    )
 
 
 def decision(decided: Decision) -> pb.ListLegalCommandsResponse:
-    return pb.ListLegalCommandsResponse(seat=decided.seat, version=decided.version,
-                                        commands_json=[c.decode() for c in decided.commands],
-                                        view_json=decided.view.decode() if decided.view is not None else "",
-                                        to_act=decided.to_act)
+    return pb.ListLegalCommandsResponse(
+        seat=decided.seat,
+        version=decided.version,
+        commands_json=[c.decode() for c in decided.commands],
+        view_json=decided.view.decode() if decided.view is not None else "",
+        to_act=decided.to_act,
+    )
 
 
 def deadline(seat: int | None, timeout: bytes, expires_at: datetime, seconds: float) -> pb.Deadline:
-    return pb.Deadline(seat=-1 if seat is None else seat, timeout_json=timeout.decode(),
-                       expires_at=timestamp(expires_at), seconds=seconds)
+    return pb.Deadline(
+        seat=-1 if seat is None else seat,
+        timeout_json=timeout.decode(),
+        expires_at=timestamp(expires_at),
+        seconds=seconds,
+    )
 
 
 def replay_match(replay: Replay) -> pb.Match:
     """The match a replay file holds, as the API describes a stored one."""
     first, last = replay.events[0], replay.events[-1]
     return pb.Match(
-        match_id=replay.match_id, ruleset=replay.ruleset.id, ruleset_version=replay.ruleset.version,
-        seats=replay.seats, status=pb.MATCH_STATUS_RUNNING if replay.outcome is None else pb.MATCH_STATUS_ENDED,
-        version=last.version, outcome_json="" if replay.outcome is None else msgspec.json.encode(
-            replay.outcome).decode(),
+        match_id=replay.match_id,
+        ruleset=replay.ruleset.id,
+        ruleset_version=replay.ruleset.version,
+        seats=replay.seats,
+        status=pb.MATCH_STATUS_RUNNING if replay.outcome is None else pb.MATCH_STATUS_ENDED,
+        version=last.version,
+        outcome_json="" if replay.outcome is None else msgspec.json.encode(replay.outcome).decode(),
         created_at=timestamp(datetime.fromisoformat(first.recorded_at)),
-        updated_at=timestamp(datetime.fromisoformat(last.recorded_at)), seed_commitment=replay.seed_commitment,
+        updated_at=timestamp(datetime.fromisoformat(last.recorded_at)),
+        seed_commitment=replay.seed_commitment,
     )
 
 
@@ -104,17 +143,31 @@ def replay_step(step: Step) -> pb.ReplayStep:
     at = timestamp(step.recorded_at)
     clock = None
     if step.deadline is not None:
-        clock = deadline(step.deadline.seat, encode(step.deadline.timeout),
-                         step.recorded_at + timedelta(seconds=step.deadline.seconds), step.deadline.seconds)
-    return pb.ReplayStep(event=pb.Event(version=step.version, type=step.type, data_json=step.data.decode(),
-                                        actor=step.actor, recorded_at=at),
-                         view_json=step.view.decode(), to_act=step.to_act, deadline=clock)
+        clock = deadline(
+            step.deadline.seat,
+            encode(step.deadline.timeout),
+            step.recorded_at + timedelta(seconds=step.deadline.seconds),
+            step.deadline.seconds,
+        )
+    return pb.ReplayStep(
+        event=pb.Event(
+            version=step.version, type=step.type, data_json=step.data.decode(), actor=step.actor, recorded_at=at
+        ),
+        view_json=step.view.decode(),
+        to_act=step.to_act,
+        deadline=clock,
+    )
 
 
 def ruleset_summary(ruleset: Ruleset) -> pb.RulesetSummary:
-    return pb.RulesetSummary(id=ruleset.id, version=ruleset.version, title=ruleset.title,
-                             min_seats=ruleset.min_seats, max_seats=ruleset.max_seats,
-                             card_data_hash=ruleset.card_data_hash)
+    return pb.RulesetSummary(
+        id=ruleset.id,
+        version=ruleset.version,
+        title=ruleset.title,
+        min_seats=ruleset.min_seats,
+        max_seats=ruleset.max_seats,
+        card_data_hash=ruleset.card_data_hash,
+    )
 
 
 def ruleset_description(ruleset: Ruleset) -> pb.DescribeRulesetResponse:
@@ -122,11 +175,15 @@ def ruleset_description(ruleset: Ruleset) -> pb.DescribeRulesetResponse:
         return msgspec.json.encode(msgspec.json.schema(kind)).decode()
 
     return pb.DescribeRulesetResponse(
-        ruleset=ruleset_summary(ruleset), config_schema_json=schema(ruleset.Config),
-        command_schema_json=schema(ruleset.Command), event_schema_json=schema(ruleset.Event),
-        view_schema_json=schema(ruleset.View), presets_json=msgspec.json.encode(ruleset.presets).decode(),
+        ruleset=ruleset_summary(ruleset),
+        config_schema_json=schema(ruleset.Config),
+        command_schema_json=schema(ruleset.Command),
+        event_schema_json=schema(ruleset.Event),
+        view_schema_json=schema(ruleset.View),
+        presets_json=msgspec.json.encode(ruleset.presets).decode(),
         options_json=msgspec.json.encode(ruleset.options).decode(),
-        cards_json=catalog.cards(ruleset.id).decode(), layout_json=catalog.layout(ruleset.id).decode(),
+        cards_json=catalog.cards(ruleset.id).decode(),
+        layout_json=catalog.layout(ruleset.id).decode(),
     )
 
 

@@ -37,8 +37,11 @@ def _lock(connection: Connection, url: URL) -> None:
     """Take the migration lock for this transaction, saying so when another instance holds it."""
     if connection.execute(text("SELECT pg_try_advisory_xact_lock(:key)"), {"key": LOCK_KEY}).scalar():
         return
-    log.warning("waiting for another instance to finish migrating %s (advisory lock %d)",
-                redacted(url.render_as_string(hide_password=False)), LOCK_KEY)
+    log.warning(
+        "waiting for another instance to finish migrating %s (advisory lock %d)",
+        redacted(url.render_as_string(hide_password=False)),
+        LOCK_KEY,
+    )
     connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": LOCK_KEY})
     log.info("the other instance's migration is done; checking the revision")
 

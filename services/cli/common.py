@@ -35,14 +35,21 @@ def default_database_url() -> str:
 
 
 def add_database_option(parser: argparse.ArgumentParser | argparse._MutuallyExclusiveGroup) -> None:
-    parser.add_argument("--database-url", default=None,
-                        help=f"SQLAlchemy URL (default: ${DATABASE_URL_ENV}, else duelhall.db in the data directory, "
-                             f"${DATA_DIR_ENV} or ~/.local/share/duelhall)")
+    parser.add_argument(
+        "--database-url",
+        default=None,
+        help=f"SQLAlchemy URL (default: ${DATABASE_URL_ENV}, else duelhall.db in the data directory, "
+        f"${DATA_DIR_ENV} or ~/.local/share/duelhall)",
+    )
 
 
 def add_server_option(parser: argparse.ArgumentParser | argparse._MutuallyExclusiveGroup) -> None:
-    parser.add_argument("--server", default=None, metavar="HOST:PORT",
-                        help=f"ask a running server (e.g. {DEFAULT_SERVER}) instead of opening the database")
+    parser.add_argument(
+        "--server",
+        default=None,
+        metavar="HOST:PORT",
+        help=f"ask a running server (e.g. {DEFAULT_SERVER}) instead of opening the database",
+    )
 
 
 def database(args: argparse.Namespace) -> str:

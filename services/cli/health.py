@@ -16,8 +16,12 @@ _WILDCARDS = {"0.0.0.0": "127.0.0.1", "[::]": "[::1]", "": "127.0.0.1"}
 
 def register(commands: Any) -> None:
     parser = commands.add_parser("health", help="check a running server's health (exit 0: SERVING)")
-    parser.add_argument("--server", default=None, metavar="HOST:PORT",
-                        help="the server (default: $DUELHALL_LISTEN, else 127.0.0.1:50051; 0.0.0.0 means this host)")
+    parser.add_argument(
+        "--server",
+        default=None,
+        metavar="HOST:PORT",
+        help="the server (default: $DUELHALL_LISTEN, else 127.0.0.1:50051; 0.0.0.0 means this host)",
+    )
     parser.add_argument("--service", default="", help="one service's health (default: the whole server)")
     parser.add_argument("--timeout", type=float, default=3.0, help="seconds to wait for the answer")
     parser.set_defaults(run=run)

@@ -41,7 +41,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         # Python would complain again when it flushes stdout at exit: point it at /dev/null first.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return BROKEN_PIPE
-    except Exception as exc:  # noqa: BLE001 - the CLI's edge: one sentence per failure
+    except Exception as exc:
         if args.debug:
             raise
         print(scrub(f"duelhall: {describe(exc)}"), file=sys.stderr)

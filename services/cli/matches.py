@@ -52,8 +52,15 @@ def run(args: argparse.Namespace) -> int:
         # Ids are what users copy into other commands: never cut or wrapped.
         table.columns.insert(0, Column("match", no_wrap=True, min_width=32))
         for row in rows:
-            table.add_row(row.match_id, row.ruleset, ", ".join(row.seats), row.status, str(row.version),
-                          _outcome(row), row.created_at.strftime("%m-%d %H:%M"))
+            table.add_row(
+                row.match_id,
+                row.ruleset,
+                ", ".join(row.seats),
+                row.status,
+                str(row.version),
+                _outcome(row),
+                row.created_at.strftime("%m-%d %H:%M"),
+            )
         out.print(table)
     if cut:
         err.print(f"showing the newest {len(rows)} matches; there are more (raise --limit to see them)")
@@ -80,9 +87,15 @@ async def _rows_from_server(address: str, limit: int, ruleset: str, status: str)
     async with grpc.aio.insecure_channel(address) as channel:
         stub = pb_grpc.MatchServiceStub(channel)  # type: ignore[no-untyped-call]  # generated, untyped
         while len(rows) < limit:
-            page = await stub.ListMatches(pb.ListMatchesRequest(
-                ruleset=ruleset, status=_STATUS_TO_PB[status], page_size=min(_PAGE, limit - len(rows)),
-                page_token=token), timeout=30)
+            page = await stub.ListMatches(
+                pb.ListMatchesRequest(
+                    ruleset=ruleset,
+                    status=_STATUS_TO_PB[status],
+                    page_size=min(_PAGE, limit - len(rows)),
+                    page_token=token,
+                ),
+                timeout=30,
+            )
             rows.extend(_row(match) for match in page.matches)
             token = page.next_page_token
             if not token:
@@ -92,10 +105,15 @@ async def _rows_from_server(address: str, limit: int, ruleset: str, status: str)
 
 def _row(match: pb.Match) -> MatchRow:
     return MatchRow(
-        match_id=match.match_id, ruleset=match.ruleset, ruleset_version=match.ruleset_version,
-        seats=tuple(match.seats), status=_STATUS_FROM_PB.get(match.status, ""), version=match.version,
+        match_id=match.match_id,
+        ruleset=match.ruleset,
+        ruleset_version=match.ruleset_version,
+        seats=tuple(match.seats),
+        status=_STATUS_FROM_PB.get(match.status, ""),
+        version=match.version,
         outcome=msgspec.json.decode(match.outcome_json, type=Outcome) if match.outcome_json else None,
-        created_at=datetime.fromisoformat(match.created_at), updated_at=datetime.fromisoformat(match.updated_at),
+        created_at=datetime.fromisoformat(match.created_at),
+        updated_at=datetime.fromisoformat(match.updated_at),
         seed_commitment=match.seed_commitment,
     )
 

@@ -11,8 +11,14 @@ class Bar:
     """A rich progress bar on stderr for ``services.archive``: one task, its total learnt once known."""
 
     def __init__(self, description: str) -> None:
-        self._progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                                  TimeElapsedColumn(), console=err, transient=True)
+        self._progress = Progress(
+            TextColumn("[bold]{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            console=err,
+            transient=True,
+        )
         self._task = self._progress.add_task(description, total=None)
 
     def __enter__(self) -> Bar:

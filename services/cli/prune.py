@@ -17,9 +17,15 @@ from services.cli.progress import Bar
 
 def register(commands: Any) -> None:
     parser = commands.add_parser(
-        "prune", help="delete from the store the ended matches whose replay files in DIR verify")
-    parser.add_argument("--archive", required=True, type=Path, metavar="DIR",
-                        help="the folder written by 'duelhall replay export --all -o DIR'")
+        "prune", help="delete from the store the ended matches whose replay files in DIR verify"
+    )
+    parser.add_argument(
+        "--archive",
+        required=True,
+        type=Path,
+        metavar="DIR",
+        help="the folder written by 'duelhall replay export --all -o DIR'",
+    )
     parser.add_argument("--dry-run", action="store_true", help="only say what would be deleted")
     add_database_option(parser)
     parser.set_defaults(run=run)

@@ -19,9 +19,9 @@ from eventstore import migrate, open_store
 from replays import render, storage
 from replays.format import Replay, decode_replay, encode_replay
 from replays.verify import MAX_FILE_BYTES, verify_bytes
+from services import archive
 from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
-from services import archive
 from services.cli.common import add_database_option, add_server_option, database, err, out
 from services.cli.errors import describe
 from services.cli.progress import Bar
@@ -35,8 +35,13 @@ def register(commands: Any) -> None:
     export.add_argument("match_id", nargs="?", default=None)
     export.add_argument("-o", "--output", required=True, type=Path, help="the file; with --all, a folder")
     export.add_argument("--all", action="store_true", help="every ended match, one verified DIR/<match>.json each")
-    export.add_argument("--since", type=since_date, default=None, metavar="DATE",
-                        help="with --all: only matches that ended at or after DATE (ISO 8601, UTC if no zone)")
+    export.add_argument(
+        "--since",
+        type=since_date,
+        default=None,
+        metavar="DATE",
+        help="with --all: only matches that ended at or after DATE (ISO 8601, UTC if no zone)",
+    )
     where = export.add_mutually_exclusive_group()
     add_database_option(where)
     add_server_option(where)
@@ -112,13 +117,19 @@ def _each(files: Sequence[Path], what: str, check: Callable[[Path], tuple[bool, 
     """Runs ``check`` on every file under a progress bar; (failures, the summary table)."""
     table = Table("file", "result", "detail", title=f"replay {what}")
     failures = 0
-    with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=err, transient=True) as progress:
+    with Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err,
+        transient=True,
+    ) as progress:
         task = progress.add_task(what, total=len(files))
         for path in files:
             try:
                 ok, detail = check(path)
-            except Exception as exc:  # noqa: BLE001 - one file's failure is a row of the table, not the end
+            except Exception as exc:
                 ok, detail = False, describe(exc)
             failures += not ok
             table.add_row(str(path), "ok" if ok else "FAIL", detail)
@@ -136,8 +147,10 @@ def run_import(args: argparse.Namespace) -> int:
 
     failures, table = _each(args.files, "import", one)
     out.print(table)
-    out.print(f"{len(args.files) - failures} of {len(args.files)} replay files stored in {url}"
-              + (f"; {failures} refused" if failures else ""))
+    out.print(
+        f"{len(args.files) - failures} of {len(args.files)} replay files stored in {url}"
+        + (f"; {failures} refused" if failures else "")
+    )
     return 1 if failures else 0
 
 
@@ -163,8 +176,13 @@ def run_verify(args: argparse.Namespace) -> int:
     failures, table = _each(args.files, "verify", one)
     out.print(table)
     files = len(args.files)
-    out.print(f"{failures} of {files} replay files failed" if failures else
-              "replay verified" if files == 1 else f"all {files} replays verified")
+    out.print(
+        f"{failures} of {files} replay files failed"
+        if failures
+        else "replay verified"
+        if files == 1
+        else f"all {files} replays verified"
+    )
     return 1 if failures else 0
 
 
@@ -174,8 +192,9 @@ def run_show(args: argparse.Namespace) -> int:
     if viewer is not None and not 0 <= viewer < len(replay.seats):
         args.parser.error(f"--as takes a seat 0..{len(replay.seats) - 1} or 'spectator', not {args.viewer}")
     if args.step is not None and not 1 <= args.step <= len(replay.events):
-        args.parser.error(f"--step takes 1..{len(replay.events)} (the replay has {len(replay.events)} events), "
-                          f"not {args.step}")
+        args.parser.error(
+            f"--step takes 1..{len(replay.events)} (the replay has {len(replay.events)} events), not {args.step}"
+        )
     out.print(render.board(replay, args.step, viewer), markup=False)
     return 0
 

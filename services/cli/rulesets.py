@@ -16,7 +16,10 @@ def register(commands: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     for key in sorted(RULESETS):
         ruleset = RULESETS[key]
-        players = (f"{ruleset.min_seats}" if ruleset.min_seats == ruleset.max_seats
-                   else f"{ruleset.min_seats}-{ruleset.max_seats}")
+        players = (
+            f"{ruleset.min_seats}"
+            if ruleset.min_seats == ruleset.max_seats
+            else f"{ruleset.min_seats}-{ruleset.max_seats}"
+        )
         print(f"{ruleset.id}\tv{ruleset.version}\t{players} players\t{ruleset.title}")
     return 0

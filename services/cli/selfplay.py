@@ -40,16 +40,25 @@ def run(args: argparse.Namespace) -> int:
         args.parser.error(str(exc.args[0]))
     except ValueError as exc:
         args.parser.error(str(exc))
-    with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=err, transient=True) as progress:
+    with Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err,
+        transient=True,
+    ) as progress:
         task = progress.add_task(f"{ruleset.id} games", total=args.games)
 
         def advance() -> None:
             progress.advance(task)
 
         if args.server:
-            summary = asyncio.run(selfplay.play_through_server(
-                args.server, ruleset, args.games, args.seed, args.bot, args.players, advance, args.concurrency))
+            summary = asyncio.run(
+                selfplay.play_through_server(
+                    args.server, ruleset, args.games, args.seed, args.bot, args.players, advance, args.concurrency
+                )
+            )
         elif args.database_url:
             summary = asyncio.run(_with_store(args, ruleset, advance))
         else:
@@ -63,8 +72,9 @@ async def _with_store(args: argparse.Namespace, ruleset: Any, advance: Any) -> s
     await asyncio.to_thread(migrate, args.database_url)
     store = await open_store(args.database_url)
     try:
-        return await selfplay.play_with_store(MatchManager(store), ruleset, args.games, args.seed, args.bot,
-                                              args.players, advance)
+        return await selfplay.play_with_store(
+            MatchManager(store), ruleset, args.games, args.seed, args.bot, args.players, advance
+        )
     finally:
         await store.close()
 

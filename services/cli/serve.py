@@ -19,26 +19,54 @@ def register(commands: Any) -> None:
     parser = commands.add_parser("serve", help="run the match service (gRPC, and HTTP for browsers)")
     add_database_option(parser)
     parser.add_argument("--listen", default="127.0.0.1:50051", help="HOST:PORT to listen on (port 0: any free port)")
-    parser.add_argument("--http", default="127.0.0.1:8080",
-                        help="HOST:PORT of the HTTP port: the API over Connect and the viewer page "
-                             "(port 0: any free port; 'off': none)")
-    parser.add_argument("--admin-token", default=None,
-                        help="token for admin actions (default: none, admin actions refused)")
+    parser.add_argument(
+        "--http",
+        default="127.0.0.1:8080",
+        help="HOST:PORT of the HTTP port: the API over Connect and the viewer page "
+        "(port 0: any free port; 'off': none)",
+    )
+    parser.add_argument(
+        "--admin-token", default=None, help="token for admin actions (default: none, admin actions refused)"
+    )
     parser.add_argument("--capacity", type=positive, default=1024, help="matches kept in memory")
-    parser.add_argument("--sqlite-synchronous", choices=("NORMAL", "FULL"), default="NORMAL",
-                        help="SQLite durability: FULL syncs every commit (see docs/eventstore.md)")
-    parser.add_argument("--no-migrate", dest="migrate", action="store_false",
-                        help="do not migrate the database first (a separate job does: duelhall migrate)")
-    parser.add_argument("--metrics", default=None, metavar="HOST:PORT",
-                        help="serve Prometheus metrics over HTTP at HOST:PORT (default: no listener)")
+    parser.add_argument(
+        "--sqlite-synchronous",
+        choices=("NORMAL", "FULL"),
+        default="NORMAL",
+        help="SQLite durability: FULL syncs every commit (see docs/eventstore.md)",
+    )
+    parser.add_argument(
+        "--no-migrate",
+        dest="migrate",
+        action="store_false",
+        help="do not migrate the database first (a separate job does: duelhall migrate)",
+    )
+    parser.add_argument(
+        "--metrics",
+        default=None,
+        metavar="HOST:PORT",
+        help="serve Prometheus metrics over HTTP at HOST:PORT (default: no listener)",
+    )
     parser.add_argument("--tls-cert", type=Path, default=None, help="PEM certificate chain: serve TLS (with --tls-key)")
     parser.add_argument("--tls-key", type=Path, default=None, help="PEM private key of --tls-cert")
-    parser.add_argument("--tls-client-ca", type=Path, default=None,
-                        help="PEM CA bundle: require client certificates signed by it (mutual TLS)")
-    parser.add_argument("--drain-seconds", type=float, default=0.0,
-                        help="on SIGTERM, serve on this long with health NOT_SERVING before ending watches (default: 0)")
-    parser.add_argument("--grace-seconds", type=float, default=10.0,
-                        help="then let in-flight calls finish for up to this long (default: 10)")
+    parser.add_argument(
+        "--tls-client-ca",
+        type=Path,
+        default=None,
+        help="PEM CA bundle: require client certificates signed by it (mutual TLS)",
+    )
+    parser.add_argument(
+        "--drain-seconds",
+        type=float,
+        default=0.0,
+        help="on SIGTERM, serve on this long with health NOT_SERVING before ending watches (default: 0)",
+    )
+    parser.add_argument(
+        "--grace-seconds",
+        type=float,
+        default=10.0,
+        help="then let in-flight calls finish for up to this long (default: 10)",
+    )
     logs.add_options(parser)
     from_environment(parser)
     parser.set_defaults(run=run, parser=parser)
@@ -54,10 +82,18 @@ def run(args: argparse.Namespace) -> int:
     if (args.tls_cert is None) != (args.tls_key is None) or (args.tls_client_ca and not args.tls_cert):
         raise ValueError("TLS needs both --tls-cert and --tls-key (and --tls-client-ca only with them)")
     tls = Tls(args.tls_cert, args.tls_key, args.tls_client_ca) if args.tls_cert else None
-    config = ServerConfig(database_url=database(args), listen=args.listen,
-                          http=None if args.http == "off" else args.http, admin_token=args.admin_token,
-                          capacity=args.capacity, sqlite_synchronous=args.sqlite_synchronous,
-                          migrate=args.migrate, metrics=args.metrics, tls=tls,
-                          drain_seconds=args.drain_seconds, grace_seconds=args.grace_seconds)
+    config = ServerConfig(
+        database_url=database(args),
+        listen=args.listen,
+        http=None if args.http == "off" else args.http,
+        admin_token=args.admin_token,
+        capacity=args.capacity,
+        sqlite_synchronous=args.sqlite_synchronous,
+        migrate=args.migrate,
+        metrics=args.metrics,
+        tls=tls,
+        drain_seconds=args.drain_seconds,
+        grace_seconds=args.grace_seconds,
+    )
     asyncio.run(serve(config))
     return 0

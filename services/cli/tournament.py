@@ -29,13 +29,17 @@ def register(commands: Any) -> None:
     parser = commands.add_parser("tournament", help="run a tournament on a server")
     verbs = parser.add_subparsers(dest="verb", required=True, metavar="VERB")
 
-    def verb(name: str, help: str, run: Callable[[argparse.Namespace], int], *, tournament: bool = True,
-             admin: bool = True) -> argparse.ArgumentParser:
+    def verb(
+        name: str, help: str, run: Callable[[argparse.Namespace], int], *, tournament: bool = True, admin: bool = True
+    ) -> argparse.ArgumentParser:
         sub: argparse.ArgumentParser = verbs.add_parser(name, help=help)
         sub.add_argument("--server", default="127.0.0.1:50051", metavar="HOST:PORT")
         if admin:
-            sub.add_argument("--admin-token", default=os.environ.get("DUELHALL_ADMIN_TOKEN", ""),
-                             help="the server's admin token (default: $DUELHALL_ADMIN_TOKEN)")
+            sub.add_argument(
+                "--admin-token",
+                default=os.environ.get("DUELHALL_ADMIN_TOKEN", ""),
+                help="the server's admin token (default: $DUELHALL_ADMIN_TOKEN)",
+            )
         if tournament:
             sub.add_argument("tournament_id")
         sub.set_defaults(run=run)
@@ -81,6 +85,7 @@ def _call(args: argparse.Namespace, work: Callable[[Stub], Awaitable[T]]) -> T:
     async def run() -> T:
         async with grpc.aio.insecure_channel(args.server) as channel:
             return await work(tpb_grpc.TournamentServiceStub(channel))  # type: ignore[no-untyped-call]
+
     return asyncio.run(run())
 
 
@@ -91,6 +96,7 @@ def _refusals(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Na
         except grpc.aio.AioRpcError as error:
             err.print(f"{error.details()} ({_reason(error)})")
             return 1
+
     return guarded
 
 
@@ -106,18 +112,38 @@ def _reason(error: grpc.aio.AioRpcError) -> str:
 
 @_refusals
 def run_create(args: argparse.Namespace) -> int:
-    reply = _call(args, lambda stub: stub.CreateTournament(tpb.CreateTournamentRequest(
-        admin_token=args.admin_token, name=args.name, ruleset=args.ruleset, format=args.format, rounds=args.rounds,
-        cut=args.cut, best_of=args.best_of, tiebreak=args.tiebreak, round_minutes=args.round_minutes,
-        seed_hex=args.seed, options_json=args.options)))
+    reply = _call(
+        args,
+        lambda stub: stub.CreateTournament(
+            tpb.CreateTournamentRequest(
+                admin_token=args.admin_token,
+                name=args.name,
+                ruleset=args.ruleset,
+                format=args.format,
+                rounds=args.rounds,
+                cut=args.cut,
+                best_of=args.best_of,
+                tiebreak=args.tiebreak,
+                round_minutes=args.round_minutes,
+                seed_hex=args.seed,
+                options_json=args.options,
+            )
+        ),
+    )
     out.print(reply.tournament_id)
     return 0
 
 
 @_refusals
 def run_register(args: argparse.Namespace) -> int:
-    reply = _call(args, lambda stub: stub.Register(tpb.RegisterRequest(
-        admin_token=args.admin_token, tournament_id=args.tournament_id, player=args.player, deck_json=args.deck)))
+    reply = _call(
+        args,
+        lambda stub: stub.Register(
+            tpb.RegisterRequest(
+                admin_token=args.admin_token, tournament_id=args.tournament_id, player=args.player, deck_json=args.deck
+            )
+        ),
+    )
     late = " (late registration)" if any(p.late for p in reply.tournament.players if p.name == args.player) else ""
     err.print(f"registered {args.player}{late}; the player's token (shown once):")
     out.print(reply.player_token)
@@ -151,18 +177,35 @@ def run_cut(args: argparse.Namespace) -> int:
 
 @_refusals
 def run_standings(args: argparse.Namespace) -> int:
-    reply = _call(args, lambda stub: stub.GetStandings(tpb.GetStandingsRequest(tournament_id=args.tournament_id,
-                                                                               through_round=args.round)))
+    reply = _call(
+        args,
+        lambda stub: stub.GetStandings(
+            tpb.GetStandingsRequest(tournament_id=args.tournament_id, through_round=args.round)
+        ),
+    )
     out.print(standings_table(reply))
     return 0
 
 
 @_refusals
 def run_report(args: argparse.Namespace) -> int:
-    _call(args, lambda stub: stub.ReportResult(tpb.ReportResultRequest(
-        admin_token=args.admin_token, tournament_id=args.tournament_id, round=args.round, table=args.table,
-        wins_a=args.wins_a, wins_b=args.wins_b, draws=args.draws, correction=args.correction, by=args.by,
-        why=args.why)))
+    _call(
+        args,
+        lambda stub: stub.ReportResult(
+            tpb.ReportResultRequest(
+                admin_token=args.admin_token,
+                tournament_id=args.tournament_id,
+                round=args.round,
+                table=args.table,
+                wins_a=args.wins_a,
+                wins_b=args.wins_b,
+                draws=args.draws,
+                correction=args.correction,
+                by=args.by,
+                why=args.why,
+            )
+        ),
+    )
     verb = "corrected" if args.correction else "entered"
     out.print(f"{verb}: round {args.round} table {args.table} {args.wins_a}-{args.wins_b}-{args.draws}")
     return 0
@@ -170,8 +213,14 @@ def run_report(args: argparse.Namespace) -> int:
 
 @_refusals
 def run_drop(args: argparse.Namespace) -> int:
-    _call(args, lambda stub: stub.Drop(tpb.DropRequest(tournament_id=args.tournament_id, player=args.player,
-                                                       token=args.admin_token, by=args.by, why=args.why)))
+    _call(
+        args,
+        lambda stub: stub.Drop(
+            tpb.DropRequest(
+                tournament_id=args.tournament_id, player=args.player, token=args.admin_token, by=args.by, why=args.why
+            )
+        ),
+    )
     out.print(f"dropped: {args.player}")
     return 0
 
@@ -182,18 +231,20 @@ def run_show(args: argparse.Namespace) -> int:
         state = await stub.GetTournament(tpb.GetTournamentRequest(tournament_id=args.tournament_id))
         if not state.current_round:
             return state, None
-        return state, await stub.GetPairings(tpb.GetPairingsRequest(tournament_id=args.tournament_id,
-                                                                    round=args.round))
+        return state, await stub.GetPairings(tpb.GetPairingsRequest(tournament_id=args.tournament_id, round=args.round))
 
     state, pairings = _call(args, work)
     summary = Table(title=f"{state.name} ({state.tournament_id})", show_header=False)
     summary.add_row("ruleset", state.ruleset)
-    summary.add_row("format", f"{state.format}, best of {state.best_of}"
-                              + (f", top {state.cut}" if state.cut else ""))
+    summary.add_row("format", f"{state.format}, best of {state.best_of}" + (f", top {state.cut}" if state.cut else ""))
     summary.add_row("tiebreak", state.tiebreak)
     summary.add_row("status", state.status + (f", winner {state.winner}" if state.winner else ""))
-    summary.add_row("round", f"{state.current_round} of {state.rounds} ({state.current_stage})"
-                    if state.current_round else f"{state.rounds or 'auto'} planned")
+    summary.add_row(
+        "round",
+        f"{state.current_round} of {state.rounds} ({state.current_stage})"
+        if state.current_round
+        else f"{state.rounds or 'auto'} planned",
+    )
     summary.add_row("players", f"{len(state.players)} ({sum(p.dropped for p in state.players)} dropped)")
     out.print(summary)
     if pairings is not None:
@@ -202,8 +253,9 @@ def run_show(args: argparse.Namespace) -> int:
 
 
 def pairings_table(pairings: tpb.Pairings) -> Table:
-    table = Table("table", "player a", "player b", "result", "games", title=f"round {pairings.round} "
-                  f"({pairings.stage})")
+    table = Table(
+        "table", "player a", "player b", "result", "games", title=f"round {pairings.round} ({pairings.stage})"
+    )
     for entry in pairings.tables:
         if not entry.b:
             table.add_row(str(entry.table), entry.a, "(bye)", "", "")
@@ -219,13 +271,13 @@ def pairings_table(pairings: tpb.Pairings) -> Table:
 
 def standings_table(standings: tpb.Standings) -> Table:
     names = list(standings.tiebreak_names)
-    table = Table("rank", Column("player", no_wrap=True), "points", "W-L-D", *names,
-                  title=f"standings ({standings.tiebreak})")
+    table = Table(
+        "rank", Column("player", no_wrap=True), "points", "W-L-D", *names, title=f"standings ({standings.tiebreak})"
+    )
     for entry in standings.standings:
         percents = [f"{_percent(f):.2f}" for f in entry.tiebreaks]
         name = entry.player + (" (dropped)" if entry.dropped else "")
-        table.add_row(str(entry.rank), name, str(entry.points), f"{entry.wins}-{entry.losses}-{entry.draws}",
-                      *percents)
+        table.add_row(str(entry.rank), name, str(entry.points), f"{entry.wins}-{entry.losses}-{entry.draws}", *percents)
     return table
 
 

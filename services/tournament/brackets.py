@@ -41,7 +41,7 @@ def round_robin(players: Sequence[str], number: int) -> list[tuple[str, str | No
     count = len(field)
     rest = field[1:]
     shift = (number - 1) % (count - 1)
-    rotated = [field[0]] + rest[-shift:] + rest[:-shift] if shift else field
+    rotated = [field[0], *rest[-shift:], *rest[:-shift]] if shift else field
     tables: list[tuple[str, str | None]] = []
     for i in range(count // 2):
         left, right = rotated[i], rotated[count - 1 - i]

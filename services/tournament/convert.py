@@ -15,14 +15,28 @@ def tournament(state: Tournament) -> tpb.Tournament:
     created = state.created
     current = state.rounds[-1] if state.rounds else None
     status = "ended" if state.ended else "running" if state.rounds else "registration"
-    players = [tpb.TournamentPlayer(name=p.name, checked_in=p.checked_in, dropped=p.dropped, late=p.late)
-               for p in sorted(state.players.values(), key=lambda p: p.name)]
+    players = [
+        tpb.TournamentPlayer(name=p.name, checked_in=p.checked_in, dropped=p.dropped, late=p.late)
+        for p in sorted(state.players.values(), key=lambda p: p.name)
+    ]
     return tpb.Tournament(
-        tournament_id=created.tournament_id, name=created.name, ruleset=created.ruleset, format=created.format,
-        rounds=state.planned or created.rounds, cut=created.cut, best_of=created.best_of, tiebreak=created.tiebreak,
-        round_minutes=created.round_minutes, status=status, current_round=current.number if current else 0,
-        current_stage=current.stage if current else "", current_round_finished=bool(current and current.finished),
-        players=players, winner=state.winner or "", version=state.version, seed_hex=created.seed,
+        tournament_id=created.tournament_id,
+        name=created.name,
+        ruleset=created.ruleset,
+        format=created.format,
+        rounds=state.planned or created.rounds,
+        cut=created.cut,
+        best_of=created.best_of,
+        tiebreak=created.tiebreak,
+        round_minutes=created.round_minutes,
+        status=status,
+        current_round=current.number if current else 0,
+        current_stage=current.stage if current else "",
+        current_round_finished=bool(current and current.finished),
+        players=players,
+        winner=state.winner or "",
+        version=state.version,
+        seed_hex=created.seed,
     )
 
 
@@ -34,22 +48,45 @@ def _table(table: TableState) -> tpb.TableEntry:
     result = None
     if table.result is not None:
         source = "corrected" if table.corrections else "organiser" if table.manual else "games"
-        result = tpb.TableResult(wins_a=table.result.wins_a, wins_b=table.result.wins_b, draws=table.result.draws,
-                                 source=source)
-    games = [tpb.GameEntry(game=g.number, first=g.first, match_id=g.match_id, winner=g.winner or "", played=g.played)
-             for g in table.games]
+        result = tpb.TableResult(
+            wins_a=table.result.wins_a, wins_b=table.result.wins_b, draws=table.result.draws, source=source
+        )
+    games = [
+        tpb.GameEntry(game=g.number, first=g.first, match_id=g.match_id, winner=g.winner or "", played=g.played)
+        for g in table.games
+    ]
     waiting = not table.finished and bool(table.games) and table.games[-1].played
-    return tpb.TableEntry(table=table.table, a=table.a, b=table.b or "", finished=table.finished, result=result,
-                          games=games, unverified_match_ids=[u.match_id for u in table.unverified],
-                          chooser=decide.next_chooser(table) if waiting else "")
+    return tpb.TableEntry(
+        table=table.table,
+        a=table.a,
+        b=table.b or "",
+        finished=table.finished,
+        result=result,
+        games=games,
+        unverified_match_ids=[u.match_id for u in table.unverified],
+        chooser=decide.next_chooser(table) if waiting else "",
+    )
 
 
 def standings(state: Tournament, through: int | None) -> tpb.Standings:
     rows = decide.standings_of(state, through)
-    entries = [tpb.StandingEntry(rank=s.rank, player=s.player, points=s.points, wins=s.wins, losses=s.losses,
-                                 draws=s.draws, byes=s.byes, tiebreaks=[f"{f.numerator}/{f.denominator}"
-                                                                         for f in s.tiebreaks],
-                                 dropped=s.dropped) for s in rows]
-    return tpb.Standings(tiebreak=state.created.tiebreak,
-                         tiebreak_names=TIEBREAK_NAMES.get(state.created.tiebreak, YGO_NAMES),
-                         standings=entries, cut_seeds=state.cut_seeds)
+    entries = [
+        tpb.StandingEntry(
+            rank=s.rank,
+            player=s.player,
+            points=s.points,
+            wins=s.wins,
+            losses=s.losses,
+            draws=s.draws,
+            byes=s.byes,
+            tiebreaks=[f"{f.numerator}/{f.denominator}" for f in s.tiebreaks],
+            dropped=s.dropped,
+        )
+        for s in rows
+    ]
+    return tpb.Standings(
+        tiebreak=state.created.tiebreak,
+        tiebreak_names=TIEBREAK_NAMES.get(state.created.tiebreak, YGO_NAMES),
+        standings=entries,
+        cut_seeds=state.cut_seeds,
+    )

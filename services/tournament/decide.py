@@ -16,37 +16,83 @@ from engine.rng import Rng
 from services.errors import InvalidArgument, NotFound, Refused
 from services.tournament import brackets, pairing, standings
 from services.tournament.events import (
-    ELIMINATION_STAGES, FORMATS, PRESETS, ROUND_ROBIN, SINGLE_ELIMINATION, STAGE_CUT, STAGE_ELIMINATION,
-    STAGE_ROBIN, STAGE_SWISS, SWISS, CutStarted, DeckSided, Event, FirstChosen, GameRecorded, GameUnverified,
-    MatchResulted, PlayerCheckedIn, PlayerDropped, PlayerRegistered, PlayerReinstated, ResultCorrected,
-    RoundPaired, RoundRepaired, Table, TournamentCreated, TournamentEnded,
+    ELIMINATION_STAGES,
+    FORMATS,
+    PRESETS,
+    ROUND_ROBIN,
+    SINGLE_ELIMINATION,
+    STAGE_CUT,
+    STAGE_ELIMINATION,
+    STAGE_ROBIN,
+    STAGE_SWISS,
+    SWISS,
+    CutStarted,
+    DeckSided,
+    Event,
+    FirstChosen,
+    GameRecorded,
+    GameUnverified,
+    MatchResulted,
+    PlayerCheckedIn,
+    PlayerDropped,
+    PlayerRegistered,
+    PlayerReinstated,
+    ResultCorrected,
+    RoundPaired,
+    RoundRepaired,
+    Table,
+    TournamentCreated,
+    TournamentEnded,
 )
 from services.tournament.state import Player, Result, Round, TableState, Tournament
 
 BEST_OF = (1, 3, 5)
 
 
-def create(tournament_id: str, name: str, ruleset: Ruleset, format: str, rounds: int, cut: int, best_of: int,
-           tiebreak: str, round_minutes: int, seed: bytes, options: dict[str, Any]) -> list[Event]:
+def create(
+    tournament_id: str,
+    name: str,
+    ruleset: Ruleset,
+    format: str,
+    rounds: int,
+    cut: int,
+    best_of: int,
+    tiebreak: str,
+    round_minutes: int,
+    seed: bytes,
+    options: dict[str, Any],
+) -> list[Event]:
     if not name.strip():
         raise InvalidArgument("the tournament needs a name", reason="NAME_MISSING")
     if format not in FORMATS:
         raise InvalidArgument(f"format is one of {', '.join(FORMATS)}, not {format!r}", reason="FORMAT_INVALID")
     if tiebreak not in PRESETS:
-        raise InvalidArgument(f"tiebreak is one of {', '.join(PRESETS)}, not {tiebreak!r}",
-                              reason="TIEBREAK_INVALID")
+        raise InvalidArgument(f"tiebreak is one of {', '.join(PRESETS)}, not {tiebreak!r}", reason="TIEBREAK_INVALID")
     if best_of not in BEST_OF:
         raise InvalidArgument(f"best_of is 1, 3 or 5, not {best_of}", reason="BEST_OF_INVALID")
     if rounds < 0 or round_minutes < 0 or (format == SINGLE_ELIMINATION and rounds):
-        raise InvalidArgument("rounds and round_minutes are >= 0; single elimination sets its own rounds",
-                              reason="ROUNDS_INVALID")
+        raise InvalidArgument(
+            "rounds and round_minutes are >= 0; single elimination sets its own rounds", reason="ROUNDS_INVALID"
+        )
     if cut and (format != SWISS or cut < 2 or cut & (cut - 1)):
         raise InvalidArgument("a top cut follows Swiss and has 2, 4, 8, ... players", reason="CUT_INVALID")
     if ruleset.min_seats > 2:
         raise InvalidArgument(f"{ruleset.id} is not played by two players", reason="RULESET_NOT_TWO_PLAYER")
-    return [TournamentCreated(tournament_id=tournament_id, name=name, ruleset=ruleset.id, format=format,
-                              rounds=rounds, cut=cut, best_of=best_of, tiebreak=tiebreak,
-                              round_minutes=round_minutes, seed=seed.hex(), options=options)]
+    return [
+        TournamentCreated(
+            tournament_id=tournament_id,
+            name=name,
+            ruleset=ruleset.id,
+            format=format,
+            rounds=rounds,
+            cut=cut,
+            best_of=best_of,
+            tiebreak=tiebreak,
+            round_minutes=round_minutes,
+            seed=seed.hex(),
+            options=options,
+        )
+    ]
 
 
 def register(state: Tournament, ruleset: Ruleset, player: str, deck: dict[str, Any]) -> list[Event]:
@@ -96,8 +142,11 @@ def start(state: Tournament) -> list[Event]:
         raise Refused("the tournament has started", reason="TOURNAMENT_STARTED")
     events: list[Event] = []
     if any(p.checked_in for p in state.players.values()):
-        events += [PlayerDropped(player=p.name, after_round=0, by="check-in", why="did not check in")
-                   for p in sorted(state.players.values(), key=lambda p: p.name) if not p.checked_in and not p.dropped]
+        events += [
+            PlayerDropped(player=p.name, after_round=0, by="check-in", why="did not check in")
+            for p in sorted(state.players.values(), key=lambda p: p.name)
+            if not p.checked_in and not p.dropped
+        ]
     dropped = {e.player for e in events if isinstance(e, PlayerDropped)}
     players = [p for p in state.active() if p not in dropped]
     if len(players) < 2:
@@ -112,8 +161,7 @@ def start(state: Tournament) -> list[Event]:
     elif created.format == ROUND_ROBIN:
         order = rng.shuffle(players)
         planned = created.rounds or brackets.robin_rounds(len(order))
-        events.append(_paired(state, rng, 1, STAGE_ROBIN, brackets.round_robin(order, 1), planned=planned,
-                              order=order))
+        events.append(_paired(state, rng, 1, STAGE_ROBIN, brackets.round_robin(order, 1), planned=planned, order=order))
     else:
         events.append(_paired(state, rng, 1, STAGE_ELIMINATION, brackets.bracket(rng.shuffle(players))))
     return events
@@ -123,8 +171,7 @@ def pair(state: Tournament) -> list[Event]:
     """The next round of the current stage, once the last one is finished."""
     current = _current_round(state)
     if not current.finished:
-        raise Refused(f"round {current.number} is not finished", reason="ROUND_NOT_FINISHED",
-                      round=str(current.number))
+        raise Refused(f"round {current.number} is not finished", reason="ROUND_NOT_FINISHED", round=str(current.number))
     number = current.number + 1
     rng = _rng(state, state.version + 1)
     if current.stage in ELIMINATION_STAGES:
@@ -141,8 +188,11 @@ def pair(state: Tournament) -> list[Event]:
         tables = [t for t in tables if t[0] and t[1] is not None] + [t for t in tables if t[0] and t[1] is None]
         return [_paired(state, rng, number, STAGE_ROBIN, tables)]
     result = pairing.swiss_round(entrants(state), rng)
-    return [_paired(state, rng, number, STAGE_SWISS, result.tables, rematches=result.rematches,
-                    pair_downs=result.pair_downs)]
+    return [
+        _paired(
+            state, rng, number, STAGE_SWISS, result.tables, rematches=result.rematches, pair_downs=result.pair_downs
+        )
+    ]
 
 
 def repair(state: Tournament, by: str, why: str) -> list[Event]:
@@ -151,18 +201,29 @@ def repair(state: Tournament, by: str, why: str) -> list[Event]:
     if current.stage != STAGE_SWISS:
         raise Refused("only Swiss rounds are paired again", reason="REPAIR_NOT_ALLOWED")
     if current.has_results():
-        raise Refused(f"round {current.number} already has results", reason="ROUND_HAS_RESULTS",
-                      round=str(current.number))
+        raise Refused(
+            f"round {current.number} already has results", reason="ROUND_HAS_RESULTS", round=str(current.number)
+        )
     rng = _rng(state, state.version + 1)
     earlier = Tournament(created=state.created, players=state.players, rounds=state.rounds[:-1])
     if current.number == 1:
         result = pairing.random_round(state.active(), rng)
     else:
         result = pairing.swiss_round(entrants(earlier), rng)
-    paired = _paired(state, rng, current.number, STAGE_SWISS, result.tables, rematches=result.rematches,
-                     pair_downs=result.pair_downs)
-    return [RoundRepaired(round=paired.round, stage=paired.stage, tables=paired.tables, by=by, why=why,
-                          rematches=paired.rematches, pair_downs=paired.pair_downs)]
+    paired = _paired(
+        state, rng, current.number, STAGE_SWISS, result.tables, rematches=result.rematches, pair_downs=result.pair_downs
+    )
+    return [
+        RoundRepaired(
+            round=paired.round,
+            stage=paired.stage,
+            tables=paired.tables,
+            by=by,
+            why=why,
+            rematches=paired.rematches,
+            pair_downs=paired.pair_downs,
+        )
+    ]
 
 
 def cut(state: Tournament) -> list[Event]:
@@ -174,12 +235,14 @@ def cut(state: Tournament) -> list[Event]:
         raise Refused("the cut has started", reason="CUT_STARTED")
     if current.number < state.planned or not current.finished:
         raise Refused("the Swiss rounds are not over", reason="ROUND_NOT_FINISHED", round=str(current.number))
-    seeds = [s.player for s in standings_of(state) if not s.dropped][:state.created.cut]
+    seeds = [s.player for s in standings_of(state) if not s.dropped][: state.created.cut]
     if len(seeds) < 2:
         raise Refused("a cut needs at least two players", reason="NOT_ENOUGH_PLAYERS")
     rng = _rng(state, state.version + 2)
-    return [CutStarted(size=len(seeds), seeds=seeds),
-            _paired(state, rng, current.number + 1, STAGE_CUT, brackets.bracket(seeds))]
+    return [
+        CutStarted(size=len(seeds), seeds=seeds),
+        _paired(state, rng, current.number + 1, STAGE_CUT, brackets.bracket(seeds)),
+    ]
 
 
 def choose_first(state: Tournament, round: int, table: int, chooser: str, first: str) -> list[Event]:
@@ -198,8 +261,15 @@ def choose_first(state: Tournament, round: int, table: int, chooser: str, first:
     return [FirstChosen(round=round, table=table, game=last.number + 1, chooser=chooser, first=first)]
 
 
-def side_deck(state: Tournament, ruleset: Ruleset, round: int, table: int, player: str, removed: Sequence[str],
-              added: Sequence[str]) -> list[Event]:
+def side_deck(
+    state: Tournament,
+    ruleset: Ruleset,
+    round: int,
+    table: int,
+    player: str,
+    removed: Sequence[str],
+    added: Sequence[str],
+) -> list[Event]:
     """A one-for-one swap with the side deck between games, checked by the ruleset like any deck."""
     found = _table(state, round, table)
     if player not in found.players():
@@ -226,30 +296,44 @@ def side_deck(state: Tournament, ruleset: Ruleset, round: int, table: int, playe
         sections["side"].append(out)
     seat = {"deck": {key: sorted(cards) for key, cards in sections.items()}}
     validate_deck(ruleset, seat, state.created.options)
-    return [DeckSided(round=round, table=table, game=game, player=player, removed=sorted(removed),
-                      added=sorted(added), deck=seat)]
+    return [
+        DeckSided(
+            round=round, table=table, game=game, player=player, removed=sorted(removed), added=sorted(added), deck=seat
+        )
+    ]
 
 
-def record_game(state: Tournament, round: int, table: int, game: int, generation: int, match_id: str,
-                winner: str | None) -> list[Event]:
+def record_game(
+    state: Tournament, round: int, table: int, game: int, generation: int, match_id: str, winner: str | None
+) -> list[Event]:
     """A finished, verified match as the game it was; stale or repeated matches add nothing."""
     found = _counted(state, round, table, game, generation, match_id)
     if found is None:
         return []
     events: list[Event] = [GameRecorded(round=round, table=table, game=game, match_id=match_id, winner=winner)]
     played = found.tally()
-    tally = Result(played.wins_a + (winner == found.a), played.wins_b + (winner == found.b),
-                   played.draws + (winner is None))
+    tally = Result(
+        played.wins_a + (winner == found.a), played.wins_b + (winner == found.b), played.draws + (winner is None)
+    )
     decided = series_result(found.stage, found.best_of, tally)
     if decided is not None:
-        events.append(MatchResulted(round=round, table=table, wins_a=decided.wins_a, wins_b=decided.wins_b,
-                                    draws=decided.draws, source="games"))
+        events.append(
+            MatchResulted(
+                round=round,
+                table=table,
+                wins_a=decided.wins_a,
+                wins_b=decided.wins_b,
+                draws=decided.draws,
+                source="games",
+            )
+        )
         events += _ending(state, found, decided)
     return events
 
 
-def refuse_game(state: Tournament, round: int, table: int, game: int, generation: int, match_id: str, check: str,
-                message: str) -> list[Event]:
+def refuse_game(
+    state: Tournament, round: int, table: int, game: int, generation: int, match_id: str, check: str, message: str
+) -> list[Event]:
     if _counted(state, round, table, game, generation, match_id) is None:
         return []
     return [GameUnverified(round=round, table=table, game=game, match_id=match_id, check=check, message=message)]
@@ -262,8 +346,19 @@ def report(state: Tournament, round: int, table: int, result: Result, by: str, w
     if found.finished:
         raise Refused("this match has a result: correct it instead", reason="RESULT_EXISTS")
     _check_result(found, result)
-    return [MatchResulted(round=round, table=table, wins_a=result.wins_a, wins_b=result.wins_b, draws=result.draws,
-                          source="organiser", by=by, why=why), *_ending(state, found, result)]
+    return [
+        MatchResulted(
+            round=round,
+            table=table,
+            wins_a=result.wins_a,
+            wins_b=result.wins_b,
+            draws=result.draws,
+            source="organiser",
+            by=by,
+            why=why,
+        ),
+        *_ending(state, found, result),
+    ]
 
 
 def correct(state: Tournament, round: int, table: int, result: Result, by: str, why: str) -> list[Event]:
@@ -275,8 +370,11 @@ def correct(state: Tournament, round: int, table: int, result: Result, by: str, 
     _check_result(found, result)
     if found.stage in ELIMINATION_STAGES and (round < len(state.rounds) or state.ended):
         raise Refused("a later elimination round depends on this result", reason="RESULT_LOCKED")
-    return [ResultCorrected(round=round, table=table, wins_a=result.wins_a, wins_b=result.wins_b,
-                            draws=result.draws, by=by, why=why)]
+    return [
+        ResultCorrected(
+            round=round, table=table, wins_a=result.wins_a, wins_b=result.wins_b, draws=result.draws, by=by, why=why
+        )
+    ]
 
 
 # -- series ----------------------------------------------------------------------------------------
@@ -306,8 +404,9 @@ def next_chooser(table: TableState) -> str:
 # -- standings and entrants ------------------------------------------------------------------------
 
 
-def records(state: Tournament, stages: Sequence[str] = (STAGE_SWISS, STAGE_ROBIN, STAGE_ELIMINATION),
-            through: int | None = None) -> list[standings.Record]:
+def records(
+    state: Tournament, stages: Sequence[str] = (STAGE_SWISS, STAGE_ROBIN, STAGE_ELIMINATION), through: int | None = None
+) -> list[standings.Record]:
     """Finished pairings of the given stages (the top cut does not count for standings), up to a round."""
     found = []
     for current in state.rounds:
@@ -317,13 +416,15 @@ def records(state: Tournament, stages: Sequence[str] = (STAGE_SWISS, STAGE_ROBIN
             if t.b is None:
                 found.append(standings.Record(current.number, t.a, None))
             elif t.result is not None:
-                found.append(standings.Record(current.number, t.a, t.b, t.result.wins_a, t.result.wins_b,
-                                              t.result.draws))
+                found.append(
+                    standings.Record(current.number, t.a, t.b, t.result.wins_a, t.result.wins_b, t.result.draws)
+                )
     return found
 
 
-def standings_of(state: Tournament, through: int | None = None,
-                 extra: standings.Record | None = None) -> list[standings.Standing]:
+def standings_of(
+    state: Tournament, through: int | None = None, extra: standings.Record | None = None
+) -> list[standings.Standing]:
     """Standings as of round ``through`` (None: now), with ``extra`` counted too (a result being decided)."""
     dropped = [p.name for p in state.players.values() if p.dropped]
     found = records(state, through=through) + ([extra] if extra is not None else [])
@@ -342,8 +443,17 @@ def entrants(state: Tournament) -> list[pairing.Entrant]:
             met[record.a].add(record.b)
             met[record.b].add(record.a)
     active = set(state.active())
-    return [pairing.Entrant(player=s.player, points=s.points, rank=s.rank - 1, opponents=frozenset(met[s.player]),
-                            had_bye=byes[s.player] > 0) for s in table if s.player in active]
+    return [
+        pairing.Entrant(
+            player=s.player,
+            points=s.points,
+            rank=s.rank - 1,
+            opponents=frozenset(met[s.player]),
+            had_bye=byes[s.player] > 0,
+        )
+        for s in table
+        if s.player in active
+    ]
 
 
 # -- helpers ---------------------------------------------------------------------------------------
@@ -354,14 +464,30 @@ def _rng(state: Tournament, version: int) -> Rng:
     return Rng(bytes.fromhex(state.created.seed), version)
 
 
-def _paired(state: Tournament, rng: Rng, number: int, stage: str, tables: Sequence[tuple[str, str | None]],
-            planned: int = 0, rematches: int = 0, pair_downs: int = 0, order: Sequence[str] = ()) -> RoundPaired:
+def _paired(
+    state: Tournament,
+    rng: Rng,
+    number: int,
+    stage: str,
+    tables: Sequence[tuple[str, str | None]],
+    planned: int = 0,
+    rematches: int = 0,
+    pair_downs: int = 0,
+    order: Sequence[str] = (),
+) -> RoundPaired:
     specs = []
     for index, (a, b) in enumerate(tables, start=1):
         first = a if b is None else (a, b)[rng.randbelow(2)]
         specs.append(Table(table=index, a=a, b=b, first=first))
-    return RoundPaired(round=number, stage=stage, tables=specs, planned=planned, rematches=rematches,
-                       pair_downs=pair_downs, order=list(order))
+    return RoundPaired(
+        round=number,
+        stage=stage,
+        tables=specs,
+        planned=planned,
+        rematches=rematches,
+        pair_downs=pair_downs,
+        order=list(order),
+    )
 
 
 def _robin_table(state: Tournament, table: tuple[str, str | None]) -> tuple[str, str | None]:
@@ -418,13 +544,13 @@ def _table(state: Tournament, round: int, table: int) -> TableState:
     current = state.round(round)
     found = current.table(table) if current is not None else None
     if found is None:
-        raise NotFound(f"no table {table} in round {round}", reason="TABLE_NOT_FOUND", round=str(round),
-                       table=str(table))
+        raise NotFound(
+            f"no table {table} in round {round}", reason="TABLE_NOT_FOUND", round=str(round), table=str(table)
+        )
     return found
 
 
-def _counted(state: Tournament, round: int, table: int, game: int, generation: int,
-             match_id: str) -> TableState | None:
+def _counted(state: Tournament, round: int, table: int, game: int, generation: int, match_id: str) -> TableState | None:
     """The table a match's result belongs to, if it is still waiting for exactly that game."""
     current = state.round(round)
     found = current.table(table) if current is not None else None

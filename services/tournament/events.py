@@ -180,9 +180,23 @@ class TournamentEnded(_Event, frozen=True, tag="TournamentEnded"):
     winner: str | None
 
 
-Event = (TournamentCreated | PlayerRegistered | PlayerCheckedIn | PlayerDropped | PlayerReinstated | RoundPaired
-         | RoundRepaired | FirstChosen | DeckSided | GameRecorded | GameUnverified | MatchResulted
-         | ResultCorrected | CutStarted | TournamentEnded)
+Event = (
+    TournamentCreated
+    | PlayerRegistered
+    | PlayerCheckedIn
+    | PlayerDropped
+    | PlayerReinstated
+    | RoundPaired
+    | RoundRepaired
+    | FirstChosen
+    | DeckSided
+    | GameRecorded
+    | GameUnverified
+    | MatchResulted
+    | ResultCorrected
+    | CutStarted
+    | TournamentEnded
+)
 
 decoder: msgspec.json.Decoder[Event] = msgspec.json.Decoder(Event)
 

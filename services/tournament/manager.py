@@ -55,11 +55,33 @@ class TournamentManager:
 
     # -- commands ---------------------------------------------------------------------------------
 
-    async def create(self, name: str, ruleset_id: str, format: str, rounds: int, cut: int, best_of: int,
-                     tiebreak: str, round_minutes: int, seed: bytes, options: dict[str, Any]) -> Tournament:
+    async def create(
+        self,
+        name: str,
+        ruleset_id: str,
+        format: str,
+        rounds: int,
+        cut: int,
+        best_of: int,
+        tiebreak: str,
+        round_minutes: int,
+        seed: bytes,
+        options: dict[str, Any],
+    ) -> Tournament:
         tournament_id = new_match_id()
-        events = decide.create(tournament_id, name, ruleset_for(ruleset_id), format, rounds, cut, best_of,
-                               tiebreak, round_minutes, seed or secrets.token_bytes(32), options)
+        events = decide.create(
+            tournament_id,
+            name,
+            ruleset_for(ruleset_id),
+            format,
+            rounds,
+            cut,
+            best_of,
+            tiebreak,
+            round_minutes,
+            seed or secrets.token_bytes(32),
+            options,
+        )
         await self._store.append(stream_id(tournament_id), 0, _new(events), _command("create", {"name": name}))
         self._folded[tournament_id] = fold(events)
         return self._folded[tournament_id]
@@ -68,13 +90,23 @@ class TournamentManager:
         """Registers a player; returns the player's token (shown once; the store keeps its SHA-256)."""
         token = new_token()
         state = await self.execute(
-            tournament_id, "register", {"player": player},
+            tournament_id,
+            "register",
+            {"player": player},
             lambda t: decide.register(t, self.ruleset(t), player, deck),
-            secrets={f"{PLAYER_SECRET_PREFIX}{player}": token_hash(token)})
+            secrets={f"{PLAYER_SECRET_PREFIX}{player}": token_hash(token)},
+        )
         return state, token
 
-    async def execute(self, tournament_id: str, kind: str, payload: dict[str, Any], decision: Decision,
-                      command_id: str = "", secrets: dict[str, bytes] | None = None) -> Tournament:
+    async def execute(
+        self,
+        tournament_id: str,
+        kind: str,
+        payload: dict[str, Any],
+        decision: Decision,
+        command_id: str = "",
+        secrets: dict[str, bytes] | None = None,
+    ) -> Tournament:
         """Decides on the current fold and appends; a lost race folds the tail and decides again."""
         command = _command(kind, payload, command_id)
         async with self._lock(tournament_id):
@@ -84,8 +116,9 @@ class TournamentManager:
                 if not events:
                     return state
                 try:
-                    appended = await self._store.append(stream_id(tournament_id), state.version, _new(events), command,
-                                                        secrets=secrets)
+                    appended = await self._store.append(
+                        stream_id(tournament_id), state.version, _new(events), command, secrets=secrets
+                    )
                 except WrongExpectedVersion:
                     continue
                 if appended.duplicate:
@@ -153,8 +186,15 @@ class TournamentManager:
         created = await self._game_match(state, table, game)
         seats = table.seats(game)
         index = seats.index(player)
-        return Seat(round=current.number, table=table.table, game=game.number, match_id=created.row.match_id,
-                    seat=index, token=created.tokens[index], opponent=seats[1 - index])
+        return Seat(
+            round=current.number,
+            table=table.table,
+            game=game.number,
+            match_id=created.row.match_id,
+            seat=index,
+            token=created.tokens[index],
+            opponent=seats[1 - index],
+        )
 
     # -- games ------------------------------------------------------------------------------------
 
@@ -181,8 +221,13 @@ class TournamentManager:
         if "first_player" in ruleset.options:
             options["first_player"] = 0
         entries = [SeatEntry(name=p, config=table.deck_for(p, game.number, state.players[p].deck)) for p in seats]
-        labels = {"tournament": created.tournament_id, "round": str(table.round), "table": str(table.table),
-                  "game": str(game.number), "pairing": str(table.generation)}
+        labels = {
+            "tournament": created.tournament_id,
+            "round": str(table.round),
+            "table": str(table.table),
+            "game": str(game.number),
+            "pairing": str(table.generation),
+        }
         request_id = f"tournament/{created.tournament_id}/{table.round}/{table.table}/{game.number}/{table.generation}"
         return await create_once(self._matches, request_id, created.ruleset, entries, options, labels)
 
@@ -201,5 +246,6 @@ def _new(events: Sequence[Event]) -> list[NewEvent]:
 
 
 def _command(kind: str, payload: dict[str, Any], command_id: str = "") -> CommandRecord:
-    return CommandRecord(command_id=command_id or uuid.uuid4().hex, actor="admin", type=kind,
-                         payload=msgspec.json.encode(payload))
+    return CommandRecord(
+        command_id=command_id or uuid.uuid4().hex, actor="admin", type=kind, payload=msgspec.json.encode(payload)
+    )

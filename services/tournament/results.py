@@ -10,6 +10,7 @@ checkpoint moved or by a second instance, appends nothing the second time.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 
 import msgspec
@@ -46,10 +47,8 @@ class Results:
     async def stop(self) -> None:
         if self._task is not None:
             self._task.cancel()
-            try:
+            with contextlib.suppress(asyncio.CancelledError):
                 await self._task
-            except asyncio.CancelledError:
-                pass
 
     async def checkpoint(self) -> int:
         """The position of the last lifecycle change handled (0: none)."""
@@ -60,7 +59,7 @@ class Results:
         while True:
             try:
                 await self._follow()
-            except Exception:  # noqa: BLE001 - a failing store read must not stop results for good
+            except Exception:
                 log.exception("tournament results stopped; resuming from the checkpoint")
                 await asyncio.sleep(RETRY_SECONDS)
             else:
@@ -92,9 +91,14 @@ class Results:
         if verdict.failure is not None:
             failure = verdict.failure
             await self._tournaments.execute(
-                tournament_id, "refuse_game", {"match_id": change.match_id},
-                lambda t: decide.refuse_game(t, round_, table, game, generation, change.match_id, failure.check,
-                                             failure.message), command_id=command_id)
+                tournament_id,
+                "refuse_game",
+                {"match_id": change.match_id},
+                lambda t: decide.refuse_game(
+                    t, round_, table, game, generation, change.match_id, failure.check, failure.message
+                ),
+                command_id=command_id,
+            )
             return
         outcome = change.outcome
         assert outcome is not None
@@ -108,6 +112,10 @@ class Results:
             winner = None if outcome.draw or not outcome.winners else seats[outcome.winners[0]]
             return decide.record_game(state, round_, table, game, generation, change.match_id, winner)
 
-        await self._tournaments.execute(tournament_id, "record_game",
-                                        {"match_id": change.match_id, "outcome": msgspec.to_builtins(outcome)},
-                                        counted, command_id=command_id)
+        await self._tournaments.execute(
+            tournament_id,
+            "record_game",
+            {"match_id": change.match_id, "outcome": msgspec.to_builtins(outcome)},
+            counted,
+            command_id=command_id,
+        )

@@ -41,8 +41,17 @@ class TournamentServicer(tpb_grpc.TournamentServiceServicer):
         except ValueError:
             raise InvalidArgument("seed_hex is not hexadecimal", reason="SEED_INVALID") from None
         state = await self._tournaments.create(
-            request.name, request.ruleset, request.format, request.rounds, request.cut, request.best_of or 1,
-            request.tiebreak, request.round_minutes, seed, wire.json_object(request.options_json, "options_json"))
+            request.name,
+            request.ruleset,
+            request.format,
+            request.rounds,
+            request.cut,
+            request.best_of or 1,
+            request.tiebreak,
+            request.round_minutes,
+            seed,
+            wire.json_object(request.options_json, "options_json"),
+        )
         return convert.tournament(state)
 
     @rpc_errors
@@ -59,8 +68,9 @@ class TournamentServicer(tpb_grpc.TournamentServiceServicer):
     @rpc_errors
     async def CheckIn(self, request: tpb.PlayerRequest, context: Context) -> tpb.Tournament:
         await self._player_or_admin(request.tournament_id, request.player, request.token)
-        state = await self._tournaments.execute(request.tournament_id, "check_in", {"player": request.player},
-                                                lambda t: decide.check_in(t, request.player))
+        state = await self._tournaments.execute(
+            request.tournament_id, "check_in", {"player": request.player}, lambda t: decide.check_in(t, request.player)
+        )
         return convert.tournament(state)
 
     @rpc_errors
@@ -68,16 +78,22 @@ class TournamentServicer(tpb_grpc.TournamentServiceServicer):
         await self._player_or_admin(request.tournament_id, request.player, request.token)
         by = request.by or request.player
         state = await self._tournaments.execute(
-            request.tournament_id, "drop", {"player": request.player, "by": by, "why": request.why},
-            lambda t: decide.drop(t, request.player, by, request.why))
+            request.tournament_id,
+            "drop",
+            {"player": request.player, "by": by, "why": request.why},
+            lambda t: decide.drop(t, request.player, by, request.why),
+        )
         return convert.tournament(state)
 
     @rpc_errors
     async def Reinstate(self, request: tpb.DropRequest, context: Context) -> tpb.Tournament:
         self._admin(request.token)
         state = await self._tournaments.execute(
-            request.tournament_id, "reinstate", {"player": request.player, "by": request.by, "why": request.why},
-            lambda t: decide.reinstate(t, request.player, request.by, request.why))
+            request.tournament_id,
+            "reinstate",
+            {"player": request.player, "by": request.by, "why": request.why},
+            lambda t: decide.reinstate(t, request.player, request.by, request.why),
+        )
         return convert.tournament(state)
 
     @rpc_errors
@@ -93,9 +109,12 @@ class TournamentServicer(tpb_grpc.TournamentServiceServicer):
     @rpc_errors
     async def RepairRound(self, request: tpb.AuditedRequest, context: Context) -> tpb.Tournament:
         self._admin(request.admin_token)
-        state = await self._tournaments.execute(request.tournament_id, "repair",
-                                                {"by": request.by, "why": request.why},
-                                                lambda t: decide.repair(t, request.by, request.why))
+        state = await self._tournaments.execute(
+            request.tournament_id,
+            "repair",
+            {"by": request.by, "why": request.why},
+            lambda t: decide.repair(t, request.by, request.why),
+        )
         return convert.tournament(state)
 
     @rpc_errors
@@ -108,11 +127,19 @@ class TournamentServicer(tpb_grpc.TournamentServiceServicer):
         self._admin(request.admin_token)
         result = Result(request.wins_a, request.wins_b, request.draws)
         verb = decide.correct if request.correction else decide.report
-        payload = {"round": request.round, "table": request.table, "result": msgspec.to_builtins(result),
-                   "by": request.by, "why": request.why}
+        payload = {
+            "round": request.round,
+            "table": request.table,
+            "result": msgspec.to_builtins(result),
+            "by": request.by,
+            "why": request.why,
+        }
         state = await self._tournaments.execute(
-            request.tournament_id, "correct" if request.correction else "report", payload,
-            lambda t: verb(t, request.round, request.table, result, request.by, request.why))
+            request.tournament_id,
+            "correct" if request.correction else "report",
+            payload,
+            lambda t: verb(t, request.round, request.table, result, request.by, request.why),
+        )
         return convert.tournament(state)
 
     @rpc_errors
@@ -132,16 +159,25 @@ class TournamentServicer(tpb_grpc.TournamentServiceServicer):
     async def GetSeat(self, request: tpb.PlayerRequest, context: Context) -> tpb.Seat:
         await self._player_or_admin(request.tournament_id, request.player, request.token)
         seat = await self._tournaments.seat(request.tournament_id, request.player)
-        return tpb.Seat(round=seat.round, table=seat.table, game=seat.game, match_id=seat.match_id, seat=seat.seat,
-                        token=seat.token, opponent=seat.opponent)
+        return tpb.Seat(
+            round=seat.round,
+            table=seat.table,
+            game=seat.game,
+            match_id=seat.match_id,
+            seat=seat.seat,
+            token=seat.token,
+            opponent=seat.opponent,
+        )
 
     @rpc_errors
     async def ChooseFirst(self, request: tpb.ChooseFirstRequest, context: Context) -> tpb.Tournament:
         await self._player_or_admin(request.tournament_id, request.player, request.token)
         state = await self._tournaments.execute(
-            request.tournament_id, "choose_first",
+            request.tournament_id,
+            "choose_first",
             {"round": request.round, "table": request.table, "player": request.player, "first": request.first},
-            lambda t: decide.choose_first(t, request.round, request.table, request.player, request.first))
+            lambda t: decide.choose_first(t, request.round, request.table, request.player, request.first),
+        )
         return convert.tournament(state)
 
     @rpc_errors
@@ -149,15 +185,26 @@ class TournamentServicer(tpb_grpc.TournamentServiceServicer):
         await self._player_or_admin(request.tournament_id, request.player, request.token)
         removed, added = list(request.removed), list(request.added)
         state = await self._tournaments.execute(
-            request.tournament_id, "side_deck",
-            {"round": request.round, "table": request.table, "player": request.player, "removed": removed,
-             "added": added},
-            lambda t: decide.side_deck(t, self._tournaments.ruleset(t), request.round, request.table,
-                                       request.player, removed, added))
+            request.tournament_id,
+            "side_deck",
+            {
+                "round": request.round,
+                "table": request.table,
+                "player": request.player,
+                "removed": removed,
+                "added": added,
+            },
+            lambda t: decide.side_deck(
+                t, self._tournaments.ruleset(t), request.round, request.table, request.player, removed, added
+            ),
+        )
         return convert.tournament(state)
 
     @rpc_errors
     async def ListTournamentEvents(self, request: tpb.GetTournamentRequest, context: Context) -> tpb.TournamentEvents:
         history = await self._tournaments.history(request.tournament_id)
-        return tpb.TournamentEvents(events=[tpb.TournamentEvent(version=v, type=t, data_json=d.decode(), recorded_at=at)
-                                            for v, t, d, at in history])
+        return tpb.TournamentEvents(
+            events=[
+                tpb.TournamentEvent(version=v, type=t, data_json=d.decode(), recorded_at=at) for v, t, d, at in history
+            ]
+        )

@@ -89,8 +89,10 @@ def lines(players: Iterable[str], records: Iterable[Record]) -> dict[str, _Line]
             line.game_points += 3 * BYE_GAMES[0]
             line.games += sum(BYE_GAMES)
             continue
-        for me, them, mine, theirs in ((record.a, record.b, record.wins_a, record.wins_b),
-                                       (record.b, record.a, record.wins_b, record.wins_a)):
+        for me, them, mine, theirs in (
+            (record.a, record.b, record.wins_a, record.wins_b),
+            (record.b, record.a, record.wins_b, record.wins_a),
+        ):
             line = table[me]
             line.opponents += (them,)
             line.game_points += 3 * mine + record.draws
@@ -134,8 +136,14 @@ def tiebreaks(preset: str, table: dict[str, _Line], dropped: set[str]) -> dict[s
     if preset == MTG:
         mw = {p: mtg_match_win(line) for p, line in table.items()}
         gw = {p: mtg_game_win(line) for p, line in table.items()}
-        return {p: (_mean([mw[o] for o in line.opponents], MTG_FLOOR), gw[p],
-                    _mean([gw[o] for o in line.opponents], MTG_FLOOR)) for p, line in table.items()}
+        return {
+            p: (
+                _mean([mw[o] for o in line.opponents], MTG_FLOOR),
+                gw[p],
+                _mean([gw[o] for o in line.opponents], MTG_FLOOR),
+            )
+            for p, line in table.items()
+        }
     if preset == POKEMON:
         win = {p: pokemon_win(line, p in dropped) for p, line in table.items()}
         owp = {p: _mean([win[o] for o in line.opponents], Fraction(0)) for p, line in table.items()}
@@ -147,8 +155,9 @@ def tiebreaks(preset: str, table: dict[str, _Line], dropped: set[str]) -> dict[s
     raise ValueError(f"unknown tiebreak preset {preset!r}")
 
 
-def standings(preset: str, players: Iterable[str], records: Iterable[Record],
-              dropped: Iterable[str] = ()) -> list[Standing]:
+def standings(
+    preset: str, players: Iterable[str], records: Iterable[Record], dropped: Iterable[str] = ()
+) -> list[Standing]:
     """Every player ranked: points, then the preset's tiebreakers, then (pokemon) head-to-head, then name."""
     left = set(dropped)
     table = lines(players, records)
@@ -160,9 +169,20 @@ def standings(preset: str, players: Iterable[str], records: Iterable[Record],
     order = sorted(table, key=lambda p: (key(p), p))
     if preset == POKEMON:
         order = _head_to_head(order, key, table)
-    return [Standing(rank=i, player=p, points=table[p].points, wins=table[p].wins, losses=table[p].losses,
-                     draws=table[p].draws, byes=table[p].byes, tiebreaks=breaks[p], dropped=p in left)
-            for i, p in enumerate(order, start=1)]
+    return [
+        Standing(
+            rank=i,
+            player=p,
+            points=table[p].points,
+            wins=table[p].wins,
+            losses=table[p].losses,
+            draws=table[p].draws,
+            byes=table[p].byes,
+            tiebreaks=breaks[p],
+            dropped=p in left,
+        )
+        for i, p in enumerate(order, start=1)
+    ]
 
 
 def _head_to_head(order: list[str], key: object, table: dict[str, _Line]) -> list[str]:

@@ -6,9 +6,24 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from services.tournament.events import (
-    ELIMINATION_STAGES, CutStarted, DeckSided, Event, FirstChosen, GameRecorded, GameUnverified, MatchResulted,
-    PlayerCheckedIn, PlayerDropped, PlayerRegistered, PlayerReinstated, ResultCorrected, RoundPaired,
-    RoundRepaired, Table, TournamentCreated, TournamentEnded,
+    ELIMINATION_STAGES,
+    CutStarted,
+    DeckSided,
+    Event,
+    FirstChosen,
+    GameRecorded,
+    GameUnverified,
+    MatchResulted,
+    PlayerCheckedIn,
+    PlayerDropped,
+    PlayerRegistered,
+    PlayerReinstated,
+    ResultCorrected,
+    RoundPaired,
+    RoundRepaired,
+    Table,
+    TournamentCreated,
+    TournamentEnded,
 )
 
 
@@ -82,8 +97,11 @@ class TableState:
     def tally(self) -> Result:
         """Game wins of a and b and drawn games among the played games."""
         played = [g for g in self.games if g.played]
-        return Result(wins_a=sum(g.winner == self.a for g in played), wins_b=sum(g.winner == self.b for g in played),
-                      draws=sum(g.winner is None for g in played))
+        return Result(
+            wins_a=sum(g.winner == self.a for g in played),
+            wins_b=sum(g.winner == self.b for g in played),
+            draws=sum(g.winner is None for g in played),
+        )
 
     def current_game(self) -> Game | None:
         """The game being (or about to be) played: its first player is known and it has no result yet."""
@@ -211,8 +229,15 @@ def apply(state: Tournament, event: Event, version: int) -> None:
 
 
 def _table(state: Tournament, number: int, stage: str, spec: Table, version: int) -> TableState:
-    table = TableState(round=number, stage=stage, table=spec.table, a=spec.a, b=spec.b, generation=version,
-                       best_of=state.created.best_of)
+    table = TableState(
+        round=number,
+        stage=stage,
+        table=spec.table,
+        a=spec.a,
+        b=spec.b,
+        generation=version,
+        best_of=state.created.best_of,
+    )
     if spec.b is not None:
         table.games.append(Game(1, spec.first, spec.first))
     return table

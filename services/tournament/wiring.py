@@ -23,12 +23,14 @@ class Tournaments:
         await self.results.stop()
 
 
-async def attach(server: grpc.aio.Server, store: AsyncEventStore, matches: MatchManager,
-                 admin_token: str | None) -> Tournaments:
+async def attach(
+    server: grpc.aio.Server, store: AsyncEventStore, matches: MatchManager, admin_token: str | None
+) -> Tournaments:
     manager = TournamentManager(store, matches)
     results = Results(store, manager)
     # The generated registration function carries no annotations.
     tpb_grpc.add_TournamentServiceServicer_to_server(  # type: ignore[no-untyped-call]
-        TournamentServicer(manager, admin_token), server)
+        TournamentServicer(manager, admin_token), server
+    )
     await results.start()
     return Tournaments(manager, results)

@@ -11,10 +11,16 @@ from typing import Any
 
 from services.web.connect import PREFIX
 
-_TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
-          ".css": "text/css; charset=utf-8", ".svg": "image/svg+xml"}
-_CORS = [(b"access-control-allow-origin", b"*"),
-         (b"access-control-expose-headers", b"grpc-status, grpc-message, connect-content-encoding")]
+_TYPES = {
+    ".html": "text/html; charset=utf-8",
+    ".js": "text/javascript; charset=utf-8",
+    ".css": "text/css; charset=utf-8",
+    ".svg": "image/svg+xml",
+}
+_CORS = [
+    (b"access-control-allow-origin", b"*"),
+    (b"access-control-expose-headers", b"grpc-status, grpc-message, connect-content-encoding"),
+]
 _PREFLIGHT = [
     *_CORS,
     (b"access-control-allow-methods", b"POST, GET, OPTIONS"),
@@ -25,7 +31,7 @@ _PREFLIGHT = [
 
 def asset(name: str) -> tuple[bytes, str] | None:
     """A file of the viewer page (package data under ``services/web/static``) and its content type."""
-    suffix = name[name.rfind("."):] if "." in name else ""
+    suffix = name[name.rfind(".") :] if "." in name else ""
     if suffix not in _TYPES or "/" in name or name.startswith("."):
         return None
     path = resources.files("services.web").joinpath("static", name)

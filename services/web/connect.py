@@ -83,8 +83,12 @@ class ConnectApp(ConnectASGIApplication[None]):
 
     def __init__(self, methods: Sequence[Method]) -> None:
         endpoints = {f"/{m.service}/{m.name}": _endpoint(m) for m in methods if not m.client_streaming}
-        super().__init__(service=None, endpoints=lambda _: endpoints,
-                         codecs=[google_protobuf_binary_codec(), CompactJson()], read_max_bytes=MAX_REQUEST)
+        super().__init__(
+            service=None,
+            endpoints=lambda _: endpoints,
+            codecs=[google_protobuf_binary_codec(), CompactJson()],
+            read_max_bytes=MAX_REQUEST,
+        )
 
     @property
     def path(self) -> str:
@@ -93,18 +97,26 @@ class ConnectApp(ConnectASGIApplication[None]):
 
 def _endpoint(method: Method) -> Any:
     info: MethodInfo[Any, Any] = MethodInfo(
-        name=method.name, service_name=method.service, input=method.request, output=method.response,
+        name=method.name,
+        service_name=method.service,
+        input=method.request,
+        output=method.response,
         idempotency_level=IdempotencyLevel.UNKNOWN,
-        stream_type=StreamType.SERVER_STREAM if method.server_streaming else StreamType.UNARY)
+        stream_type=StreamType.SERVER_STREAM if method.server_streaming else StreamType.UNARY,
+    )
     call = method.call
     if not method.server_streaming:
+
         async def unary(request: Any, context: RequestContext[Any, Any]) -> Any:
             return await call(request, _Context())
+
         return Endpoint.unary(info, unary)
     if inspect.isasyncgenfunction(call):
+
         async def generated(request: Any, context: RequestContext[Any, Any]) -> AsyncIterator[Any]:
             async for message in call(request, _Context()):
                 yield message
+
         return Endpoint.server_stream(info, generated)
 
     async def written(request: Any, context: RequestContext[Any, Any]) -> AsyncIterator[Any]:
@@ -126,4 +138,5 @@ def _endpoint(method: Method) -> Any:
                 running.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await running
+
     return Endpoint.server_stream(info, written)

@@ -58,8 +58,9 @@ class HttpListener:
         return f"http://{self.host}:{self.port}"
 
     async def start(self, app: Any) -> None:
-        config = uvicorn.Config(app, lifespan="off", log_level="warning", access_log=False,
-                                timeout_graceful_shutdown=int(GRACE))
+        config = uvicorn.Config(
+            app, lifespan="off", log_level="warning", access_log=False, timeout_graceful_shutdown=int(GRACE)
+        )
         self._server = _Embedded(config)
         self._task = asyncio.create_task(self._server.serve(sockets=[self._socket]))
         listening = asyncio.create_task(self._server.listening.wait())

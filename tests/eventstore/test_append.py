@@ -76,7 +76,10 @@ async def test_read_all_in_global_order_from_an_inclusive_position(store: AsyncE
     await store.append("a", 2, events("A3"), command("c3"))
     everything = await store.read_all()
     assert [(e.position, e.stream_id, e.type) for e in everything] == [
-        (1, "a", "A1"), (2, "a", "A2"), (3, "b", "B1"), (4, "a", "A3"),
+        (1, "a", "A1"),
+        (2, "a", "A2"),
+        (3, "b", "B1"),
+        (4, "a", "A3"),
     ]
     assert [e.position for e in await store.read_all(2, limit=2)] == [2, 3]
     assert await store.read_all(5) == []
@@ -185,7 +188,9 @@ async def test_the_command_log_in_order(store: AsyncEventStore) -> None:
     await store.append("m1", 3, events("D", "E", "F"), command("c3", actor="admin"))
     log = await store.read_commands("m1")
     assert [(c.command_id, c.actor, first, last) for c, first, last in log] == [
-        ("c1", "system", 1, 2), ("c2", "1", 3, 3), ("c3", "admin", 4, 6),
+        ("c1", "system", 1, 2),
+        ("c2", "1", 3, 3),
+        ("c3", "admin", 4, 6),
     ]
     assert log[0][0] == command("c1", actor="system")
     assert await store.read_commands("absent") == []

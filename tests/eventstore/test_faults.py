@@ -16,7 +16,9 @@ from tests.eventstore.conftest import POSTGRES_URL, command, events
 
 
 async def test_a_held_sqlite_lock_fails_the_append_then_it_goes_through(
-    sqlite_template: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    sqlite_template: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     path = tmp_path / "locked.db"
     path.write_bytes(sqlite_template.read_bytes())
@@ -40,8 +42,10 @@ async def test_a_held_sqlite_lock_fails_the_append_then_it_goes_through(
 def _terminate(url: str) -> None:
     name = url.rsplit("/", 1)[1]
     with psycopg.connect(POSTGRES_URL, autocommit=True) as admin:
-        admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s AND pid <> "
-                      "pg_backend_pid()", (name,))
+        admin.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()",
+            (name,),
+        )
 
 
 @pytest.mark.postgres

@@ -26,12 +26,14 @@ def request(stream_id: str, expected: int, command_id: str, *types: str) -> Appe
 async def test_one_conflict_does_not_fail_the_others(store: AsyncEventStore) -> None:
     await store.append("busy", 0, events("A"), command("c0"))
     commits = store.stats.commits
-    outcomes = await store.append_batch([
-        request("s1", 0, "c1"),
-        request("busy", 5, "c2"),
-        request("s3", 0, "c3"),
-        request("busy", 0, "c0"),
-    ])
+    outcomes = await store.append_batch(
+        [
+            request("s1", 0, "c1"),
+            request("busy", 5, "c2"),
+            request("s3", 0, "c3"),
+            request("busy", 0, "c0"),
+        ]
+    )
     first, conflict, third, duplicate = outcomes
     assert isinstance(first, Appended) and (first.first_position, first.last_position) == (2, 3)
     assert isinstance(conflict, WrongExpectedVersion) and (conflict.expected, conflict.actual) == (5, 1)
@@ -43,12 +45,14 @@ async def test_one_conflict_does_not_fail_the_others(store: AsyncEventStore) -> 
 
 
 async def test_later_requests_see_what_earlier_ones_appended(store: AsyncEventStore) -> None:
-    outcomes = await store.append_batch([
-        request("m1", 0, "c1"),
-        request("m1", 2, "c2", "C"),
-        request("m1", 2, "c3", "D"),
-        request("m1", 0, "c1"),
-    ])
+    outcomes = await store.append_batch(
+        [
+            request("m1", 0, "c1"),
+            request("m1", 2, "c2", "C"),
+            request("m1", 2, "c3", "D"),
+            request("m1", 0, "c1"),
+        ]
+    )
     assert [type(o).__name__ for o in outcomes] == ["Appended", "Appended", "WrongExpectedVersion", "Appended"]
     assert isinstance(outcomes[2], WrongExpectedVersion) and outcomes[2].actual == 3
     assert isinstance(outcomes[3], Appended) and outcomes[3].duplicate
@@ -60,11 +64,13 @@ async def test_later_requests_see_what_earlier_ones_appended(store: AsyncEventSt
 async def test_a_request_the_database_refuses_does_not_fail_the_others(
     store: AsyncEventStore, failing_type: str
 ) -> None:
-    outcomes = await store.append_batch([
-        request("s1", 0, "c1"),
-        request("s2", 0, "c2", "A", failing_type),
-        request("s3", 0, "c3"),
-    ])
+    outcomes = await store.append_batch(
+        [
+            request("s1", 0, "c1"),
+            request("s2", 0, "c2", "A", failing_type),
+            request("s3", 0, "c3"),
+        ]
+    )
     assert isinstance(outcomes[0], Appended) and isinstance(outcomes[2], Appended)
     assert isinstance(outcomes[1], DatabaseError)
     assert [(e.position, e.stream_id) for e in await store.read_all()] == [(1, "s1"), (2, "s1"), (3, "s3"), (4, "s3")]

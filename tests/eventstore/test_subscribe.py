@@ -101,9 +101,7 @@ async def test_sixteen_writers_and_a_live_subscriber(database: str, group_commit
     stores = [await open_store(database, group_commit=group_commit, poll_interval=0.02) for _ in range(2)]
     try:
         subscriber = asyncio.create_task(collect(stores[0].subscribe(linger=linger), 16 * 12 * 2))
-        written = await asyncio.gather(*(
-            write(stores[w % 2], w, 12, f"shared-{w % 3}") for w in range(16)
-        ))
+        written = await asyncio.gather(*(write(stores[w % 2], w, 12, f"shared-{w % 3}") for w in range(16)))
         seen = await asyncio.wait_for(subscriber, WAIT)
         assert sum(written) == len(seen) == await stores[1].head_position()
         assert [e.position for e in seen] == list(range(1, len(seen) + 1))

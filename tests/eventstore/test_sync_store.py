@@ -41,10 +41,12 @@ def test_append_read_and_conflict(sync_store: SyncEventStore) -> None:
 
 
 def test_batches_snapshots_and_rows(sync_store: SyncEventStore) -> None:
-    outcomes = sync_store.append_batch([
-        append_request("a", 0, events("A"), command("c1")),
-        append_request("b", 1, events("B"), command("c2")),
-    ])
+    outcomes = sync_store.append_batch(
+        [
+            append_request("a", 0, events("A"), command("c1")),
+            append_request("b", 1, events("B"), command("c2")),
+        ]
+    )
     assert isinstance(outcomes[0], Appended) and isinstance(outcomes[1], WrongExpectedVersion)
     sync_store.save_snapshot(Snapshot("a", 1, "s1", b"x"))
     assert sync_store.load_snapshot("a", "s1") == Snapshot("a", 1, "s1", b"x")

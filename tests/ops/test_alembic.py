@@ -22,8 +22,14 @@ ALEMBIC = Path(sys.executable).parent / "alembic"
 
 def alembic(*args: str, url: str | None = None, env: dict[str, str] | None = None) -> str:
     extra = ("-x", f"url={url}") if url else ()
-    done = subprocess.run([str(ALEMBIC), *extra, *args], cwd=ROOT, capture_output=True, text=True, timeout=120,
-                          env=os.environ | (env or {}))
+    done = subprocess.run(
+        [str(ALEMBIC), *extra, *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=os.environ | (env or {}),
+    )
     assert done.returncode == 0, done.stderr
     return done.stdout
 

@@ -49,7 +49,9 @@ def listed(url: str, capsys: pytest.CaptureFixture[str]) -> dict[str, str]:
 
 
 def test_export_prune_import_restores_the_same_matches(
-    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+    database_url: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     url = database_url
     assert main(["selfplay", "card_monsters", "--games", "3", "--database-url", url]) == 0

@@ -50,6 +50,7 @@ def image_environment() -> dict[str, str]:
 
 def interpolate(value: str) -> str:
     """Compose's ``${VAR:-default}`` and ``${VAR:?message}`` with the test's variables."""
+
     def one(match: re.Match[str]) -> str:
         name, kind, rest = match.group(1), match.group(2), match.group(3)
         if name in VARIABLES:
@@ -57,12 +58,12 @@ def interpolate(value: str) -> str:
         if kind == ":?":
             raise AssertionError(f"compose needs {name}: {rest}")
         return rest
+
     return re.sub(r"\$\{(\w+)(:-|:\?)([^}]*)\}", one, value)
 
 
 def test_the_dockerfile_passes_hadolint() -> None:
-    done = subprocess.run([str(BIN / "hadolint"), "Dockerfile"], cwd=ROOT, capture_output=True, text=True,
-                          timeout=60)
+    done = subprocess.run([str(BIN / "hadolint"), "Dockerfile"], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stdout + done.stderr
 
 
@@ -83,14 +84,19 @@ def start_order(services: dict[str, Any]) -> list[str]:
             for dependency in services[name].get("depends_on", {}):
                 visit(dependency)
             order.append(name)
+
     for name in sorted(services):
         visit(name)
     return order
 
 
 def one_shot(services: dict[str, Any]) -> set[str]:
-    return {name for service in services.values() for name, wait in service.get("depends_on", {}).items()
-            if wait.get("condition") == "service_completed_successfully"}
+    return {
+        name
+        for service in services.values()
+        for name, wait in service.get("depends_on", {}).items()
+        if wait.get("condition") == "service_completed_successfully"
+    }
 
 
 @pytest.mark.postgres
@@ -110,29 +116,46 @@ async def test_the_compose_start_up_sequence_as_processes() -> None:
                 assert env["DUELHALL_DATABASE_URL"].split("@", 1)[1] == "postgres:5432/duelhall"
                 env["DUELHALL_DATABASE_URL"] = local
                 if name in one_shot(services):
-                    done = subprocess.run([str(BIN / "duelhall"), *service["command"]], capture_output=True,
-                                          text=True, timeout=120, env=os.environ | env)
+                    done = subprocess.run(
+                        [str(BIN / "duelhall"), *service["command"]],
+                        capture_output=True,
+                        text=True,
+                        timeout=120,
+                        env=os.environ | env,
+                    )
                     assert done.returncode == 0, done.stderr
                     assert "compose-pw" not in done.stdout + done.stderr
                     continue
-                env |= {"DUELHALL_LISTEN": "127.0.0.1:0", "DUELHALL_METRICS": "127.0.0.1:0",
-                        "DUELHALL_HTTP": "127.0.0.1:0"}
-                proc = subprocess.Popen([str(BIN / "duelhall"), *service["command"]], stdout=subprocess.PIPE,
-                                        stderr=subprocess.DEVNULL, text=True, env=os.environ | env)
+                env |= {
+                    "DUELHALL_LISTEN": "127.0.0.1:0",
+                    "DUELHALL_METRICS": "127.0.0.1:0",
+                    "DUELHALL_HTTP": "127.0.0.1:0",
+                }
+                proc = subprocess.Popen(
+                    [str(BIN / "duelhall"), *service["command"]],
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.DEVNULL,
+                    text=True,
+                    env=os.environ | env,
+                )
                 assert proc.stdout is not None
                 line = proc.stdout.readline()
                 assert "listening on" in line, line
                 running.append((proc, line.split()[-1]))
             program, *arguments = json.loads(dict(final_stage())["HEALTHCHECK"].split("CMD", 1)[1])
             for _, address in running:
-                checked = subprocess.run([str(BIN / program), *arguments, "--server", address],
-                                         capture_output=True, text=True, timeout=30)
+                checked = subprocess.run(
+                    [str(BIN / program), *arguments, "--server", address], capture_output=True, text=True, timeout=30
+                )
                 assert checked.returncode == 0 and "SERVING" in checked.stdout, checked.stdout
-            async with grpc.aio.insecure_channel(running[0][1]) as first, \
-                    grpc.aio.insecure_channel(running[1][1]) as second:
+            async with (
+                grpc.aio.insecure_channel(running[0][1]) as first,
+                grpc.aio.insecure_channel(running[1][1]) as second,
+            ):
                 created = await create_match(pb_grpc.MatchServiceStub(first))
                 seen = await pb_grpc.MatchServiceStub(second).GetMatch(
-                    pb.GetMatchRequest(match_id=created.match_id, min_version=created.version))
+                    pb.GetMatchRequest(match_id=created.match_id, min_version=created.version)
+                )
                 assert seen.version == created.version
         finally:
             for proc, _ in running:

@@ -47,12 +47,17 @@ def test_a_bad_value_names_its_variable(capsys: pytest.CaptureFixture[str]) -> N
 
 
 def test_a_server_configured_only_by_the_environment(tmp_path: Path) -> None:
-    env = os.environ | {"PYTHONUNBUFFERED": "1", "DUELHALL_LISTEN": "127.0.0.1:0",
-                        "DUELHALL_DATABASE_URL": f"sqlite:///{tmp_path / 'env.db'}",
-                        "DUELHALL_METRICS": "127.0.0.1:0", "DUELHALL_LOG_FORMAT": "json",
-                        "DUELHALL_HTTP": "127.0.0.1:0"}
-    with subprocess.Popen([str(BIN), "serve"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                          env=env) as server:
+    env = os.environ | {
+        "PYTHONUNBUFFERED": "1",
+        "DUELHALL_LISTEN": "127.0.0.1:0",
+        "DUELHALL_DATABASE_URL": f"sqlite:///{tmp_path / 'env.db'}",
+        "DUELHALL_METRICS": "127.0.0.1:0",
+        "DUELHALL_LOG_FORMAT": "json",
+        "DUELHALL_HTTP": "127.0.0.1:0",
+    }
+    with subprocess.Popen(
+        [str(BIN), "serve"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env
+    ) as server:
         assert server.stdout is not None
         first, second = server.stdout.readline(), server.stdout.readline()
         server.terminate()

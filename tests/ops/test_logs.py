@@ -20,8 +20,9 @@ def json_lines(text: str) -> list[dict[str, Any]]:
 
 
 async def test_every_rpc_is_one_json_line(tmp_path: Path) -> None:
-    server = ServerProcess(f"sqlite:///{tmp_path / 'logs.db'}", "--log-format", "json", "--admin-token", "adm1n",
-                           capture=True)
+    server = ServerProcess(
+        f"sqlite:///{tmp_path / 'logs.db'}", "--log-format", "json", "--admin-token", "adm1n", capture=True
+    )
     try:
         async with grpc.aio.insecure_channel(server.address) as channel:
             stub = pb_grpc.MatchServiceStub(channel)

@@ -26,8 +26,11 @@ async def test_counters_move_under_a_bot_match(server: Running, matches: pb_grpc
     await watch.read()
     assert value(server, "duelhall_open_streams", method="WatchMatch") == 1
     with pytest.raises(grpc.aio.AioRpcError) as refused:
-        await matches.SubmitCommand(pb.SubmitCommandRequest(
-            match_id=created.match_id, token=created.tokens[0], command_json='{"type": "no such thing"}'))
+        await matches.SubmitCommand(
+            pb.SubmitCommandRequest(
+                match_id=created.match_id, token=created.tokens[0], command_json='{"type": "no such thing"}'
+            )
+        )
     reason = error_reason(refused.value)
     commands = await play_random(matches, created, seed=5)
     while not (await watch.read()).match_ended:
@@ -52,16 +55,23 @@ async def test_a_stale_instance_counts_its_conflict(tmp_path: Path) -> None:
     first = await create_server(ServerConfig(database_url=url, listen="127.0.0.1:0"))
     second = await create_server(ServerConfig(database_url=url, listen="127.0.0.1:0"))
     try:
-        async with grpc.aio.insecure_channel(f"127.0.0.1:{first.port}") as a, \
-                grpc.aio.insecure_channel(f"127.0.0.1:{second.port}") as b:
+        async with (
+            grpc.aio.insecure_channel(f"127.0.0.1:{first.port}") as a,
+            grpc.aio.insecure_channel(f"127.0.0.1:{second.port}") as b,
+        ):
             stubs = [pb_grpc.MatchServiceStub(a), pb_grpc.MatchServiceStub(b)]
             created = await create_match(stubs[0])
             seat = (await stubs[1].GetView(pb.GetViewRequest(match_id=created.match_id))).to_act[0]
             for stub, command_id in zip(stubs, ("on-first", "on-second"), strict=True):
                 try:
-                    await stub.SubmitCommand(pb.SubmitCommandRequest(
-                        match_id=created.match_id, token=created.tokens[seat], command_json='{"type": "engage"}',
-                        command_id=command_id))
+                    await stub.SubmitCommand(
+                        pb.SubmitCommandRequest(
+                            match_id=created.match_id,
+                            token=created.tokens[seat],
+                            command_json='{"type": "engage"}',
+                            command_id=command_id,
+                        )
+                    )
                 except grpc.aio.AioRpcError as exc:
                     assert exc.code() == grpc.StatusCode.FAILED_PRECONDITION
         assert value(second, "duelhall_conflicts_total", kind="version") == 1
@@ -72,8 +82,9 @@ async def test_a_stale_instance_counts_its_conflict(tmp_path: Path) -> None:
 
 
 async def test_the_listener_serves_the_registry(tmp_path: Path) -> None:
-    server = await create_server(ServerConfig(database_url=f"sqlite:///{tmp_path / 'm.db'}", listen="127.0.0.1:0",
-                                              metrics="127.0.0.1:0"))
+    server = await create_server(
+        ServerConfig(database_url=f"sqlite:///{tmp_path / 'm.db'}", listen="127.0.0.1:0", metrics="127.0.0.1:0")
+    )
     try:
         async with grpc.aio.insecure_channel(f"127.0.0.1:{server.port}") as channel:
             await create_match(pb_grpc.MatchServiceStub(channel))
@@ -87,8 +98,9 @@ async def test_the_listener_serves_the_registry(tmp_path: Path) -> None:
 
 async def test_a_fired_turn_timer_is_counted(tmp_path: Path) -> None:
     clock = ManualClock()
-    server = await create_server(ServerConfig(database_url=f"sqlite:///{tmp_path / 't.db'}", listen="127.0.0.1:0"),
-                                 clock)
+    server = await create_server(
+        ServerConfig(database_url=f"sqlite:///{tmp_path / 't.db'}", listen="127.0.0.1:0"), clock
+    )
     try:
         async with grpc.aio.insecure_channel(f"127.0.0.1:{server.port}") as channel:
             stub = pb_grpc.MatchServiceStub(channel)

@@ -30,8 +30,9 @@ def secret_url() -> Iterator[str]:
 
 
 def run(*args: str, ok: bool = True) -> str:
-    done = subprocess.run([str(BIN), *args], capture_output=True, text=True, timeout=120,
-                          env=os.environ | {"DUELHALL_ADMIN_TOKEN": TOKEN})
+    done = subprocess.run(
+        [str(BIN), *args], capture_output=True, text=True, timeout=120, env=os.environ | {"DUELHALL_ADMIN_TOKEN": TOKEN}
+    )
     assert (done.returncode == 0) == ok, done.stderr
     return done.stdout + done.stderr
 

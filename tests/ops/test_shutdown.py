@@ -24,8 +24,9 @@ BEFORE_SIGTERM = 40
 """Acknowledged commands before the signal is sent."""
 
 
-async def bot(stub: pb_grpc.MatchServiceStub, seed: int, acked: list[tuple[str, str, int]],
-              enough: asyncio.Event) -> None:
+async def bot(
+    stub: pb_grpc.MatchServiceStub, seed: int, acked: list[tuple[str, str, int]], enough: asyncio.Event
+) -> None:
     """Plays matches until the server refuses; records every acknowledged (match, command id, version)."""
     rng = random.Random(seed)
     try:
@@ -34,13 +35,20 @@ async def bot(stub: pb_grpc.MatchServiceStub, seed: int, acked: list[tuple[str, 
             to_act = list((await stub.GetView(pb.GetViewRequest(match_id=created.match_id))).to_act)
             while to_act:
                 seat = to_act[0]
-                legal = await stub.ListLegalCommands(pb.ListLegalCommandsRequest(
-                    match_id=created.match_id, token=created.tokens[seat]))
+                legal = await stub.ListLegalCommands(
+                    pb.ListLegalCommandsRequest(match_id=created.match_id, token=created.tokens[seat])
+                )
                 options = [c for c in legal.commands_json if msgspec.json.decode(c)["type"] != "concede"]
                 command_id = f"bot{seed}-{len(acked)}-{rng.random()}"
-                reply = await stub.SubmitCommand(pb.SubmitCommandRequest(
-                    match_id=created.match_id, token=created.tokens[seat], command_json=rng.choice(options),
-                    command_id=command_id), timeout=30)
+                reply = await stub.SubmitCommand(
+                    pb.SubmitCommandRequest(
+                        match_id=created.match_id,
+                        token=created.tokens[seat],
+                        command_json=rng.choice(options),
+                        command_id=command_id,
+                    ),
+                    timeout=30,
+                )
                 acked.append((created.match_id, command_id, reply.version))
                 if len(acked) >= BEFORE_SIGTERM:
                     enough.set()

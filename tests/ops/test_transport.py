@@ -36,8 +36,11 @@ async def test_an_idle_watch_with_one_second_keepalive_stays_open(tmp_path: Path
             await asyncio.sleep(IDLE_SECONDS)
             assert not next_update.done(), f"the watch ended while idle: {watch.code() if watch.done() else ''}"
             seat = (await stub.GetView(pb.GetViewRequest(match_id=created.match_id))).to_act[0]
-            await stub.SubmitCommand(pb.SubmitCommandRequest(
-                match_id=created.match_id, token=created.tokens[seat], command_json='{"type": "engage"}'))
+            await stub.SubmitCommand(
+                pb.SubmitCommandRequest(
+                    match_id=created.match_id, token=created.tokens[seat], command_json='{"type": "engage"}'
+                )
+            )
             update = await asyncio.wait_for(next_update, 10)
             assert update.event.version == created.version + 1
             watch.cancel()
@@ -48,12 +51,15 @@ async def test_an_idle_watch_with_one_second_keepalive_stays_open(tmp_path: Path
 async def test_tls_round_trip_and_client_certificates(tmp_path: Path) -> None:
     certs = Certificates(tmp_path)
     tls = Tls(certs.server_cert, certs.server_key, client_ca=certs.ca)
-    server = await create_server(ServerConfig(database_url=f"sqlite:///{tmp_path / 't.db'}", listen="127.0.0.1:0",
-                                              tls=tls))
+    server = await create_server(
+        ServerConfig(database_url=f"sqlite:///{tmp_path / 't.db'}", listen="127.0.0.1:0", tls=tls)
+    )
     try:
         trusted = grpc.ssl_channel_credentials(
-            root_certificates=certs.ca.read_bytes(), private_key=certs.client_key.read_bytes(),
-            certificate_chain=certs.client_cert.read_bytes())
+            root_certificates=certs.ca.read_bytes(),
+            private_key=certs.client_key.read_bytes(),
+            certificate_chain=certs.client_cert.read_bytes(),
+        )
         async with grpc.aio.secure_channel(f"127.0.0.1:{server.port}", trusted) as channel:
             reply = await pb_grpc.RulesetServiceStub(channel).ListRulesets(pb.ListRulesetsRequest(), timeout=10)
             assert "card_monsters" in [r.id for r in reply.rulesets]

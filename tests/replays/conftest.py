@@ -18,8 +18,9 @@ async def _played(url: str) -> bytes:
     migrate(url)
     store = await open_store(url)
     try:
-        summary = await selfplay.play_with_store(MatchManager(store), RULESETS["card_monsters"], 1, 4, "random",
-                                                 None, lambda: None)
+        summary = await selfplay.play_with_store(
+            MatchManager(store), RULESETS["card_monsters"], 1, 4, "random", None, lambda: None
+        )
         return await storage.export(store, summary.games[0].match_id, include_seed=True)
     finally:
         await store.close()

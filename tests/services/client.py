@@ -33,10 +33,14 @@ class Created:
     version: int
 
 
-async def create_match(stub: pb_grpc.MatchServiceStub, ruleset: str = "card_monsters", players: int = 2,
-                       options: str = "") -> Created:
-    reply = await stub.CreateMatch(pb.CreateMatchRequest(
-        ruleset=ruleset, seats=[pb.SeatSpec(name=f"player-{i}") for i in range(players)], options_json=options))
+async def create_match(
+    stub: pb_grpc.MatchServiceStub, ruleset: str = "card_monsters", players: int = 2, options: str = ""
+) -> Created:
+    reply = await stub.CreateMatch(
+        pb.CreateMatchRequest(
+            ruleset=ruleset, seats=[pb.SeatSpec(name=f"player-{i}") for i in range(players)], options_json=options
+        )
+    )
     tokens = [t.token for t in sorted(reply.tokens, key=lambda t: t.seat)]
     return Created(reply.match.match_id, tokens, reply.match.version)
 
@@ -48,12 +52,18 @@ async def play_random(stub: pb_grpc.MatchServiceStub, created: Created, seed: in
     commands = 0
     while to_act and commands < max_commands:
         seat = to_act[0]
-        legal = await stub.ListLegalCommands(pb.ListLegalCommandsRequest(match_id=created.match_id,
-                                                                         token=created.tokens[seat]))
+        legal = await stub.ListLegalCommands(
+            pb.ListLegalCommandsRequest(match_id=created.match_id, token=created.tokens[seat])
+        )
         options = [c for c in legal.commands_json if msgspec.json.decode(c)["type"] != "concede"]
-        reply = await stub.SubmitCommand(pb.SubmitCommandRequest(
-            match_id=created.match_id, token=created.tokens[seat], command_json=rng.choice(options),
-            command_id=f"s{seed}-c{commands}"))
+        reply = await stub.SubmitCommand(
+            pb.SubmitCommandRequest(
+                match_id=created.match_id,
+                token=created.tokens[seat],
+                command_json=rng.choice(options),
+                command_id=f"s{seed}-c{commands}",
+            )
+        )
         to_act = list(reply.to_act)
         commands += 1
     return commands

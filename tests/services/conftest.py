@@ -26,8 +26,9 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
 
 @pytest.fixture
 async def server(database_url: str) -> AsyncIterator[Running]:
-    running = await create_server(ServerConfig(database_url=database_url, listen="127.0.0.1:0", http="127.0.0.1:0",
-                                               admin_token=ADMIN_TOKEN))
+    running = await create_server(
+        ServerConfig(database_url=database_url, listen="127.0.0.1:0", http="127.0.0.1:0", admin_token=ADMIN_TOKEN)
+    )
     try:
         yield running
     finally:

@@ -42,8 +42,9 @@ async def call(client: httpx.AsyncClient, service: str, method: str, body: dict[
     return data
 
 
-async def stream(client: httpx.AsyncClient, service: str, method: str,
-                 body: dict[str, Any]) -> AsyncIterator[dict[str, Any]]:
+async def stream(
+    client: httpx.AsyncClient, service: str, method: str, body: dict[str, Any]
+) -> AsyncIterator[dict[str, Any]]:
     """A server-streaming call: yields each message, raises ``ConnectFailure`` if the stream ends in error."""
     payload = json.dumps(body).encode()
     envelope = struct.pack(">BI", 0, len(payload)) + payload
@@ -57,8 +58,8 @@ async def stream(client: httpx.AsyncClient, service: str, method: str,
                 flags, size = struct.unpack(">BI", buffer[:5])
                 if len(buffer) < 5 + size:
                     break
-                message = json.loads(buffer[5:5 + size])
-                buffer = buffer[5 + size:]
+                message = json.loads(buffer[5 : 5 + size])
+                buffer = buffer[5 + size :]
                 if flags & _END_STREAM:
                     if "error" in message:
                         raise failure(message["error"])

@@ -14,14 +14,26 @@ BIN = Path(sys.executable).parent / "duelhall"
 class ServerProcess:
     """Starts ``duelhall serve`` and reads its listening line to learn the port (no polling, no sleeps)."""
 
-    def __init__(self, database_url: str, *extra: str, capture: bool = False,
-                 env: dict[str, str] | None = None) -> None:
+    def __init__(
+        self, database_url: str, *extra: str, capture: bool = False, env: dict[str, str] | None = None
+    ) -> None:
         # Logs go to a file, not a pipe: a pipe nobody reads until the end would fill and block the server.
         self._log = tempfile.TemporaryFile("w+") if capture else None
         self.proc = subprocess.Popen(
-            [str(BIN), "serve", "--listen", "127.0.0.1:0", "--http", "127.0.0.1:0", "--database-url", database_url,
-             *extra],
-            stdout=subprocess.PIPE, stderr=self._log or subprocess.DEVNULL, text=True,
+            [
+                str(BIN),
+                "serve",
+                "--listen",
+                "127.0.0.1:0",
+                "--http",
+                "127.0.0.1:0",
+                "--database-url",
+                database_url,
+                *extra,
+            ],
+            stdout=subprocess.PIPE,
+            stderr=self._log or subprocess.DEVNULL,
+            text=True,
             env=os.environ | {"PYTHONUNBUFFERED": "1"} | (env or {}),
         )
         self._printed = ""

@@ -88,8 +88,20 @@ def test_serve_refuses_a_taken_http_port_in_one_sentence(tmp_path: Path) -> None
     # A process of its own: serve configures the process's logging.
     with socket.create_server(("127.0.0.1", 0)) as taken:
         port = taken.getsockname()[1]
-        done = subprocess.run([str(Path(sys.executable).parent / "duelhall"), "serve", "--listen", "127.0.0.1:0",
-                               "--http", f"127.0.0.1:{port}", "--database-url", f"sqlite:///{tmp_path / 'db.sqlite'}"],
-                              capture_output=True, text=True, timeout=60)
+        done = subprocess.run(
+            [
+                str(Path(sys.executable).parent / "duelhall"),
+                "serve",
+                "--listen",
+                "127.0.0.1:0",
+                "--http",
+                f"127.0.0.1:{port}",
+                "--database-url",
+                f"sqlite:///{tmp_path / 'db.sqlite'}",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
     assert done.returncode == 1
     assert done.stderr == f"duelhall: cannot listen for HTTP on 127.0.0.1:{port}: Address already in use\n"

@@ -63,14 +63,26 @@ def test_failures_are_one_plain_sentence(tmp_path: Path, capsys: pytest.CaptureF
     assert "RecursionError" not in capsys.readouterr().out
 
 
-def test_the_default_database_is_in_the_data_directory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                        capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_default_database_is_in_the_data_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     monkeypatch.setenv("DUELHALL_DATA_DIR", str(tmp_path / "data"))
     monkeypatch.delenv("DUELHALL_DATABASE_URL", raising=False)
     monkeypatch.chdir(tmp_path)
     (tmp_path / "data").mkdir()
-    assert main(["selfplay", "card_monsters", "--games", "1", "--database-url",
-                 f"sqlite:///{tmp_path / 'data' / 'duelhall.db'}"]) == 0
+    assert (
+        main(
+            [
+                "selfplay",
+                "card_monsters",
+                "--games",
+                "1",
+                "--database-url",
+                f"sqlite:///{tmp_path / 'data' / 'duelhall.db'}",
+            ]
+        )
+        == 0
+    )
     (tmp_path / "elsewhere").mkdir()
     monkeypatch.chdir(tmp_path / "elsewhere")
     capsys.readouterr()
@@ -84,8 +96,9 @@ async def _run(*argv: str) -> subprocess.CompletedProcess[str]:
     return await asyncio.to_thread(subprocess.run, [str(BIN), *argv], capture_output=True, text=True, timeout=60)
 
 
-async def test_matches_and_export_through_a_server(server: Running, tmp_path: Path,
-                                                   capsys: pytest.CaptureFixture[str]) -> None:
+async def test_matches_and_export_through_a_server(
+    server: Running, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     async with grpc.aio.insecure_channel(f"127.0.0.1:{server.port}") as channel:
         stub = pb_grpc.MatchServiceStub(channel)
         created = await create_match(stub)
@@ -108,8 +121,11 @@ async def test_matches_and_export_through_a_server(server: Running, tmp_path: Pa
 def test_piping_into_head_is_quiet(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'piped.db'}"
     assert main(["selfplay", "card_monsters", "--games", "40", "--database-url", url]) == 0
-    with subprocess.Popen([str(BIN), "matches", "--database-url", url, "--json", "--limit", "40"],
-                          stdout=subprocess.PIPE, stderr=subprocess.PIPE) as proc:
+    with subprocess.Popen(
+        [str(BIN), "matches", "--database-url", url, "--json", "--limit", "40"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    ) as proc:
         assert proc.stdout is not None and proc.stderr is not None
         proc.stdout.read(10)
         proc.stdout.close()
@@ -120,5 +136,6 @@ def test_piping_into_head_is_quiet(tmp_path: Path) -> None:
 
 async def test_a_port_in_use_is_refused(server: Running, tmp_path: Path) -> None:
     with pytest.raises(ListenError, match="in use"):
-        await create_server(ServerConfig(database_url=f"sqlite:///{tmp_path / 'second.db'}",
-                                         listen=f"127.0.0.1:{server.port}"))
+        await create_server(
+            ServerConfig(database_url=f"sqlite:///{tmp_path / 'second.db'}", listen=f"127.0.0.1:{server.port}")
+        )

@@ -17,12 +17,25 @@ async def _cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str
     return status, captured.out, captured.err
 
 
-async def test_an_organiser_runs_rounds_from_the_command_line(server: Running,
-                                                              capsys: pytest.CaptureFixture[str]) -> None:
+async def test_an_organiser_runs_rounds_from_the_command_line(
+    server: Running, capsys: pytest.CaptureFixture[str]
+) -> None:
     where = ["--server", f"127.0.0.1:{server.port}"]
     admin = [*where, "--admin-token", ADMIN_TOKEN]
-    status, out, _ = await _cli(capsys, "create", "Friday cup", "--ruleset", "card_monsters", "--rounds", "2",
-                                "--tiebreak", "ygo", "--seed", "02" * 32, *admin)
+    status, out, _ = await _cli(
+        capsys,
+        "create",
+        "Friday cup",
+        "--ruleset",
+        "card_monsters",
+        "--rounds",
+        "2",
+        "--tiebreak",
+        "ygo",
+        "--seed",
+        "02" * 32,
+        *admin,
+    )
     assert status == 0
     tid = out.strip()
     for player in ("ann", "bob", "cat", "dan"):
@@ -35,8 +48,9 @@ async def test_an_organiser_runs_rounds_from_the_command_line(server: Running,
     status, _, err = await _cli(capsys, "pair", tid, *where, "--admin-token", "wrong")
     assert status == 1 and "(ADMIN_REQUIRED)" in err
     for table in ("1", "2"):
-        status, out, _ = await _cli(capsys, "report", tid, "1", table, "1", "0", "--by", "judge", "--why", "slip",
-                                    *admin)
+        status, out, _ = await _cli(
+            capsys, "report", tid, "1", table, "1", "0", "--by", "judge", "--why", "slip", *admin
+        )
         assert status == 0 and out.startswith("entered: round 1 table")
     status, out, _ = await _cli(capsys, "standings", tid, *where)
     assert status == 0 and "OMW" in out and "OOMW" in out and out.count("3 ") >= 2

@@ -43,11 +43,16 @@ async def test_unary_calls_take_and_return_json(web: httpx.AsyncClient) -> None:
     assert "card_monsters" in [r["id"] for r in listed["rulesets"]]
     match_id, tokens, to_act = await create(web)
     seat = to_act[0]
-    legal = await call(web, MATCHES, "ListLegalCommands", {"matchId": match_id, "token": tokens[seat],
-                                                           "includeView": True})
+    legal = await call(
+        web, MATCHES, "ListLegalCommands", {"matchId": match_id, "token": tokens[seat], "includeView": True}
+    )
     assert legal.get("seat", 0) == seat and legal["commandsJson"] and legal["viewJson"]
-    submitted = await call(web, MATCHES, "SubmitCommand", {"matchId": match_id, "token": tokens[seat],
-                                                          "commandJson": legal["commandsJson"][0], "commandId": "c1"})
+    submitted = await call(
+        web,
+        MATCHES,
+        "SubmitCommand",
+        {"matchId": match_id, "token": tokens[seat], "commandJson": legal["commandsJson"][0], "commandId": "c1"},
+    )
     assert int(submitted["version"]) > 0 and submitted["events"]
 
 
@@ -60,8 +65,9 @@ async def test_the_same_match_over_both_protocols(web: httpx.AsyncClient, matche
         assert int(over_http["version"]) == over_grpc.version
 
 
-async def test_the_watch_stream_matches_grpc_redaction(web: httpx.AsyncClient,
-                                                       matches: pb_grpc.MatchServiceStub) -> None:
+async def test_the_watch_stream_matches_grpc_redaction(
+    web: httpx.AsyncClient, matches: pb_grpc.MatchServiceStub
+) -> None:
     match_id, tokens, _ = await create(web)
     for viewer in ("", tokens[1]):
         over_grpc = []
@@ -70,8 +76,9 @@ async def test_the_watch_stream_matches_grpc_redaction(web: httpx.AsyncClient,
             if update.event.version == 20:
                 break
         over_http = []
-        async for message in stream(web, MATCHES, "WatchMatch", {"matchId": match_id, "token": viewer,
-                                                                 "includeView": True}):
+        async for message in stream(
+            web, MATCHES, "WatchMatch", {"matchId": match_id, "token": viewer, "includeView": True}
+        ):
             assert message["viewJson"]
             over_http.append(message["event"]["dataJson"])
             if int(message["event"]["version"]) == 20:
@@ -81,8 +88,9 @@ async def test_the_watch_stream_matches_grpc_redaction(web: httpx.AsyncClient,
 
 async def test_a_conceded_match_streams_to_its_end(web: httpx.AsyncClient) -> None:
     match_id, tokens, _ = await create(web)
-    await call(web, MATCHES, "SubmitCommand", {"matchId": match_id, "token": tokens[0],
-                                               "commandJson": '{"type": "concede"}'})
+    await call(
+        web, MATCHES, "SubmitCommand", {"matchId": match_id, "token": tokens[0], "commandJson": '{"type": "concede"}'}
+    )
     updates = [u async for u in stream(web, MATCHES, "WatchMatch", {"matchId": match_id})]
     assert updates[-1]["matchEnded"] is True
     assert [int(u["event"]["version"]) for u in updates] == list(range(1, len(updates) + 1))
@@ -93,13 +101,20 @@ async def test_tokens_are_required_and_checked(web: httpx.AsyncClient) -> None:
     _, other, _ = await create(web)
     command = '{"type": "engage"}'
     assert await refused(call(web, MATCHES, "SubmitCommand", {"matchId": match_id, "commandJson": command})) == (
-        "unauthenticated", "TOKEN_MISSING")
-    assert await refused(call(web, MATCHES, "SubmitCommand", {
-        "matchId": match_id, "token": other[0], "commandJson": command})) == ("permission_denied", "TOKEN_INVALID")
+        "unauthenticated",
+        "TOKEN_MISSING",
+    )
+    assert await refused(
+        call(web, MATCHES, "SubmitCommand", {"matchId": match_id, "token": other[0], "commandJson": command})
+    ) == ("permission_denied", "TOKEN_INVALID")
     assert await refused(call(web, MATCHES, "ExportReplay", {"matchId": match_id})) == (
-        "unauthenticated", "TOKEN_MISSING")
+        "unauthenticated",
+        "TOKEN_MISSING",
+    )
     assert await refused(call(web, MATCHES, "ExportReplay", {"matchId": match_id, "token": tokens[0]})) == (
-        "permission_denied", "ADMIN_REQUIRED")
+        "permission_denied",
+        "ADMIN_REQUIRED",
+    )
 
 
 async def test_commands_refused_by_form_and_by_rule(web: httpx.AsyncClient) -> None:
@@ -111,11 +126,22 @@ async def test_commands_refused_by_form_and_by_rule(web: httpx.AsyncClient) -> N
         ('{"type": "play_monster", "card": 7}', ("invalid_argument", "BAD_FIELDS")),
         ('{"type": "play_monster", "card": "9:99"}', ("failed_precondition", "CARD_NOT_IN_HAND")),
     ]:
-        assert await refused(call(web, MATCHES, "SubmitCommand", {
-            "matchId": match_id, "token": tokens[seat], "commandJson": command})) == expected, command
-    assert await refused(call(web, MATCHES, "SubmitCommand", {
-        "matchId": match_id, "token": tokens[1 - seat], "commandJson": '{"type": "engage"}'})) == (
-        "failed_precondition", "NOT_YOUR_TURN")
+        assert (
+            await refused(
+                call(
+                    web, MATCHES, "SubmitCommand", {"matchId": match_id, "token": tokens[seat], "commandJson": command}
+                )
+            )
+            == expected
+        ), command
+    assert await refused(
+        call(
+            web,
+            MATCHES,
+            "SubmitCommand",
+            {"matchId": match_id, "token": tokens[1 - seat], "commandJson": '{"type": "engage"}'},
+        )
+    ) == ("failed_precondition", "NOT_YOUR_TURN")
     stale = {"matchId": match_id, "token": tokens[seat], "commandJson": '{"type": "engage"}', "expectedVersion": 1}
     assert await refused(call(web, MATCHES, "SubmitCommand", stale)) == ("aborted", "VERSION_MISMATCH")
 
@@ -123,13 +149,17 @@ async def test_commands_refused_by_form_and_by_rule(web: httpx.AsyncClient) -> N
 async def test_unknown_match_ruleset_and_bad_configuration(web: httpx.AsyncClient) -> None:
     assert await refused(call(web, MATCHES, "GetMatch", {"matchId": "nope"})) == ("not_found", "MATCH_NOT_FOUND")
     assert await refused(call(web, MATCHES, "CreateMatch", {"ruleset": "chess"})) == (
-        "invalid_argument", "UNKNOWN_RULESET")
+        "invalid_argument",
+        "UNKNOWN_RULESET",
+    )
     seats = [{"name": "a", "configJson": '{"deck": ["M99"]}'}, {"name": "b"}]
     assert await refused(call(web, MATCHES, "CreateMatch", {"ruleset": "card_monsters", "seats": seats})) == (
-        "invalid_argument", "DECK_UNKNOWN_CARD")
-    assert await refused(call(web, MATCHES, "CreateMatch", {
-        "ruleset": "card_monsters", "seats": [{"name": "a"}, {"name": " "}]})) == (
-        "invalid_argument", "SEAT_NAME_MISSING")
+        "invalid_argument",
+        "DECK_UNKNOWN_CARD",
+    )
+    assert await refused(
+        call(web, MATCHES, "CreateMatch", {"ruleset": "card_monsters", "seats": [{"name": "a"}, {"name": " "}]})
+    ) == ("invalid_argument", "SEAT_NAME_MISSING")
 
 
 async def test_views_of_replays_and_clocks_over_connect(web: httpx.AsyncClient) -> None:
@@ -137,11 +167,16 @@ async def test_views_of_replays_and_clocks_over_connect(web: httpx.AsyncClient) 
     view = await call(web, MATCHES, "GetView", {"matchId": match_id})
     assert view["deadline"].get("seat", 0) == to_act[0] and view["deadline"]["expiresAt"].endswith("Z")
     assert await refused(call(web, MATCHES, "ViewReplay", {"matchId": match_id})) == (
-        "failed_precondition", "MATCH_RUNNING")
-    await call(web, MATCHES, "SubmitCommand", {"matchId": match_id, "token": tokens[0],
-                                               "commandJson": '{"type": "concede"}'})
+        "failed_precondition",
+        "MATCH_RUNNING",
+    )
+    await call(
+        web, MATCHES, "SubmitCommand", {"matchId": match_id, "token": tokens[0], "commandJson": '{"type": "concede"}'}
+    )
     assert await refused(call(web, MATCHES, "ViewReplay", {"matchId": match_id, "seat": 2})) == (
-        "invalid_argument", "SEAT_INVALID")
+        "invalid_argument",
+        "SEAT_INVALID",
+    )
     viewed = await call(web, MATCHES, "ViewReplay", {"matchId": match_id, "seat": 1})
     assert len(viewed["steps"]) == int(viewed["match"]["version"]) and viewed["seat"] == 1  # 0 would be left out
 
@@ -165,4 +200,3 @@ async def test_the_viewer_page_and_cross_origin_calls_are_served(web: httpx.Asyn
     assert preflight.status_code == 204 and preflight.headers["access-control-allow-origin"] == "*"
     response = await web.post(f"/{MATCHES}/GetMatch", json={"matchId": "nope"}, headers={"origin": "http://x"})
     assert response.headers["access-control-allow-origin"] == "*"
-

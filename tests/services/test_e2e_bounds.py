@@ -20,16 +20,33 @@ BAD_JSON = (grpc.StatusCode.INVALID_ARGUMENT, "BAD_JSON")
 @pytest.mark.parametrize("text", [DEEP_ARRAY, DEEP_OBJECT, HUGE_OBJECT])
 async def test_deep_or_huge_configurations_are_bad_json(matches: pb_grpc.MatchServiceStub, text: str) -> None:
     seats = [pb.SeatSpec(name="ann"), pb.SeatSpec(name="bob")]
-    assert await refused(matches.CreateMatch(pb.CreateMatchRequest(
-        ruleset="card_monsters", seats=seats, options_json=text))) == BAD_JSON
+    assert (
+        await refused(
+            matches.CreateMatch(pb.CreateMatchRequest(ruleset="card_monsters", seats=seats, options_json=text))
+        )
+        == BAD_JSON
+    )
     seats[1].config_json = text
     assert await refused(matches.CreateMatch(pb.CreateMatchRequest(ruleset="card_monsters", seats=seats))) == BAD_JSON
 
 
-@pytest.mark.parametrize("text", [DEEP_ARRAY, DEEP_OBJECT, '{"type": "engage", "x": ' + DEEP_ARRAY + "}",
-                                  '{"type": "engage", "pad": "' + "x" * MAX_BYTES + '"}'])
+@pytest.mark.parametrize(
+    "text",
+    [
+        DEEP_ARRAY,
+        DEEP_OBJECT,
+        '{"type": "engage", "x": ' + DEEP_ARRAY + "}",
+        '{"type": "engage", "pad": "' + "x" * MAX_BYTES + '"}',
+    ],
+)
 async def test_deep_or_huge_commands_are_bad_json(matches: pb_grpc.MatchServiceStub, text: str) -> None:
     created = await create_match(matches)
     seat = (await matches.GetView(pb.GetViewRequest(match_id=created.match_id))).to_act[0]
-    assert await refused(matches.SubmitCommand(pb.SubmitCommandRequest(
-        match_id=created.match_id, token=created.tokens[seat], command_json=text))) == BAD_JSON
+    assert (
+        await refused(
+            matches.SubmitCommand(
+                pb.SubmitCommandRequest(match_id=created.match_id, token=created.tokens[seat], command_json=text)
+            )
+        )
+        == BAD_JSON
+    )

@@ -56,8 +56,9 @@ async def held(database_url: str, monkeypatch: pytest.MonkeyPatch) -> AsyncItera
         return wrappers[-1]
 
     monkeypatch.setattr(server_module, "open_store", open_held)
-    running = await create_server(ServerConfig(database_url=database_url, listen="127.0.0.1:0",
-                                               admin_token=ADMIN_TOKEN))
+    running = await create_server(
+        ServerConfig(database_url=database_url, listen="127.0.0.1:0", admin_token=ADMIN_TOKEN)
+    )
     try:
         yield running, wrappers[0]
     finally:
@@ -74,9 +75,15 @@ async def test_a_submit_that_commits_after_its_deadline_reaches_the_match_and_th
         created = await create_match(stub)
         store.held = True
         with pytest.raises(grpc.aio.AioRpcError) as caught:
-            await stub.SubmitCommand(pb.SubmitCommandRequest(
-                match_id=created.match_id, token=created.tokens[0], command_json='{"type": "concede"}',
-                command_id="late"), timeout=0.3)
+            await stub.SubmitCommand(
+                pb.SubmitCommandRequest(
+                    match_id=created.match_id,
+                    token=created.tokens[0],
+                    command_json='{"type": "concede"}',
+                    command_id="late",
+                ),
+                timeout=0.3,
+            )
         assert caught.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED
         store.released.set()
         await store.committed.wait()
@@ -90,8 +97,9 @@ async def test_a_submit_that_commits_after_its_deadline_reaches_the_match_and_th
         assert (await stub.VerifyReplay(pb.VerifyReplayRequest(replay=replay))).ok
 
 
-async def test_a_match_without_a_row_still_exports_with_its_seed(server: Running,
-                                                                 matches: pb_grpc.MatchServiceStub) -> None:
+async def test_a_match_without_a_row_still_exports_with_its_seed(
+    server: Running, matches: pb_grpc.MatchServiceStub
+) -> None:
     created = await create_match(matches)
     await play_random(matches, created, seed=2)
     await ReadModel(server.store).clear()
@@ -112,7 +120,8 @@ class FailingRows(HeldAppends):
 
 
 async def test_a_row_write_failing_after_the_append_still_acknowledges_the_command(
-    held: tuple[Running, HeldAppends], monkeypatch: pytest.MonkeyPatch,
+    held: tuple[Running, HeldAppends],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     running, store = held
     rows = FailingRows(store)
@@ -122,8 +131,11 @@ async def test_a_row_write_failing_after_the_append_still_acknowledges_the_comma
         stub = pb_grpc.MatchServiceStub(channel)
         rows.failing = True
         created = await create_match(stub)
-        await stub.SubmitCommand(pb.SubmitCommandRequest(match_id=created.match_id, token=created.tokens[0],
-                                                         command_json='{"type": "concede"}', command_id="bye"))
+        await stub.SubmitCommand(
+            pb.SubmitCommandRequest(
+                match_id=created.match_id, token=created.tokens[0], command_json='{"type": "concede"}', command_id="bye"
+            )
+        )
         rows.failing = False
         await running.match_list.stop()
         await MatchList(running.store, running.manager).catch_up()

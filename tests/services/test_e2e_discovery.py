@@ -27,8 +27,9 @@ async def test_rulesets_are_listed_and_described(rulesets: pb_grpc.RulesetServic
 async def test_matches_are_listed_by_ruleset_and_status_in_pages(matches: pb_grpc.MatchServiceStub) -> None:
     ids = [(await create_match(matches)).match_id for _ in range(3)]
     first = await matches.ListMatches(pb.ListMatchesRequest(ruleset="card_monsters", page_size=2))
-    second = await matches.ListMatches(pb.ListMatchesRequest(ruleset="card_monsters", page_size=2,
-                                                             page_token=first.next_page_token))
+    second = await matches.ListMatches(
+        pb.ListMatchesRequest(ruleset="card_monsters", page_size=2, page_token=first.next_page_token)
+    )
     assert [m.match_id for m in first.matches] + [m.match_id for m in second.matches] == ids[::-1]
     assert first.next_page_token and not second.next_page_token
     assert all(m.status == pb.MATCH_STATUS_RUNNING for m in first.matches)

@@ -15,8 +15,12 @@ from tests.services.client import Created, error_reason, play_random
 
 
 def _request(request_id: str, labels: dict[str, str] | None = None, name: str = "ann") -> pb.CreateMatchRequest:
-    return pb.CreateMatchRequest(ruleset="card_monsters", seats=[pb.SeatSpec(name=name), pb.SeatSpec(name="bob")],
-                                 request_id=request_id, labels=labels or {})
+    return pb.CreateMatchRequest(
+        ruleset="card_monsters",
+        seats=[pb.SeatSpec(name=name), pb.SeatSpec(name="bob")],
+        request_id=request_id,
+        labels=labels or {},
+    )
 
 
 async def _labelled(stub: pb_grpc.MatchServiceStub, labels: dict[str, str]) -> list[pb.Match]:
@@ -33,8 +37,9 @@ async def test_the_same_request_id_gives_the_same_match_even_when_retried_concur
     assert later.match.match_id == replies[0].match.match_id
     assert [t.token for t in later.tokens] == [t.token for t in replies[0].tokens]
     # The returned tokens open the seats.
-    seat = await matches.ListLegalCommands(pb.ListLegalCommandsRequest(match_id=later.match.match_id,
-                                                                       token=later.tokens[1].token))
+    seat = await matches.ListLegalCommands(
+        pb.ListLegalCommandsRequest(match_id=later.match.match_id, token=later.tokens[1].token)
+    )
     assert seat.seat == 1
     assert len(await _labelled(matches, {"batch": "a"})) == 1
     other = await matches.CreateMatch(_request("req-2", {"batch": "a"}))
@@ -53,12 +58,15 @@ async def test_a_request_id_reused_for_a_different_match_is_refused(matches: pb_
 async def test_instances_sharing_a_database_create_one_match_per_request_id(database_url: str) -> None:
     servers = [await create_server(ServerConfig(database_url=database_url, listen="127.0.0.1:0")) for _ in range(2)]
     try:
-        async with grpc.aio.insecure_channel(f"127.0.0.1:{servers[0].port}") as a, \
-                grpc.aio.insecure_channel(f"127.0.0.1:{servers[1].port}") as b:
+        async with (
+            grpc.aio.insecure_channel(f"127.0.0.1:{servers[0].port}") as a,
+            grpc.aio.insecure_channel(f"127.0.0.1:{servers[1].port}") as b,
+        ):
             stubs = [pb_grpc.MatchServiceStub(a), pb_grpc.MatchServiceStub(b)]
-            replies = await asyncio.gather(*(stubs[i % 2].CreateMatch(_request(f"shared-{n}", {"run": "x"}))
-                                             for n in range(4) for i in range(4)))
-            by_request = [replies[n * 4:(n + 1) * 4] for n in range(4)]
+            replies = await asyncio.gather(
+                *(stubs[i % 2].CreateMatch(_request(f"shared-{n}", {"run": "x"})) for n in range(4) for i in range(4))
+            )
+            by_request = [replies[n * 4 : (n + 1) * 4] for n in range(4)]
             for group in by_request:
                 assert len({r.match.match_id for r in group}) == 1
             assert len({group[0].match.match_id for group in by_request}) == 4
@@ -76,14 +84,14 @@ async def test_labels_are_returned_and_filter_the_list(matches: pb_grpc.MatchSer
     fetched = await matches.GetMatch(pb.GetMatchRequest(match_id=table.match.match_id))
     assert dict(fetched.labels) == {"tournament": "t1", "round": "1", "table": "3"}
     assert len(await _labelled(matches, {"tournament": "t1"})) == 2
-    assert [m.match_id for m in await _labelled(matches, {"tournament": "t1", "round": "1"})] == [
-        table.match.match_id]
+    assert [m.match_id for m in await _labelled(matches, {"tournament": "t1", "round": "1"})] == [table.match.match_id]
     assert len(await _labelled(matches, {})) == 3
     assert await _labelled(matches, {"tournament": "t3"}) == []
 
 
-async def _collect(stub: pb_grpc.MatchServiceStub, from_position: int, labels: dict[str, str],
-                   count: int) -> list[pb.LifecycleChange]:
+async def _collect(
+    stub: pb_grpc.MatchServiceStub, from_position: int, labels: dict[str, str], count: int
+) -> list[pb.LifecycleChange]:
     stream = stub.WatchLifecycle(pb.WatchLifecycleRequest(from_position=from_position, labels=labels))
     received: list[pb.LifecycleChange] = []
     try:
@@ -98,7 +106,8 @@ async def _collect(stub: pb_grpc.MatchServiceStub, from_position: int, labels: d
 
 
 async def test_the_lifecycle_stream_resumes_without_missing_or_repeating(
-    server: Running, matches: pb_grpc.MatchServiceStub,
+    server: Running,
+    matches: pb_grpc.MatchServiceStub,
 ) -> None:
     labels = {"tournament": "life"}
     first = await matches.CreateMatch(_request("", labels))
@@ -108,8 +117,10 @@ async def test_the_lifecycle_stream_resumes_without_missing_or_repeating(
     await play_random(matches, created[0], seed=1)
     before = await _collect(matches, 0, labels, 3)
     assert [(c.kind, c.match_id) for c in before] == [
-        (pb.LIFECYCLE_KIND_CREATED, created[0].match_id), (pb.LIFECYCLE_KIND_CREATED, created[1].match_id),
-        (pb.LIFECYCLE_KIND_ENDED, created[0].match_id)]
+        (pb.LIFECYCLE_KIND_CREATED, created[0].match_id),
+        (pb.LIFECYCLE_KIND_CREATED, created[1].match_id),
+        (pb.LIFECYCLE_KIND_ENDED, created[0].match_id),
+    ]
     ended = before[2]
     final = await matches.GetMatch(pb.GetMatchRequest(match_id=created[0].match_id))
     assert msgspec.json.decode(ended.outcome_json) == msgspec.json.decode(final.outcome_json)
@@ -125,8 +136,9 @@ async def test_the_lifecycle_stream_resumes_without_missing_or_repeating(
     assert sum(c.kind == pb.LIFECYCLE_KIND_ENDED for c in everything) == 2
 
 
-async def test_an_end_is_recorded_once_however_often_it_is_reported(server: Running,
-                                                                     matches: pb_grpc.MatchServiceStub) -> None:
+async def test_an_end_is_recorded_once_however_often_it_is_reported(
+    server: Running, matches: pb_grpc.MatchServiceStub
+) -> None:
     reply = await matches.CreateMatch(_request("", {"k": "once"}))
     created = Created(reply.match.match_id, [t.token for t in reply.tokens], reply.match.version)
     await play_random(matches, created, seed=3)

@@ -32,25 +32,36 @@ async def test_two_instances_share_matches_and_their_watchers_see_both(database_
     first = await create_server(ServerConfig(database_url=database_url, listen="127.0.0.1:0"))
     second = await create_server(ServerConfig(database_url=database_url, listen="127.0.0.1:0"))
     try:
-        async with grpc.aio.insecure_channel(f"127.0.0.1:{first.port}") as a, \
-                grpc.aio.insecure_channel(f"127.0.0.1:{second.port}") as b:
+        async with (
+            grpc.aio.insecure_channel(f"127.0.0.1:{first.port}") as a,
+            grpc.aio.insecure_channel(f"127.0.0.1:{second.port}") as b,
+        ):
             stubs = [pb_grpc.MatchServiceStub(a), pb_grpc.MatchServiceStub(b)]
             created = await create_match(stubs[0])
             watch = stubs[1].WatchMatch(pb.WatchMatchRequest(match_id=created.match_id))
             version = await stale_instance_decides_again(stubs, created)
             rng = random.Random(8)
-            to_act = list((await stubs[0].GetView(pb.GetViewRequest(match_id=created.match_id,
-                                                                    min_version=version))).to_act)
+            to_act = list(
+                (await stubs[0].GetView(pb.GetViewRequest(match_id=created.match_id, min_version=version))).to_act
+            )
             commands = 0
             while to_act:
                 stub = stubs[commands % 2]
                 seat = to_act[0]
-                legal = await stub.ListLegalCommands(pb.ListLegalCommandsRequest(
-                    match_id=created.match_id, token=created.tokens[seat], min_version=version))
+                legal = await stub.ListLegalCommands(
+                    pb.ListLegalCommandsRequest(
+                        match_id=created.match_id, token=created.tokens[seat], min_version=version
+                    )
+                )
                 options = [c for c in legal.commands_json if msgspec.json.decode(c)["type"] != "concede"]
-                reply = await stub.SubmitCommand(pb.SubmitCommandRequest(
-                    match_id=created.match_id, token=created.tokens[seat], command_json=rng.choice(options),
-                    command_id=f"x{commands}"))
+                reply = await stub.SubmitCommand(
+                    pb.SubmitCommandRequest(
+                        match_id=created.match_id,
+                        token=created.tokens[seat],
+                        command_json=rng.choice(options),
+                        command_id=f"x{commands}",
+                    )
+                )
                 to_act, version = list(reply.to_act), reply.version
                 commands += 1
 
@@ -63,8 +74,7 @@ async def test_two_instances_share_matches_and_their_watchers_see_both(database_
                 return versions
 
             versions = await asyncio.wait_for(watched(), 30)
-            ends = [await s.GetMatch(pb.GetMatchRequest(match_id=created.match_id, min_version=version))
-                    for s in stubs]
+            ends = [await s.GetMatch(pb.GetMatchRequest(match_id=created.match_id, min_version=version)) for s in stubs]
             assert ends[0].version == ends[1].version == versions[-1]
             assert versions == list(range(1, versions[-1] + 1))
             assert all(e.status == pb.MATCH_STATUS_ENDED for e in ends) and commands > 10
@@ -79,12 +89,18 @@ async def stale_instance_decides_again(stubs: list[pb_grpc.MatchServiceStub], cr
     """The second instance loads the match, the first moves it on, then the second takes a command at once."""
     seat = (await stubs[1].GetView(pb.GetViewRequest(match_id=created.match_id))).to_act[0]
     engage = '{"type": "engage"}'
-    moved = await stubs[0].SubmitCommand(pb.SubmitCommandRequest(
-        match_id=created.match_id, token=created.tokens[seat], command_json=engage, command_id="first-engage"))
-    reply = await stubs[1].SubmitCommand(pb.SubmitCommandRequest(
-        match_id=created.match_id, token=created.tokens[1 - seat], command_json=engage, command_id="second-engage"))
+    moved = await stubs[0].SubmitCommand(
+        pb.SubmitCommandRequest(
+            match_id=created.match_id, token=created.tokens[seat], command_json=engage, command_id="first-engage"
+        )
+    )
+    reply = await stubs[1].SubmitCommand(
+        pb.SubmitCommandRequest(
+            match_id=created.match_id, token=created.tokens[1 - seat], command_json=engage, command_id="second-engage"
+        )
+    )
     assert reply.version > moved.version
-    assert [e.type for e in reply.events][0] == "TurnEnded"
+    assert next(e.type for e in reply.events) == "TurnEnded"
     return reply.version
 
 
@@ -92,18 +108,22 @@ async def test_a_retry_answered_by_the_other_instance_returns_the_first_result(d
     first = await create_server(ServerConfig(database_url=database_url, listen="127.0.0.1:0"))
     second = await create_server(ServerConfig(database_url=database_url, listen="127.0.0.1:0"))
     try:
-        async with grpc.aio.insecure_channel(f"127.0.0.1:{first.port}") as a, \
-                grpc.aio.insecure_channel(f"127.0.0.1:{second.port}") as b:
+        async with (
+            grpc.aio.insecure_channel(f"127.0.0.1:{first.port}") as a,
+            grpc.aio.insecure_channel(f"127.0.0.1:{second.port}") as b,
+        ):
             stubs = [pb_grpc.MatchServiceStub(a), pb_grpc.MatchServiceStub(b)]
             created = await create_match(stubs[0])
             replies = []
             for index in range(4):
                 seat = (await stubs[0].GetView(pb.GetViewRequest(match_id=created.match_id))).to_act[0]
-                legal = await stubs[0].ListLegalCommands(pb.ListLegalCommandsRequest(
-                    match_id=created.match_id, token=created.tokens[seat]))
+                legal = await stubs[0].ListLegalCommands(
+                    pb.ListLegalCommandsRequest(match_id=created.match_id, token=created.tokens[seat])
+                )
                 command = next(c for c in legal.commands_json if '"concede"' not in c)
-                request = pb.SubmitCommandRequest(match_id=created.match_id, token=created.tokens[seat],
-                                                  command_json=command, command_id=f"d{index}")
+                request = pb.SubmitCommandRequest(
+                    match_id=created.match_id, token=created.tokens[seat], command_json=command, command_id=f"d{index}"
+                )
                 replies.append((request, await stubs[0].SubmitCommand(request)))
             request, original = replies[0]
             retried = await stubs[1].SubmitCommand(request)

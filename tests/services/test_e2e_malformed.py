@@ -16,8 +16,9 @@ from tests.services.client import create_match, error_reason
 from tests.services.test_e2e_errors import refused
 
 GARBAGE = b"\xff\xff\xff\xff\x0f"
-UNARY = [method.name for method in pb.DESCRIPTOR.services_by_name["MatchService"].methods
-         if not method.server_streaming] + ["ListRulesets", "DescribeRuleset"]
+UNARY = [
+    method.name for method in pb.DESCRIPTOR.services_by_name["MatchService"].methods if not method.server_streaming
+] + ["ListRulesets", "DescribeRuleset"]
 
 
 def _service(method: str) -> str:
@@ -25,7 +26,10 @@ def _service(method: str) -> str:
 
 
 async def test_garbage_bytes_are_invalid_argument_to_every_method(
-    channel: grpc.aio.Channel, server: Running, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch,
+    channel: grpc.aio.Channel,
+    server: Running,
+    caplog: pytest.LogCaptureFixture,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(malformed, "_throttled", ThrottledLog(malformed.log))
     caplog.set_level(logging.WARNING)
@@ -44,27 +48,46 @@ async def test_garbage_bytes_are_invalid_argument_to_every_method(
 
 async def test_echoed_input_is_cut(matches: pb_grpc.MatchServiceStub) -> None:
     assert await refused(matches.GetMatch(pb.GetMatchRequest(match_id="x" * 8000))) == (
-        grpc.StatusCode.NOT_FOUND, "MATCH_NOT_FOUND")
+        grpc.StatusCode.NOT_FOUND,
+        "MATCH_NOT_FOUND",
+    )
     assert await refused(matches.ExportReplay(pb.ExportReplayRequest(match_id="é" * 8000))) == (
-        grpc.StatusCode.NOT_FOUND, "MATCH_NOT_FOUND")
+        grpc.StatusCode.NOT_FOUND,
+        "MATCH_NOT_FOUND",
+    )
     assert await refused(matches.CreateMatch(pb.CreateMatchRequest(ruleset="r" * 8000))) == (
-        grpc.StatusCode.INVALID_ARGUMENT, "UNKNOWN_RULESET")
+        grpc.StatusCode.INVALID_ARGUMENT,
+        "UNKNOWN_RULESET",
+    )
 
 
 async def test_text_and_numbers_no_database_can_take_are_refused_up_front(matches: pb_grpc.MatchServiceStub) -> None:
     created = await create_match(matches)
     for match_id in ("a\x00b", "0" * 31 + "\x00", "Z" * 32):
         assert await refused(matches.GetMatch(pb.GetMatchRequest(match_id=match_id))) == (
-            grpc.StatusCode.NOT_FOUND, "MATCH_NOT_FOUND")
+            grpc.StatusCode.NOT_FOUND,
+            "MATCH_NOT_FOUND",
+        )
         assert await refused(matches.ExportReplay(pb.ExportReplayRequest(match_id=match_id))) == (
-            grpc.StatusCode.NOT_FOUND, "MATCH_NOT_FOUND")
+            grpc.StatusCode.NOT_FOUND,
+            "MATCH_NOT_FOUND",
+        )
     for command_id in ("a\x00b", "x" * 129):
-        assert await refused(matches.SubmitCommand(pb.SubmitCommandRequest(
-            match_id=created.match_id, token=created.tokens[0], command_json='{"type": "concede"}',
-            command_id=command_id))) == (grpc.StatusCode.INVALID_ARGUMENT, "COMMAND_ID_INVALID")
+        assert await refused(
+            matches.SubmitCommand(
+                pb.SubmitCommandRequest(
+                    match_id=created.match_id,
+                    token=created.tokens[0],
+                    command_json='{"type": "concede"}',
+                    command_id=command_id,
+                )
+            )
+        ) == (grpc.StatusCode.INVALID_ARGUMENT, "COMMAND_ID_INVALID")
     for version in (-1, 2**31, 2**63 - 1):
         assert await refused(matches.GetView(pb.GetViewRequest(match_id=created.match_id, min_version=version))) == (
-            grpc.StatusCode.INVALID_ARGUMENT, "VERSION_OUT_OF_RANGE")
+            grpc.StatusCode.INVALID_ARGUMENT,
+            "VERSION_OUT_OF_RANGE",
+        )
 
 
 async def test_garbage_in_a_play_stream_or_a_lifecycle_watch_is_invalid_argument(channel: grpc.aio.Channel) -> None:

@@ -20,11 +20,13 @@ WATCH = "/duelhall.v1.MatchService/WatchMatch"
 
 async def watch_raw(channel: grpc.aio.Channel, match_id: str, token: str, from_version: int = 0) -> list[bytes]:
     """Every MatchUpdate exactly as it crossed the wire, until the one marking the end."""
-    call = channel.unary_stream(WATCH, request_serializer=pb.WatchMatchRequest.SerializeToString,
-                                response_deserializer=None)
+    call = channel.unary_stream(
+        WATCH, request_serializer=pb.WatchMatchRequest.SerializeToString, response_deserializer=None
+    )
     raw: list[bytes] = []
-    async for message in call(pb.WatchMatchRequest(match_id=match_id, token=token, from_version=from_version,
-                                                   include_view=True)):
+    async for message in call(
+        pb.WatchMatchRequest(match_id=match_id, token=token, from_version=from_version, include_view=True)
+    ):
         raw.append(message)
         if pb.MatchUpdate.FromString(message).match_ended:
             break
@@ -33,7 +35,10 @@ async def watch_raw(channel: grpc.aio.Channel, match_id: str, token: str, from_v
 
 @pytest.mark.parametrize(("ruleset_id", "players"), [("card_monsters", 2), ("aq", 6), ("duel", 2), ("wulin", 2)])
 async def test_full_match_with_a_watcher_per_seat_never_leaks_a_hidden_card(
-    channel: grpc.aio.Channel, matches: pb_grpc.MatchServiceStub, ruleset_id: str, players: int,
+    channel: grpc.aio.Channel,
+    matches: pb_grpc.MatchServiceStub,
+    ruleset_id: str,
+    players: int,
 ) -> None:
     created = await create_match(matches, ruleset_id, players)
     viewers: dict[int | None, str] = {seat: created.tokens[seat] for seat in range(players)} | {None: ""}
@@ -50,7 +55,7 @@ async def test_full_match_with_a_watcher_per_seat_never_leaks_a_hidden_card(
     for viewer, raw in streams.items():
         updates = [pb.MatchUpdate.FromString(m) for m in raw]
         assert [u.event.version for u in updates] == list(range(1, final.version + 1))
-        for message, update in zip(raw, updates):
+        for message, update in zip(raw, updates, strict=False):
             hidden = ruleset.hidden_cards(states[update.event.version], viewer)
             secrets_checked += len(hidden)
             leaked = [card for card in hidden if msgspec.json.encode(card) in message]
@@ -79,7 +84,8 @@ async def test_stored_events_hold_the_identities_the_wire_hides(matches: pb_grpc
 
 
 async def test_a_resumed_watch_gets_exactly_the_events_after_its_version(
-    channel: grpc.aio.Channel, matches: pb_grpc.MatchServiceStub,
+    channel: grpc.aio.Channel,
+    matches: pb_grpc.MatchServiceStub,
 ) -> None:
     created = await create_match(matches)
     await play_random(matches, created, seed=2)
@@ -91,14 +97,18 @@ async def test_a_resumed_watch_gets_exactly_the_events_after_its_version(
 
 
 async def test_a_live_watch_follows_commands_as_they_are_submitted(
-    channel: grpc.aio.Channel, matches: pb_grpc.MatchServiceStub,
+    channel: grpc.aio.Channel,
+    matches: pb_grpc.MatchServiceStub,
 ) -> None:
     created = await create_match(matches)
     stream = matches.WatchMatch(pb.WatchMatchRequest(match_id=created.match_id, from_version=created.version))
     view = await matches.GetView(pb.GetViewRequest(match_id=created.match_id))
     seat = view.to_act[0]
-    reply = await matches.SubmitCommand(pb.SubmitCommandRequest(
-        match_id=created.match_id, token=created.tokens[seat], command_json='{"type": "engage"}', command_id="e1"))
+    reply = await matches.SubmitCommand(
+        pb.SubmitCommandRequest(
+            match_id=created.match_id, token=created.tokens[seat], command_json='{"type": "engage"}', command_id="e1"
+        )
+    )
     received = []
     async for update in stream:
         received.append(update.event.version)
@@ -106,4 +116,4 @@ async def test_a_live_watch_follows_commands_as_they_are_submitted(
             break
     stream.cancel()
     assert received == list(range(created.version + 1, reply.version + 1))
-    assert [e.type for e in reply.events][0] == "TurnEnded"
+    assert next(e.type for e in reply.events) == "TurnEnded"

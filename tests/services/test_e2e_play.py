@@ -18,8 +18,11 @@ NOT_YOUR_TURN = 9  # FAILED_PRECONDITION
 
 
 def start(created: Created, seat: int, from_version: int = 0, include_view: bool = False) -> pb.PlayRequest:
-    return pb.PlayRequest(start=pb.PlayStart(match_id=created.match_id, token=created.tokens[seat],
-                                             from_version=from_version, include_view=include_view))
+    return pb.PlayRequest(
+        start=pb.PlayStart(
+            match_id=created.match_id, token=created.tokens[seat], from_version=from_version, include_view=include_view
+        )
+    )
 
 
 def command(json: str, command_id: str) -> pb.PlayRequest:
@@ -117,13 +120,19 @@ async def test_a_resumed_stream_starts_after_the_version_given_with_views(matche
     call.cancel()
 
 
-@pytest.mark.parametrize(("first", "status", "reason"), [
-    ("command", grpc.StatusCode.INVALID_ARGUMENT, "PLAY_START_MISSING"),
-    ("bad token", grpc.StatusCode.PERMISSION_DENIED, "TOKEN_INVALID"),
-    ("no token", grpc.StatusCode.UNAUTHENTICATED, "TOKEN_MISSING"),
-])
+@pytest.mark.parametrize(
+    ("first", "status", "reason"),
+    [
+        ("command", grpc.StatusCode.INVALID_ARGUMENT, "PLAY_START_MISSING"),
+        ("bad token", grpc.StatusCode.PERMISSION_DENIED, "TOKEN_INVALID"),
+        ("no token", grpc.StatusCode.UNAUTHENTICATED, "TOKEN_MISSING"),
+    ],
+)
 async def test_a_bad_start_ends_the_stream_with_its_status(
-    matches: pb_grpc.MatchServiceStub, first: str, status: grpc.StatusCode, reason: str,
+    matches: pb_grpc.MatchServiceStub,
+    first: str,
+    status: grpc.StatusCode,
+    reason: str,
 ) -> None:
     created = await create_match(matches)
     opening = {

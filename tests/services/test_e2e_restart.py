@@ -44,8 +44,12 @@ async def test_sigkill_mid_match_then_restart_keeps_every_acknowledged_command(d
         second.stop()
 
 
-async def _play_until_killed(stub: pb_grpc.MatchServiceStub, game: int, acked: list[int], enough: asyncio.Event,
-                             ) -> None:
+async def _play_until_killed(
+    stub: pb_grpc.MatchServiceStub,
+    game: int,
+    acked: list[int],
+    enough: asyncio.Event,
+) -> None:
     """Bot games one after another, every third one conceded early, until the server goes away."""
     rng = random.Random(game)
     try:
@@ -55,13 +59,19 @@ async def _play_until_killed(stub: pb_grpc.MatchServiceStub, game: int, acked: l
             commands = 0
             while to_act:
                 seat = to_act[0]
-                legal = await stub.ListLegalCommands(pb.ListLegalCommandsRequest(
-                    match_id=created.match_id, token=created.tokens[seat]))
+                legal = await stub.ListLegalCommands(
+                    pb.ListLegalCommandsRequest(match_id=created.match_id, token=created.tokens[seat])
+                )
                 options = [c for c in legal.commands_json if '"concede"' not in c]
                 command = '{"type": "concede"}' if game % 3 == 0 and commands == 3 else rng.choice(options)
-                reply = await stub.SubmitCommand(pb.SubmitCommandRequest(
-                    match_id=created.match_id, token=created.tokens[seat], command_json=command,
-                    command_id=f"g{game}-{commands}"))
+                reply = await stub.SubmitCommand(
+                    pb.SubmitCommandRequest(
+                        match_id=created.match_id,
+                        token=created.tokens[seat],
+                        command_json=command,
+                        command_id=f"g{game}-{commands}",
+                    )
+                )
                 to_act = list(reply.to_act)
                 commands += 1
                 acked.append(reply.version)
@@ -110,8 +120,9 @@ async def test_after_a_sigkill_the_match_list_agrees_with_the_events(database_ur
             token = ""
             while True:
                 page = await stub.ListMatches(pb.ListMatchesRequest(page_size=500, page_token=token))
-                listed |= {m.match_id: "running" if m.status == pb.MATCH_STATUS_RUNNING else "ended"
-                           for m in page.matches}
+                listed |= {
+                    m.match_id: "running" if m.status == pb.MATCH_STATUS_RUNNING else "ended" for m in page.matches
+                }
                 token = page.next_page_token
                 if not token:
                     break

@@ -40,12 +40,19 @@ class Player:
             if not view.to_act:
                 return True
             seat = view.to_act[0]
-            legal = await self.stub.ListLegalCommands(pb.ListLegalCommandsRequest(
-                match_id=self.created.match_id, token=self.created.tokens[seat]))
+            legal = await self.stub.ListLegalCommands(
+                pb.ListLegalCommandsRequest(match_id=self.created.match_id, token=self.created.tokens[seat])
+            )
             command = next(c for c in legal.commands_json if '"concede"' not in c)
-            reply = await self.stub.SubmitCommand(pb.SubmitCommandRequest(
-                match_id=self.created.match_id, token=self.created.tokens[seat], command_json=command,
-                command_id=f"p{self._count}"), timeout=20)
+            reply = await self.stub.SubmitCommand(
+                pb.SubmitCommandRequest(
+                    match_id=self.created.match_id,
+                    token=self.created.tokens[seat],
+                    command_json=command,
+                    command_id=f"p{self._count}",
+                ),
+                timeout=20,
+            )
         except grpc.aio.AioRpcError as error:
             self.refusals.append((error.code(), error_reason(error)))
             return False
@@ -71,8 +78,9 @@ def _postgres(database_url: str) -> Iterator[psycopg.Connection[Any]]:
 
 def _terminate(admin: psycopg.Connection[Any], database_url: str) -> None:
     name = database_url.rsplit("/", 1)[1]
-    admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s AND pid <> "
-                  "pg_backend_pid()", (name,))
+    admin.execute(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()", (name,)
+    )
 
 
 @contextmanager
@@ -128,7 +136,9 @@ def _kinds(database_url: str) -> list[str]:
 
 
 async def test_submits_during_a_store_fault_are_unavailable_then_recover(
-    server: Running, matches: pb_grpc.MatchServiceStub, database_url: str,
+    server: Running,
+    matches: pb_grpc.MatchServiceStub,
+    database_url: str,
 ) -> None:
     for kind in _kinds(database_url):
         player = Player(matches, await create_match(matches))
@@ -152,14 +162,16 @@ async def test_submits_during_a_store_fault_are_unavailable_then_recover(
         assert stored.version == player.acknowledged
 
 
-async def _versions(stub: pb_grpc.MatchServiceStub, match_id: str, seen: list[int], target: list[int],
-                    reached: asyncio.Event) -> None:
+async def _versions(
+    stub: pb_grpc.MatchServiceStub, match_id: str, seen: list[int], target: list[int], reached: asyncio.Event
+) -> None:
     """Every version the watcher receives, in order; sets ``reached`` once it got ``target[0]``. A watch that
     ends with UNAVAILABLE is resumed from the last version received, as docs/api.md tells clients to."""
     while True:
         try:
-            async for update in stub.WatchMatch(pb.WatchMatchRequest(match_id=match_id,
-                                                                     from_version=seen[-1] if seen else 0)):
+            async for update in stub.WatchMatch(
+                pb.WatchMatchRequest(match_id=match_id, from_version=seen[-1] if seen else 0)
+            ):
                 seen.append(update.event.version)
                 if target and seen[-1] >= target[0]:
                     reached.set()
@@ -171,7 +183,9 @@ async def _versions(stub: pb_grpc.MatchServiceStub, match_id: str, seen: list[in
 @pytest.mark.postgres
 @pytest.mark.parametrize("database_url", ["postgres"], indirect=True)
 async def test_watchers_get_every_version_across_a_postgres_outage(
-    server: Running, matches: pb_grpc.MatchServiceStub, database_url: str,
+    server: Running,
+    matches: pb_grpc.MatchServiceStub,
+    database_url: str,
 ) -> None:
     player = Player(matches, await create_match(matches))
     seen: list[int] = []
@@ -214,4 +228,3 @@ async def test_sigterm_after_a_postgres_outage_exits_cleanly(database_url: str) 
         process.proc.terminate()
         assert process.proc.wait(20) == 0
         process.stop()
-

@@ -32,8 +32,10 @@ def recompute_mtg(players: list[str], rounds: list[tpb.Pairings]) -> list[tuple[
                 games[table.a] += 2
                 continue
             r = table.result
-            for me, them, mine, theirs in ((table.a, table.b, r.wins_a, r.wins_b), (table.b, table.a, r.wins_b,
-                                                                                     r.wins_a)):
+            for me, them, mine, theirs in (
+                (table.a, table.b, r.wins_a, r.wins_b),
+                (table.b, table.a, r.wins_b, r.wins_a),
+            ):
                 points[me] += 3 if mine > theirs else 1 if mine == theirs else 0
                 played[me] += 1
                 game_points[me] += 3 * mine + r.draws
@@ -45,8 +47,10 @@ def recompute_mtg(players: list[str], rounds: list[tpb.Pairings]) -> list[tuple[
     def mean(values: list[Fraction]) -> Fraction:
         return sum(values, Fraction(0)) / len(values) if values else FLOOR
 
-    rows = [(p, points[p], [mean([mwp[o] for o in opponents[p]]), gwp[p], mean([gwp[o] for o in opponents[p]])])
-            for p in players]
+    rows = [
+        (p, points[p], [mean([mwp[o] for o in opponents[p]]), gwp[p], mean([gwp[o] for o in opponents[p]])])
+        for p in players
+    ]
     rows.sort(key=lambda row: (-row[1], *(-f for f in row[2]), row[0]))
     return [(p, pts, [f"{f.numerator}/{f.denominator}" for f in breaks]) for p, pts, breaks in rows]
 
@@ -54,14 +58,24 @@ def recompute_mtg(players: list[str], rounds: list[tpb.Pairings]) -> list[tuple[
 async def test_a_64_player_swiss_with_top_8_drops_and_a_corrected_result(server: Running) -> None:
     async with grpc.aio.insecure_channel(f"127.0.0.1:{server.port}") as channel:
         stub, matches = channel_stubs(channel)
-        created = await stub.CreateTournament(tpb.CreateTournamentRequest(
-            admin_token=ADMIN_TOKEN, name="open", ruleset="card_monsters", format="swiss", cut=8, best_of=1,
-            tiebreak="mtg", seed_hex="ab" * 32))
+        created = await stub.CreateTournament(
+            tpb.CreateTournamentRequest(
+                admin_token=ADMIN_TOKEN,
+                name="open",
+                ruleset="card_monsters",
+                format="swiss",
+                cut=8,
+                best_of=1,
+                tiebreak="mtg",
+                seed_hex="ab" * 32,
+            )
+        )
         tid = created.tournament_id
         tokens = {}
         for i in range(63):
-            reply = await stub.Register(tpb.RegisterRequest(admin_token=ADMIN_TOKEN, tournament_id=tid,
-                                                            player=f"p{i:02d}"))
+            reply = await stub.Register(
+                tpb.RegisterRequest(admin_token=ADMIN_TOKEN, tournament_id=tid, player=f"p{i:02d}")
+            )
             tokens[f"p{i:02d}"] = reply.player_token
         state = await stub.Start(tpb.OrganiserRequest(admin_token=ADMIN_TOKEN, tournament_id=tid))
         assert state.rounds == 6
@@ -77,13 +91,27 @@ async def test_a_64_player_swiss_with_top_8_drops_and_a_corrected_result(server:
         await stub.PairRound(tpb.OrganiserRequest(admin_token=ADMIN_TOKEN, tournament_id=tid))
         # Round 3: table 2 plays offline; the organiser enters its result.
         rounds.append(await play_round(stub, matches, tid, "card_monsters", tokens, seed=3, skip=frozenset({2})))
-        await stub.ReportResult(tpb.ReportResultRequest(admin_token=ADMIN_TOKEN, tournament_id=tid, round=3,
-                                                        table=2, wins_a=1, by="judge", why="offline table"))
+        await stub.ReportResult(
+            tpb.ReportResultRequest(
+                admin_token=ADMIN_TOKEN, tournament_id=tid, round=3, table=2, wins_a=1, by="judge", why="offline table"
+            )
+        )
         # One corrected result: round 2, table 1 went the other way.
         before = rounds[1].tables[0].result
-        await stub.ReportResult(tpb.ReportResultRequest(
-            admin_token=ADMIN_TOKEN, tournament_id=tid, round=2, table=1, wins_a=before.wins_b,
-            wins_b=before.wins_a, draws=before.draws, correction=True, by="head judge", why="slip signed wrong"))
+        await stub.ReportResult(
+            tpb.ReportResultRequest(
+                admin_token=ADMIN_TOKEN,
+                tournament_id=tid,
+                round=2,
+                table=1,
+                wins_a=before.wins_b,
+                wins_b=before.wins_a,
+                draws=before.draws,
+                correction=True,
+                by="head judge",
+                why="slip signed wrong",
+            )
+        )
         for number in range(4, 7):
             await stub.PairRound(tpb.OrganiserRequest(admin_token=ADMIN_TOKEN, tournament_id=tid))
             await play_round(stub, matches, tid, "card_monsters", tokens, seed=number)
@@ -117,9 +145,18 @@ async def test_a_64_player_swiss_with_top_8_drops_and_a_corrected_result(server:
     assert swiss[1].tables[0].result.source == "corrected"
     assert (swiss[1].tables[0].result.wins_a, swiss[1].tables[0].result.wins_b) == (before.wins_b, before.wins_a)
     corrected = [json.loads(e.data_json) for e in events if e.type == "ResultCorrected"]
-    assert corrected == [{"type": "ResultCorrected", "round": 2, "table": 1, "wins_a": before.wins_b,
-                          "wins_b": before.wins_a, "draws": before.draws, "by": "head judge",
-                          "why": "slip signed wrong"}]
+    assert corrected == [
+        {
+            "type": "ResultCorrected",
+            "round": 2,
+            "table": 1,
+            "wins_a": before.wins_b,
+            "wins_b": before.wins_a,
+            "draws": before.draws,
+            "by": "head judge",
+            "why": "slip signed wrong",
+        }
+    ]
     counted = [t for p in swiss for t in p.tables if t.b and t.result.source == "games"]
     assert len(counted) > 150 and all(t.games[0].match_id for t in counted)
     # Standings: dropped players stay; everything matches an independent recomputation.
@@ -130,8 +167,12 @@ async def test_a_64_player_swiss_with_top_8_drops_and_a_corrected_result(server:
     # The cut: the best eight still in, 1v8 4v5 2v7 3v6, then to a single winner without draws.
     seeds = [s.player for s in standings.standings if not s.dropped][:8]
     first_cut = cut_rounds[0]
-    assert [(t.a, t.b) for t in first_cut.tables] == [(seeds[0], seeds[7]), (seeds[3], seeds[4]),
-                                                      (seeds[1], seeds[6]), (seeds[2], seeds[5])]
+    assert [(t.a, t.b) for t in first_cut.tables] == [
+        (seeds[0], seeds[7]),
+        (seeds[3], seeds[4]),
+        (seeds[1], seeds[6]),
+        (seeds[2], seeds[5]),
+    ]
     assert [len(r.tables) for r in cut_rounds] == [4, 2, 1]
     final = cut_rounds[-1].tables[0]
     assert final.result.wins_a != final.result.wins_b

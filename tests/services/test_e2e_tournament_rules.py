@@ -22,15 +22,31 @@ from tests.services.conftest import ADMIN_TOKEN
 from tests.tournament.players import channel_stubs, play_match, play_round
 
 
-async def _tournament(stub: tpb_grpc.TournamentServiceStub, players: int, best_of: int = 1,
-                      tiebreak: str = "mtg") -> tuple[str, dict[str, str]]:
-    created = await stub.CreateTournament(tpb.CreateTournamentRequest(
-        admin_token=ADMIN_TOKEN, name="cup", ruleset="card_monsters", format="swiss", rounds=2, best_of=best_of,
-        tiebreak=tiebreak, seed_hex="01" * 32))
+async def _tournament(
+    stub: tpb_grpc.TournamentServiceStub, players: int, best_of: int = 1, tiebreak: str = "mtg"
+) -> tuple[str, dict[str, str]]:
+    created = await stub.CreateTournament(
+        tpb.CreateTournamentRequest(
+            admin_token=ADMIN_TOKEN,
+            name="cup",
+            ruleset="card_monsters",
+            format="swiss",
+            rounds=2,
+            best_of=best_of,
+            tiebreak=tiebreak,
+            seed_hex="01" * 32,
+        )
+    )
     tokens = {}
     for i in range(players):
-        reply = await stub.Register(tpb.RegisterRequest(admin_token=ADMIN_TOKEN, tournament_id=created.tournament_id,
-                                                        player=f"p{i}", deck_json='{"deck": "starter_b"}'))
+        reply = await stub.Register(
+            tpb.RegisterRequest(
+                admin_token=ADMIN_TOKEN,
+                tournament_id=created.tournament_id,
+                player=f"p{i}",
+                deck_json='{"deck": "starter_b"}',
+            )
+        )
         tokens[f"p{i}"] = reply.player_token
     return created.tournament_id, tokens
 
@@ -44,36 +60,80 @@ async def _refused(call: object, code: grpc.StatusCode, reason: str) -> None:
 async def test_organiser_actions_need_the_admin_token_and_players_their_own(server: Running) -> None:
     async with grpc.aio.insecure_channel(f"127.0.0.1:{server.port}") as channel:
         stub, _ = channel_stubs(channel)
-        await _refused(stub.CreateTournament(tpb.CreateTournamentRequest(name="x", ruleset="card_monsters",
-                                                                         format="swiss", tiebreak="mtg")),
-                       grpc.StatusCode.UNAUTHENTICATED, "TOKEN_MISSING")
-        await _refused(stub.CreateTournament(tpb.CreateTournamentRequest(admin_token="nope", name="x")),
-                       grpc.StatusCode.PERMISSION_DENIED, "ADMIN_REQUIRED")
-        await _refused(stub.CreateTournament(tpb.CreateTournamentRequest(
-            admin_token=ADMIN_TOKEN, name="x", ruleset="card_monsters", format="ladder", tiebreak="mtg")),
-            grpc.StatusCode.INVALID_ARGUMENT, "FORMAT_INVALID")
-        await _refused(stub.GetTournament(tpb.GetTournamentRequest(tournament_id="missing")),
-                       grpc.StatusCode.NOT_FOUND, "TOURNAMENT_NOT_FOUND")
+        await _refused(
+            stub.CreateTournament(
+                tpb.CreateTournamentRequest(name="x", ruleset="card_monsters", format="swiss", tiebreak="mtg")
+            ),
+            grpc.StatusCode.UNAUTHENTICATED,
+            "TOKEN_MISSING",
+        )
+        await _refused(
+            stub.CreateTournament(tpb.CreateTournamentRequest(admin_token="nope", name="x")),
+            grpc.StatusCode.PERMISSION_DENIED,
+            "ADMIN_REQUIRED",
+        )
+        await _refused(
+            stub.CreateTournament(
+                tpb.CreateTournamentRequest(
+                    admin_token=ADMIN_TOKEN, name="x", ruleset="card_monsters", format="ladder", tiebreak="mtg"
+                )
+            ),
+            grpc.StatusCode.INVALID_ARGUMENT,
+            "FORMAT_INVALID",
+        )
+        await _refused(
+            stub.GetTournament(tpb.GetTournamentRequest(tournament_id="missing")),
+            grpc.StatusCode.NOT_FOUND,
+            "TOURNAMENT_NOT_FOUND",
+        )
         tid, tokens = await _tournament(stub, 4)
-        await _refused(stub.Register(tpb.RegisterRequest(admin_token=ADMIN_TOKEN, tournament_id=tid, player="bad",
-                                                         deck_json='{"deck": "no_such_deck"}')),
-                       grpc.StatusCode.INVALID_ARGUMENT, "DECK_UNKNOWN_PRESET")
-        await _refused(stub.Register(tpb.RegisterRequest(admin_token=ADMIN_TOKEN, tournament_id=tid, player="p1")),
-                       grpc.StatusCode.FAILED_PRECONDITION, "PLAYER_EXISTS")
-        await _refused(stub.GetSeat(tpb.PlayerRequest(tournament_id=tid, player="p0", token=tokens["p1"])),
-                       grpc.StatusCode.PERMISSION_DENIED, "TOKEN_INVALID")
-        await _refused(stub.GetSeat(tpb.PlayerRequest(tournament_id=tid, player="p0", token=tokens["p0"])),
-                       grpc.StatusCode.FAILED_PRECONDITION, "TOURNAMENT_NOT_STARTED")
-        await _refused(stub.PairRound(tpb.OrganiserRequest(admin_token=ADMIN_TOKEN, tournament_id=tid)),
-                       grpc.StatusCode.FAILED_PRECONDITION, "TOURNAMENT_NOT_STARTED")
-        await _refused(stub.Start(tpb.OrganiserRequest(admin_token="", tournament_id=tid)),
-                       grpc.StatusCode.UNAUTHENTICATED, "TOKEN_MISSING")
+        await _refused(
+            stub.Register(
+                tpb.RegisterRequest(
+                    admin_token=ADMIN_TOKEN, tournament_id=tid, player="bad", deck_json='{"deck": "no_such_deck"}'
+                )
+            ),
+            grpc.StatusCode.INVALID_ARGUMENT,
+            "DECK_UNKNOWN_PRESET",
+        )
+        await _refused(
+            stub.Register(tpb.RegisterRequest(admin_token=ADMIN_TOKEN, tournament_id=tid, player="p1")),
+            grpc.StatusCode.FAILED_PRECONDITION,
+            "PLAYER_EXISTS",
+        )
+        await _refused(
+            stub.GetSeat(tpb.PlayerRequest(tournament_id=tid, player="p0", token=tokens["p1"])),
+            grpc.StatusCode.PERMISSION_DENIED,
+            "TOKEN_INVALID",
+        )
+        await _refused(
+            stub.GetSeat(tpb.PlayerRequest(tournament_id=tid, player="p0", token=tokens["p0"])),
+            grpc.StatusCode.FAILED_PRECONDITION,
+            "TOURNAMENT_NOT_STARTED",
+        )
+        await _refused(
+            stub.PairRound(tpb.OrganiserRequest(admin_token=ADMIN_TOKEN, tournament_id=tid)),
+            grpc.StatusCode.FAILED_PRECONDITION,
+            "TOURNAMENT_NOT_STARTED",
+        )
+        await _refused(
+            stub.Start(tpb.OrganiserRequest(admin_token="", tournament_id=tid)),
+            grpc.StatusCode.UNAUTHENTICATED,
+            "TOKEN_MISSING",
+        )
         await stub.Start(tpb.OrganiserRequest(admin_token=ADMIN_TOKEN, tournament_id=tid))
-        await _refused(stub.PairRound(tpb.OrganiserRequest(admin_token=ADMIN_TOKEN, tournament_id=tid)),
-                       grpc.StatusCode.FAILED_PRECONDITION, "ROUND_NOT_FINISHED")
-        await _refused(stub.ReportResult(tpb.ReportResultRequest(admin_token=ADMIN_TOKEN, tournament_id=tid,
-                                                                 round=1, table=1, wins_a=1)),
-                       grpc.StatusCode.INVALID_ARGUMENT, "AUDIT_MISSING")
+        await _refused(
+            stub.PairRound(tpb.OrganiserRequest(admin_token=ADMIN_TOKEN, tournament_id=tid)),
+            grpc.StatusCode.FAILED_PRECONDITION,
+            "ROUND_NOT_FINISHED",
+        )
+        await _refused(
+            stub.ReportResult(
+                tpb.ReportResultRequest(admin_token=ADMIN_TOKEN, tournament_id=tid, round=1, table=1, wins_a=1)
+            ),
+            grpc.StatusCode.INVALID_ARGUMENT,
+            "AUDIT_MISSING",
+        )
         # Players see pairings and standings without any token.
         pairings = await stub.GetPairings(tpb.GetPairingsRequest(tournament_id=tid))
         assert len(pairings.tables) == 2
@@ -102,22 +162,29 @@ async def test_a_match_whose_replay_does_not_verify_is_not_counted(server: Runni
         stub, matches = channel_stubs(channel)
         tid, tokens = await _tournament(stub, 2)
         await stub.Start(tpb.OrganiserRequest(admin_token=ADMIN_TOKEN, tournament_id=tid))
-        seats = [await stub.GetSeat(tpb.PlayerRequest(tournament_id=tid, player=p, token=tokens[p]))
-                 for p in ("p0", "p1")]
+        seats = [
+            await stub.GetSeat(tpb.PlayerRequest(tournament_id=tid, player=p, token=tokens[p])) for p in ("p0", "p1")
+        ]
         match_id = seats[0].match_id
         _tamper(database_url, match_id)
         ordered = sorted(seats, key=lambda s: s.seat)
         await play_match(matches, "card_monsters", match_id, [s.token for s in ordered], seed=3)
         async with asyncio.timeout(30):
-            while not (pairings := await stub.GetPairings(tpb.GetPairingsRequest(tournament_id=tid))
-                       ).tables[0].unverified_match_ids:
+            while (
+                not (pairings := await stub.GetPairings(tpb.GetPairingsRequest(tournament_id=tid)))
+                .tables[0]
+                .unverified_match_ids
+            ):
                 await asyncio.sleep(0.02)
         table = pairings.tables[0]
         assert list(table.unverified_match_ids) == [match_id]
         assert not table.finished and not any(g.played for g in table.games)
         assert (await stub.GetStandings(tpb.GetStandingsRequest(tournament_id=tid))).standings[0].points == 0
-        await stub.ReportResult(tpb.ReportResultRequest(admin_token=ADMIN_TOKEN, tournament_id=tid, round=1,
-                                                        table=1, wins_b=1, by="judge", why="replay failed"))
+        await stub.ReportResult(
+            tpb.ReportResultRequest(
+                admin_token=ADMIN_TOKEN, tournament_id=tid, round=1, table=1, wins_b=1, by="judge", why="replay failed"
+            )
+        )
         table = (await stub.GetPairings(tpb.GetPairingsRequest(tournament_id=tid))).tables[0]
         assert table.finished and table.result.source == "organiser"
 
@@ -170,32 +237,68 @@ async def test_results_resume_from_the_checkpoint_and_count_each_match_once(data
 async def test_a_side_deck_swap_reaches_the_next_game_and_the_chosen_player_goes_first(server: Running) -> None:
     async with grpc.aio.insecure_channel(f"127.0.0.1:{server.port}") as channel:
         stub, matches = channel_stubs(channel)
-        created = await stub.CreateTournament(tpb.CreateTournamentRequest(
-            admin_token=ADMIN_TOKEN, name="duel cup", ruleset="duel", format="swiss", rounds=1, best_of=3,
-            tiebreak="ygo", seed_hex="03" * 32))
+        created = await stub.CreateTournament(
+            tpb.CreateTournamentRequest(
+                admin_token=ADMIN_TOKEN,
+                name="duel cup",
+                ruleset="duel",
+                format="swiss",
+                rounds=1,
+                best_of=3,
+                tiebreak="ygo",
+                seed_hex="03" * 32,
+            )
+        )
         tid = created.tournament_id
         tokens = {}
         for player in ("ann", "bob"):
-            reply = await stub.Register(tpb.RegisterRequest(admin_token=ADMIN_TOKEN, tournament_id=tid, player=player,
-                                                            deck_json='{"deck": "starter_a"}'))
+            reply = await stub.Register(
+                tpb.RegisterRequest(
+                    admin_token=ADMIN_TOKEN, tournament_id=tid, player=player, deck_json='{"deck": "starter_a"}'
+                )
+            )
             tokens[player] = reply.player_token
         await stub.Start(tpb.OrganiserRequest(admin_token=ADMIN_TOKEN, tournament_id=tid))
         table = (await stub.GetPairings(tpb.GetPairingsRequest(tournament_id=tid))).tables[0]
-        seats = [await stub.GetSeat(tpb.PlayerRequest(tournament_id=tid, player=p, token=tokens[p]))
-                 for p in (table.a, table.b)]
+        seats = [
+            await stub.GetSeat(tpb.PlayerRequest(tournament_id=tid, player=p, token=tokens[p]))
+            for p in (table.a, table.b)
+        ]
         ordered = sorted(seats, key=lambda s: s.seat)
         await play_match(matches, "duel", seats[0].match_id, [s.token for s in ordered], seed=4)
         async with asyncio.timeout(30):
             while not (table := (await stub.GetPairings(tpb.GetPairingsRequest(tournament_id=tid))).tables[0]).chooser:
                 await asyncio.sleep(0.02)
         loser = table.chooser
-        await _refused(stub.SideDeck(tpb.SideDeckRequest(tournament_id=tid, player=loser, token=tokens[loser], round=1,
-                                                         table=1, removed=["cinder_wolf"], added=["no_card"])),
-                       grpc.StatusCode.INVALID_ARGUMENT, "SIDE_CARD_MISSING")
-        await stub.SideDeck(tpb.SideDeckRequest(tournament_id=tid, player=loser, token=tokens[loser], round=1, table=1,
-                                                removed=["cinder_wolf"], added=["gale_sweep"]))
-        await stub.ChooseFirst(tpb.ChooseFirstRequest(tournament_id=tid, player=loser, token=tokens[loser], round=1,
-                                                      table=1, first=loser))
+        await _refused(
+            stub.SideDeck(
+                tpb.SideDeckRequest(
+                    tournament_id=tid,
+                    player=loser,
+                    token=tokens[loser],
+                    round=1,
+                    table=1,
+                    removed=["cinder_wolf"],
+                    added=["no_card"],
+                )
+            ),
+            grpc.StatusCode.INVALID_ARGUMENT,
+            "SIDE_CARD_MISSING",
+        )
+        await stub.SideDeck(
+            tpb.SideDeckRequest(
+                tournament_id=tid,
+                player=loser,
+                token=tokens[loser],
+                round=1,
+                table=1,
+                removed=["cinder_wolf"],
+                added=["gale_sweep"],
+            )
+        )
+        await stub.ChooseFirst(
+            tpb.ChooseFirstRequest(tournament_id=tid, player=loser, token=tokens[loser], round=1, table=1, first=loser)
+        )
         second = await stub.GetSeat(tpb.PlayerRequest(tournament_id=tid, player=loser, token=tokens[loser]))
         assert (second.game, second.seat) == (2, 0)
         creation = (await server.store.read_commands(second.match_id))[0][0]

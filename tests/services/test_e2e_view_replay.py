@@ -16,12 +16,19 @@ async def test_an_ended_match_step_by_step_is_what_its_watchers_saw(matches: pb_
     created = await create_match(matches, ruleset="duel")
     await play_random(matches, created, seed=5, max_commands=60)
     if (await matches.GetMatch(pb.GetMatchRequest(match_id=created.match_id))).status == pb.MATCH_STATUS_RUNNING:
-        await matches.SubmitCommand(pb.SubmitCommandRequest(match_id=created.match_id, token=created.tokens[0],
-                                                            command_json='{"type": "concede"}'))
+        await matches.SubmitCommand(
+            pb.SubmitCommandRequest(
+                match_id=created.match_id, token=created.tokens[0], command_json='{"type": "concede"}'
+            )
+        )
     for seat, token in ((-1, ""), (0, created.tokens[0]), (1, created.tokens[1])):
         viewed = await matches.ViewReplay(pb.ViewReplayRequest(match_id=created.match_id, seat=seat))
-        watched = [u async for u in matches.WatchMatch(pb.WatchMatchRequest(
-            match_id=created.match_id, token=token, include_view=True))]
+        watched = [
+            u
+            async for u in matches.WatchMatch(
+                pb.WatchMatchRequest(match_id=created.match_id, token=token, include_view=True)
+            )
+        ]
         assert [s.event.data_json for s in viewed.steps] == [u.event.data_json for u in watched]
         assert [s.view_json for s in viewed.steps] == [u.view_json for u in watched]
         assert [s.event.actor for s in viewed.steps] == [u.event.actor for u in watched]
@@ -52,13 +59,20 @@ async def test_a_replay_file_is_verified_first(matches: pb_grpc.MatchServiceStub
 async def test_running_unknown_and_bad_seats_are_refused(matches: pb_grpc.MatchServiceStub) -> None:
     created = await create_match(matches)
     assert await refused(matches.ViewReplay(pb.ViewReplayRequest(match_id=created.match_id))) == (
-        grpc.StatusCode.FAILED_PRECONDITION, "MATCH_RUNNING")
+        grpc.StatusCode.FAILED_PRECONDITION,
+        "MATCH_RUNNING",
+    )
     assert await refused(matches.ViewReplay(pb.ViewReplayRequest(match_id="nope"))) == (
-        grpc.StatusCode.NOT_FOUND, "MATCH_NOT_FOUND")
-    await matches.SubmitCommand(pb.SubmitCommandRequest(match_id=created.match_id, token=created.tokens[0],
-                                                        command_json='{"type": "concede"}'))
+        grpc.StatusCode.NOT_FOUND,
+        "MATCH_NOT_FOUND",
+    )
+    await matches.SubmitCommand(
+        pb.SubmitCommandRequest(match_id=created.match_id, token=created.tokens[0], command_json='{"type": "concede"}')
+    )
     assert await refused(matches.ViewReplay(pb.ViewReplayRequest(match_id=created.match_id, seat=2))) == (
-        grpc.StatusCode.INVALID_ARGUMENT, "SEAT_INVALID")
+        grpc.StatusCode.INVALID_ARGUMENT,
+        "SEAT_INVALID",
+    )
 
 
 async def test_rulesets_describe_their_catalog(rulesets: pb_grpc.RulesetServiceStub) -> None:

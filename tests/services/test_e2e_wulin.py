@@ -22,10 +22,14 @@ RULING = '{"type": "referee_ruling", "winner": 1, "note": "network failure"}'
 
 
 async def submit(
-    stub: pb_grpc.MatchServiceStub, created: Created, token: str, command: str,
+    stub: pb_grpc.MatchServiceStub,
+    created: Created,
+    token: str,
+    command: str,
 ) -> pb.SubmitCommandResponse:
-    return await stub.SubmitCommand(pb.SubmitCommandRequest(match_id=created.match_id, token=token,
-                                                            command_json=command))
+    return await stub.SubmitCommand(
+        pb.SubmitCommandRequest(match_id=created.match_id, token=token, command_json=command)
+    )
 
 
 async def refusal(stub: pb_grpc.MatchServiceStub, created: Created, token: str, command: str) -> tuple[str, str]:
@@ -47,17 +51,23 @@ async def test_a_referee_ruling_ends_a_running_match(matches: pb_grpc.MatchServi
 async def test_admin_command_refusals(matches: pb_grpc.MatchServiceStub) -> None:
     created = await create_match(matches, "wulin", options=REFEREE)
     assert await refusal(matches, created, ADMIN_TOKEN, '{"type": "end_phase"}') == (
-        "PERMISSION_DENIED", "NOT_AN_ADMIN_COMMAND")
+        "PERMISSION_DENIED",
+        "NOT_AN_ADMIN_COMMAND",
+    )
     assert await refusal(matches, created, created.tokens[0], RULING) == ("FAILED_PRECONDITION", "NOT_REFEREE")
     assert await refusal(matches, created, "", RULING) == ("UNAUTHENTICATED", "TOKEN_MISSING")
     assert await refusal(matches, created, "not-the-admin", RULING) == ("PERMISSION_DENIED", "TOKEN_INVALID")
     assert await refusal(matches, created, ADMIN_TOKEN, '{"type": "referee_ruling", "winner": 2}') == (
-        "FAILED_PRECONDITION", "BAD_WINNER")
+        "FAILED_PRECONDITION",
+        "BAD_WINNER",
+    )
     plain = await create_match(matches, "wulin")
     assert await refusal(matches, plain, ADMIN_TOKEN, RULING) == ("FAILED_PRECONDITION", "REFEREE_DISABLED")
     other = await create_match(matches, "card_monsters")
     assert await refusal(matches, other, ADMIN_TOKEN, '{"type": "engage"}') == (
-        "PERMISSION_DENIED", "NOT_AN_ADMIN_COMMAND")
+        "PERMISSION_DENIED",
+        "NOT_AN_ADMIN_COMMAND",
+    )
 
 
 async def _next_timeout(stub: pb_grpc.MatchServiceStub, match_id: str, after: int) -> list[pb.Event]:
@@ -92,8 +102,7 @@ async def test_countdown_timeouts_apply_the_penalty_once_across_a_restart(databa
             watching = asyncio.ensure_future(_next_timeout(stub, created.match_id, view.version))
             clock.advance(300)  # past the deadline whatever the setup took on the real clock
             events = await asyncio.wait_for(watching, 30)
-            assert [e.type for e in events] == ["TimedOut", "HpChanged", "PhaseEnded", "PhaseStarted",
-                                                "ClockRestarted"]
+            assert [e.type for e in events] == ["TimedOut", "HpChanged", "PhaseEnded", "PhaseStarted", "ClockRestarted"]
             assert msgspec.json.decode(events[1].data_json)["reason"] == "timeout_penalty"
             after_first = await stub.GetView(pb.GetViewRequest(match_id=created.match_id))
             assert _hp(after_first.view_json)[idle] == 270
@@ -112,8 +121,9 @@ async def test_countdown_timeouts_apply_the_penalty_once_across_a_restart(databa
             assert [e.type for e in events][:2] == ["TimedOut", "HpChanged"]
             final = await stub.GetView(pb.GetViewRequest(match_id=created.match_id))
             assert _hp(final.view_json) == [270, 270]
-            replay = decode_replay((await stub.ExportReplay(pb.ExportReplayRequest(
-                match_id=created.match_id, token=ADMIN_TOKEN))).replay)
+            replay = decode_replay(
+                (await stub.ExportReplay(pb.ExportReplayRequest(match_id=created.match_id, token=ADMIN_TOKEN))).replay
+            )
             timeouts = [msgspec.json.decode(c.payload) for c in replay.commands if c.type == "timeout"]
             assert len(timeouts) == 2
             assert timeouts[0]["clock_seq"] != timeouts[1]["clock_seq"]

@@ -22,15 +22,33 @@ DEEP = "[" * 3000 + "]" * 3000
 DEEP_OBJECT = '{"type":' * 2000 + '"x"' + "}" * 2000
 hostile_text = st.one_of(
     st.text(max_size=40),
-    st.sampled_from(["", "null", "{}", "[]", "0", '"x"', '{"type": "engage"}', '{"type": "concede"}', DEEP,
-                     DEEP_OBJECT, '{"deck": ' + DEEP + "}", "\x00", "a\x00b", "0" * 31 + "\x00", "é" * 3000]),
+    st.sampled_from(
+        [
+            "",
+            "null",
+            "{}",
+            "[]",
+            "0",
+            '"x"',
+            '{"type": "engage"}',
+            '{"type": "concede"}',
+            DEEP,
+            DEEP_OBJECT,
+            '{"deck": ' + DEEP + "}",
+            "\x00",
+            "a\x00b",
+            "0" * 31 + "\x00",
+            "é" * 3000,
+        ]
+    ),
     st.integers(1, 300_000).map(lambda n: "x" * n),
     st.binary(max_size=64).map(lambda b: b.decode("latin-1")),
 )
 int32 = st.integers(-(2**31), 2**31 - 1)
 int64 = st.one_of(st.integers(-5, 50), st.integers(-(2**63), 2**63 - 1))
-garbage = st.one_of(st.binary(max_size=300), st.just(b"\xff" * 20), st.just(b"\x0a\xff\xff\xff\xff\x0f"),
-                    st.just(DEEP.encode()))
+garbage = st.one_of(
+    st.binary(max_size=300), st.just(b"\xff" * 20), st.just(b"\x0a\xff\xff\xff\xff\x0f"), st.just(DEEP.encode())
+)
 
 _matches: dict[Running, Created] = {}
 
@@ -64,9 +82,26 @@ maybe_text = st.one_of(st.none(), hostile_text)
 
 
 @FUZZ
-@given(method=st.sampled_from(["CreateMatch", "GetMatch", "ListMatches", "GetView", "ListLegalCommands",
-                               "SubmitCommand", "WatchMatch", "ExportReplay", "ImportReplay", "VerifyReplay",
-                               "ListRulesets", "DescribeRuleset", "WatchLifecycle"]), data=garbage)
+@given(
+    method=st.sampled_from(
+        [
+            "CreateMatch",
+            "GetMatch",
+            "ListMatches",
+            "GetView",
+            "ListLegalCommands",
+            "SubmitCommand",
+            "WatchMatch",
+            "ExportReplay",
+            "ImportReplay",
+            "VerifyReplay",
+            "ListRulesets",
+            "DescribeRuleset",
+            "WatchLifecycle",
+        ]
+    ),
+    data=garbage,
+)
 async def test_malformed_bytes(server: Running, channel: grpc.aio.Channel, method: str, data: bytes) -> None:
     service = "RulesetService" if method in ("ListRulesets", "DescribeRuleset") else "MatchService"
     path = f"/duelhall.v1.{service}/{method}"
@@ -77,39 +112,70 @@ async def test_malformed_bytes(server: Running, channel: grpc.aio.Channel, metho
 
 
 @FUZZ
-@given(ruleset=st.one_of(st.sampled_from(["card_monsters", "duel", "aq"]), hostile_text),
-       names=st.lists(hostile_text, max_size=8), configs=st.lists(hostile_text, max_size=8), options=hostile_text)
-async def test_create_match(matches: pb_grpc.MatchServiceStub, ruleset: str, names: list[str], configs: list[str],
-                            options: str) -> None:
+@given(
+    ruleset=st.one_of(st.sampled_from(["card_monsters", "duel", "aq"]), hostile_text),
+    names=st.lists(hostile_text, max_size=8),
+    configs=st.lists(hostile_text, max_size=8),
+    options=hostile_text,
+)
+async def test_create_match(
+    matches: pb_grpc.MatchServiceStub, ruleset: str, names: list[str], configs: list[str], options: str
+) -> None:
     padded = configs + [""] * (len(names) - len(configs))
     seats = [pb.SeatSpec(name=name, config_json=config) for name, config in zip(names, padded, strict=False)]
-    await _settles(matches.CreateMatch(pb.CreateMatchRequest(ruleset=ruleset, seats=seats, options_json=options),
-                                       timeout=10))
+    await _settles(
+        matches.CreateMatch(pb.CreateMatchRequest(ruleset=ruleset, seats=seats, options_json=options), timeout=10)
+    )
 
 
 @FUZZ
 @given(match_id=maybe_text, token=maybe_text, version=int64, view=st.booleans())
-async def test_reads(server: Running, matches: pb_grpc.MatchServiceStub, match_id: str | None, token: str | None,
-                     version: int, view: bool) -> None:
+async def test_reads(
+    server: Running,
+    matches: pb_grpc.MatchServiceStub,
+    match_id: str | None,
+    token: str | None,
+    version: int,
+    view: bool,
+) -> None:
     created = await _match(server, matches)
     mid, tok = _id(created, match_id), _token(created, token)
     await _settles(matches.GetMatch(pb.GetMatchRequest(match_id=mid, min_version=version), timeout=10))
     await _settles(matches.GetView(pb.GetViewRequest(match_id=mid, token=tok, min_version=version), timeout=10))
-    await _settles(matches.ListLegalCommands(pb.ListLegalCommandsRequest(
-        match_id=mid, token=tok, min_version=version, include_view=view), timeout=10))
+    await _settles(
+        matches.ListLegalCommands(
+            pb.ListLegalCommandsRequest(match_id=mid, token=tok, min_version=version, include_view=view), timeout=10
+        )
+    )
     await _settles(matches.ExportReplay(pb.ExportReplayRequest(match_id=mid, token=tok), timeout=10))
-    await _settles(matches.WatchMatch(pb.WatchMatchRequest(
-        match_id=mid, token=tok, from_version=version, include_view=view), timeout=0.5).read())
+    await _settles(
+        matches.WatchMatch(
+            pb.WatchMatchRequest(match_id=mid, token=tok, from_version=version, include_view=view), timeout=0.5
+        ).read()
+    )
 
 
 @FUZZ
-@given(match_id=maybe_text, token=maybe_text, command=hostile_text, command_id=hostile_text,
-       expected=st.one_of(st.none(), int64))
-async def test_submit_command(server: Running, matches: pb_grpc.MatchServiceStub, match_id: str | None,
-                              token: str | None, command: str, command_id: str, expected: int | None) -> None:
+@given(
+    match_id=maybe_text,
+    token=maybe_text,
+    command=hostile_text,
+    command_id=hostile_text,
+    expected=st.one_of(st.none(), int64),
+)
+async def test_submit_command(
+    server: Running,
+    matches: pb_grpc.MatchServiceStub,
+    match_id: str | None,
+    token: str | None,
+    command: str,
+    command_id: str,
+    expected: int | None,
+) -> None:
     created = await _match(server, matches)
-    request = pb.SubmitCommandRequest(match_id=_id(created, match_id), token=_token(created, token),
-                                      command_json=command, command_id=command_id)
+    request = pb.SubmitCommandRequest(
+        match_id=_id(created, match_id), token=_token(created, token), command_json=command, command_id=command_id
+    )
     if expected is not None:
         request.expected_version = expected
     await _settles(matches.SubmitCommand(request, timeout=10))
@@ -117,8 +183,9 @@ async def test_submit_command(server: Running, matches: pb_grpc.MatchServiceStub
 
 @FUZZ
 @given(ruleset=hostile_text, status=int32, size=int32, token=hostile_text)
-async def test_list_matches(matches: pb_grpc.MatchServiceStub, ruleset: str, status: int, size: int,
-                            token: str) -> None:
+async def test_list_matches(
+    matches: pb_grpc.MatchServiceStub, ruleset: str, status: int, size: int, token: str
+) -> None:
     request = pb.ListMatchesRequest(ruleset=ruleset, page_size=size, page_token=token)
     request.status = status  # type: ignore[assignment]  # proto3 enums are open: any int32 arrives
     await _settles(matches.ListMatches(request, timeout=10))
@@ -129,8 +196,11 @@ async def test_list_matches(matches: pb_grpc.MatchServiceStub, ruleset: str, sta
 async def test_replays(server: Running, matches: pb_grpc.MatchServiceStub, replay: bytes, flips: list[int]) -> None:
     created = await _match(server, matches)
     if flips:
-        exported = bytearray((await matches.ExportReplay(pb.ExportReplayRequest(
-            match_id=created.match_id, token="test-admin-token"))).replay)
+        exported = bytearray(
+            (
+                await matches.ExportReplay(pb.ExportReplayRequest(match_id=created.match_id, token="test-admin-token"))
+            ).replay
+        )
         for flip in flips:
             exported[flip % len(exported)] ^= 1 << (flip % 7)
         replay = bytes(exported)

@@ -83,9 +83,11 @@ class Counting:
     def __getattr__(self, name: str) -> object:
         attribute = getattr(self._store, name)
         if name.startswith(("read_", "load_")):
+
             async def counted(*args: object, **kwargs: object) -> object:
                 self.reads.append(name)
                 return await attribute(*args, **kwargs)
+
             return counted
         return attribute
 
@@ -137,8 +139,14 @@ async def test_a_retry_of_a_command_from_before_a_reload_gets_its_first_result(s
     submitted = []
     for index in range(12):
         actor, command = next_move(hot.ruleset, hot.state, bots)
-        submitted.append((f"c{index}", actor, encode(command),
-                          await manager.submit(match_id, actor, encode(command), command_id=f"c{index}")))
+        submitted.append(
+            (
+                f"c{index}",
+                actor,
+                encode(command),
+                await manager.submit(match_id, actor, encode(command), command_id=f"c{index}"),
+            )
+        )
     # An early command of a seat that is not to act now: deciding it again could only refuse it.
     command_id, actor, raw, original = next(s for s in submitted if s[1] not in hot.ruleset.to_act(hot.state))
     counting = Counting(store)

@@ -42,8 +42,9 @@ def client_dir() -> Path:
     if not (CLIENT_DIR / "node_modules").is_dir():
         npm = shutil.which("npm")
         assert npm is not None, "node is on PATH but npm is not: cannot install the client's dependencies"
-        subprocess.run([npm, "ci", "--no-audit", "--no-fund"], cwd=CLIENT_DIR, check=True, timeout=300,
-                       capture_output=True)
+        subprocess.run(
+            [npm, "ci", "--no-audit", "--no-fund"], cwd=CLIENT_DIR, check=True, timeout=300, capture_output=True
+        )
     return CLIENT_DIR
 
 
@@ -59,8 +60,7 @@ def server(tmp_path: Path) -> Iterator[str]:
 
 def run_client(client_dir: Path, *args: str) -> subprocess.CompletedProcess[str]:
     assert NODE is not None
-    return subprocess.run([NODE, "client.js", *args], cwd=client_dir, capture_output=True, text=True,
-                          timeout=240)
+    return subprocess.run([NODE, "client.js", *args], cwd=client_dir, capture_output=True, text=True, timeout=240)
 
 
 def test_client_plays_watches_and_exports_a_verified_replay(client_dir: Path, server: str, tmp_path: Path) -> None:
@@ -70,8 +70,9 @@ def test_client_plays_watches_and_exports_a_verified_replay(client_dir: Path, se
     summary = SUMMARY.match(result.stdout.strip())
     assert summary, f"unexpected summary: {result.stdout!r}"
 
-    verified = subprocess.run([str(DUELHALL), "replay", "verify", str(replay_path)], capture_output=True,
-                              text=True, timeout=120)
+    verified = subprocess.run(
+        [str(DUELHALL), "replay", "verify", str(replay_path)], capture_output=True, text=True, timeout=120
+    )
     assert verified.returncode == 0, verified.stdout + verified.stderr
 
     replay = json.loads(replay_path.read_bytes())

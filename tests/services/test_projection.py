@@ -29,8 +29,9 @@ async def _no_row(row: MatchRow) -> None:
     """A manager killed between its append and its row write."""
 
 
-async def test_catch_up_lists_what_the_manager_never_wrote(store: AsyncEventStore,
-                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_catch_up_lists_what_the_manager_never_wrote(
+    store: AsyncEventStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
     crashed = MatchManager(store)
     monkeypatch.setattr(crashed.read_model, "put", _no_row)
     ended = (await crashed.create("card_monsters", SEATS, {})).row.match_id

@@ -15,7 +15,9 @@ def test_committed_stubs_are_generated_from_the_proto(tmp_path: Path) -> None:
     spec.loader.exec_module(gen_proto)
     generated = gen_proto.generate(tmp_path)
     names = {fresh.name for fresh in generated}
-    expected = {f"{proto}_pb2{suffix}" for proto in ("duelhall", "tournament") for suffix in (".py", ".pyi", "_grpc.py")}
+    expected = {
+        f"{proto}_pb2{suffix}" for proto in ("duelhall", "tournament") for suffix in (".py", ".pyi", "_grpc.py")
+    }
     assert expected <= names
     assert names == {path.name for path in (ROOT / "services" / "api").glob("*_pb2*")}, "stubs without a .proto"
     for fresh in generated:

@@ -18,8 +18,12 @@ TABLE: list[tuple[BaseException, int, str, dict[str, str]]] = [
     (Rejected("UNKNOWN_COMMAND"), code_pb2.INVALID_ARGUMENT, "UNKNOWN_COMMAND", {}),
     (Rejected("NOT_YOUR_TURN", "wait"), code_pb2.FAILED_PRECONDITION, "NOT_YOUR_TURN", {}),
     (Rejected("NOT_ENOUGH_CRYSTALS"), code_pb2.FAILED_PRECONDITION, "NOT_ENOUGH_CRYSTALS", {}),
-    (ConfigError("DECK_TOO_MANY_COPIES", 1, "3 copies"), code_pb2.INVALID_ARGUMENT, "DECK_TOO_MANY_COPIES",
-     {"seat": "1", "detail": "3 copies"}),
+    (
+        ConfigError("DECK_TOO_MANY_COPIES", 1, "3 copies"),
+        code_pb2.INVALID_ARGUMENT,
+        "DECK_TOO_MANY_COPIES",
+        {"seat": "1", "detail": "3 copies"},
+    ),
     (ConfigError("PLAYER_COUNT_INVALID"), code_pb2.INVALID_ARGUMENT, "PLAYER_COUNT_INVALID", {"detail": ""}),
     (InvalidArgument("no such ruleset", reason="UNKNOWN_RULESET"), code_pb2.INVALID_ARGUMENT, "UNKNOWN_RULESET", {}),
     (Unauthenticated("token needed"), code_pb2.UNAUTHENTICATED, "TOKEN_MISSING", {}),
@@ -27,15 +31,22 @@ TABLE: list[tuple[BaseException, int, str, dict[str, str]]] = [
     (PermissionDenied("admin only", reason="ADMIN_REQUIRED"), code_pb2.PERMISSION_DENIED, "ADMIN_REQUIRED", {}),
     (MatchNotFound("no match"), code_pb2.NOT_FOUND, "MATCH_NOT_FOUND", {}),
     (VersionMismatch("moved on", actual="7"), code_pb2.ABORTED, "VERSION_MISMATCH", {"actual": "7"}),
-    (ReplayInvalid("chain", 4, "hash mismatch"), code_pb2.FAILED_PRECONDITION, "REPLAY_INVALID",
-     {"check": "chain", "version": "4"}),
+    (
+        ReplayInvalid("chain", 4, "hash mismatch"),
+        code_pb2.FAILED_PRECONDITION,
+        "REPLAY_INVALID",
+        {"check": "chain", "version": "4"},
+    ),
     (ReplayConflict("another match"), code_pb2.ALREADY_EXISTS, "MATCH_EXISTS", {}),
 ]
 
 
 @pytest.mark.parametrize(("exc", "code", "reason", "metadata"), TABLE, ids=lambda value: repr(value)[:40])
 def test_each_exception_has_its_status_and_reason(
-    exc: BaseException, code: int, reason: str, metadata: dict[str, str],
+    exc: BaseException,
+    code: int,
+    reason: str,
+    metadata: dict[str, str],
 ) -> None:
     status = to_status(exc)
     info = error_details_pb2.ErrorInfo()
@@ -46,7 +57,10 @@ def test_each_exception_has_its_status_and_reason(
 
 @pytest.mark.parametrize(("exc", "code", "reason", "metadata"), TABLE, ids=lambda value: repr(value)[:40])
 def test_a_play_stream_reports_what_the_unary_call_would(
-    exc: BaseException, code: int, reason: str, metadata: dict[str, str],
+    exc: BaseException,
+    code: int,
+    reason: str,
+    metadata: dict[str, str],
 ) -> None:
     error = command_error(exc)
     assert (error.code, error.reason, dict(error.metadata)) == (code, reason, metadata)
@@ -59,6 +73,10 @@ def test_a_bug_is_internal_and_tells_nothing(caplog: pytest.LogCaptureFixture) -
     info = error_details_pb2.ErrorInfo()
     status.details[0].Unpack(info)
     assert (status.code, info.reason, status.message, dict(info.metadata)) == (
-        code_pb2.INTERNAL, "INTERNAL", "internal error", {})
+        code_pb2.INTERNAL,
+        "INTERNAL",
+        "internal error",
+        {},
+    )
     assert "secret detail" not in str(status)
     assert any("internal error" in record.message for record in caplog.records)

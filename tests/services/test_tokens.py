@@ -38,13 +38,19 @@ def test_a_token_of_no_seat_is_refused(token: str) -> None:
         assert raised.value.reason == "TOKEN_INVALID"
 
 
-@pytest.mark.parametrize(("token", "configured", "error", "reason"), [
-    ("", "admin", Unauthenticated, "TOKEN_MISSING"),
-    ("nope", "admin", PermissionDenied, "ADMIN_REQUIRED"),
-    ("admin", None, PermissionDenied, "ADMIN_REQUIRED"),
-])
+@pytest.mark.parametrize(
+    ("token", "configured", "error", "reason"),
+    [
+        ("", "admin", Unauthenticated, "TOKEN_MISSING"),
+        ("nope", "admin", PermissionDenied, "ADMIN_REQUIRED"),
+        ("admin", None, PermissionDenied, "ADMIN_REQUIRED"),
+    ],
+)
 def test_admin_actions_need_the_configured_token(
-    token: str, configured: str | None, error: type[Exception], reason: str,
+    token: str,
+    configured: str | None,
+    error: type[Exception],
+    reason: str,
 ) -> None:
     with pytest.raises(error) as raised:
         check_admin(token, configured)

@@ -38,8 +38,9 @@ class Scripted:
         self.ruleset = registry.get("card_monsters")
         seed = bytes(range(32))
         events = create(self.ruleset, {"seats": [{}, {}], "options": {}}, ["a", "b"], seed)
-        self.hot = HotMatch("m1", self.ruleset, fold(self.ruleset, events), seed,
-                            tuple(token_hash(t) for t in TOKENS), {}, AT)
+        self.hot = HotMatch(
+            "m1", self.ruleset, fold(self.ruleset, events), seed, tuple(token_hash(t) for t in TOKENS), {}, AT
+        )
         self.stored = [self._recorded(i + 1, e) for i, e in enumerate(events)]
         self.states: dict[int, Match] = {self.hot.version: self.hot.match}
         self.bots = [RandomBot(1), RandomBot(2)]
@@ -58,8 +59,9 @@ class Scripted:
     async def get(self, match_id: str) -> HotMatch:
         return self.hot
 
-    async def read_stream(self, stream_id: str, from_version: int = 1,
-                          to_version: int | None = None) -> list[RecordedEvent]:
+    async def read_stream(
+        self, stream_id: str, from_version: int = 1, to_version: int | None = None
+    ) -> list[RecordedEvent]:
         self.reads.append((from_version, to_version))
         return [r for r in self.stored if from_version <= r.version <= (to_version or r.version)]
 
@@ -72,8 +74,9 @@ class Scripted:
         decided = decide_command(self.ruleset, self.hot.match, actor, command, self.hot.seed)
         first = self.hot.version + 1
         self.hot.advance(decided.match, f"c{first}", AT)
-        happened = [MatchEvent(first + i, type_tag(e), e, encode(e), str(actor), AT)
-                    for i, e in enumerate(decided.events)]
+        happened = [
+            MatchEvent(first + i, type_tag(e), e, encode(e), str(actor), AT) for i, e in enumerate(decided.events)
+        ]
         self.stored += [self._recorded(m.version, m.event) for m in happened]
         self.states[self.hot.version] = self.hot.match
         if publish:

@@ -26,14 +26,23 @@ def test_times_are_rfc3339_in_utc_with_z() -> None:
 def test_an_event_keeps_its_redacted_data_and_carries_no_hash() -> None:
     message = wire.redacted(EVENT)
     assert (message.version, message.type, message.data_json, message.actor, message.recorded_at) == (
-        7, "CardDrawn", '{"type":"CardDrawn","card":null}', "1", "2026-03-04T05:06:07.890123Z")
+        7,
+        "CardDrawn",
+        '{"type":"CardDrawn","card":null}',
+        "1",
+        "2026-03-04T05:06:07.890123Z",
+    )
     assert "hash" not in pb.Event.DESCRIPTOR.fields_by_name
 
 
 def test_a_submission_reply() -> None:
     message = wire.submitted(Submitted([EVENT], 8, True, (0,)))
     assert ([e.version for e in message.events], message.version, message.duplicate, list(message.to_act)) == (
-        [7], 8, True, [0])
+        [7],
+        8,
+        True,
+        [0],
+    )
 
 
 def test_a_spectator_is_seat_minus_one() -> None:
@@ -55,17 +64,26 @@ def test_an_update() -> None:
     assert (ended.view_json, ended.match_ended, ended.event.version) == ("{}", True, 7)
 
 
-@pytest.mark.parametrize(("status", "outcome", "expected"), [
-    (RUNNING, None, (pb.MATCH_STATUS_RUNNING, "")),
-    (ENDED, Outcome(winners=(1,), losers=(0,), draw=False, reason="eliminated"),
-     (pb.MATCH_STATUS_ENDED, '{"winners":[1],"losers":[0],"draw":false,"reason":"eliminated"}')),
-])
+@pytest.mark.parametrize(
+    ("status", "outcome", "expected"),
+    [
+        (RUNNING, None, (pb.MATCH_STATUS_RUNNING, "")),
+        (
+            ENDED,
+            Outcome(winners=(1,), losers=(0,), draw=False, reason="eliminated"),
+            (pb.MATCH_STATUS_ENDED, '{"winners":[1],"losers":[0],"draw":false,"reason":"eliminated"}'),
+        ),
+    ],
+)
 def test_a_match_row(status: str, outcome: Outcome | None, expected: tuple[int, str]) -> None:
     row = MatchRow("m1", "card_monsters", 1, ("a", "b"), status, 9, outcome, AT, AT + timedelta(seconds=1), "ab")
     message = wire.match(row)
     assert (message.status, message.outcome_json) == expected
-    assert (message.match_id, list(message.seats), message.updated_at) == ("m1", ["a", "b"],
-                                                                          "2026-03-04T05:06:08.890123Z")
+    assert (message.match_id, list(message.seats), message.updated_at) == (
+        "m1",
+        ["a", "b"],
+        "2026-03-04T05:06:08.890123Z",
+    )
 
 
 @pytest.mark.parametrize(("text", "value"), [("", {}), ('{"deck": "starter_a"}', {"deck": "starter_a"})])

@@ -20,8 +20,9 @@ from services.api import tournament_pb2 as tpb
 from services.api import tournament_pb2_grpc as tpb_grpc
 
 
-async def play_match(matches: pb_grpc.MatchServiceStub, ruleset_id: str, match_id: str, tokens: list[str],
-                     seed: int) -> None:
+async def play_match(
+    matches: pb_grpc.MatchServiceStub, ruleset_id: str, match_id: str, tokens: list[str], seed: int
+) -> None:
     """Random bots play every seat of a match (only through their views and legal commands) to its end."""
     ruleset = registry.get(ruleset_id)
     views: msgspec.json.Decoder[Any] = msgspec.json.Decoder(ruleset.View)
@@ -31,20 +32,32 @@ async def play_match(matches: pb_grpc.MatchServiceStub, ruleset_id: str, match_i
     count = 0
     while to_act:
         seat = to_act[0]
-        legal = await matches.ListLegalCommands(pb.ListLegalCommandsRequest(match_id=match_id, token=tokens[seat],
-                                                                            include_view=True))
-        options = [c for c in (commands.decode(c) for c in legal.commands_json)
-                   if c.__struct_config__.tag != CONCEDE]
+        legal = await matches.ListLegalCommands(
+            pb.ListLegalCommandsRequest(match_id=match_id, token=tokens[seat], include_view=True)
+        )
+        options = [c for c in (commands.decode(c) for c in legal.commands_json) if c.__struct_config__.tag != CONCEDE]
         choice = bots[seat].choose(views.decode(legal.view_json), options)
-        reply = await matches.SubmitCommand(pb.SubmitCommandRequest(
-            match_id=match_id, token=tokens[seat], command_json=encode(choice).decode(),
-            command_id=f"{match_id}-{count}"))
+        reply = await matches.SubmitCommand(
+            pb.SubmitCommandRequest(
+                match_id=match_id,
+                token=tokens[seat],
+                command_json=encode(choice).decode(),
+                command_id=f"{match_id}-{count}",
+            )
+        )
         to_act = list(reply.to_act)
         count += 1
 
 
-async def play_table(stub: tpb_grpc.TournamentServiceStub, matches: pb_grpc.MatchServiceStub, tournament_id: str,
-                     ruleset_id: str, table: tpb.TableEntry, tokens: dict[str, str], seed: int) -> None:
+async def play_table(
+    stub: tpb_grpc.TournamentServiceStub,
+    matches: pb_grpc.MatchServiceStub,
+    tournament_id: str,
+    ruleset_id: str,
+    table: tpb.TableEntry,
+    tokens: dict[str, str],
+    seed: int,
+) -> None:
     """Both players fetch their seat in the table's current game and the bots play it."""
     a = await stub.GetSeat(tpb.PlayerRequest(tournament_id=tournament_id, player=table.a, token=tokens[table.a]))
     b = await stub.GetSeat(tpb.PlayerRequest(tournament_id=tournament_id, player=table.b, token=tokens[table.b]))
@@ -53,8 +66,9 @@ async def play_table(stub: tpb_grpc.TournamentServiceStub, matches: pb_grpc.Matc
     await play_match(matches, ruleset_id, a.match_id, seats, seed)
 
 
-async def settled(stub: tpb_grpc.TournamentServiceStub, tournament_id: str, round_: int,
-                  played: dict[int, int], timeout: float = 30.0) -> tpb.Pairings:
+async def settled(
+    stub: tpb_grpc.TournamentServiceStub, tournament_id: str, round_: int, played: dict[int, int], timeout: float = 30.0
+) -> tpb.Pairings:
     """The round's pairings once each table has at least ``played[table]`` games recorded (or is finished).
 
     Results arrive from the lifecycle projection a moment after each match ends: this waits on that condition,
@@ -68,9 +82,16 @@ async def settled(stub: tpb_grpc.TournamentServiceStub, tournament_id: str, roun
             await asyncio.sleep(0.02)
 
 
-async def play_round(stub: tpb_grpc.TournamentServiceStub, matches: pb_grpc.MatchServiceStub, tournament_id: str,
-                     ruleset_id: str, tokens: dict[str, str], seed: int, skip: frozenset[int] = frozenset(),
-                     concurrency: int = 16) -> tpb.Pairings:
+async def play_round(
+    stub: tpb_grpc.TournamentServiceStub,
+    matches: pb_grpc.MatchServiceStub,
+    tournament_id: str,
+    ruleset_id: str,
+    tokens: dict[str, str],
+    seed: int,
+    skip: frozenset[int] = frozenset(),
+    concurrency: int = 16,
+) -> tpb.Pairings:
     """Plays every unfinished table of the current round (but ``skip``) game after game until each is decided;
     after a game the loser (or the last chooser) lets the player who lost go first."""
     pairings = await stub.GetPairings(tpb.GetPairingsRequest(tournament_id=tournament_id))
@@ -87,11 +108,25 @@ async def play_round(stub: tpb_grpc.TournamentServiceStub, matches: pb_grpc.Matc
             if not table.finished:
                 chooser = table.chooser
                 assert chooser, table
-                await stub.ChooseFirst(tpb.ChooseFirstRequest(
-                    tournament_id=tournament_id, player=chooser, token=tokens[chooser], round=pairings.round,
-                    table=table.table, first=chooser))
-                table = next(t for t in (await stub.GetPairings(tpb.GetPairingsRequest(
-                    tournament_id=tournament_id, round=pairings.round))).tables if t.table == table.table)
+                await stub.ChooseFirst(
+                    tpb.ChooseFirstRequest(
+                        tournament_id=tournament_id,
+                        player=chooser,
+                        token=tokens[chooser],
+                        round=pairings.round,
+                        table=table.table,
+                        first=chooser,
+                    )
+                )
+                table = next(
+                    t
+                    for t in (
+                        await stub.GetPairings(
+                            tpb.GetPairingsRequest(tournament_id=tournament_id, round=pairings.round)
+                        )
+                    ).tables
+                    if t.table == table.table
+                )
 
     await asyncio.gather(*(table_loop(t) for t in pairings.tables if t.b and not t.finished and t.table not in skip))
     return await stub.GetPairings(tpb.GetPairingsRequest(tournament_id=tournament_id, round=pairings.round))

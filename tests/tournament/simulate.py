@@ -18,8 +18,16 @@ def run(state: Tournament, decision: Callable[[Tournament], list[Event]]) -> lis
     return events
 
 
-def tournament(players: Sequence[str], format: str = "swiss", rounds: int = 0, cut: int = 0, best_of: int = 1,
-               tiebreak: str = "mtg", seed: bytes = bytes(32), ruleset: str = "card_monsters") -> Tournament:
+def tournament(
+    players: Sequence[str],
+    format: str = "swiss",
+    rounds: int = 0,
+    cut: int = 0,
+    best_of: int = 1,
+    tiebreak: str = "mtg",
+    seed: bytes = bytes(32),
+    ruleset: str = "card_monsters",
+) -> Tournament:
     """Players registered with the ruleset's default deck (``ruleset``'s own validation)."""
     rules = registry.get(ruleset)
     state = fold(decide.create("t", "test", rules, format, rounds, cut, best_of, tiebreak, 0, seed, {}))

@@ -25,15 +25,23 @@ def _game(state: Tournament, table: int, winner: str | None, match_id: str) -> l
     assert found is not None
     game = found.current_game()
     assert game is not None
-    return list(run(state, lambda t: decide.record_game(t, current.number, table, game.number, found.generation,
-                                                        match_id, winner)))
+    return list(
+        run(
+            state,
+            lambda t: decide.record_game(t, current.number, table, game.number, found.generation, match_id, winner),
+        )
+    )
 
 
 def test_cut_seeding_and_byes_for_top_seeds() -> None:
     assert brackets.seed_order(8) == [1, 8, 4, 5, 2, 7, 3, 6]
     assert brackets.seed_order(4) == [1, 4, 2, 3]
     assert brackets.bracket(["s1", "s2", "s3", "s4", "s5", "s6"]) == [
-        ("s1", None), ("s4", "s5"), ("s2", None), ("s3", "s6")]
+        ("s1", None),
+        ("s4", "s5"),
+        ("s2", None),
+        ("s3", "s6"),
+    ]
 
 
 def test_single_elimination_runs_to_one_winner_and_refuses_draws() -> None:

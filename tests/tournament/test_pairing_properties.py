@@ -36,7 +36,7 @@ def _met(state: Tournament, before: int) -> tuple[dict[str, set[str]], set[str]]
 def _rematch_free_round_exists(players: list[str], met: dict[str, set[str]], byes: set[str]) -> bool:
     graph = nx.Graph()
     graph.add_nodes_from(players)
-    graph.add_edges_from((a, b) for i, a in enumerate(players) for b in players[i + 1:] if b not in met[a])
+    graph.add_edges_from((a, b) for i, a in enumerate(players) for b in players[i + 1 :] if b not in met[a])
     if len(players) % 2:
         graph.add_node(_BYE)
         graph.add_edges_from((p, _BYE) for p in players if p not in byes)
@@ -60,11 +60,19 @@ def _check_round(state: Tournament) -> None:
 
 
 @settings(max_examples=40, deadline=None)
-@given(count=st.integers(min_value=2, max_value=22), rounds=st.integers(min_value=1, max_value=6),
-       seed=st.binary(min_size=32, max_size=32), results=st.integers(min_value=0, max_value=2**32),
-       drops=st.lists(st.integers(min_value=0, max_value=21), max_size=4))
+@given(
+    count=st.integers(min_value=2, max_value=22),
+    rounds=st.integers(min_value=1, max_value=6),
+    seed=st.binary(min_size=32, max_size=32),
+    results=st.integers(min_value=0, max_value=2**32),
+    drops=st.lists(st.integers(min_value=0, max_value=21), max_size=4),
+)
 def test_swiss_rounds_pair_everyone_once_without_avoidable_rematches_or_second_byes(
-    count: int, rounds: int, seed: bytes, results: int, drops: list[int],
+    count: int,
+    rounds: int,
+    seed: bytes,
+    results: int,
+    drops: list[int],
 ) -> None:
     players = [f"p{i:02d}" for i in range(count)]
     state = tournament(players, rounds=rounds, seed=seed)
@@ -83,11 +91,16 @@ def test_swiss_rounds_pair_everyone_once_without_avoidable_rematches_or_second_b
 
 
 @settings(max_examples=25, deadline=None)
-@given(count=st.integers(min_value=3, max_value=16), seed=st.binary(min_size=32, max_size=32),
-       results=st.integers(min_value=0, max_value=2**32), preset=st.sampled_from(["mtg", "pokemon", "ygo"]),
-       order=st.randoms(use_true_random=False))
-def test_standings_do_not_depend_on_registration_order(count: int, seed: bytes, results: int, preset: str,
-                                                       order: random.Random) -> None:
+@given(
+    count=st.integers(min_value=3, max_value=16),
+    seed=st.binary(min_size=32, max_size=32),
+    results=st.integers(min_value=0, max_value=2**32),
+    preset=st.sampled_from(["mtg", "pokemon", "ygo"]),
+    order=st.randoms(use_true_random=False),
+)
+def test_standings_do_not_depend_on_registration_order(
+    count: int, seed: bytes, results: int, preset: str, order: random.Random
+) -> None:
     players = [f"p{i:02d}" for i in range(count)]
     shuffled = list(players)
     order.shuffle(shuffled)
@@ -104,7 +117,8 @@ def test_standings_do_not_depend_on_registration_order(count: int, seed: bytes, 
     assert tables[0] == tables[1]
     records = decide.records(state)
     assert standings.standings(preset, list(reversed(shuffled)), list(reversed(records))) == standings.standings(
-        preset, players, records)
+        preset, players, records
+    )
 
 
 def test_large_fields_pair_on_a_neighbourhood_without_rematches_or_second_byes() -> None:
@@ -121,8 +135,10 @@ def test_large_fields_pair_on_a_neighbourhood_without_rematches_or_second_byes()
             met[b].add(a)
     points = sorted((rng.choice((0, 3, 6, 6, 9, 12)) for _ in names), reverse=True)
     had_bye = set(names[-3:])
-    entrants = [pairing.Entrant(player=n, points=points[i], rank=i, opponents=frozenset(met[n]), had_bye=n in had_bye)
-                for i, n in enumerate(names)]
+    entrants = [
+        pairing.Entrant(player=n, points=points[i], rank=i, opponents=frozenset(met[n]), had_bye=n in had_bye)
+        for i, n in enumerate(names)
+    ]
     result = pairing.swiss_round(entrants, Rng(bytes(32), 1))
     seated = [p for table in result.tables for p in table if p is not None]
     assert sorted(seated) == names

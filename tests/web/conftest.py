@@ -17,8 +17,15 @@ from services.api import duelhall_pb2_grpc as pb_grpc
 from services.server import Running, ServerConfig, create_server
 
 CHROMIUM = Path("/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--no-first-run", "--disable-sync"]
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
 """Screenshots for people to look at (ignored by git)."""
 
@@ -58,8 +65,9 @@ async def page(browser: Browser, web_server: Running) -> AsyncIterator[Page]:
 
 @pytest.fixture
 async def web_server(tmp_path: Path) -> AsyncIterator[Running]:
-    running = await create_server(ServerConfig(database_url=f"sqlite:///{tmp_path / 'web.db'}",
-                                               listen="127.0.0.1:0", http="127.0.0.1:0"))
+    running = await create_server(
+        ServerConfig(database_url=f"sqlite:///{tmp_path / 'web.db'}", listen="127.0.0.1:0", http="127.0.0.1:0")
+    )
     try:
         yield running
     finally:

@@ -27,8 +27,9 @@ from tests.services.client import Created, create_match, play_random
 DUELHALL = Path(sys.executable).parent / "duelhall"
 
 
-async def ended_match(matches: pb_grpc.MatchServiceStub, ruleset: str, players: int = 2,
-                      commands: int = 40, seed: int = 1) -> Created:
+async def ended_match(
+    matches: pb_grpc.MatchServiceStub, ruleset: str, players: int = 2, commands: int = 40, seed: int = 1
+) -> Created:
     """A match played by random bots for up to ``commands`` commands, then conceded by all but the last seat."""
     created = await create_match(matches, ruleset=ruleset, players=players)
     await play_random(matches, created, seed=seed, max_commands=commands)
@@ -36,8 +37,9 @@ async def ended_match(matches: pb_grpc.MatchServiceStub, ruleset: str, players: 
         view = await matches.GetView(pb.GetViewRequest(match_id=created.match_id))
         if not view.to_act and not view.HasField("deadline"):
             break
-        await matches.SubmitCommand(pb.SubmitCommandRequest(match_id=created.match_id, token=token,
-                                                            command_json='{"type": "concede"}'))
+        await matches.SubmitCommand(
+            pb.SubmitCommandRequest(match_id=created.match_id, token=token, command_json='{"type": "concede"}')
+        )
     return created
 
 
@@ -48,8 +50,9 @@ async def long_duel(manager: MatchManager, events: int) -> tuple[str, int]:
     """
     duel = registry.get("duel")
     for game in range(40):
-        created = await manager.create("duel", [SeatEntry(name=n, config={}) for n in ("ann", "bob")],
-                                       {"starting_lp": 1_000_000})
+        created = await manager.create(
+            "duel", [SeatEntry(name=n, config={}) for n in ("ann", "bob")], {"starting_lp": 1_000_000}
+        )
         hot = await manager.get(created.row.match_id)
         bots = bots_for(duel, "random", 0, game, 2)
         while hot.outcome is None:
@@ -104,7 +107,10 @@ async def check_duel_board(page: Page, view: dict[str, Any], seat: int, names: d
 
 
 async def test_a_stored_match_steps_by_version_and_seat_as_the_api_sees_it(
-    page: Page, web_server: Running, matches: pb_grpc.MatchServiceStub, rulesets: pb_grpc.RulesetServiceStub,
+    page: Page,
+    web_server: Running,
+    matches: pb_grpc.MatchServiceStub,
+    rulesets: pb_grpc.RulesetServiceStub,
 ) -> None:
     created = await ended_match(matches, "duel", commands=60)
     names = await catalog(rulesets, "duel")
@@ -136,7 +142,10 @@ def _strings(value: Any) -> set[str]:
 
 
 async def test_an_opponents_hand_never_reaches_the_page(
-    page: Page, web_server: Running, matches: pb_grpc.MatchServiceStub, rulesets: pb_grpc.RulesetServiceStub,
+    page: Page,
+    web_server: Running,
+    matches: pb_grpc.MatchServiceStub,
+    rulesets: pb_grpc.RulesetServiceStub,
 ) -> None:
     created = await ended_match(matches, "duel", commands=60, seed=4)
     names = await catalog(rulesets, "duel")
@@ -163,10 +172,16 @@ async def test_an_opponents_hand_never_reaches_the_page(
     checked = 0
     for version in range(10, len(spectator), 10):
         await go_to(page, version)
-        shown = set().union(*(_strings(msgspec.json.decode(s.view_json)) | _strings(
-            msgspec.json.decode(s.event.data_json)) for s in spectator[:version]))
-        hands = [msgspec.json.decode(views_of[version - 1].view_json)["sides"][seat]["hand"].get("cards", [])
-                 for seat, views_of in ((0, mine), (1, theirs))]
+        shown = set().union(
+            *(
+                _strings(msgspec.json.decode(s.view_json)) | _strings(msgspec.json.decode(s.event.data_json))
+                for s in spectator[:version]
+            )
+        )
+        hands = [
+            msgspec.json.decode(views_of[version - 1].view_json)["sides"][seat]["hand"].get("cards", [])
+            for seat, views_of in ((0, mine), (1, theirs))
+        ]
         secret = {names[c["card_id"]] for hand in hands for c in hand} - shown - {names[s] for s in shown if s in names}
         html = await page.content()
         assert not [text for text in secret if text in html], f"spectator at version {version}"
@@ -175,7 +190,9 @@ async def test_an_opponents_hand_never_reaches_the_page(
 
 
 async def test_a_live_match_played_by_bots_advances_on_the_page(
-    page: Page, web_server: Running, matches: pb_grpc.MatchServiceStub,
+    page: Page,
+    web_server: Running,
+    matches: pb_grpc.MatchServiceStub,
 ) -> None:
     assert web_server.http is not None
     created = await create_match(matches, options='{"turn_seconds": 40}')
@@ -202,16 +219,21 @@ async def test_a_live_match_played_by_bots_advances_on_the_page(
 
 
 async def _drop(page: Page, name: str, data: bytes) -> None:
-    await page.evaluate("""([name, text]) => {
+    await page.evaluate(
+        """([name, text]) => {
         const transfer = new DataTransfer();
         transfer.items.add(new File([text], name, { type: "application/json" }));
         document.querySelector("#drop").dispatchEvent(
             new DragEvent("drop", { dataTransfer: transfer, bubbles: true, cancelable: true }));
-    }""", [name, data.decode()])
+    }""",
+        [name, data.decode()],
+    )
 
 
 async def test_dropped_replays_are_verified_and_tampered_ones_refused_by_check(
-    page: Page, web_server: Running, matches: pb_grpc.MatchServiceStub,
+    page: Page,
+    web_server: Running,
+    matches: pb_grpc.MatchServiceStub,
 ) -> None:
     assert web_server.http is not None
     created = await ended_match(matches, "card_monsters")
@@ -229,19 +251,25 @@ async def test_dropped_replays_are_verified_and_tampered_ones_refused_by_check(
     payload = msgspec.json.decode(commands[index].payload) | {"position": 9}
     commands[index] = msgspec.structs.replace(commands[index], payload=msgspec.json.encode(payload).decode())
     changed = encode_replay(msgspec.structs.replace(replay, commands=commands))
-    await page.set_input_files("#file", files=[{"name": "changed.json", "mimeType": "application/json",
-                                                "buffer": changed}])
+    await page.set_input_files(
+        "#file", files=[{"name": "changed.json", "mimeType": "application/json", "buffer": changed}]
+    )
     await page.wait_for_selector("#status[data-check='reexecute']")
     await _drop(page, "good.json", data)
     await page.wait_for_selector("#status.ok")
-    assert "verified: format, ruleset, chain, fold, outcome, seed, reexecute" in (
-        await page.inner_text("#status")).lower()
+    assert (
+        "verified: format, ruleset, chain, fold, outcome, seed, reexecute" in (await page.inner_text("#status")).lower()
+    )
     assert await page.locator("#board .seat").count() == 2
 
 
 @pytest.mark.parametrize("ruleset_id", sorted(registry.RULESETS))
 async def test_every_ruleset_draws_a_board_and_a_screenshot_is_kept(
-    page: Page, web_server: Running, matches: pb_grpc.MatchServiceStub, artifacts: Path, ruleset_id: str,
+    page: Page,
+    web_server: Running,
+    matches: pb_grpc.MatchServiceStub,
+    artifacts: Path,
+    ruleset_id: str,
 ) -> None:
     ruleset = registry.get(ruleset_id)
     players = min(max(ruleset.min_seats, 3), ruleset.max_seats)
@@ -257,7 +285,10 @@ async def test_every_ruleset_draws_a_board_and_a_screenshot_is_kept(
 
 
 async def test_duelhall_view_opens_a_replay_file_without_a_service(
-    page: Page, web_server: Running, matches: pb_grpc.MatchServiceStub, tmp_path: Path,
+    page: Page,
+    web_server: Running,
+    matches: pb_grpc.MatchServiceStub,
+    tmp_path: Path,
 ) -> None:
     created = await ended_match(matches, "card_monsters")
     path = tmp_path / "match.json"
@@ -279,7 +310,11 @@ async def test_duelhall_view_opens_a_replay_file_without_a_service(
 
 
 async def test_opening_a_long_replay_and_stepping_to_its_last_version(
-    page: Page, web_server: Running, matches: pb_grpc.MatchServiceStub, artifacts: Path, tmp_path: Path,
+    page: Page,
+    web_server: Running,
+    matches: pb_grpc.MatchServiceStub,
+    artifacts: Path,
+    tmp_path: Path,
 ) -> None:
     """Prints the time (not asserted: speed is reported, not tested) for a replay of at least 1,000 events."""
     assert web_server.http is not None
@@ -294,8 +329,10 @@ async def test_opening_a_long_replay_and_stepping_to_its_last_version(
     await page.keyboard.press("End")
     await page.wait_for_selector(f"#board[data-version='{events}']")
     seconds = time.perf_counter() - started
-    report = (f"open a {events}-event replay and step to its last version: {seconds:.3f} s as the test sees it; "
-              f"in the page {opened_ms} ms from the file to its first version (read, verify and every view on "
-              f"the server, parse, draw), then {await page.get_attribute('body', 'data-step-ms')} ms to the last")
+    report = (
+        f"open a {events}-event replay and step to its last version: {seconds:.3f} s as the test sees it; "
+        f"in the page {opened_ms} ms from the file to its first version (read, verify and every view on "
+        f"the server, parse, draw), then {await page.get_attribute('body', 'data-step-ms')} ms to the last"
+    )
     print(report)
     (artifacts / "viewer-timing.txt").write_text(report + "\n")

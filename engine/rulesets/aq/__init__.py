@@ -2,11 +2,11 @@
 
 from engine.contract import Ruleset
 from engine.rulesets.aq.data import CARD_DATA_HASH, PRESETS
+from engine.rulesets.aq.evolve import evolve
+from engine.rulesets.aq.greedy import greedy_score
 from engine.rulesets.aq.model import Command, Config, Event, Options, State, View
 from engine.rulesets.aq.rules import deadline, decide_folded, legal_commands, outcome, precheck, to_act
-from engine.rulesets.aq.evolve import evolve
 from engine.rulesets.aq.setup import configure, initial, setup
-from engine.rulesets.aq.greedy import greedy_score
 from engine.rulesets.aq.view import hidden_cards, redact, view
 
 RULESET = Ruleset(

@@ -86,9 +86,7 @@ CATALOG = msgspec.json.decode(_BYTES, type=Catalog)
 
 # §3.2: each attribute counters the next one on the wheel.
 _ATTR_BIT = {name: 1 << i for i, name in enumerate(CATALOG.wheel)}
-_COUNTERS_BIT = {
-    name: 1 << ((i + 1) % len(CATALOG.wheel)) for i, name in enumerate(CATALOG.wheel)
-}
+_COUNTERS_BIT = {name: 1 << ((i + 1) % len(CATALOG.wheel)) for i, name in enumerate(CATALOG.wheel)}
 
 PETS: dict[str, Pet] = {}
 """Pet by instance id ("Mon.07b"), all copies."""
@@ -108,9 +106,7 @@ BOXES = {box.name: box for box in CATALOG.boxes}
 
 def box_skills(box: str) -> tuple[str, ...]:
     """The box's skill instances ("SK01-1" …) in canonical order (§3.3, §13.4)."""
-    return tuple(
-        f"{entry.id}-{k}" for entry in BOXES[box].skills for k in range(1, entry.copies + 1)
-    )
+    return tuple(f"{entry.id}-{k}" for entry in BOXES[box].skills for k in range(1, entry.copies + 1))
 
 
 def pets_for(players: int) -> tuple[str, ...]:
@@ -119,14 +115,10 @@ def pets_for(players: int) -> tuple[str, ...]:
     return tuple(pet.id + c for pet in CATALOG.pets for c in copies)
 
 
-SKILLS: dict[str, Skill] = {
-    iid: SKILLS_BY_ID[iid.split("-")[0]] for box in BOXES for iid in box_skills(box)
-}
+SKILLS: dict[str, Skill] = {iid: SKILLS_BY_ID[iid.split("-")[0]] for box in BOXES for iid in box_skills(box)}
 """Skill by instance id ("SK03-1")."""
 
-BIT: dict[str, int] = {
-    iid: 1 << i for i, iid in enumerate([*PETS, *sorted(SKILLS)])
-}
+BIT: dict[str, int] = {iid: 1 << i for i, iid in enumerate([*PETS, *sorted(SKILLS)])}
 """One bit per pet and skill instance: the state's record of which ids were ever shown publicly (§11)."""
 
 

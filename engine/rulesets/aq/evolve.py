@@ -12,10 +12,36 @@ from msgspec.structs import replace
 
 from engine.rulesets.aq.data import BIT, SKILLS, bits, playable
 from engine.rulesets.aq.model import (
-    CardGiven, CardPlayed, CardRemoved, DirectionChanged, Event, FieldCardDrawn, FieldLaidOut, HandDealt,
-    HandRevealed, MatchEnded, NextPhaseSkipped, PetsShuffled, PhaseAutoResolved, PhaseEnded, PhaseSkipped,
-    PhaseStarted, PlayerConceded, ReserveCovered, ReserveReturned, RoundEnded, RoundScored, RoundStarted,
-    Seat, SeatScore, SkillDealt, SkillDeckShuffled, SkillLearned, SkillUsed, StartingPlayerChosen, State,
+    CardGiven,
+    CardPlayed,
+    CardRemoved,
+    DirectionChanged,
+    Event,
+    FieldCardDrawn,
+    FieldLaidOut,
+    HandDealt,
+    HandRevealed,
+    MatchEnded,
+    NextPhaseSkipped,
+    PetsShuffled,
+    PhaseAutoResolved,
+    PhaseEnded,
+    PhaseSkipped,
+    PhaseStarted,
+    PlayerConceded,
+    ReserveCovered,
+    ReserveReturned,
+    RoundEnded,
+    RoundScored,
+    RoundStarted,
+    Seat,
+    SeatScore,
+    SkillDealt,
+    SkillDeckShuffled,
+    SkillLearned,
+    SkillUsed,
+    StartingPlayerChosen,
+    State,
 )
 from engine.tuples import drop, put
 
@@ -34,8 +60,15 @@ def evolve(state: State, event: Event) -> State:
     match event:
         case PhaseStarted(seat=s, phase_no=k):
             return replace(
-                state, current=s, phase_no=k, phases_in_round=state.phases_in_round + 1, step="main",
-                skill_action_available=True, wild_active=False, reserve_cap=2, reserve_remaining=0,
+                state,
+                current=s,
+                phase_no=k,
+                phases_in_round=state.phases_in_round + 1,
+                step="main",
+                skill_action_available=True,
+                wild_active=False,
+                reserve_cap=2,
+                reserve_remaining=0,
                 drawn_playable=(),
             )
         case PhaseEnded() | PhaseAutoResolved() | PetsShuffled() | RoundEnded():
@@ -44,8 +77,9 @@ def evolve(state: State, event: Event) -> State:
             return _card_played(state, event)
         case ReserveCovered(seat=s, card=str(c), source=src):
             seat = state.seats[s]
-            state = replace(state, seats=_seat(state, s, replace(
-                seat, hand=drop(seat.hand, c), reserve=(*seat.reserve, c))))
+            state = replace(
+                state, seats=_seat(state, s, replace(seat, hand=drop(seat.hand, c), reserve=(*seat.reserve, c)))
+            )
             return replace(state, reserve_remaining=state.reserve_remaining - 1) if src == "play" else state
         case FieldCardDrawn():
             return _field_card_drawn(state, event)
@@ -53,8 +87,9 @@ def evolve(state: State, event: Event) -> State:
             return replace(state, exposed=state.exposed | bits(cs), drawn_playable=())
         case ReserveReturned(seat=s, card=str(c)):
             seat = state.seats[s]
-            return replace(state, seats=_seat(state, s, replace(
-                seat, reserve=seat.reserve[:-1], hand=_add(seat.hand, c))))
+            return replace(
+                state, seats=_seat(state, s, replace(seat, reserve=seat.reserve[:-1], hand=_add(seat.hand, c)))
+            )
         case SkillLearned():
             return _skill_learned(state, event)
         case SkillUsed():
@@ -71,8 +106,12 @@ def evolve(state: State, event: Event) -> State:
             return replace(state, seats=put(seats, b, replace(taker, hand=_add(taker.hand, c))))
         case CardRemoved(seat=s, card=c):
             seat = state.seats[s]
-            return replace(state, seats=_seat(state, s, replace(seat, hand=drop(seat.hand, c))),
-                           removed=(*state.removed, c), exposed=state.exposed | BIT[c])
+            return replace(
+                state,
+                seats=_seat(state, s, replace(seat, hand=drop(seat.hand, c))),
+                removed=(*state.removed, c),
+                exposed=state.exposed | BIT[c],
+            )
         case PlayerConceded(seat=s):
             return replace(state, seats=_seat(state, s, replace(state.seats[s], conceded=True)))
         case RoundScored(results=rs):
@@ -82,8 +121,17 @@ def evolve(state: State, event: Event) -> State:
         case RoundStarted(round=r, starting_seat=s):
             # §5 step 8: every pet returns to the box; held skills, totals and concessions stay.
             seats = tuple(replace(seat, hand=(), reserve=()) for seat in state.seats)
-            return replace(state, round=r, starting_seat=s, direction=1, skip_next=False, phases_in_round=0,
-                           seats=seats, field=(), removed=())
+            return replace(
+                state,
+                round=r,
+                starting_seat=s,
+                direction=1,
+                skip_next=False,
+                phases_in_round=0,
+                seats=seats,
+                field=(),
+                removed=(),
+            )
         case HandDealt(seat=s, cards=cs):
             return replace(state, seats=_seat(state, s, replace(state.seats[s], hand=cs or ())))
         case FieldLaidOut(cards=cs):
@@ -92,8 +140,9 @@ def evolve(state: State, event: Event) -> State:
             return replace(state, skill_deck=o or (), used_skills=())
         case SkillDealt(seat=s, skill=k):
             seat = state.seats[s]
-            return replace(state, skill_deck=state.skill_deck[1:],
-                           seats=_seat(state, s, replace(seat, skills=(*seat.skills, k))))
+            return replace(
+                state, skill_deck=state.skill_deck[1:], seats=_seat(state, s, replace(seat, skills=(*seat.skills, k)))
+            )
         case StartingPlayerChosen(seat=s):
             return replace(state, starting_seat=s)
         case ReserveCovered() | ReserveReturned() | CardGiven():
@@ -106,8 +155,12 @@ def _card_played(state: State, event: CardPlayed) -> State:
     """§8.2: the card becomes the last field card; a hand play with an allowance opens the reserve step."""
     seat = state.seats[event.seat]
     hand = drop(seat.hand, event.card)
-    state = replace(state, seats=_seat(state, event.seat, replace(seat, hand=hand)),
-                    field=(*state.field, event.card), exposed=state.exposed | BIT[event.card])
+    state = replace(
+        state,
+        seats=_seat(state, event.seat, replace(seat, hand=hand)),
+        field=(*state.field, event.card),
+        exposed=state.exposed | BIT[event.card],
+    )
     if event.source == "hand" and event.reserve_allowance > 0 and hand:
         return replace(state, step="reserve", reserve_remaining=event.reserve_allowance)
     return state
@@ -133,9 +186,14 @@ def _skill_learned(state: State, event: SkillLearned) -> State:
     seat = state.seats[event.seat]
     a, b = event.cards
     seat = replace(seat, hand=drop(drop(seat.hand, a), b), skills=(*seat.skills, event.skill or ""))
-    return replace(state, seats=_seat(state, event.seat, seat), removed=(*state.removed, a, b),
-                   skill_deck=state.skill_deck[1:], skill_action_available=False,
-                   exposed=state.exposed | BIT[a] | BIT[b])
+    return replace(
+        state,
+        seats=_seat(state, event.seat, seat),
+        removed=(*state.removed, a, b),
+        skill_deck=state.skill_deck[1:],
+        skill_action_available=False,
+        exposed=state.exposed | BIT[a] | BIT[b],
+    )
 
 
 def _skill_used(state: State, event: SkillUsed) -> State:
@@ -144,9 +202,13 @@ def _skill_used(state: State, event: SkillUsed) -> State:
     The event itself shows its card (§11): to all for Banish, to giver and receiver for Gift.
     """
     seat = state.seats[event.seat]
-    state = replace(state, seats=_seat(state, event.seat, replace(seat, skills=drop(seat.skills, event.skill))),
-                    used_skills=(*state.used_skills, event.skill), skill_action_available=False,
-                    exposed=state.exposed | BIT[event.skill])
+    state = replace(
+        state,
+        seats=_seat(state, event.seat, replace(seat, skills=drop(seat.skills, event.skill))),
+        used_skills=(*state.used_skills, event.skill),
+        skill_action_available=False,
+        exposed=state.exposed | BIT[event.skill],
+    )
     effect = SKILLS[event.skill].effect
     if effect.op == "remove_card" and event.card is not None:
         return replace(state, exposed=state.exposed | BIT[event.card])

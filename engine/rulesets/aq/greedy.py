@@ -6,8 +6,11 @@ from engine.rulesets.aq.data import ATTACK, SKILLS, allowance
 from engine.rulesets.aq.model import Command, CoverReserve, Draw, EndPhase, LearnSkill, PlayCard, UseSkill, View
 
 _SKILL_VALUE = {
-    "reverse_direction": 1.0, "skip_next_phase": 1.0, "all_playable_this_phase": 0.5,
-    "target_draws_from_field": 3.0, "set_reserve_cap_this_phase": 0.5,
+    "reverse_direction": 1.0,
+    "skip_next_phase": 1.0,
+    "all_playable_this_phase": 0.5,
+    "target_draws_from_field": 3.0,
+    "set_reserve_cap_this_phase": 0.5,
 }
 """Skills without a card: small fixed preferences (Burden hands an opponent a card that scores against it)."""
 

@@ -294,10 +294,31 @@ class PhaseAutoResolved(_Event, frozen=True):
 
 
 Event = (
-    StartingPlayerChosen | RoundStarted | PetsShuffled | HandDealt | FieldLaidOut | SkillDeckShuffled
-    | SkillDealt | PhaseStarted | PhaseSkipped | PhaseEnded | RoundEnded | RoundScored | MatchEnded
-    | SkillLearned | SkillUsed | CardPlayed | HandRevealed | FieldCardDrawn | ReserveReturned
-    | ReserveCovered | DirectionChanged | NextPhaseSkipped | CardGiven | CardRemoved | PlayerConceded
+    StartingPlayerChosen
+    | RoundStarted
+    | PetsShuffled
+    | HandDealt
+    | FieldLaidOut
+    | SkillDeckShuffled
+    | SkillDealt
+    | PhaseStarted
+    | PhaseSkipped
+    | PhaseEnded
+    | RoundEnded
+    | RoundScored
+    | MatchEnded
+    | SkillLearned
+    | SkillUsed
+    | CardPlayed
+    | HandRevealed
+    | FieldCardDrawn
+    | ReserveReturned
+    | ReserveCovered
+    | DirectionChanged
+    | NextPhaseSkipped
+    | CardGiven
+    | CardRemoved
+    | PlayerConceded
     | PhaseAutoResolved
 )
 

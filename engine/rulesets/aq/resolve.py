@@ -8,14 +8,35 @@ from __future__ import annotations
 from typing import TypeVar
 
 from engine.rng import Rng
-from engine.tape import Tape
 from engine.rulesets.aq.data import ATTACK, HAND_SIZE, SKILLS, allowance, beats, pairs, playable
 from engine.rulesets.aq.model import (
-    CardGiven, CardPlayed, CardRemoved, DirectionChanged, Event, FieldCardDrawn, FieldLaidOut, HandDealt,
-    HandRevealed, MatchEnded, NextPhaseSkipped, PetsShuffled, PhaseAutoResolved, PhaseEnded, PhaseSkipped,
-    PhaseStarted, ReserveCovered, ReserveReturned, RoundEnded, RoundScored, RoundStarted, SeatScore, SkillDealt,
-    SkillDeckShuffled, State,
+    CardGiven,
+    CardPlayed,
+    CardRemoved,
+    DirectionChanged,
+    Event,
+    FieldCardDrawn,
+    FieldLaidOut,
+    HandDealt,
+    HandRevealed,
+    MatchEnded,
+    NextPhaseSkipped,
+    PetsShuffled,
+    PhaseAutoResolved,
+    PhaseEnded,
+    PhaseSkipped,
+    PhaseStarted,
+    ReserveCovered,
+    ReserveReturned,
+    RoundEnded,
+    RoundScored,
+    RoundStarted,
+    SeatScore,
+    SkillDealt,
+    SkillDeckShuffled,
+    State,
 )
+from engine.tape import Tape
 
 T = TypeVar("T")
 
@@ -52,9 +73,9 @@ def start_round(tape: Tape[State, Event], rng: Rng, round_no: int, start: int) -
     size = HAND_SIZE[n]
     for k in range(n):
         seat = (start + k) % n
-        cards = tuple(sorted(order[k * size:(k + 1) * size]))
+        cards = tuple(sorted(order[k * size : (k + 1) * size]))
         tape.emit(HandDealt(seat=seat, cards=cards, count=size))
-    tape.emit(FieldLaidOut(cards=tuple(order[n * size:])))
+    tape.emit(FieldLaidOut(cards=tuple(order[n * size :])))
     deck = config.skills if round_no == 1 else tuple(sorted((*state.skill_deck, *state.used_skills)))
     skills = tuple(rng.shuffle(deck))
     tape.emit(SkillDeckShuffled(round=round_no, order=skills, count=len(skills)))
@@ -83,11 +104,19 @@ def score(state: State) -> tuple[SeatScore, ...]:
         hand_total = sum(ATTACK[c] for c in seat.hand)
         reserve_total = sum(ATTACK[c] for c in seat.reserve)
         t = seat.total + reserve_total - hand_total
-        lines.append(SeatScore(
-            seat=s, hand=seat.hand, hand_total=hand_total, reserve=seat.reserve, reserve_total=reserve_total,
-            round_score=reserve_total - hand_total, total_before=seat.total, total_after=-t if t < -50 else t,
-            flipped=t < -50,
-        ))
+        lines.append(
+            SeatScore(
+                seat=s,
+                hand=seat.hand,
+                hand_total=hand_total,
+                reserve=seat.reserve,
+                reserve_total=reserve_total,
+                round_score=reserve_total - hand_total,
+                total_before=seat.total,
+                total_after=-t if t < -50 else t,
+                flipped=t < -50,
+            )
+        )
     return tuple(lines)
 
 
@@ -163,10 +192,17 @@ def play(tape: Tape[State, Event], rng: Rng, card: str, source: str, cover: bool
     state = tape.state
     on = state.field[-1]
     earned = allowance(card, on, state.reserve_cap) if source == "hand" else 0
-    tape.emit(CardPlayed(
-        seat=state.current, card=card, on_card=on, counter_pairs=pairs(card, on), beats_attack=beats(card, on),
-        reserve_allowance=earned, source=source,  # type: ignore[arg-type]
-    ))
+    tape.emit(
+        CardPlayed(
+            seat=state.current,
+            card=card,
+            on_card=on,
+            counter_pairs=pairs(card, on),
+            beats_attack=beats(card, on),
+            reserve_allowance=earned,
+            source=source,  # type: ignore[arg-type]
+        )
+    )
     if not (cover and tape.state.step == "reserve"):
         finish_phase(tape, rng)
 

@@ -13,17 +13,38 @@ from engine.errors import Rejected
 from engine.legal import Family, legal
 from engine.precheck import check_common
 from engine.rng import Rng
-from engine.tape import Tape
-from engine.rulesets.aq.evolve import evolve
 from engine.rulesets.aq.codes import Code
 from engine.rulesets.aq.data import SKILLS, shares_attribute
+from engine.rulesets.aq.evolve import evolve
 from engine.rulesets.aq.model import (
-    Command, Concede, CoverReserve, Draw, EndPhase, Event, LearnSkill, MatchEnded, PlayCard,
-    PlayerConceded, ReserveCovered, SkillLearned, SkillUsed, State, Step, Timeout, UseSkill,
+    Command,
+    Concede,
+    CoverReserve,
+    Draw,
+    EndPhase,
+    Event,
+    LearnSkill,
+    MatchEnded,
+    PlayCard,
+    PlayerConceded,
+    ReserveCovered,
+    SkillLearned,
+    SkillUsed,
+    State,
+    Step,
+    Timeout,
+    UseSkill,
 )
 from engine.rulesets.aq.resolve import (
-    autopilot, finish_phase, first_playable, is_playable, penalty_draw, play, skill_effect,
+    autopilot,
+    finish_phase,
+    first_playable,
+    is_playable,
+    penalty_draw,
+    play,
+    skill_effect,
 )
+from engine.tape import Tape
 
 _STEPS = {
     "learn_skill": ("main",),
@@ -49,8 +70,14 @@ def precheck(state: State, actor: Actor, kind: str) -> None:
     if actor != state.current or kind == "timeout" or state.status == "over":
         # The common rows. The current seat's phase commands in a running match pass all of them, and
         # legal_commands asks exactly that on every self-play step, so that case skips the call.
-        check_common(kind, actor, over=state.status == "over", acting=SEATS[len(state.seats)], anytime=(),
-                     not_your_turn=Code.NOT_YOUR_PHASE)
+        check_common(
+            kind,
+            actor,
+            over=state.status == "over",
+            acting=SEATS[len(state.seats)],
+            anytime=(),
+            not_your_turn=Code.NOT_YOUR_PHASE,
+        )
         if kind == "timeout":
             return
     assert isinstance(actor, int)
@@ -220,7 +247,7 @@ def _learn_candidates(state: State, seat: int) -> list[LearnSkill]:
     """Ordered pairs of hand cards that share an attribute (the card data alone rules out the others, as
     card types do for card_monsters' candidates); the pair-independent checks run once, as the gate."""
     hand = state.seats[seat].hand
-    return [LearnSkill(cards=(a, b)) for i, a in enumerate(hand) for b in hand[i + 1:] if shares_attribute(a, b)]
+    return [LearnSkill(cards=(a, b)) for i, a in enumerate(hand) for b in hand[i + 1 :] if shares_attribute(a, b)]
 
 
 def _learn_gate(state: State, seat: int) -> None:
@@ -264,10 +291,7 @@ FAMILIES: tuple[Family[State], ...] = (
 """§7 command families in canonical order; their checks are the ones ``decide`` runs."""
 
 
-_IN_STEP = {
-    step: tuple(f for f in FAMILIES if f.tag not in _STEPS or step in _STEPS[f.tag])
-    for step in get_args(Step)
-}
+_IN_STEP = {step: tuple(f for f in FAMILIES if f.tag not in _STEPS or step in _STEPS[f.tag]) for step in get_args(Step)}
 """The families each step allows, derived from the table ``precheck`` reads: the others would all fail with
 WRONG_STEP, and self-play asks for legal commands at every step."""
 
@@ -286,8 +310,9 @@ def deadline(state: State) -> Deadline | None:
     """§9: the phase timer of the current seat."""
     if state.status == "over":
         return None
-    return Deadline(seat=state.current, seconds=state.config.options.phase_seconds,
-                    timeout=Timeout(phase_no=state.phase_no))
+    return Deadline(
+        seat=state.current, seconds=state.config.options.phase_seconds, timeout=Timeout(phase_no=state.phase_no)
+    )
 
 
 def outcome(state: State) -> Outcome | None:

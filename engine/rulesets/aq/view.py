@@ -9,11 +9,38 @@ from msgspec.structs import replace
 from engine.contract import Viewer
 from engine.rulesets.aq.data import BIT, SKILLS
 from engine.rulesets.aq.model import (
-    CardGiven, CardPlayed, CardRemoved, DirectionChanged, Event,
-    FieldCardDrawn, FieldLaidOut, HandDealt, HandRevealed, MatchEnded, NextPhaseSkipped, Pending,
-    PetsShuffled, PhaseAutoResolved, PhaseEnded, PhaseSkipped, PhaseStarted, PlayerConceded,
-    ReserveCovered, ReserveReturned, RoundEnded, RoundScored, RoundStarted, Seat, SeatView, SkillDealt,
-    SkillDeckShuffled, SkillLearned, SkillUsed, StartingPlayerChosen, State, View,
+    CardGiven,
+    CardPlayed,
+    CardRemoved,
+    DirectionChanged,
+    Event,
+    FieldCardDrawn,
+    FieldLaidOut,
+    HandDealt,
+    HandRevealed,
+    MatchEnded,
+    NextPhaseSkipped,
+    Pending,
+    PetsShuffled,
+    PhaseAutoResolved,
+    PhaseEnded,
+    PhaseSkipped,
+    PhaseStarted,
+    PlayerConceded,
+    ReserveCovered,
+    ReserveReturned,
+    RoundEnded,
+    RoundScored,
+    RoundStarted,
+    Seat,
+    SeatView,
+    SkillDealt,
+    SkillDeckShuffled,
+    SkillLearned,
+    SkillUsed,
+    StartingPlayerChosen,
+    State,
+    View,
 )
 
 
@@ -22,7 +49,8 @@ def pending(state: State) -> Pending | None:
     if state.status == "over":
         return None
     return Pending(
-        seat=state.current, step=state.step,
+        seat=state.current,
+        step=state.step,
         reserve_remaining=state.reserve_remaining if state.step == "reserve" else None,
         options=state.drawn_playable if state.step == "drawn_choice" else None,
     )
@@ -31,24 +59,42 @@ def pending(state: State) -> Pending | None:
 def _seat_view(s: int, seat: Seat, viewer: Viewer) -> SeatView:
     mine = s == viewer
     return SeatView(
-        seat=s, hand=seat.hand if mine else None, hand_count=len(seat.hand),
-        reserve=seat.reserve if mine else None, reserve_count=len(seat.reserve),
-        skills=seat.skills if mine else None, skill_count=len(seat.skills),
-        total=seat.total, conceded=seat.conceded,
+        seat=s,
+        hand=seat.hand if mine else None,
+        hand_count=len(seat.hand),
+        reserve=seat.reserve if mine else None,
+        reserve_count=len(seat.reserve),
+        skills=seat.skills if mine else None,
+        skill_count=len(seat.skills),
+        total=seat.total,
+        conceded=seat.conceded,
     )
 
 
 def view(state: State, viewer: Viewer) -> View:
     """The state as ``viewer`` (a seat, or None for a spectator) may see it, built field by field."""
     return View(
-        viewer=viewer, status=state.status, round=state.round, max_rounds=state.config.options.max_rounds,
-        starting_seat=state.starting_seat, direction="clockwise" if state.direction == 1 else "counterclockwise",
-        current=state.current, phase_no=state.phase_no, phases_in_round=state.phases_in_round,
-        skill_action_available=state.skill_action_available, wild_active=state.wild_active,
-        reserve_cap=state.reserve_cap, skip_next=state.skip_next, field=state.field, removed=state.removed,
-        used_skills=state.used_skills, skill_deck_count=len(state.skill_deck),
+        viewer=viewer,
+        status=state.status,
+        round=state.round,
+        max_rounds=state.config.options.max_rounds,
+        starting_seat=state.starting_seat,
+        direction="clockwise" if state.direction == 1 else "counterclockwise",
+        current=state.current,
+        phase_no=state.phase_no,
+        phases_in_round=state.phases_in_round,
+        skill_action_available=state.skill_action_available,
+        wild_active=state.wild_active,
+        reserve_cap=state.reserve_cap,
+        skip_next=state.skip_next,
+        field=state.field,
+        removed=state.removed,
+        used_skills=state.used_skills,
+        skill_deck_count=len(state.skill_deck),
         seats=tuple(_seat_view(s, seat, viewer) for s, seat in enumerate(state.seats)),
-        pending=pending(state), winners=state.winners, reason=state.reason,
+        pending=pending(state),
+        winners=state.winners,
+        reason=state.reason,
     )
 
 
@@ -70,9 +116,22 @@ def redact(event: Event, viewer: Viewer) -> Event:
         case ReserveCovered(seat=s) | ReserveReturned(seat=s):
             return event if s == viewer else replace(event, card=None)
         case (
-            StartingPlayerChosen() | RoundStarted() | FieldLaidOut() | PhaseStarted() | PhaseSkipped()
-            | PhaseEnded() | RoundEnded() | RoundScored() | MatchEnded() | CardPlayed() | HandRevealed()
-            | FieldCardDrawn() | DirectionChanged() | NextPhaseSkipped() | CardRemoved() | PlayerConceded()
+            StartingPlayerChosen()
+            | RoundStarted()
+            | FieldLaidOut()
+            | PhaseStarted()
+            | PhaseSkipped()
+            | PhaseEnded()
+            | RoundEnded()
+            | RoundScored()
+            | MatchEnded()
+            | CardPlayed()
+            | HandRevealed()
+            | FieldCardDrawn()
+            | DirectionChanged()
+            | NextPhaseSkipped()
+            | CardRemoved()
+            | PlayerConceded()
             | PhaseAutoResolved()
         ):
             return event

@@ -4,9 +4,9 @@ from engine.contract import Ruleset
 from engine.rulesets.card_monsters import model
 from engine.rulesets.card_monsters.data import CARD_DATA_HASH, PRESETS
 from engine.rulesets.card_monsters.evolve import evolve
+from engine.rulesets.card_monsters.greedy import greedy_score
 from engine.rulesets.card_monsters.rules import deadline, decide_folded, legal_commands, outcome, precheck, to_act
 from engine.rulesets.card_monsters.setup import configure, initial, setup
-from engine.rulesets.card_monsters.greedy import greedy_score
 from engine.rulesets.card_monsters.view import hidden_cards, redact, view
 
 RULESET = Ruleset(

@@ -144,7 +144,7 @@ def _profile(monster: MonsterCard, equipment: EquipmentCard | None) -> Profile:
     )
     traits = frozenset(monster.traits) | {m.trait for m in modifiers if isinstance(m, GrantTrait)}
     return Profile(
-        attacks=tuple((t, v) for t, v in zip(ATTACK_TYPES, values) if v),
+        attacks=tuple((t, v) for t, v in zip(ATTACK_TYPES, values, strict=False) if v),
         traits=traits,
         trait_names=tuple(sorted(traits)),
         values=(values[0], values[1], values[2], values[3]),

@@ -9,7 +9,6 @@ from __future__ import annotations
 from typing import Literal
 
 from engine.rng import Rng
-from engine.tape import Tape
 from engine.rulesets.card_monsters.data import PROFILES, AttackType
 from engine.rulesets.card_monsters.model import (
     AttackHit,
@@ -27,6 +26,7 @@ from engine.rulesets.card_monsters.model import (
     TurnEnded,
     TurnStarted,
 )
+from engine.tape import Tape
 
 BACK_ROW = (2, 3)
 MAGIC_ORDER = {1: (1,), 2: (2, 1), 3: (3, 1)}
@@ -188,7 +188,13 @@ def _occupied(state: State, seat: int, positions: tuple[int, ...]) -> list[int]:
 
 
 def _apply_hits(
-    tape: Tape[State, Event], attacker: int, defender: int, p: int, t: AttackType, value: int, hits: list[tuple[int, HitKind]]
+    tape: Tape[State, Event],
+    attacker: int,
+    defender: int,
+    p: int,
+    t: AttackType,
+    value: int,
+    hits: list[tuple[int, HitKind]],
 ) -> None:
     """§8.5 apply_hits: all damage first, then destructions in hit order, then one compaction."""
     for r, kind in hits:

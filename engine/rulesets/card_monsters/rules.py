@@ -14,8 +14,6 @@ from engine.errors import Rejected
 from engine.legal import Family, legal
 from engine.precheck import check_common
 from engine.rng import Rng
-from engine.tape import Tape
-from engine.rulesets.card_monsters.evolve import evolve
 from engine.rulesets.card_monsters.codes import Code
 from engine.rulesets.card_monsters.data import (
     CATALOG,
@@ -28,6 +26,7 @@ from engine.rulesets.card_monsters.data import (
     MonsterCard,
     max_hp_bonus,
 )
+from engine.rulesets.card_monsters.evolve import evolve
 from engine.rulesets.card_monsters.model import (
     MAIN,
     OVER,
@@ -59,6 +58,7 @@ from engine.rulesets.card_monsters.resolve import (
     gain_crystals,
     refill,
 )
+from engine.tape import Tape
 
 # --- common checks (§7) ---------------------------------------------------------------------------------
 
@@ -204,7 +204,9 @@ def emit_equip(tape: Tape[State, Event], cmd: Equip, plan: tuple[EquipmentCard, 
     refill(tape, seat, "item")
 
 
-def emit_use_consumable(tape: Tape[State, Event], cmd: UseConsumable, plan: tuple[ConsumableCard, int | None, int]) -> None:
+def emit_use_consumable(
+    tape: Tape[State, Event], cmd: UseConsumable, plan: tuple[ConsumableCard, int | None, int]
+) -> None:
     """§8.3: ConsumableUsed, the effect, the refill, then the elimination check."""
     card, target_seat, crystals = plan
     seat = tape.state.active
@@ -219,7 +221,9 @@ def emit_use_consumable(tape: Tape[State, Event], cmd: UseConsumable, plan: tupl
     check_elimination(tape)
 
 
-def _apply_effect(tape: Tape[State, Event], cmd: UseConsumable, effect: Heal | Damage, seat: int, position: int) -> None:
+def _apply_effect(
+    tape: Tape[State, Event], cmd: UseConsumable, effect: Heal | Damage, seat: int, position: int
+) -> None:
     target = tape.state.sides[seat].field[position - 1]
     assert target is not None
     if isinstance(effect, Heal):

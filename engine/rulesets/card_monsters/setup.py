@@ -12,10 +12,9 @@ from typing import Any
 from engine.errors import ConfigError
 from engine.options import check_options
 from engine.rng import Rng
-from engine.tape import Tape
-from engine.rulesets.card_monsters.evolve import evolve
 from engine.rulesets.card_monsters.codes import Code
 from engine.rulesets.card_monsters.data import CATALOG, PRESETS, MonsterCard
+from engine.rulesets.card_monsters.evolve import evolve
 from engine.rulesets.card_monsters.model import (
     Config,
     Event,
@@ -27,6 +26,7 @@ from engine.rulesets.card_monsters.model import (
     State,
 )
 from engine.rulesets.card_monsters.resolve import refill, start_turn
+from engine.tape import Tape
 
 SEATS = 2
 DEFAULT_DECKS = ("starter_a", "starter_b")
@@ -44,8 +44,9 @@ def configure(data: Any) -> Config:
     if len(seats) != SEATS:
         raise ConfigError(Code.PLAYER_COUNT_INVALID, None, f"card_monsters needs exactly {SEATS} seats")
     # checks 2-3: unknown option names, then values, each over the names in sorted order
-    options = check_options(data.get("options", {}), Options, unknown=Code.UNKNOWN_OPTION,
-                            invalid=Code.OPTION_OUT_OF_RANGE)
+    options = check_options(
+        data.get("options", {}), Options, unknown=Code.UNKNOWN_OPTION, invalid=Code.OPTION_OUT_OF_RANGE
+    )
     decks = tuple(_check_deck(seat, entry) for seat, entry in enumerate(seats))
     return Config(seats=tuple(SeatConfig(deck=d) for d in decks), options=options)
 
@@ -95,8 +96,8 @@ def setup(config: Config, rng: Rng) -> list[Event]:
     tape = Tape(initial(config), evolve)
     for seat, deck in enumerate(tape.state.decks):
         cards = [instance_id(seat, i) for i in range(len(deck))]
-        monsters = [c for c, k in zip(cards, deck) if isinstance(CATALOG[k], MonsterCard)]
-        items = [c for c, k in zip(cards, deck) if not isinstance(CATALOG[k], MonsterCard)]
+        monsters = [c for c, k in zip(cards, deck, strict=False) if isinstance(CATALOG[k], MonsterCard)]
+        items = [c for c, k in zip(cards, deck, strict=False) if not isinstance(CATALOG[k], MonsterCard)]
         order = tuple(rng.shuffle(monsters))
         tape.emit(PileShuffled(seat, "monster", order, len(order)))
         order = tuple(rng.shuffle(items))
@@ -108,4 +109,3 @@ def setup(config: Config, rng: Rng) -> list[Event]:
         refill(tape, seat, "item")
     start_turn(tape, first, 1)
     return tape.events
-

@@ -75,7 +75,7 @@ def _side_view(state: State, seat: int, viewer: Viewer) -> SideView:
         hand_item_count=len(side.hand_items),
         hand_monsters=_cards(state, side.hand_monsters) if is_owner else None,
         hand_items=_cards(state, side.hand_items) if is_owner else None,
-        field=tuple([_monster_view(p, m) for p, m in zip(POSITIONS, side.field) if m is not None]),
+        field=tuple([_monster_view(p, m) for p, m in zip(POSITIONS, side.field, strict=False) if m is not None]),
         discard=_cards(state, side.discard),
     )
 

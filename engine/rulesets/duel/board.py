@@ -70,8 +70,7 @@ def window_eligible(state: State, seat: int) -> bool:
 def attacks_forbidden(state: State, seat: int) -> bool:
     """The opponent of ``seat`` controls a face-up ``opponent_monsters_cannot_attack`` card (§8.8)."""
     return any(
-        card is not None and card.face_up and card.card_id in ATTACK_LOCK
-        for card in state.sides[1 - seat].spell_traps
+        card is not None and card.face_up and card.card_id in ATTACK_LOCK for card in state.sides[1 - seat].spell_traps
     )
 
 

@@ -103,8 +103,18 @@ class Countdown(_Step, tag="countdown", frozen=True):
 
 
 Step = (
-    Destroy | Damage | Draw | FlipUpAll | ChangePosition | ReturnToHand | SpecialSummon | FusionSummon
-    | Equip | SetCounter | AddCounter | Countdown
+    Destroy
+    | Damage
+    | Draw
+    | FlipUpAll
+    | ChangePosition
+    | ReturnToHand
+    | SpecialSummon
+    | FusionSummon
+    | Equip
+    | SetCounter
+    | AddCounter
+    | Countdown
 )
 
 

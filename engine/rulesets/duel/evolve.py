@@ -8,15 +8,54 @@ from msgspec.structs import replace
 
 from engine.rulesets.duel.model.commands import Choices
 from engine.rulesets.duel.model.events import (
-    AttackCancelled, AttackDeclared, AttackEnded, CardActivated, CardDestroyed, CardDrawn, CardReturned,
-    CardSentToGraveyard, CountersChanged, DamageCalculated, DamageDealt, DecisionClosed, DecisionRequested,
-    DeckShuffled, DrawFailed, DuelCreated, EffectResolved, EffectTriggered, EquipAttached, Event,
-    FirstPlayerDecided, FlipSummoned, MatchEnded, MonsterFlipped, MonsterSet, MonsterTurnedFaceDown,
-    NormalSummoned, PhaseChanged, PlayerConceded, PositionChanged, ResponsePassed, SpecialSummoned,
-    SpellTrapSet, TimeoutRecorded, TurnEnded, TurnStarted,
+    AttackCancelled,
+    AttackDeclared,
+    AttackEnded,
+    CardActivated,
+    CardDestroyed,
+    CardDrawn,
+    CardReturned,
+    CardSentToGraveyard,
+    CountersChanged,
+    DamageCalculated,
+    DamageDealt,
+    DecisionClosed,
+    DecisionRequested,
+    DeckShuffled,
+    DrawFailed,
+    DuelCreated,
+    EffectResolved,
+    EffectTriggered,
+    EquipAttached,
+    Event,
+    FirstPlayerDecided,
+    FlipSummoned,
+    MatchEnded,
+    MonsterFlipped,
+    MonsterSet,
+    MonsterTurnedFaceDown,
+    NormalSummoned,
+    PhaseChanged,
+    PlayerConceded,
+    PositionChanged,
+    ResponsePassed,
+    SpecialSummoned,
+    SpellTrapSet,
+    TimeoutRecorded,
+    TurnEnded,
+    TurnStarted,
 )
 from engine.rulesets.duel.model.state import (
-    Attack, CardRef, Monster, Pending, QueuedTrigger, Result, Side, SpellTrap, State, owner_of,
+    Attack,
+    CardRef,
+    Monster,
+    Pending,
+    QueuedTrigger,
+    Result,
+    Side,
+    SpellTrap,
+    State,
+    owner_of,
 )
 from engine.tuples import drop, put
 
@@ -161,12 +200,14 @@ def _created(state: State, event: DuelCreated) -> State:
         main, extra, side_deck = seat.main, seat.extra, seat.side
         assert isinstance(main, tuple) and isinstance(extra, tuple) and isinstance(side_deck, tuple)
         cards.update((r.instance, r) for refs in (main, extra, side_deck) for r in refs)
-        sides.append(Side(
-            lp=event.options.starting_lp,
-            deck=tuple(r.instance for r in main),
-            extra=tuple(r.instance for r in extra),
-            side_deck=tuple(r.instance for r in side_deck),
-        ))
+        sides.append(
+            Side(
+                lp=event.options.starting_lp,
+                deck=tuple(r.instance for r in main),
+                extra=tuple(r.instance for r in extra),
+                side_deck=tuple(r.instance for r in side_deck),
+            )
+        )
     return State(options=event.options, cards=cards, sides=tuple(sides))
 
 

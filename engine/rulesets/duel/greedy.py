@@ -6,8 +6,17 @@ from typing import Any
 
 from engine.rulesets.duel.data import CATALOG, Card, Destroy, ReturnToHand
 from engine.rulesets.duel.model.commands import (
-    Activate, Advance, ChangePosition, ChooseTarget, DeclareAttack, Discard, FlipSummon, NormalSummon,
-    ReplayAttack, SetMonster, SetSpellTrap,
+    Activate,
+    Advance,
+    ChangePosition,
+    ChooseTarget,
+    DeclareAttack,
+    Discard,
+    FlipSummon,
+    NormalSummon,
+    ReplayAttack,
+    SetMonster,
+    SetSpellTrap,
 )
 from engine.rulesets.duel.model.state import GraveyardRef, MonsterRef, SpellTrapRef
 from engine.rulesets.duel.model.views import MonsterView, View
@@ -15,7 +24,7 @@ from engine.rulesets.duel.model.views import MonsterView, View
 _HOSTILE = frozenset(
     card.id
     for card in CATALOG.values()
-    if card.effect.activate and any(isinstance(s, Destroy | ReturnToHand) for s in card.effect.activate.steps)
+    if (card.effect.activate and any(isinstance(s, Destroy | ReturnToHand) for s in card.effect.activate.steps))
     or card.id in ("dusk_visitation", "kneeling_decree")
 )
 """Cards whose target should be the opponent's."""

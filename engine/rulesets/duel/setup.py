@@ -17,10 +17,23 @@ from engine.rulesets.duel.data import PRESETS
 from engine.rulesets.duel.decks import Problem, deck_problems
 from engine.rulesets.duel.evolve import evolve
 from engine.rulesets.duel.model.events import (
-    CardDrawn, DeckShuffled, DuelCreated, Event, FirstPlayerDecided, SeatDeck,
+    CardDrawn,
+    DeckShuffled,
+    DuelCreated,
+    Event,
+    FirstPlayerDecided,
+    SeatDeck,
 )
 from engine.rulesets.duel.model.state import (
-    SEATS, CardRef, Config, DeckList, Options, SeatConfig, State, card_of, instance_id,
+    SEATS,
+    CardRef,
+    Config,
+    DeckList,
+    Options,
+    SeatConfig,
+    State,
+    card_of,
+    instance_id,
 )
 from engine.rulesets.duel.resolve.end import check_end
 from engine.rulesets.duel.resolve.turn import settle, start_turn
@@ -45,7 +58,9 @@ def _config_problems(data: Any) -> list[Problem]:
         return [Problem(Code.CONFIG_INVALID)]
     seats, options = data.get("seats"), data.get("options", {})
     shaped = (
-        isinstance(seats, list) and len(seats) == 2 and isinstance(options, dict)
+        isinstance(seats, list)
+        and len(seats) == 2
+        and isinstance(options, dict)
         and all(isinstance(s, dict) and set(s) <= {"deck"} and isinstance(s.get("deck", ""), str | dict) for s in seats)
     )
     if not shaped:

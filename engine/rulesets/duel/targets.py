@@ -6,9 +6,15 @@ from engine.errors import Rejected
 from engine.rulesets.duel.codes import Code
 from engine.rulesets.duel.data import CATALOG, TargetSpec
 from engine.rulesets.duel.model.state import (
-    SEATS, SLOTS, GraveyardRef, MonsterRef, SpellTrapRef, State, TargetRef, card_of,
+    SEATS,
+    SLOTS,
+    GraveyardRef,
+    MonsterRef,
+    SpellTrapRef,
+    State,
+    TargetRef,
+    card_of,
 )
-
 
 _MISFIT = "that target does not fit this card"
 

@@ -12,16 +12,53 @@ from msgspec.structs import replace
 from engine.contract import Viewer
 from engine.rulesets.duel.board import atk_with, defense, equipment
 from engine.rulesets.duel.model.events import (
-    AttackCancelled, AttackDeclared, AttackEnded, CardActivated, CardDestroyed, CardDrawn, CardReturned,
-    CardSentToGraveyard, CountersChanged, DamageCalculated, DamageDealt, DecisionClosed, DecisionRequested,
-    DeckShuffled, DrawFailed, DuelCreated, EffectResolved, EffectTriggered, EquipAttached, Event,
-    FirstPlayerDecided, FlipSummoned, MatchEnded, MonsterFlipped, MonsterSet, MonsterTurnedFaceDown,
-    NormalSummoned, PhaseChanged, PlayerConceded, PositionChanged, ResponsePassed, SeatDeck, SpecialSummoned,
-    SpellTrapSet, TimeoutRecorded, TurnEnded, TurnStarted,
+    AttackCancelled,
+    AttackDeclared,
+    AttackEnded,
+    CardActivated,
+    CardDestroyed,
+    CardDrawn,
+    CardReturned,
+    CardSentToGraveyard,
+    CountersChanged,
+    DamageCalculated,
+    DamageDealt,
+    DecisionClosed,
+    DecisionRequested,
+    DeckShuffled,
+    DrawFailed,
+    DuelCreated,
+    EffectResolved,
+    EffectTriggered,
+    EquipAttached,
+    Event,
+    FirstPlayerDecided,
+    FlipSummoned,
+    MatchEnded,
+    MonsterFlipped,
+    MonsterSet,
+    MonsterTurnedFaceDown,
+    NormalSummoned,
+    PhaseChanged,
+    PlayerConceded,
+    PositionChanged,
+    ResponsePassed,
+    SeatDeck,
+    SpecialSummoned,
+    SpellTrapSet,
+    TimeoutRecorded,
+    TurnEnded,
+    TurnStarted,
 )
 from engine.rulesets.duel.model.state import SEATS, CardRef, Monster, SpellTrap, State
 from engine.rulesets.duel.model.views import (
-    AttackView, MonsterView, PendingView, Pile, SideView, SpellTrapView, View,
+    AttackView,
+    MonsterView,
+    PendingView,
+    Pile,
+    SideView,
+    SpellTrapView,
+    View,
 )
 
 
@@ -80,13 +117,23 @@ def _monster_view(monster: Monster, own: bool, equips: list[SpellTrap]) -> Monst
     turns = (monster.arrived_turn, monster.position_changed_turn, monster.attacked_turn)
     if face_down and not own:
         return MonsterView(
-            face_down=True, position=monster.position, arrived_turn=turns[0], position_changed_turn=turns[1],
+            face_down=True,
+            position=monster.position,
+            arrived_turn=turns[0],
+            position_changed_turn=turns[1],
             attacked_turn=turns[2],
         )
     return MonsterView(
-        face_down=face_down, position=monster.position, arrived_turn=turns[0], position_changed_turn=turns[1],
-        attacked_turn=turns[2], instance=monster.instance, card_id=monster.card_id, atk=atk_with(monster, equips),
-        defense=defense(monster), equips=tuple(card.instance for card in equips),
+        face_down=face_down,
+        position=monster.position,
+        arrived_turn=turns[0],
+        position_changed_turn=turns[1],
+        attacked_turn=turns[2],
+        instance=monster.instance,
+        card_id=monster.card_id,
+        atk=atk_with(monster, equips),
+        defense=defense(monster),
+        equips=tuple(card.instance for card in equips),
     )
 
 
@@ -94,8 +141,12 @@ def _spell_trap_view(card: SpellTrap, own: bool) -> SpellTrapView:
     if not card.face_up and not own:
         return SpellTrapView(face_down=True, set_turn=card.set_turn)
     return SpellTrapView(
-        face_down=not card.face_up, set_turn=card.set_turn, instance=card.instance, card_id=card.card_id,
-        counters=dict(card.counters), equipped_to=card.equipped_to,
+        face_down=not card.face_up,
+        set_turn=card.set_turn,
+        instance=card.instance,
+        card_id=card.card_id,
+        counters=dict(card.counters),
+        equipped_to=card.equipped_to,
     )
 
 
@@ -109,8 +160,11 @@ def _attack_view(state: State, viewer: Viewer) -> AttackView | None:
         target = state.sides[defender].monsters[attack.target_slot]
         visible = target is not None and target.instance == attack.target and target.face_up
     base = AttackView(
-        attacker=attack.attacker, attacker_slot=attack.attacker_slot, target_slot=attack.target_slot,
-        defender_count=attack.defender_count, stage=attack.stage,
+        attacker=attack.attacker,
+        attacker_slot=attack.attacker_slot,
+        target_slot=attack.target_slot,
+        defender_count=attack.defender_count,
+        stage=attack.stage,
     )
     return replace(base, target=attack.target) if visible or attack.target_slot is None else base
 
@@ -141,12 +195,35 @@ def redact(event: Event, viewer: Viewer) -> Event:
         case DecisionRequested(decision_id=d, seat=seat, kind=kind):
             return event if viewer == seat else DecisionRequested(decision_id=d, seat=seat, kind=kind)
         case (
-            FirstPlayerDecided() | DrawFailed() | TurnStarted() | PhaseChanged() | NormalSummoned() | FlipSummoned()
-            | SpecialSummoned() | PositionChanged() | MonsterFlipped() | MonsterTurnedFaceDown() | CardActivated()
-            | EquipAttached() | CountersChanged() | CardDestroyed() | CardSentToGraveyard() | CardReturned()
-            | EffectTriggered() | EffectResolved() | AttackDeclared() | AttackCancelled() | DamageCalculated()
-            | DamageDealt() | AttackEnded() | DecisionClosed() | ResponsePassed() | TimeoutRecorded() | TurnEnded()
-            | PlayerConceded() | MatchEnded()
+            FirstPlayerDecided()
+            | DrawFailed()
+            | TurnStarted()
+            | PhaseChanged()
+            | NormalSummoned()
+            | FlipSummoned()
+            | SpecialSummoned()
+            | PositionChanged()
+            | MonsterFlipped()
+            | MonsterTurnedFaceDown()
+            | CardActivated()
+            | EquipAttached()
+            | CountersChanged()
+            | CardDestroyed()
+            | CardSentToGraveyard()
+            | CardReturned()
+            | EffectTriggered()
+            | EffectResolved()
+            | AttackDeclared()
+            | AttackCancelled()
+            | DamageCalculated()
+            | DamageDealt()
+            | AttackEnded()
+            | DecisionClosed()
+            | ResponsePassed()
+            | TimeoutRecorded()
+            | TurnEnded()
+            | PlayerConceded()
+            | MatchEnded()
         ):
             return event
         case _:

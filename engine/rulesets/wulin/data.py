@@ -217,7 +217,8 @@ def effects_of(card: Card) -> tuple[Effect, ...]:
 QI_COST: dict[str, int] = {card.id: _qi_cost(card) for card in _DATA.cards}
 """§8.2 by card id: what using (consumables), flipping (formations) or engaging (battle cards) costs."""
 TARGETED: frozenset[str] = frozenset(
-    card.id for card in _DATA.cards
+    card.id
+    for card in _DATA.cards
     if any(isinstance(e, ModifyStats) and isinstance(e.selector, TargetOwnBattle) for e in effects_of(card))
 )
 """§7 use_card (4): the cards with a ``target_own_battle`` selector."""

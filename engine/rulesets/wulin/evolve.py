@@ -86,23 +86,30 @@ def _hp(state: State, e: HpChanged) -> State:
 
 
 def _phase_started(state: State, e: PhaseStarted) -> State:
-    sides = tuple([
-        replace(side, actions=0, consumable_used=False, play_used=False, discard_used=False, battle_flip_used=False)
-        for side in state.sides
-    ])
+    sides = tuple(
+        [
+            replace(side, actions=0, consumable_used=False, play_used=False, discard_used=False, battle_flip_used=False)
+            for side in state.sides
+        ]
+    )
     return replace(state, phase_no=e.phase_no, active_seat=e.seat, status=IN_PROGRESS, sides=sides)
 
 
 def _drawn(state: State, e: CardsDrawn) -> State:
     assert e.iids is not None, "the fold takes full events, never a viewer's redacted copy"
     side = state.sides[e.seat]
-    return _with(state, e.seat, replace(side, library=side.library[e.count:], hand=(*side.hand, *e.iids)))
+    return _with(state, e.seat, replace(side, library=side.library[e.count :], hand=(*side.hand, *e.iids)))
 
 
 def _used(state: State, e: CardUsed) -> State:
     side = state.sides[e.seat]
-    side = replace(side, hand=drop(side.hand, e.card), graveyard=(*side.graveyard, CardView(e.card, e.card_id)),
-                   consumable_used=True, actions=side.actions + 1)
+    side = replace(
+        side,
+        hand=drop(side.hand, e.card),
+        graveyard=(*side.graveyard, CardView(e.card, e.card_id)),
+        consumable_used=True,
+        actions=side.actions + 1,
+    )
     return _with(state, e.seat, side)
 
 
@@ -121,8 +128,9 @@ def _played(state: State, e: CardPlayed) -> State:
 def _discarded(state: State, e: CardDiscarded) -> State:
     side = state.sides[e.seat]
     side = replace(side, hand=drop(side.hand, e.card)) if e.from_ == "hand" else _remove(side, e.card)
-    side = replace(side, graveyard=(*side.graveyard, CardView(e.card, e.card_id)), discard_used=True,
-                   actions=side.actions + 1)
+    side = replace(
+        side, graveyard=(*side.graveyard, CardView(e.card, e.card_id)), discard_used=True, actions=side.actions + 1
+    )
     return _with(state, e.seat, side)
 
 
@@ -186,8 +194,7 @@ def _truce_closed(state: State, e: TruceAccepted | TruceRejected | TruceExpired)
 
 
 def _ended(state: State, e: MatchEnded) -> State:
-    return replace(state, status=ENDED, result=Result(e.winner, e.reason), pending=None, clock=None,
-                   truce_offer=None)
+    return replace(state, status=ENDED, result=Result(e.winner, e.reason), pending=None, clock=None, truce_offer=None)
 
 
 def _shuffled(state: State, e: LibraryShuffled) -> State:
@@ -221,7 +228,7 @@ def _update(side: Side, iid: str, **fields: object) -> Side:
     battle = side.battle_zone
     for i, card in enumerate(battle):
         if card.iid == iid:
-            return replace(side, battle_zone=(*battle[:i], replace(card, **fields), *battle[i + 1:]))
+            return replace(side, battle_zone=(*battle[:i], replace(card, **fields), *battle[i + 1 :]))
     skill = side.skill_zone
     return replace(side, skill_zone=tuple(replace(c, **fields) if c.iid == iid else c for c in skill))
 
@@ -288,15 +295,41 @@ def _declare_defence(state: State, event: DefenceDeclared) -> State:
 
 
 FOLDS: dict[type, Callable[[State, Any], State]] = {
-    ClockRestarted: _clock, QiChanged: _qi, HpChanged: _hp, PhaseStarted: _phase_started, CardsDrawn: _drawn,
-    CardUsed: _used, CardPlayed: _played, CardDiscarded: _discarded, CardFlipped: _flipped, CardLeftField: _left,
-    TempModifierApplied: _temp, AttackDeclared: _declare_attack, DefenceDeclared: _declare_defence,
-    LossChoiceRequired: _loss_required, AttackEnded: _resolved, WeaponResolved: _resolved,
-    HiddenWeaponThrown: _thrown, WeaponBlocked: _blocked, PhaseEnded: _phase_ended, TimedOut: _timed_out,
-    TruceProposed: _truce_proposed, TruceAccepted: _truce_closed, TruceRejected: _truce_closed,
-    TruceExpired: _truce_closed, MatchEnded: _ended, LibraryShuffled: _shuffled, WulinCreated: _created,
-    FirstPlayerDecided: _first, OpeningReshuffled: _record, SkillUpkeepFailed: _record, DefenceDeclined: _record,
-    CombatResolved: _record, LossChosen: _record, WeaponNotBlocked: _record, Conceded: _record,
+    ClockRestarted: _clock,
+    QiChanged: _qi,
+    HpChanged: _hp,
+    PhaseStarted: _phase_started,
+    CardsDrawn: _drawn,
+    CardUsed: _used,
+    CardPlayed: _played,
+    CardDiscarded: _discarded,
+    CardFlipped: _flipped,
+    CardLeftField: _left,
+    TempModifierApplied: _temp,
+    AttackDeclared: _declare_attack,
+    DefenceDeclared: _declare_defence,
+    LossChoiceRequired: _loss_required,
+    AttackEnded: _resolved,
+    WeaponResolved: _resolved,
+    HiddenWeaponThrown: _thrown,
+    WeaponBlocked: _blocked,
+    PhaseEnded: _phase_ended,
+    TimedOut: _timed_out,
+    TruceProposed: _truce_proposed,
+    TruceAccepted: _truce_closed,
+    TruceRejected: _truce_closed,
+    TruceExpired: _truce_closed,
+    MatchEnded: _ended,
+    LibraryShuffled: _shuffled,
+    WulinCreated: _created,
+    FirstPlayerDecided: _first,
+    OpeningReshuffled: _record,
+    SkillUpkeepFailed: _record,
+    DefenceDeclined: _record,
+    CombatResolved: _record,
+    LossChosen: _record,
+    WeaponNotBlocked: _record,
+    Conceded: _record,
     RefereeRuled: _record,
 }
 """Every event type of model.Event and its fold (test_rules checks the table covers the union)."""

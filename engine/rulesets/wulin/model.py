@@ -17,11 +17,28 @@ Zone = Literal["library", "hand", "skill_zone", "battle_zone", "graveyard"]
 FieldZone = Literal["skill_zone", "battle_zone"]
 Reason = Literal["hp_zero", "idle_timeouts", "concede", "truce", "referee", "round_limit"]
 QiReason = Literal[
-    "attack_cost", "defence_cost", "block_cost", "secret_art_cost", "treasure_cost", "formation_cost",
-    "skill_upkeep", "qi_card", "hidden_weapon", "secret_art", "treasure", "formation", "discard_effect",
+    "attack_cost",
+    "defence_cost",
+    "block_cost",
+    "secret_art_cost",
+    "treasure_cost",
+    "formation_cost",
+    "skill_upkeep",
+    "qi_card",
+    "hidden_weapon",
+    "secret_art",
+    "treasure",
+    "formation",
+    "discard_effect",
 ]
 HpReason = Literal[
-    "combat", "hidden_weapon", "secret_art", "treasure", "formation", "discard_effect", "timeout_penalty",
+    "combat",
+    "hidden_weapon",
+    "secret_art",
+    "treasure",
+    "formation",
+    "discard_effect",
+    "timeout_penalty",
 ]
 EffectReason = Literal["secret_art", "treasure", "formation", "discard_effect"]
 LeaveReason = Literal["combat", "weapon", "upkeep", "instant_formation"]
@@ -253,8 +270,23 @@ class RefereeRuling(_Command, tag="referee_ruling", frozen=True, gc=False):
 
 
 Command = (
-    UseCard | PlayCard | DiscardCard | FlipCard | Attack | Defend | NoDefence | Block | NoBlock | ChooseLoss
-    | EndPhase | ProposeTruce | AcceptTruce | RejectTruce | Concede | Timeout | RefereeRuling
+    UseCard
+    | PlayCard
+    | DiscardCard
+    | FlipCard
+    | Attack
+    | Defend
+    | NoDefence
+    | Block
+    | NoBlock
+    | ChooseLoss
+    | EndPhase
+    | ProposeTruce
+    | AcceptTruce
+    | RejectTruce
+    | Concede
+    | Timeout
+    | RefereeRuling
 )
 
 
@@ -519,12 +551,42 @@ class MatchEnded(_Event, frozen=True, gc=False):
 
 
 Event = (
-    WulinCreated | FirstPlayerDecided | OpeningReshuffled | LibraryShuffled | CardsDrawn | PhaseStarted
-    | SkillUpkeepFailed | QiChanged | HpChanged | CardUsed | CardPlayed | CardDiscarded | CardFlipped
-    | CardLeftField | TempModifierApplied | AttackDeclared | DefenceDeclared | DefenceDeclined | CombatResolved
-    | LossChoiceRequired | LossChosen | AttackEnded | HiddenWeaponThrown | WeaponBlocked | WeaponNotBlocked
-    | WeaponResolved | PhaseEnded | TimedOut | ClockRestarted | TruceProposed | TruceAccepted | TruceRejected
-    | TruceExpired | Conceded | RefereeRuled | MatchEnded
+    WulinCreated
+    | FirstPlayerDecided
+    | OpeningReshuffled
+    | LibraryShuffled
+    | CardsDrawn
+    | PhaseStarted
+    | SkillUpkeepFailed
+    | QiChanged
+    | HpChanged
+    | CardUsed
+    | CardPlayed
+    | CardDiscarded
+    | CardFlipped
+    | CardLeftField
+    | TempModifierApplied
+    | AttackDeclared
+    | DefenceDeclared
+    | DefenceDeclined
+    | CombatResolved
+    | LossChoiceRequired
+    | LossChosen
+    | AttackEnded
+    | HiddenWeaponThrown
+    | WeaponBlocked
+    | WeaponNotBlocked
+    | WeaponResolved
+    | PhaseEnded
+    | TimedOut
+    | ClockRestarted
+    | TruceProposed
+    | TruceAccepted
+    | TruceRejected
+    | TruceExpired
+    | Conceded
+    | RefereeRuled
+    | MatchEnded
 )
 
 

@@ -92,7 +92,12 @@ def actual_both(state: State, seat: int, card: FieldCard, role: str, group: bool
 
 
 def _continuous(
-    effects: tuple[ModifyStats, ...], controller: int, owner: int, attribute: str, atk: int, def_: int,
+    effects: tuple[ModifyStats, ...],
+    controller: int,
+    owner: int,
+    attribute: str,
+    atk: int,
+    def_: int,
 ) -> tuple[int, int]:
     for e in effects:
         if _selects(e.selector, controller, owner, attribute):
@@ -157,7 +162,11 @@ def pay(tape: Tape[State, Event], seat: int, cost: int, reason: QiReason, source
 
 
 def run_effects(
-    tape: Tape[State, Event], seat: int, source: str, effects: tuple[Effect, ...], reason: EffectReason,
+    tape: Tape[State, Event],
+    seat: int,
+    source: str,
+    effects: tuple[Effect, ...],
+    reason: EffectReason,
     target: str | None,
 ) -> bool:
     """Executes ``effects`` in order for controller ``seat``; True when the match ended."""
@@ -183,9 +192,9 @@ def _selected(state: State, seat: int, selector: Selector, target: str | None) -
     if isinstance(selector, TargetOwnBattle):
         return (target,) if target is not None else ()
     owner = seat if isinstance(selector, OwnBattle) else 1 - seat
-    return tuple(sorted(
-        c.iid for c in face_up_battle(state, owner) if selector.attribute in (None, BATTLE[c.card_id].attribute)
-    ))
+    return tuple(
+        sorted(c.iid for c in face_up_battle(state, owner) if selector.attribute in (None, BATTLE[c.card_id].attribute))
+    )
 
 
 def _mult(state: State, source: str, opponent: int, n: int) -> int:
@@ -283,8 +292,7 @@ def resolve_combat(tape: Tape[State, Event]) -> None:
         tape.emit(AttackEnded(attack.attack_id))
         return
     defender = 1 - seat
-    defenders = sorted((c for c in face_up_battle(state, defender) if c.iid in attack.defenders),
-                       key=lambda c: c.iid)
+    defenders = sorted((c for c in face_up_battle(state, defender) if c.iid in attack.defenders), key=lambda c: c.iid)
     group_a, group_d = len(attackers) >= 2, len(defenders) >= 2
     atk_a = side_total(state, seat, attackers, "atk", "attacking")
     def_a = side_total(state, seat, attackers, "def", "attacking")
@@ -308,10 +316,20 @@ def resolve_combat(tape: Tape[State, Event]) -> None:
             a_losses = (attack.focus,)
     d_losses = (defenders[0].iid,) if hit_d and not group_d else ()
     choice = hit_d and group_d
-    tape.emit(CombatResolved(
-        attack.attack_id, tuple(c.iid for c in attackers), tuple(c.iid for c in defenders),
-        atk_a, def_a, atk_d, def_d, a_losses, d_losses, choice,
-    ))
+    tape.emit(
+        CombatResolved(
+            attack.attack_id,
+            tuple(c.iid for c in attackers),
+            tuple(c.iid for c in defenders),
+            atk_a,
+            def_a,
+            atk_d,
+            def_d,
+            a_losses,
+            d_losses,
+            choice,
+        )
+    )
     for iid in a_losses:
         leave(tape, seat, iid, "combat")
     for iid in d_losses:

@@ -112,10 +112,20 @@ MODES = ("single", "joint", "combination")
 BATTLE_ZONE_SIZE = 5
 TRUCE_PROPOSALS = 3
 JOINT_SURCHARGE = 10
-CLOCKED = frozenset({
-    "use_card", "play_card", "discard_card", "flip_card", "attack", "defend", "no_defence", "block", "no_block",
-    "choose_loss",
-})
+CLOCKED = frozenset(
+    {
+        "use_card",
+        "play_card",
+        "discard_card",
+        "flip_card",
+        "attack",
+        "defend",
+        "no_defence",
+        "block",
+        "no_block",
+        "choose_loss",
+    }
+)
 """§9.2: commands that restart the clock when their issuer holds it."""
 
 
@@ -460,8 +470,9 @@ def emit_use_card(tape: Tape[State, Event], seat: int, cmd: UseCard, card: Card)
     pay(tape, seat, QI_COST[card.id], "secret_art_cost" if art else "treasure_cost", cmd.card)
     if isinstance(card, TreasureCard) and card.hidden_weapon is not None:
         weapon = card.hidden_weapon
-        tape.emit(HiddenWeaponThrown(
-            tape.state.next_ref, seat, cmd.card, card.id, card.attribute, weapon.atk, weapon.stat))
+        tape.emit(
+            HiddenWeaponThrown(tape.state.next_ref, seat, cmd.card, card.id, card.attribute, weapon.atk, weapon.stat)
+        )
         return
     run_effects(tape, seat, cmd.card, effects_of(card), "secret_art" if art else "treasure", cmd.target)
 
@@ -682,9 +693,22 @@ def _ruling(tape: Tape_, state: State, actor: Actor, cmd: RefereeRuling) -> None
 
 
 DECIDERS: dict[type, Callable[[Tape_, State, Actor, Any], None]] = {
-    UseCard: _use, PlayCard: _play, DiscardCard: _discard, FlipCard: _flip, Attack: _attack, Defend: _defend,
-    NoDefence: _no_defence, Block: _block, NoBlock: _no_block, ChooseLoss: _choose_loss, EndPhase: _end_phase,
-    ProposeTruce: _propose, AcceptTruce: _accept, RejectTruce: _reject, Concede: _concede, Timeout: _timeout,
+    UseCard: _use,
+    PlayCard: _play,
+    DiscardCard: _discard,
+    FlipCard: _flip,
+    Attack: _attack,
+    Defend: _defend,
+    NoDefence: _no_defence,
+    Block: _block,
+    NoBlock: _no_block,
+    ChooseLoss: _choose_loss,
+    EndPhase: _end_phase,
+    ProposeTruce: _propose,
+    AcceptTruce: _accept,
+    RejectTruce: _reject,
+    Concede: _concede,
+    Timeout: _timeout,
     RefereeRuling: _ruling,
 }
 """Every command type of model.Command and how it is decided (test_rules checks the table covers the union)."""
@@ -801,7 +825,7 @@ def _groups(eligible: list[FieldCard], qi: int, surcharge: bool) -> list[tuple[t
     if len(entries) == 1:
         return [((iid,), "single", None) for iid, entry in entries if entry.qi_cost <= qi]
     out: list[tuple[tuple[str, ...], str, str | None]] = [
-        ((iid, ), "single", None) for iid, entry in entries if entry.qi_cost <= qi
+        ((iid,), "single", None) for iid, entry in entries if entry.qi_cost <= qi
     ]
     for size in range(2, min(5, len(entries)) + 1):
         extra = JOINT_SURCHARGE * size if surcharge else 0
@@ -827,11 +851,17 @@ def _defend_candidates(state: State, seat: int) -> list[Defend]:
     assert isinstance(pending, PendingDefend)
     side = state.sides[seat]
     phase = state.phase_no
-    eligible = [c for c in side.battle_zone if c.face_up and c.card_id in BATTLE
-                and c.acted_phase != phase and c.attacked_phase != phase - 1]
+    eligible = [
+        c
+        for c in side.battle_zone
+        if c.face_up and c.card_id in BATTLE and c.acted_phase != phase and c.attacked_phase != phase - 1
+    ]
     focuses: Sequence[str | None] = pending.attackers if len(pending.attackers) >= 2 else (None,)
-    return [Defend(cards, mode, primary, focus)
-            for cards, mode, primary in _groups(eligible, side.qi, False) for focus in focuses]
+    return [
+        Defend(cards, mode, primary, focus)
+        for cards, mode, primary in _groups(eligible, side.qi, False)
+        for focus in focuses
+    ]
 
 
 def _block_candidates(state: State, seat: int) -> list[Block]:
@@ -919,8 +949,13 @@ _SITUATIONS: dict[tuple[object, ...], tuple[Family[State], ...]] = {
     now: tuple(f for f in FAMILIES if _in_play(f.tag, now))
     for now in (
         _Situation(answering, pending, *flags)
-        for answering, pending in ((None, False), (None, True), ("defend", True), ("block", True),
-                                   ("choose_loss", True))
+        for answering, pending in (
+            (None, False),
+            (None, True),
+            ("defend", True),
+            ("block", True),
+            ("choose_loss", True),
+        )
         for flags in product((False, True), repeat=6)
     )
 }
@@ -934,9 +969,14 @@ def legal_commands(state: State, seat: int) -> list[Command]:
     side = state.sides[seat] if seat in SEATS else state.sides[0]
     # A plain tuple finds its _Situation (a NamedTuple hashes and compares as one) without building it.
     now = (
-        answering, pending is not None, seat == state.active_seat,
-        state.truce_offer is not None and state.truce_offer != seat, state.options.allow_concede,
-        side.consumable_used, side.play_used, side.discard_used,
+        answering,
+        pending is not None,
+        seat == state.active_seat,
+        state.truce_offer is not None and state.truce_offer != seat,
+        state.options.allow_concede,
+        side.consumable_used,
+        side.play_used,
+        side.discard_used,
     )
     return legal(_SITUATIONS[now], precheck, state, seat)
 

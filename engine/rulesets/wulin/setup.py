@@ -40,8 +40,11 @@ SEATS = 2
 DECK_SIZE = 32
 MIN_QI = 10
 MIN_BATTLE = 8
-MAX_COPIES = {"none": (Code.TOO_MANY_COPIES, 3), "semi_limited": (Code.SEMI_LIMITED_EXCEEDED, 2),
-              "limited": (Code.LIMITED_EXCEEDED, 1)}
+MAX_COPIES = {
+    "none": (Code.TOO_MANY_COPIES, 3),
+    "semi_limited": (Code.SEMI_LIMITED_EXCEEDED, 2),
+    "limited": (Code.LIMITED_EXCEEDED, 1),
+}
 DEFAULT_DECKS = ("starter_a", "starter_b")
 THROWS = ("rock", "paper", "scissors")
 
@@ -143,16 +146,21 @@ def _check_cards(cards: list[str], problem: Any) -> None:
 
 def public_config(config: Config) -> Config:
     """The configuration every viewer may see: deck lists stay private (§5 step 1)."""
-    return Config(seats=tuple(SeatConfig(hero_attribute=s.hero_attribute) for s in config.seats),
-                  options=config.options)
+    return Config(
+        seats=tuple(SeatConfig(hero_attribute=s.hero_attribute) for s in config.seats), options=config.options
+    )
 
 
 def initial(config: Config) -> State:
     """The state before the first setup event: heroes only, empty zones."""
     options = config.options
     sides = tuple(
-        Side(hp=options.starting_hp, max_hp=options.starting_hp, qi=options.starting_qi,
-             hero_attribute=seat.hero_attribute)
+        Side(
+            hp=options.starting_hp,
+            max_hp=options.starting_hp,
+            qi=options.starting_qi,
+            hero_attribute=seat.hero_attribute,
+        )
         for seat in config.seats
     )
     return State(options=options, sides=sides)

@@ -63,8 +63,18 @@ def view(state: State, viewer: Viewer) -> View:
     """The match as ``viewer`` (a seat, or None for a spectator) may see it."""
     # Positional construction, in the field order of model.View (views are built for every bot move).
     return View(
-        viewer, state.status, state.result, state.phase_no, (state.phase_no + 1) // 2, state.active_seat,
-        state.first_seat, state.pending, state.truce_offer, state.clock, state.next_ref, state.open_attack,
+        viewer,
+        state.status,
+        state.result,
+        state.phase_no,
+        (state.phase_no + 1) // 2,
+        state.active_seat,
+        state.first_seat,
+        state.pending,
+        state.truce_offer,
+        state.clock,
+        state.next_ref,
+        state.open_attack,
         state.options,
         tuple([_side_view(state, seat, viewer) for seat in range(len(state.sides))]),
     )
@@ -76,11 +86,25 @@ def _side_view(state: State, seat: int, viewer: Viewer) -> SideView:
     card_ids = state.card_ids
     hand = tuple([CardView(iid, card_ids[iid]) for iid in side.hand]) if owner else None
     return SideView(
-        seat, side.hp, side.max_hp, side.qi, side.hero_attribute, len(side.library), len(side.hand), hand,
+        seat,
+        side.hp,
+        side.max_hp,
+        side.qi,
+        side.hero_attribute,
+        len(side.library),
+        len(side.hand),
+        hand,
         tuple([_field_view(state, seat, c, owner) for c in side.skill_zone]),
         tuple([_field_view(state, seat, c, owner) for c in side.battle_zone]),
-        side.graveyard, side.idle_streak, side.timeouts, side.truce_proposals_used, side.actions,
-        side.consumable_used, side.play_used, side.discard_used, side.battle_flip_used,
+        side.graveyard,
+        side.idle_streak,
+        side.timeouts,
+        side.truce_proposals_used,
+        side.actions,
+        side.consumable_used,
+        side.play_used,
+        side.discard_used,
+        side.battle_flip_used,
     )
 
 
@@ -93,17 +117,57 @@ def _field_view(state: State, seat: int, card: FieldCard, owner: bool) -> FieldV
         atk, def_ = actual_both(state, seat, card, "none", False)
     else:
         atk = def_ = 0
-    return FieldView(card.iid, card.card_id, card.face_up, card.played_phase, card.acted_phase,
-                     card.attacked_phase, card.temp_atk, card.temp_def, atk, def_)
+    return FieldView(
+        card.iid,
+        card.card_id,
+        card.face_up,
+        card.played_phase,
+        card.acted_phase,
+        card.attacked_phase,
+        card.temp_atk,
+        card.temp_def,
+        atk,
+        def_,
+    )
 
 
-PUBLIC_EVENTS: frozenset[type] = frozenset({
-    WulinCreated, FirstPlayerDecided, OpeningReshuffled, PhaseStarted, SkillUpkeepFailed, QiChanged, HpChanged,
-    CardUsed, CardDiscarded, CardFlipped, CardLeftField, TempModifierApplied, AttackDeclared, DefenceDeclared,
-    DefenceDeclined, CombatResolved, LossChoiceRequired, LossChosen, AttackEnded, HiddenWeaponThrown,
-    WeaponBlocked, WeaponNotBlocked, WeaponResolved, PhaseEnded, TimedOut, ClockRestarted, TruceProposed,
-    TruceAccepted, TruceRejected, TruceExpired, Conceded, RefereeRuled, MatchEnded,
-})
+PUBLIC_EVENTS: frozenset[type] = frozenset(
+    {
+        WulinCreated,
+        FirstPlayerDecided,
+        OpeningReshuffled,
+        PhaseStarted,
+        SkillUpkeepFailed,
+        QiChanged,
+        HpChanged,
+        CardUsed,
+        CardDiscarded,
+        CardFlipped,
+        CardLeftField,
+        TempModifierApplied,
+        AttackDeclared,
+        DefenceDeclared,
+        DefenceDeclined,
+        CombatResolved,
+        LossChoiceRequired,
+        LossChosen,
+        AttackEnded,
+        HiddenWeaponThrown,
+        WeaponBlocked,
+        WeaponNotBlocked,
+        WeaponResolved,
+        PhaseEnded,
+        TimedOut,
+        ClockRestarted,
+        TruceProposed,
+        TruceAccepted,
+        TruceRejected,
+        TruceExpired,
+        Conceded,
+        RefereeRuled,
+        MatchEnded,
+    }
+)
 """Events every viewer sees whole; the other three are redacted below (test_views checks the union)."""
 
 

@@ -59,16 +59,32 @@ def given(
     held = [k for ks in skills.values() for k in ks]
     deck = [k for k in cfg.skills if k not in held and k not in used_skills] if skill_deck is None else skill_deck
     seats = tuple(
-        Seat(hand=tuple(sorted(hands[s])), reserve=tuple(reserves.get(s, ())), skills=tuple(skills.get(s, ())),
-             total=totals[s] if totals else 0, conceded=s in conceded)
+        Seat(
+            hand=tuple(sorted(hands[s])),
+            reserve=tuple(reserves.get(s, ())),
+            skills=tuple(skills.get(s, ())),
+            total=totals[s] if totals else 0,
+            conceded=s in conceded,
+        )
         for s in range(n)
     )
     removed = tuple(c for c in cfg.pets if c not in placed)
     return replace(
-        initial(cfg), seats=seats, exposed=bits((*field, *removed, *used_skills)), round=round, current=current, direction=direction, step=step,
-        reserve_remaining=reserve_remaining, drawn_playable=tuple(drawn_playable), phase_no=phase_no,
-        phases_in_round=phases_in_round, field=tuple(field), removed=removed,
-        skill_deck=tuple(deck), used_skills=tuple(used_skills),
+        initial(cfg),
+        seats=seats,
+        exposed=bits((*field, *removed, *used_skills)),
+        round=round,
+        current=current,
+        direction=direction,
+        step=step,
+        reserve_remaining=reserve_remaining,
+        drawn_playable=tuple(drawn_playable),
+        phase_no=phase_no,
+        phases_in_round=phases_in_round,
+        field=tuple(field),
+        removed=removed,
+        skill_deck=tuple(deck),
+        used_skills=tuple(used_skills),
     )
 
 

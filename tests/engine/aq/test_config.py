@@ -34,10 +34,19 @@ def test_checks_run_in_the_spec_order() -> None:
     assert refused(bad) == ("OPTION_OUT_OF_RANGE", None)
 
 
-@pytest.mark.parametrize(("name", "value"), [
-    ("max_rounds", 0), ("max_rounds", 6), ("phase_seconds", 9), ("phase_seconds", 601),
-    ("max_phases_per_round", 19), ("max_phases_per_round", 1001), ("max_rounds", "3"), ("max_rounds", True),
-])
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("max_rounds", 0),
+        ("max_rounds", 6),
+        ("phase_seconds", 9),
+        ("phase_seconds", 601),
+        ("max_phases_per_round", 19),
+        ("max_phases_per_round", 1001),
+        ("max_rounds", "3"),
+        ("max_rounds", True),
+    ],
+)
 def test_integer_options_out_of_range(name: str, value: object) -> None:
     assert refused(config(3, **{name: value})) == ("OPTION_OUT_OF_RANGE", None)
 
@@ -83,21 +92,38 @@ def test_pet_counts_and_attack_range() -> None:
 
 def test_skills_match_section_13_3() -> None:
     assert [(s.id, s.name, s.effect.op) for s in CATALOG.skills] == [
-        ("SK01", "Reverse", "reverse_direction"), ("SK02", "Skip", "skip_next_phase"),
-        ("SK03", "Gift", "give_card"), ("SK04", "Stash", "cover_reserve"), ("SK05", "Banish", "remove_card"),
-        ("SK06", "Wild", "all_playable_this_phase"), ("SK07", "Burden", "target_draws_from_field"),
+        ("SK01", "Reverse", "reverse_direction"),
+        ("SK02", "Skip", "skip_next_phase"),
+        ("SK03", "Gift", "give_card"),
+        ("SK04", "Stash", "cover_reserve"),
+        ("SK05", "Banish", "remove_card"),
+        ("SK06", "Wild", "all_playable_this_phase"),
+        ("SK07", "Burden", "target_draws_from_field"),
         ("SK08", "Greed", "set_reserve_cap_this_phase"),
     ]
     assert SKILLS["SK07-2"].effect.count == 1 and SKILLS["SK08-1"].effect.value == 3
     assert [(s.needs.card, s.needs.target_seat) for s in CATALOG.skills] == [
-        (False, False), (False, False), (True, True), (True, False), (True, False), (False, False), (False, True),
+        (False, False),
+        (False, False),
+        (True, True),
+        (True, False),
+        (True, False),
+        (False, False),
+        (False, True),
         (False, False),
     ]
 
 
-@pytest.mark.parametrize(("attacker", "defender"), [
-    ("Mon.01a", "Mon.02a"), ("Mon.02a", "Mon.03a"), ("Mon.03a", "Mon.04a"), ("Mon.04a", "Mon.05a"), ("Mon.05a", "Mon.06a"),
-])
+@pytest.mark.parametrize(
+    ("attacker", "defender"),
+    [
+        ("Mon.01a", "Mon.02a"),
+        ("Mon.02a", "Mon.03a"),
+        ("Mon.03a", "Mon.04a"),
+        ("Mon.04a", "Mon.05a"),
+        ("Mon.05a", "Mon.06a"),
+    ],
+)
 def test_the_wheel_counters_one_way(attacker: str, defender: str) -> None:
     # D5: water → fire → wood → earth → thunder → water; low attacks so only the counter can make them playable.
     assert pairs(attacker, defender) == 1 and pairs(defender, attacker) == 0
@@ -105,7 +131,12 @@ def test_the_wheel_counters_one_way(attacker: str, defender: str) -> None:
 
 def test_attributeless_rules() -> None:
     # D6: an attributeless card always plays; an attributeless last card needs more attack or another one.
-    assert playable("Mon.41a", "Mon.24a") and not playable("Mon.16a", "Mon.39a") and playable("Mon.21a", "Mon.39a") and playable("Mon.40b", "Mon.39a")
+    assert (
+        playable("Mon.41a", "Mon.24a")
+        and not playable("Mon.16a", "Mon.39a")
+        and playable("Mon.21a", "Mon.39a")
+        and playable("Mon.40b", "Mon.39a")
+    )
     assert allowance("Mon.39a", "Mon.41a", 2) == 1 and allowance("Mon.41a", "Mon.41b", 2) == 0
 
 

@@ -10,9 +10,26 @@ from engine.errors import Rejected
 from engine.rng import ScriptedRng
 from engine.rulesets.aq import RULESET
 from engine.rulesets.aq.model import (
-    CardGiven, CardPlayed, Concede, CoverReserve, Draw, EndPhase, FieldCardDrawn, LearnSkill, MatchEnded,
-    NextPhaseSkipped, PhaseAutoResolved, PhaseEnded, PhaseStarted, PlayCard, PlayerConceded, RoundEnded,
-    SkillUsed, State, Timeout, UseSkill,
+    CardGiven,
+    CardPlayed,
+    Concede,
+    CoverReserve,
+    Draw,
+    EndPhase,
+    FieldCardDrawn,
+    LearnSkill,
+    MatchEnded,
+    NextPhaseSkipped,
+    PhaseAutoResolved,
+    PhaseEnded,
+    PhaseStarted,
+    PlayCard,
+    PlayerConceded,
+    RoundEnded,
+    SkillUsed,
+    State,
+    Timeout,
+    UseSkill,
 )
 from tests.engine.aq.helpers import given, rejection, run, types
 
@@ -58,18 +75,21 @@ def test_deadline_names_the_current_phase() -> None:
     assert RULESET.to_act(state) == (2,)
 
 
-@pytest.mark.parametrize(("command", "code"), [
-    (LearnSkill(("Mon.07a", "Mon.07a")), "BAD_FIELDS"),
-    (LearnSkill(("Mon.07a", "Mon.12a")), "CARD_NOT_IN_HAND"),
-    (UseSkill("SK03-2", "Mon.07a", 1), "SKILL_NOT_HELD"),
-    (UseSkill("SK07-1"), "BAD_FIELDS"),
-    (UseSkill("SK07-1", "Mon.07a", 1), "BAD_FIELDS"),
-    (UseSkill("SK07-1", None, 0), "BAD_TARGET"),
-    (UseSkill("SK07-1", None, 4), "BAD_TARGET"),
-    (UseSkill("SK01-1", "Mon.07a"), "BAD_FIELDS"),
-    (UseSkill("SK03-1", "Mon.99a", 1), "CARD_NOT_IN_HAND"),
-    (PlayCard("Mon.99z"), "CARD_NOT_IN_HAND"),
-])
+@pytest.mark.parametrize(
+    ("command", "code"),
+    [
+        (LearnSkill(("Mon.07a", "Mon.07a")), "BAD_FIELDS"),
+        (LearnSkill(("Mon.07a", "Mon.12a")), "CARD_NOT_IN_HAND"),
+        (UseSkill("SK03-2", "Mon.07a", 1), "SKILL_NOT_HELD"),
+        (UseSkill("SK07-1"), "BAD_FIELDS"),
+        (UseSkill("SK07-1", "Mon.07a", 1), "BAD_FIELDS"),
+        (UseSkill("SK07-1", None, 0), "BAD_TARGET"),
+        (UseSkill("SK07-1", None, 4), "BAD_TARGET"),
+        (UseSkill("SK01-1", "Mon.07a"), "BAD_FIELDS"),
+        (UseSkill("SK03-1", "Mon.99a", 1), "CARD_NOT_IN_HAND"),
+        (PlayCard("Mon.99z"), "CARD_NOT_IN_HAND"),
+    ],
+)
 def test_command_checks(command: object, code: str) -> None:
     state = given(hands={0: ["Mon.07a", "Mon.26a", "Mon.41a"]}, skills={0: ["SK01-1", "SK03-1", "SK07-1"]})
     assert rejection(state, 0, command) == code  # type: ignore[arg-type]
@@ -98,15 +118,24 @@ def test_timeout_in_drawn_choice_plays_the_first_option() -> None:
     state = given(field=["Mon.05a", "Mon.29a", "Mon.16a"], hands={0: ["Mon.02a"]})
     _, state = run(state, 0, Draw())
     events, _ = run(state, SYSTEM, Timeout(1))
-    assert events[:3] == [PhaseAutoResolved(0, 1, "timeout"), CardPlayed(0, "Mon.05a", "Mon.16a", 1, False, 0, "drawn"),
-                          PhaseEnded(0)]
+    assert events[:3] == [
+        PhaseAutoResolved(0, 1, "timeout"),
+        CardPlayed(0, "Mon.05a", "Mon.16a", 1, False, 0, "drawn"),
+        PhaseEnded(0),
+    ]
 
 
 def test_timeout_without_a_playable_card_draws_and_chooses() -> None:
     state = given(field=["Mon.05a", "Mon.29a", "Mon.16a"], hands={0: ["Mon.02a"]})
     events, _ = run(state, SYSTEM, Timeout(1))
-    assert types(events)[:6] == ["PhaseAutoResolved", "HandRevealed", "FieldCardDrawn", "FieldCardDrawn", "CardPlayed",
-                                 "PhaseEnded"]
+    assert types(events)[:6] == [
+        "PhaseAutoResolved",
+        "HandRevealed",
+        "FieldCardDrawn",
+        "FieldCardDrawn",
+        "CardPlayed",
+        "PhaseEnded",
+    ]
     assert events[4] == CardPlayed(0, "Mon.05a", "Mon.16a", 1, False, 0, "drawn")
 
 
@@ -120,8 +149,12 @@ def test_penalty_draw_from_a_single_field_card() -> None:
 def test_gifting_the_last_card_ends_the_phase() -> None:
     state = given(hands={0: ["Mon.21a"]}, skills={0: ["SK03-1"]})
     events, _ = run(state, 0, UseSkill("SK03-1", "Mon.21a", 3))
-    assert events == [SkillUsed(0, "SK03-1", "SK03", "Mon.21a", 3), CardGiven(0, 3, "Mon.21a"), PhaseEnded(0),
-                      PhaseStarted(1, 1, 2, 60)]
+    assert events == [
+        SkillUsed(0, "SK03-1", "SK03", "Mon.21a", 3),
+        CardGiven(0, 3, "Mon.21a"),
+        PhaseEnded(0),
+        PhaseStarted(1, 1, 2, 60),
+    ]
 
 
 def test_burden_refills_an_empty_hand() -> None:
@@ -141,8 +174,14 @@ def test_skip_follows_the_direction() -> None:
 
 def test_conceded_seat_opening_a_round_is_resolved_at_once() -> None:
     # Seat 3 ends the round at the phase limit; seat 0, conceded, opens round 2 on autopilot.
-    state = given(current=3, step="reserve", reserve_remaining=1, phases_in_round=20, conceded=[0],
-                  options={"max_phases_per_round": 20})
+    state = given(
+        current=3,
+        step="reserve",
+        reserve_remaining=1,
+        phases_in_round=20,
+        conceded=[0],
+        options={"max_phases_per_round": 20},
+    )
     events, state = run(state, 3, EndPhase())
     opened = types(events).index("RoundStarted")
     assert types(events)[opened:].count("PhaseAutoResolved") == 1
@@ -151,7 +190,15 @@ def test_conceded_seat_opening_a_round_is_resolved_at_once() -> None:
 
 def test_only_unconceded_zero_ends_the_match_early() -> None:
     # §10: seat 1 sits at 0 but has conceded; seat 2's round score brings nobody live to 0 or past 100.
-    state = given(3, current=2, round=2, step="reserve", reserve_remaining=1, hands={0: [], 1: [], 2: ["Mon.02a"]},
-                  totals=[5, 0, 7], conceded=[1])
+    state = given(
+        3,
+        current=2,
+        round=2,
+        step="reserve",
+        reserve_remaining=1,
+        hands={0: [], 1: [], 2: ["Mon.02a"]},
+        totals=[5, 0, 7],
+        conceded=[1],
+    )
     events, _ = run(state, 2, EndPhase())
     assert not [e for e in events if isinstance(e, MatchEnded)] and "RoundStarted" in types(events)

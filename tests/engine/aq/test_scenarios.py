@@ -9,11 +9,44 @@ from engine.errors import ConfigError
 from engine.rng import ScriptedRng
 from engine.rulesets.aq import RULESET
 from engine.rulesets.aq.model import (
-    CardGiven, CardPlayed, CardRemoved, Concede, Event, CoverReserve, DirectionChanged, Draw, EndPhase, FieldCardDrawn,
-    FieldLaidOut, HandDealt, HandRevealed, LearnSkill, MatchEnded, NextPhaseSkipped, Pending, PetsShuffled,
-    PhaseAutoResolved, PhaseEnded, PhaseSkipped, PhaseStarted, PlayCard, PlayerConceded, ReserveCovered,
-    ReserveReturned, RoundEnded, RoundScored, RoundStarted, SeatScore, SkillDealt, SkillDeckShuffled,
-    SkillLearned, SkillUsed, StartingPlayerChosen, State, Timeout, UseSkill,
+    CardGiven,
+    CardPlayed,
+    CardRemoved,
+    Concede,
+    CoverReserve,
+    DirectionChanged,
+    Draw,
+    EndPhase,
+    Event,
+    FieldCardDrawn,
+    FieldLaidOut,
+    HandDealt,
+    HandRevealed,
+    LearnSkill,
+    MatchEnded,
+    NextPhaseSkipped,
+    Pending,
+    PetsShuffled,
+    PhaseAutoResolved,
+    PhaseEnded,
+    PhaseSkipped,
+    PhaseStarted,
+    PlayCard,
+    PlayerConceded,
+    ReserveCovered,
+    ReserveReturned,
+    RoundEnded,
+    RoundScored,
+    RoundStarted,
+    SeatScore,
+    SkillDealt,
+    SkillDeckShuffled,
+    SkillLearned,
+    SkillUsed,
+    StartingPlayerChosen,
+    State,
+    Timeout,
+    UseSkill,
 )
 from engine.rulesets.aq.view import pending
 from tests.engine.aq.helpers import config, given, rejection, run, types
@@ -109,13 +142,22 @@ def test_s04_forced_play_and_exact_legal_list() -> None:
     assert rejection(state, 2, PlayCard("Mon.05a")) == "CARD_NOT_PLAYABLE"
     assert rejection(state, 2, Draw()) == "MUST_PLAY"
     assert RULESET.legal_commands(state, 2) == [
-        LearnSkill(("Mon.08a", "Mon.13a")), PlayCard("Mon.08a"), PlayCard("Mon.13a"), PlayCard("Mon.16a"), Concede(),
+        LearnSkill(("Mon.08a", "Mon.13a")),
+        PlayCard("Mon.08a"),
+        PlayCard("Mon.13a"),
+        PlayCard("Mon.16a"),
+        Concede(),
     ]
 
 
-@pytest.mark.parametrize(("card", "pairs", "beats", "allowance"), [
-    ("Mon.08a", 1, False, 1), ("Mon.13a", 1, True, 2), ("Mon.16a", 0, True, 1),
-])
+@pytest.mark.parametrize(
+    ("card", "pairs", "beats", "allowance"),
+    [
+        ("Mon.08a", 1, False, 1),
+        ("Mon.13a", 1, True, 2),
+        ("Mon.16a", 0, True, 1),
+    ],
+)
 def test_s04_allowances(card: str, pairs: int, beats: bool, allowance: int) -> None:
     events, _ = run(given(current=2, field=["Mon.09a"], hands={2: S4_HAND}), 2, PlayCard(card))
     assert events[0] == CardPlayed(2, card, "Mon.09a", pairs, beats, allowance, "hand")
@@ -125,7 +167,11 @@ def test_s05_attributeless() -> None:
     state = given(current=3, field=["Mon.21a"], hands={3: mon(1, 41), 0: mon(2)})
     assert rejection(state, 3, PlayCard("Mon.01a")) == "CARD_NOT_PLAYABLE"
     events, state = run(state, 3, PlayCard("Mon.41a"))
-    assert events == [CardPlayed(3, "Mon.41a", "Mon.21a", 0, False, 0, "hand"), PhaseEnded(3), PhaseStarted(1, 0, 2, 60)]
+    assert events == [
+        CardPlayed(3, "Mon.41a", "Mon.21a", 0, False, 0, "hand"),
+        PhaseEnded(3),
+        PhaseStarted(1, 0, 2, 60),
+    ]
     events, state = run(state, 0, PlayCard("Mon.02a"))
     assert events == [CardPlayed(0, "Mon.02a", "Mon.41a", 0, True, 1, "hand"), PhaseEnded(0), PhaseStarted(1, 1, 3, 60)]
 
@@ -134,8 +180,12 @@ def test_s06_one_drawn_card_playable() -> None:
     state = given(field=mon(20, 8, 24), hands={0: mon(2, 26)}, reserves={0: mon(6)})
     events, state = run(state, 0, Draw())
     assert events == [
-        HandRevealed(0, mon(2, 26)), FieldCardDrawn(0, "Mon.20a"), FieldCardDrawn(0, "Mon.08a"),
-        CardPlayed(0, "Mon.08a", "Mon.24a", 1, False, 0, "drawn"), PhaseEnded(0), PhaseStarted(1, 1, 2, 60),
+        HandRevealed(0, mon(2, 26)),
+        FieldCardDrawn(0, "Mon.20a"),
+        FieldCardDrawn(0, "Mon.08a"),
+        CardPlayed(0, "Mon.08a", "Mon.24a", 1, False, 0, "drawn"),
+        PhaseEnded(0),
+        PhaseStarted(1, 1, 2, 60),
     ]
     assert state.seats[0].hand == mon(2, 20, 26) and state.field == mon(24, 8) and state.seats[0].reserve == mon(6)
 
@@ -144,8 +194,11 @@ def test_s07_nothing_playable_reserve_returns() -> None:
     state = given(field=mon(4, 10, 24), hands={0: mon(2)}, reserves={0: mon(11, 6)})
     events, state = run(state, 0, Draw())
     assert events[:5] == [
-        HandRevealed(0, mon(2)), FieldCardDrawn(0, "Mon.04a"), FieldCardDrawn(0, "Mon.10a"),
-        ReserveReturned(0, "Mon.06a"), PhaseEnded(0),
+        HandRevealed(0, mon(2)),
+        FieldCardDrawn(0, "Mon.04a"),
+        FieldCardDrawn(0, "Mon.10a"),
+        ReserveReturned(0, "Mon.06a"),
+        PhaseEnded(0),
     ]
     assert state.seats[0].hand == mon(2, 4, 6, 10) and state.seats[0].reserve == mon(11)
 
@@ -166,21 +219,32 @@ def test_s08_two_drawn_cards_pending_choice() -> None:
 
 def s09_board(**extra: object) -> State:
     return given(
-        3, current=1, round=2, field=mon(7, 22), hands={0: mon(11), 1: mon(3), 2: mon(1, 2)},
-        reserves={0: mon(16), 2: mon(4)}, totals=[10, -5, 20], **extra,  # type: ignore[arg-type]
+        3,
+        current=1,
+        round=2,
+        field=mon(7, 22),
+        hands={0: mon(11), 1: mon(3), 2: mon(1, 2)},
+        reserves={0: mon(16), 2: mon(4)},
+        totals=[10, -5, 20],
+        **extra,  # type: ignore[arg-type]
     )
 
 
 def test_s09_field_exhaustion_and_scoring() -> None:
     events, state = run(s09_board(), 1, Draw())
     assert events[:6] == [
-        HandRevealed(1, mon(3)), FieldCardDrawn(1, "Mon.07a"), FieldCardDrawn(1, "Mon.22a"),
+        HandRevealed(1, mon(3)),
+        FieldCardDrawn(1, "Mon.07a"),
+        FieldCardDrawn(1, "Mon.22a"),
         RoundEnded(2, "field_exhausted", 1),
-        RoundScored(2, (
-            SeatScore(0, mon(11), 7, mon(16), 10, 3, 10, 13, False),
-            SeatScore(1, mon(3, 7, 22), 18, (), 0, -18, -5, -23, False),
-            SeatScore(2, mon(1, 2), 3, mon(4), 2, -1, 20, 19, False),
-        )),
+        RoundScored(
+            2,
+            (
+                SeatScore(0, mon(11), 7, mon(16), 10, 3, 10, 13, False),
+                SeatScore(1, mon(3, 7, 22), 18, (), 0, -18, -5, -23, False),
+                SeatScore(2, mon(1, 2), 3, mon(4), 2, -1, 20, 19, False),
+            ),
+        ),
         RoundStarted(3, 1, "clockwise"),
     ]
     assert state.status == "live"
@@ -188,7 +252,10 @@ def test_s09_field_exhaustion_and_scoring() -> None:
 
 def s10_board() -> State:
     return given(
-        3, field=mon(7), hands={0: mon(16), 1: mon(3, 41), 2: mon(39)}, reserves={0: mon(6), 2: mon(10)},
+        3,
+        field=mon(7),
+        hands={0: mon(16), 1: mon(3, 41), 2: mon(39)},
+        reserves={0: mon(6), 2: mon(10)},
         skills={1: ["SK03-1"]},
     )
 
@@ -197,16 +264,25 @@ def test_s10a_hand_empty_end_is_deferred() -> None:
     events, state = run(s10_board(), 0, PlayCard("Mon.16a"))
     assert events == [CardPlayed(0, "Mon.16a", "Mon.07a", 1, True, 2, "hand"), PhaseEnded(0), PhaseStarted(1, 1, 2, 60)]
     events, state = run(state, 1, PlayCard("Mon.41a"))
-    assert events == [CardPlayed(1, "Mon.41a", "Mon.16a", 0, False, 0, "hand"), PhaseEnded(1), PhaseStarted(1, 2, 3, 60)]
+    assert events == [
+        CardPlayed(1, "Mon.41a", "Mon.16a", 0, False, 0, "hand"),
+        PhaseEnded(1),
+        PhaseStarted(1, 2, 3, 60),
+    ]
     events, state = run(state, 2, PlayCard("Mon.39a"))
     assert events[:6] == [
-        CardPlayed(2, "Mon.39a", "Mon.41a", 0, True, 1, "hand"), PhaseEnded(2), PhaseStarted(1, 0, 4, 60),
+        CardPlayed(2, "Mon.39a", "Mon.41a", 0, True, 1, "hand"),
+        PhaseEnded(2),
+        PhaseStarted(1, 0, 4, 60),
         RoundEnded(1, "hand_empty", 0),
-        RoundScored(1, (
-            SeatScore(0, (), 0, mon(6), 4, 4, 0, 4, False),
-            SeatScore(1, mon(3), 1, (), 0, -1, 0, -1, False),
-            SeatScore(2, (), 0, mon(10), 5, 5, 0, 5, False),
-        )),
+        RoundScored(
+            1,
+            (
+                SeatScore(0, (), 0, mon(6), 4, 4, 0, 4, False),
+                SeatScore(1, mon(3), 1, (), 0, -1, 0, -1, False),
+                SeatScore(2, (), 0, mon(10), 5, 5, 0, 5, False),
+            ),
+        ),
         RoundStarted(2, 0, "clockwise"),
     ]
 
@@ -248,15 +324,24 @@ def test_s11b_learning_the_last_two_cards_ends_the_phase() -> None:
 
 
 def s12_board(skill: str, **extra: object) -> State:
-    return given(current=1, field=mon(21), hands={1: mon(2, 41), **extra.pop("hands", {})},  # type: ignore[dict-item]
-                 skills={1: [skill]}, **extra)  # type: ignore[arg-type]
+    return given(
+        current=1,
+        field=mon(21),
+        hands={1: mon(2, 41), **extra.pop("hands", {})},  # type: ignore[dict-item]
+        skills={1: [skill]},
+        **extra,
+    )  # type: ignore[arg-type]
 
 
 def test_s12a_reverse() -> None:
     events, state = run(s12_board("SK01-1"), 1, UseSkill("SK01-1"))
     assert events == [SkillUsed(1, "SK01-1", "SK01", None, None), DirectionChanged("counterclockwise")]
     events, _ = run(state, 1, PlayCard("Mon.41a"))
-    assert events == [CardPlayed(1, "Mon.41a", "Mon.21a", 0, False, 0, "hand"), PhaseEnded(1), PhaseStarted(1, 0, 2, 60)]
+    assert events == [
+        CardPlayed(1, "Mon.41a", "Mon.21a", 0, False, 0, "hand"),
+        PhaseEnded(1),
+        PhaseStarted(1, 0, 2, 60),
+    ]
 
 
 def test_s12b_skip() -> None:
@@ -264,8 +349,12 @@ def test_s12b_skip() -> None:
     assert events == [SkillUsed(1, "SK02-1", "SK02", None, None), NextPhaseSkipped(2)]
     events, _ = run(state, 1, PlayCard("Mon.41a"))
     assert events == [
-        CardPlayed(1, "Mon.41a", "Mon.21a", 0, False, 0, "hand"), PhaseEnded(1),
-        PhaseStarted(1, 2, 2, 60), PhaseSkipped(2), PhaseEnded(2), PhaseStarted(1, 3, 3, 60),
+        CardPlayed(1, "Mon.41a", "Mon.21a", 0, False, 0, "hand"),
+        PhaseEnded(1),
+        PhaseStarted(1, 2, 2, 60),
+        PhaseSkipped(2),
+        PhaseEnded(2),
+        PhaseStarted(1, 3, 3, 60),
     ]
 
 
@@ -336,8 +425,11 @@ def test_s14c_gift() -> None:
 
 def test_s14d_burden_exhausts_the_field() -> None:
     events, state = run(s14_board("SK07-1", field=mon(22)), 0, UseSkill("SK07-1", None, 3))
-    assert events[:3] == [SkillUsed(0, "SK07-1", "SK07", None, 3), FieldCardDrawn(3, "Mon.22a"),
-                          RoundEnded(1, "field_exhausted", 0)]
+    assert events[:3] == [
+        SkillUsed(0, "SK07-1", "SK07", None, 3),
+        FieldCardDrawn(3, "Mon.22a"),
+        RoundEnded(1, "field_exhausted", 0),
+    ]
     scored = events[3]
     assert isinstance(scored, RoundScored)
     assert scored.results[0].round_score == -15 and all(line.total_after < 0 for line in scored.results)
@@ -348,8 +440,15 @@ def test_s14d_burden_exhausts_the_field() -> None:
 
 
 def s15_events(total: int) -> list[Event]:
-    state = given(2, round=3, step="reserve", reserve_remaining=1, hands={0: mon(17, 21), 1: ()},
-                  reserves={0: mon(2), 1: mon(6, 10)}, totals=[total, -10])
+    state = given(
+        2,
+        round=3,
+        step="reserve",
+        reserve_remaining=1,
+        hands={0: mon(17, 21), 1: ()},
+        reserves={0: mon(2), 1: mon(6, 10)},
+        totals=[total, -10],
+    )
     events, _ = run(state, 0, EndPhase())
     return events
 
@@ -357,9 +456,16 @@ def s15_events(total: int) -> list[Event]:
 def test_s15_flip() -> None:
     events = s15_events(-40)
     assert events[:5] == [
-        PhaseEnded(0), PhaseStarted(3, 1, 2, 60), RoundEnded(3, "hand_empty", 1),
-        RoundScored(3, (SeatScore(0, mon(17, 21), 24, mon(2), 2, -22, -40, 62, True),
-                        SeatScore(1, (), 0, mon(6, 10), 9, 9, -10, -1, False))),
+        PhaseEnded(0),
+        PhaseStarted(3, 1, 2, 60),
+        RoundEnded(3, "hand_empty", 1),
+        RoundScored(
+            3,
+            (
+                SeatScore(0, mon(17, 21), 24, mon(2), 2, -22, -40, 62, True),
+                SeatScore(1, (), 0, mon(6, 10), 9, 9, -10, -1, False),
+            ),
+        ),
         RoundStarted(4, 1, "clockwise"),
     ]
 
@@ -370,11 +476,26 @@ def test_s15_variant_minus_50_does_not_flip() -> None:
     assert (scored.results[0].total_after, scored.results[0].flipped) == (-50, False)
 
 
-def round_end(n: int, round: int, hands: dict[int, tuple[str, ...]], reserves: dict[int, tuple[str, ...]],
-              totals: list[int], conceded: tuple[int, ...] = ()) -> list[Event]:
+def round_end(
+    n: int,
+    round: int,
+    hands: dict[int, tuple[str, ...]],
+    reserves: dict[int, tuple[str, ...]],
+    totals: list[int],
+    conceded: tuple[int, ...] = (),
+) -> list[Event]:
     """Ends the round: the last seat ends its reserve step and seat 0 starts with an empty hand."""
-    state = given(n, current=n - 1, round=round, step="reserve", reserve_remaining=1, hands=hands,
-                  reserves=reserves, totals=totals, conceded=conceded)
+    state = given(
+        n,
+        current=n - 1,
+        round=round,
+        step="reserve",
+        reserve_remaining=1,
+        hands=hands,
+        reserves=reserves,
+        totals=totals,
+        conceded=conceded,
+    )
     events, _ = run(state, n - 1, EndPhase())
     assert events[2] == RoundEnded(round, "hand_empty", 0)
     return events
@@ -406,8 +527,9 @@ def test_s17c_flip_past_100() -> None:
 
 
 def test_s18_next_round_reset() -> None:
-    board = s09_board(skills={0: ["SK04-2"]}, skill_deck=["SK05-1", "SK07-2"], used_skills=["SK02-2", "SK01-1"],
-                      direction=-1)
+    board = s09_board(
+        skills={0: ["SK04-2"]}, skill_deck=["SK05-1", "SK07-2"], used_skills=["SK02-2", "SK01-1"], direction=-1
+    )
     events, state = run(board, 1, Draw(), ScriptedRng())
     start = types(events).index("RoundStarted")
     assert events[start:] == [
@@ -435,8 +557,10 @@ def test_s19a_timeout_plays_the_first_playable_card() -> None:
     assert rejection(state, SYSTEM, Timeout(16)) == "TIMEOUT_STALE"
     events, state = run(state, SYSTEM, Timeout(17))
     assert events == [
-        PhaseAutoResolved(2, 17, "timeout"), CardPlayed(2, "Mon.08a", "Mon.09a", 1, False, 1, "hand"),
-        PhaseEnded(2), PhaseStarted(1, 3, 18, 60),
+        PhaseAutoResolved(2, 17, "timeout"),
+        CardPlayed(2, "Mon.08a", "Mon.09a", 1, False, 1, "hand"),
+        PhaseEnded(2),
+        PhaseStarted(1, 3, 18, 60),
     ]
     assert state.seats[2].reserve == ()
 
@@ -457,9 +581,13 @@ def test_s20a_conceded_seat_on_autopilot() -> None:
     assert rejection(state, 1, Concede()) == "SEAT_CONCEDED"
     events, state = run(state, 0, PlayCard("Mon.05a"))
     assert events == [
-        CardPlayed(0, "Mon.05a", "Mon.01a", 1, True, 2, "hand"), PhaseEnded(0), PhaseStarted(1, 1, 5, 60),
-        PhaseAutoResolved(1, 5, "conceded"), CardPlayed(1, "Mon.11a", "Mon.05a", 0, True, 1, "hand"),
-        PhaseEnded(1), PhaseStarted(1, 2, 6, 60),
+        CardPlayed(0, "Mon.05a", "Mon.01a", 1, True, 2, "hand"),
+        PhaseEnded(0),
+        PhaseStarted(1, 1, 5, 60),
+        PhaseAutoResolved(1, 5, "conceded"),
+        CardPlayed(1, "Mon.11a", "Mon.05a", 0, True, 1, "hand"),
+        PhaseEnded(1),
+        PhaseStarted(1, 2, 6, 60),
     ]
     assert state.seats[1].hand == mon(2) and state.seats[1].reserve == ()
 
@@ -476,8 +604,9 @@ def test_s20c_conceded_seat_neither_ends_nor_wins() -> None:
 
 
 def test_s21_phase_limit() -> None:
-    state = given(current=3, step="reserve", reserve_remaining=1, phases_in_round=20,
-                  options={"max_phases_per_round": 20})
+    state = given(
+        current=3, step="reserve", reserve_remaining=1, phases_in_round=20, options={"max_phases_per_round": 20}
+    )
     events, _ = run(state, 3, EndPhase())
     assert events[:2] == [PhaseEnded(3), RoundEnded(1, "phase_limit", 0)]
     scored = events[2]
@@ -488,7 +617,10 @@ def test_s21_phase_limit() -> None:
 def test_s22_reserve_step_exactness() -> None:
     state = given(current=1, step="reserve", reserve_remaining=1, hands={1: mon(3, 9)})
     assert RULESET.legal_commands(state, 1) == [
-        CoverReserve("Mon.03a"), CoverReserve("Mon.09a"), EndPhase(), Concede(),
+        CoverReserve("Mon.03a"),
+        CoverReserve("Mon.09a"),
+        EndPhase(),
+        Concede(),
     ]
     assert RULESET.legal_commands(state, 0) == [Concede()]
     assert rejection(state, 1, Draw()) == "WRONG_STEP"

@@ -15,7 +15,17 @@ from engine.match import Match, apply, create, encode, fold
 from engine.rng import Rng
 from engine.rulesets.aq import RULESET
 from engine.rulesets.aq.model import (
-    Command, Concede, CoverReserve, Draw, EndPhase, LearnSkill, PlayCard, RoundScored, State, Timeout, UseSkill,
+    Command,
+    Concede,
+    CoverReserve,
+    Draw,
+    EndPhase,
+    LearnSkill,
+    PlayCard,
+    RoundScored,
+    State,
+    Timeout,
+    UseSkill,
 )
 from engine.selfplay import next_move, play
 from tests.engine.aq.helpers import config
@@ -40,8 +50,10 @@ def test_bots_finish_with_a_spec_outcome(players: int, bot: str) -> None:
 
 
 def test_same_seed_same_game_and_the_fold_agrees() -> None:
-    runs = [play(RULESET, config(5), names(5), bytes(32), [make_bot("random", RULESET, s) for s in range(5)])
-            for _ in range(2)]
+    runs = [
+        play(RULESET, config(5), names(5), bytes(32), [make_bot("random", RULESET, s) for s in range(5)])
+        for _ in range(2)
+    ]
     assert [encode(e) for e in runs[0].events] == [encode(e) for e in runs[1].events]
     assert fold(RULESET, runs[0].events) == runs[0].match
 

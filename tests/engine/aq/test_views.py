@@ -10,8 +10,21 @@ from engine.match import apply, create, encode, fold
 from engine.rng import Rng, ScriptedRng
 from engine.rulesets.aq import RULESET
 from engine.rulesets.aq.model import (
-    CardGiven, CardRemoved, Draw, Event, HandDealt, LearnSkill, PetsShuffled, ReserveCovered, ReserveReturned,
-    SkillDealt, SkillDeckShuffled, SkillLearned, SkillUsed, State, UseSkill,
+    CardGiven,
+    CardRemoved,
+    Draw,
+    Event,
+    HandDealt,
+    LearnSkill,
+    PetsShuffled,
+    ReserveCovered,
+    ReserveReturned,
+    SkillDealt,
+    SkillDeckShuffled,
+    SkillLearned,
+    SkillUsed,
+    State,
+    UseSkill,
 )
 from engine.rulesets.aq.view import hidden_cards, redact, view
 from engine.selfplay import next_move
@@ -48,11 +61,14 @@ def redacted_card(state: State, command: object, viewer: int | None, index: int)
     return redact(events[index], viewer)
 
 
-@pytest.mark.parametrize(("skill", "card", "target", "shown_to"), [
-    ("SK04-1", "Mon.21a", None, {0}),  # Stash: owner only
-    ("SK05-1", "Mon.21a", None, {None, 0, 1, 2, 3}),  # Banish: public
-    ("SK03-1", "Mon.21a", 2, {0, 2}),  # Gift: giver and receiver
-])
+@pytest.mark.parametrize(
+    ("skill", "card", "target", "shown_to"),
+    [
+        ("SK04-1", "Mon.21a", None, {0}),  # Stash: owner only
+        ("SK05-1", "Mon.21a", None, {None, 0, 1, 2, 3}),  # Banish: public
+        ("SK03-1", "Mon.21a", 2, {0, 2}),  # Gift: giver and receiver
+    ],
+)
 def test_skill_used_card_visibility(skill: str, card: str, target: int | None, shown_to: set[int | None]) -> None:
     state = given(hands={0: ["Mon.02a", "Mon.21a"]}, skills={0: [skill]})
     events, _ = run(state, 0, UseSkill(skill, card, target))
@@ -134,7 +150,9 @@ def test_whole_games_never_leak(players: int, bot: str) -> None:
 
 
 @pytest.mark.parametrize(("skill", "target", "knows"), [("SK05-1", None, {None, 0, 1, 2, 3}), ("SK03-1", 2, {0, 2})])
-def test_a_card_shown_by_skill_used_is_known_from_that_event_on(skill: str, target: int | None, knows: set[int | None]) -> None:
+def test_a_card_shown_by_skill_used_is_known_from_that_event_on(
+    skill: str, target: int | None, knows: set[int | None]
+) -> None:
     # A watch stream sends SkillUsed before CardRemoved / CardGiven: the card must count as shown already.
     state = given(hands={0: ["Mon.02a", "Mon.21a"]}, skills={0: [skill]})
     events, _ = run(state, 0, UseSkill(skill, "Mon.21a", target))

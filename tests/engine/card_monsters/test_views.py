@@ -10,6 +10,7 @@ import pytest
 from engine.bots import RandomBot
 from engine.match import encode
 from engine.rulesets.card_monsters import RULESET
+from engine.rulesets.card_monsters.greedy import greedy_score
 from engine.rulesets.card_monsters.model import (
     AttackHit,
     CardDrawn,
@@ -27,7 +28,6 @@ from engine.rulesets.card_monsters.model import (
     TurnStarted,
     UseConsumable,
 )
-from engine.rulesets.card_monsters.greedy import greedy_score
 from engine.rulesets.card_monsters.view import hidden_cards, redact, view
 from engine.selfplay import play
 

@@ -14,7 +14,16 @@ from msgspec.structs import replace
 from engine.rulesets.duel import RULESET
 from engine.rulesets.duel.data import PRESETS
 from engine.rulesets.duel.model.state import (
-    CardRef, DeckList, Monster, Options, Pending, Side, SpellTrap, State, card_of, instance_id,
+    CardRef,
+    DeckList,
+    Monster,
+    Options,
+    Pending,
+    Side,
+    SpellTrap,
+    State,
+    card_of,
+    instance_id,
 )
 from tests.engine.scenario import Scenario
 
@@ -22,12 +31,15 @@ DECKS = (
     DeckList(**{k: tuple(v) for k, v in PRESETS["starter_a"].items()}),
     DeckList(**{k: tuple(v) for k, v in PRESETS["starter_b"].items()}),
 )
-BASE = State(options=Options(), cards={
-    instance_id(seat, section, i): CardRef(instance_id(seat, section, i), card_id)
-    for seat, deck in enumerate(DECKS)
-    for section, cards in (("m", deck.main), ("x", deck.extra), ("s", deck.side))
-    for i, card_id in enumerate(cards)
-})
+BASE = State(
+    options=Options(),
+    cards={
+        instance_id(seat, section, i): CardRef(instance_id(seat, section, i), card_id)
+        for seat, deck in enumerate(DECKS)
+        for section, cards in (("m", deck.main), ("x", deck.extra), ("s", deck.side))
+        for i, card_id in enumerate(cards)
+    },
+)
 
 
 def cid(instance: str) -> str:
@@ -82,15 +94,28 @@ def given(
         if deck is None:
             deck = [i for i in _all_instances(seat) if i not in placed]
         extra = extras.get(seat, [f"{seat}-x{i + 1:02d}" for i in range(len(DECKS[seat].extra))])
-        sides.append(Side(
-            lp=lp[seat], timeouts=timeouts[seat], deck=tuple(deck), hand=tuple(hands.get(seat, ())),
-            monsters=_row(monsters.get(seat)), spell_traps=_row(spell_traps.get(seat)),
-            graveyard=tuple(graveyards.get(seat, ())), extra=tuple(extra),
-            side_deck=tuple(f"{seat}-s{i + 1:02d}" for i in range(len(DECKS[seat].side))),
-        ))
+        sides.append(
+            Side(
+                lp=lp[seat],
+                timeouts=timeouts[seat],
+                deck=tuple(deck),
+                hand=tuple(hands.get(seat, ())),
+                monsters=_row(monsters.get(seat)),
+                spell_traps=_row(spell_traps.get(seat)),
+                graveyard=tuple(graveyards.get(seat, ())),
+                extra=tuple(extra),
+                side_deck=tuple(f"{seat}-s{i + 1:02d}" for i in range(len(DECKS[seat].side))),
+            )
+        )
     return replace(
-        BASE, options=options or Options(), turn=turn, turn_seat=(turn + 1) % 2, phase=phase, sides=tuple(sides),
-        next_decision_id=next_decision_id, **fields,
+        BASE,
+        options=options or Options(),
+        turn=turn,
+        turn_seat=(turn + 1) % 2,
+        phase=phase,
+        sides=tuple(sides),
+        next_decision_id=next_decision_id,
+        **fields,
     )
 
 

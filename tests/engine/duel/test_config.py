@@ -53,9 +53,17 @@ def test_config_errors_come_in_order_and_stop_deck_checks() -> None:
 @pytest.mark.parametrize(
     ("key", "value"),
     [
-        ("starting_lp", 0), ("starting_lp", 1_000_001), ("starting_lp", True), ("starting_lp", "8000"),
-        ("first_player", True), ("first_player", "heads"), ("first_player_draws", 1),
-        ("first_turn_battle", "yes"), ("turn_time_s", 3601), ("decision_time_s", 4), ("max_timeouts", 101),
+        ("starting_lp", 0),
+        ("starting_lp", 1_000_001),
+        ("starting_lp", True),
+        ("starting_lp", "8000"),
+        ("first_player", True),
+        ("first_player", "heads"),
+        ("first_player_draws", 1),
+        ("first_turn_battle", "yes"),
+        ("turn_time_s", 3601),
+        ("decision_time_s", 4),
+        ("max_timeouts", 101),
     ],
 )
 def test_option_out_of_range_or_type(key: str, value: Any) -> None:
@@ -94,7 +102,8 @@ def test_malformed_sections_are_fatal_for_that_seat_only() -> None:
 def test_unknown_cards_are_reported_once_in_first_appearance_order() -> None:
     deck = {"main": ["zz", "ironhide_boar", "aa", "zz"], "side": ["aa", "bb"]}
     assert _errors(_config(deck)) == [
-        Problem("UNKNOWN_CARD", 0, card_id="zz"), Problem("UNKNOWN_CARD", 0, card_id="aa"),
+        Problem("UNKNOWN_CARD", 0, card_id="zz"),
+        Problem("UNKNOWN_CARD", 0, card_id="aa"),
         Problem("UNKNOWN_CARD", 0, card_id="bb"),
     ]
 

@@ -26,12 +26,35 @@ from engine.match import apply, create, fold
 from engine.rng import Rng, ScriptedRng
 from engine.rulesets.duel import RULESET
 from engine.rulesets.duel.model.commands import (
-    Activate, Advance, CancelAttack, ChangePosition, ChooseTarget, Choices, Concede, DeclareAttack, Discard,
-    FlipSummon, NormalSummon, Pass, ReplayAttack, SetMonster, SetSpellTrap, Timeout,
+    Activate,
+    Advance,
+    CancelAttack,
+    ChangePosition,
+    Choices,
+    ChooseTarget,
+    Concede,
+    DeclareAttack,
+    Discard,
+    FlipSummon,
+    NormalSummon,
+    Pass,
+    ReplayAttack,
+    SetMonster,
+    SetSpellTrap,
+    Timeout,
 )
 from engine.rulesets.duel.model.events import (
-    AttackEnded, CardActivated, CardDestroyed, CardReturned, CardSentToGraveyard, DamageCalculated,
-    EffectResolved, EffectTriggered, MonsterFlipped, SpecialSummoned, TimeoutRecorded,
+    AttackEnded,
+    CardActivated,
+    CardDestroyed,
+    CardReturned,
+    CardSentToGraveyard,
+    DamageCalculated,
+    EffectResolved,
+    EffectTriggered,
+    MonsterFlipped,
+    SpecialSummoned,
+    TimeoutRecorded,
 )
 from engine.rulesets.duel.model.state import GraveyardRef, MonsterRef, Options, SpellTrapRef, State
 from engine.rulesets.duel.rules.legal import canonical_json
@@ -39,8 +62,19 @@ from engine.selfplay import next_move
 from tests.engine.duel.helpers import M, S, given, rejection, run
 
 TABLE = [
-    "normal_summon", "set_monster", "flip_summon", "change_position", "set_spell_trap", "activate", "advance",
-    "declare_attack", "pass", "choose_target", "replay_attack", "cancel_attack", "discard",
+    "normal_summon",
+    "set_monster",
+    "flip_summon",
+    "change_position",
+    "set_spell_trap",
+    "activate",
+    "advance",
+    "declare_attack",
+    "pass",
+    "choose_target",
+    "replay_attack",
+    "cancel_attack",
+    "discard",
 ]
 
 
@@ -100,7 +134,9 @@ def test_legal_answers_to_a_target_decision() -> None:
     state = given(turn=7, monsters={0: {0: M("0-m18", "fd_defense", arrived=5)}, 1: {1: M("1-m01")}})
     _, state = run(state, 0, FlipSummon(0))
     assert RULESET.legal_commands(state, 0) == [
-        ChooseTarget(MonsterRef(0, 0)), ChooseTarget(MonsterRef(1, 1)), Concede(),
+        ChooseTarget(MonsterRef(0, 0)),
+        ChooseTarget(MonsterRef(1, 1)),
+        Concede(),
     ]
     assert RULESET.legal_commands(state, 1) == [Concede()]
 
@@ -117,7 +153,8 @@ def test_fusion_candidates_use_only_matching_materials() -> None:
     materials = {(c.choices.fusion, c.choices.materials, c.choices.position) for c in fusions}
     assert materials == {
         (fusion, mats, pos)
-        for fusion in ("0-x01", "0-x02") for mats in (("0-m01", "0-m04"), ("0-m02", "0-m04"))
+        for fusion in ("0-x01", "0-x02")
+        for mats in (("0-m01", "0-m04"), ("0-m02", "0-m04"))
         for pos in ("attack", "defense")
     }
 
@@ -159,8 +196,14 @@ def test_legal_commands_are_canonical_and_accepted(seed: int) -> None:
 @pytest.mark.parametrize(
     "cmd",
     [
-        NormalSummon("0-m99"), NormalSummon("0-m01", (4, 4)), Activate("1-m01"), Activate("zz", (MonsterRef(1, 4),)),
-        Discard("0-m01"), ReplayAttack(3), DeclareAttack(4, None), Activate("0-m30", choices=Choices(materials=())),
+        NormalSummon("0-m99"),
+        NormalSummon("0-m01", (4, 4)),
+        Activate("1-m01"),
+        Activate("zz", (MonsterRef(1, 4),)),
+        Discard("0-m01"),
+        ReplayAttack(3),
+        DeclareAttack(4, None),
+        Activate("0-m30", choices=Choices(materials=())),
     ],
 )
 def test_odd_commands_are_refused_with_a_code(cmd: Any) -> None:
@@ -260,7 +303,10 @@ def test_flip_trigger_without_candidates_fizzles() -> None:
 )
 def test_ambush_call_choices_must_fit(choices: Choices) -> None:
     state = given(
-        turn=6, hands={1: ["1-m14", "1-m12"]}, decks={1: ["1-m08", "1-m19"]}, spell_traps={1: {0: S("1-m40")}},
+        turn=6,
+        hands={1: ["1-m14", "1-m12"]},
+        decks={1: ["1-m08", "1-m19"]},
+        spell_traps={1: {0: S("1-m40")}},
     )
     assert rejection(state, 1, Activate("1-m40", (), choices)) == "CHOICE_INVALID"
 
@@ -287,7 +333,8 @@ def test_fusion_choices_must_fit(choices: Choices) -> None:
 
 
 @pytest.mark.parametrize(
-    "materials", [("0-m04", "0-m01"), ("0-m01", "0-m01"), ("0-m01", "0-m27"), ("0-m01", "0-m05")],
+    "materials",
+    [("0-m04", "0-m01"), ("0-m01", "0-m01"), ("0-m01", "0-m27"), ("0-m01", "0-m05")],
 )
 def test_fusion_materials_must_be_ascending_owned_and_distinct(materials: tuple[str, ...]) -> None:
     state = given(hands={0: ["0-m27", "0-m01"]}, monsters={0: {0: M("0-m04")}})
@@ -305,7 +352,9 @@ def test_fusion_frees_the_slot_of_a_field_material() -> None:
 
 def test_second_dawn_summons_an_opponents_card_that_returns_to_its_owner() -> None:
     state = given(
-        hands={0: ["0-m34"]}, graveyards={1: ["1-m14"]}, spell_traps={1: {0: S("1-m38")}},
+        hands={0: ["0-m34"]},
+        graveyards={1: ["1-m14"]},
+        spell_traps={1: {0: S("1-m38")}},
     )
     choices = Choices(position="defense")
     events, state = run(state, 0, Activate("0-m34", (GraveyardRef("1-m14"),), choices))

@@ -14,15 +14,43 @@ from engine.rng import ALL_ZERO_SEED, Rng
 from engine.rulesets.duel import RULESET
 from engine.rulesets.duel.decks import Problem
 from engine.rulesets.duel.model.commands import (
-    Activate, Advance, ChangePosition, ChooseTarget, Concede, DeclareAttack, FlipSummon, NormalSummon, SetMonster,
+    Activate,
+    Advance,
+    ChangePosition,
+    Choices,
+    ChooseTarget,
+    Concede,
+    DeclareAttack,
+    FlipSummon,
+    NormalSummon,
+    SetMonster,
 )
 from engine.rulesets.duel.model.events import (
-    AttackDeclared, AttackEnded, CardActivated, CardDestroyed, CardDrawn, CardSentToGraveyard, DamageAmount,
-    DamageCalculated, DamageDealt, DecisionClosed, DecisionRequested, DeckShuffled, DuelCreated, EffectResolved,
-    EffectTriggered, FirstPlayerDecided, FlipSummoned, MonsterFlipped, MonsterSet, MonsterTurnedFaceDown,
-    NormalSummoned, PhaseChanged, PositionChanged, TurnStarted,
+    AttackDeclared,
+    AttackEnded,
+    CardActivated,
+    CardDestroyed,
+    CardDrawn,
+    CardSentToGraveyard,
+    DamageAmount,
+    DamageCalculated,
+    DamageDealt,
+    DecisionClosed,
+    DecisionRequested,
+    DeckShuffled,
+    DuelCreated,
+    EffectResolved,
+    EffectTriggered,
+    FirstPlayerDecided,
+    FlipSummoned,
+    MonsterFlipped,
+    MonsterSet,
+    MonsterTurnedFaceDown,
+    NormalSummoned,
+    PhaseChanged,
+    PositionChanged,
+    TurnStarted,
 )
-from engine.rulesets.duel.model.commands import Choices
 from engine.rulesets.duel.model.state import Details, MonsterRef, Options
 from engine.rulesets.duel.setup import DuelConfigError
 from tests.engine.duel.helpers import M, S, cid, given, rejection, run
@@ -60,34 +88,47 @@ def _replace(old: str, new: str) -> Any:
         pytest.param(_starter_a(main=_drop("ironhide_boar")), [Problem("MAIN_DECK_TOO_SMALL", 0, count=39)], id="a"),
         pytest.param(
             _starter_a(side=lambda s: s.append("cinder_wolf")),
-            [Problem("TOO_MANY_COPIES", 0, card_id="cinder_wolf", count=4, limit=3)], id="b",
+            [Problem("TOO_MANY_COPIES", 0, card_id="cinder_wolf", count=4, limit=3)],
+            id="b",
         ),
         pytest.param(
             _starter_a(main=_replace("ironhide_boar", "scorchfang_chimera")),
-            [Problem("EXTRA_CARD_IN_MAIN_DECK", 0, card_id="scorchfang_chimera")], id="c",
+            [Problem("EXTRA_CARD_IN_MAIN_DECK", 0, card_id="scorchfang_chimera")],
+            id="c",
         ),
         pytest.param(
             _starter_a(extra=lambda x: x.append("chorus_wyrm")),
-            [Problem("EXTRA_DECK_TYPE_UNSUPPORTED", 0, section="extra", card_id="chorus_wyrm")], id="d",
+            [Problem("EXTRA_DECK_TYPE_UNSUPPORTED", 0, section="extra", card_id="chorus_wyrm")],
+            id="d",
         ),
         pytest.param(
             _starter_a(extra=lambda x: x.append("fusion_rite")),
-            [Problem("MAIN_CARD_IN_EXTRA_DECK", 0, card_id="fusion_rite")], id="e",
+            [Problem("MAIN_CARD_IN_EXTRA_DECK", 0, card_id="fusion_rite")],
+            id="e",
         ),
         pytest.param(
-            _starter_a(main=lambda m: m.append("blue_dragon")), [Problem("UNKNOWN_CARD", 0, card_id="blue_dragon")],
+            _starter_a(main=lambda m: m.append("blue_dragon")),
+            [Problem("UNKNOWN_CARD", 0, card_id="blue_dragon")],
             id="f",
         ),
         pytest.param(
             _starter_a(main=_replace("twin_fortune", "second_dawn")),
-            [Problem("TOO_MANY_COPIES", 0, card_id="second_dawn", count=2, limit=1)], id="g",
+            [Problem("TOO_MANY_COPIES", 0, card_id="second_dawn", count=2, limit=1)],
+            id="g",
         ),
         pytest.param(
-            _starter_a(main=_drop("ironhide_boar"), side=lambda s: s.extend(
-                ["bastion_marshal"] * 3 + ["dusk_visitation"] * 3 + ["grave_knight"] * 2 + ["thunder_leviathan"] * 2
-                + ["storm_drake", "glade_sprite", "kneeling_decree"]
-            )),
-            [Problem("MAIN_DECK_TOO_SMALL", 0, count=39), Problem("SIDE_DECK_TOO_LARGE", 0, count=16)], id="h",
+            _starter_a(
+                main=_drop("ironhide_boar"),
+                side=lambda s: s.extend(
+                    ["bastion_marshal"] * 3
+                    + ["dusk_visitation"] * 3
+                    + ["grave_knight"] * 2
+                    + ["thunder_leviathan"] * 2
+                    + ["storm_drake", "glade_sprite", "kneeling_decree"]
+                ),
+            ),
+            [Problem("MAIN_DECK_TOO_SMALL", 0, count=39), Problem("SIDE_DECK_TOO_LARGE", 0, count=16)],
+            id="h",
         ),
     ],
 )
@@ -124,7 +165,8 @@ def test_s02_setup_with_a_fixed_first_player() -> None:
     orders = {e.seat: e.order for e in shuffles}
     assert events[4:14] == [
         CardDrawn(seat=seat, instance=orders[seat][i], card_id=cid(orders[seat][i]), deck_count=39 - i)
-        for seat in (1, 0) for i in range(5)
+        for seat in (1, 0)
+        for i in range(5)
     ]
     assert events[14:16] == [TurnStarted(1, 1), PhaseChanged(1, "draw")]
     assert events[16] == CardDrawn(seat=1, instance=orders[1][5], card_id=cid(orders[1][5]), deck_count=34)
@@ -157,7 +199,10 @@ def test_s02_coin_golden_values() -> None:
 def test_s02_first_player_may_skip_the_first_draw() -> None:
     events = _setup({"first_player": 1, "first_player_draws": False})
     assert events[14:] == [
-        TurnStarted(1, 1), PhaseChanged(1, "draw"), PhaseChanged(1, "standby"), PhaseChanged(1, "main1"),
+        TurnStarted(1, 1),
+        PhaseChanged(1, "draw"),
+        PhaseChanged(1, "standby"),
+        PhaseChanged(1, "main1"),
     ]
     assert len(_fold(events).sides[1].hand) == 5
 
@@ -208,16 +253,25 @@ def test_s04b_set_in_main_2() -> None:
 
 def test_s05_flip_summon_of_maw_beetle() -> None:
     state = given(
-        turn=7, monsters={0: {0: M("0-m18", "fd_defense", arrived=5)}, 1: {0: M("1-m01"), 1: M("1-m08", "fd_defense")}},
+        turn=7,
+        monsters={0: {0: M("0-m18", "fd_defense", arrived=5)}, 1: {0: M("1-m01"), 1: M("1-m08", "fd_defense")}},
     )
     events, state = run(state, 0, FlipSummon(0, "attack"))
     candidates = (MonsterRef(0, 0), MonsterRef(1, 0), MonsterRef(1, 1))
     assert events == [
         FlipSummoned(0, 0, "0-m18", "maw_beetle", "fd_defense"),
         EffectTriggered(0, "0-m18", "maw_beetle", "flip"),
-        DecisionRequested(decision_id=1, seat=0, kind="select_target", details=Details(
-            source="0-m18", card_id="maw_beetle", trigger="flip", candidates=candidates,
-        )),
+        DecisionRequested(
+            decision_id=1,
+            seat=0,
+            kind="select_target",
+            details=Details(
+                source="0-m18",
+                card_id="maw_beetle",
+                trigger="flip",
+                candidates=candidates,
+            ),
+        ),
     ]
     assert rejection(state, 1, ChooseTarget(MonsterRef(1, 1))) == "NOT_YOUR_DECISION"
     assert rejection(state, 0, ChangePosition(0)) == "DECISION_PENDING"
@@ -414,4 +468,3 @@ def test_s10_direct_attack_only_against_an_empty_field() -> None:
     state = given(turn=1, phase="battle", monsters={0: {0: M("0-m01", arrived=1)}, 1: {0: M("1-m08", "fd_defense")}})
     assert rejection(state, 0, DeclareAttack(0, None)) == "DIRECT_ATTACK_NOT_ALLOWED"
     assert rejection(state, 0, DeclareAttack(0, 3)) == "TARGET_INVALID"
-

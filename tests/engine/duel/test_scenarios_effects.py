@@ -7,14 +7,48 @@ from typing import Any
 from engine.contract import SYSTEM
 from engine.rulesets.duel import RULESET
 from engine.rulesets.duel.model.commands import (
-    Activate, Advance, CancelAttack, ChangePosition, ChooseTarget, Choices, DeclareAttack, FlipSummon,
-    NormalSummon, Pass, ReplayAttack, SetSpellTrap, Timeout,
+    Activate,
+    Advance,
+    CancelAttack,
+    ChangePosition,
+    Choices,
+    ChooseTarget,
+    DeclareAttack,
+    FlipSummon,
+    NormalSummon,
+    Pass,
+    ReplayAttack,
+    SetSpellTrap,
+    Timeout,
 )
 from engine.rulesets.duel.model.events import (
-    AttackCancelled, AttackDeclared, AttackEnded, CardActivated, CardDestroyed, CardReturned, CardSentToGraveyard,
-    CountersChanged, DamageAmount, DamageCalculated, DamageDealt, DecisionClosed, DecisionRequested,
-    EffectResolved, EffectTriggered, EquipAttached, EquipTarget, MatchEnded, MonsterFlipped, NormalSummoned,
-    PhaseChanged, PositionChanged, ResponsePassed, SpecialSummoned, SpellTrapSet, TimeoutRecorded, TurnEnded,
+    AttackCancelled,
+    AttackDeclared,
+    AttackEnded,
+    CardActivated,
+    CardDestroyed,
+    CardReturned,
+    CardSentToGraveyard,
+    CountersChanged,
+    DamageAmount,
+    DamageCalculated,
+    DamageDealt,
+    DecisionClosed,
+    DecisionRequested,
+    EffectResolved,
+    EffectTriggered,
+    EquipAttached,
+    EquipTarget,
+    MatchEnded,
+    MonsterFlipped,
+    NormalSummoned,
+    PhaseChanged,
+    PositionChanged,
+    ResponsePassed,
+    SpecialSummoned,
+    SpellTrapSet,
+    TimeoutRecorded,
+    TurnEnded,
 )
 from engine.rulesets.duel.model.state import Details, GraveyardRef, MonsterRef, Reason, SpellTrapRef
 from tests.engine.duel.helpers import M, S, given, rejection, run
@@ -34,9 +68,17 @@ def _beetle_attacked() -> Any:
         EffectTriggered(1, "1-m19", "maw_beetle", "flip"),
         DamageCalculated("0-m16", 2300, "1-m19", "fu_defense", 600, ("1-m19",), None),
         CardDestroyed(1, "monster", 0, "1-m19", "maw_beetle", 1, "battle"),
-        DecisionRequested(decision_id=1, seat=1, kind="select_target", details=Details(
-            source="1-m19", card_id="maw_beetle", trigger="flip", candidates=(MonsterRef(0, 0),),
-        )),
+        DecisionRequested(
+            decision_id=1,
+            seat=1,
+            kind="select_target",
+            details=Details(
+                source="1-m19",
+                card_id="maw_beetle",
+                trigger="flip",
+                candidates=(MonsterRef(0, 0),),
+            ),
+        ),
     ]
     return state
 
@@ -63,7 +105,9 @@ def test_s11_target_timeout_picks_the_first_candidate() -> None:
 
 def test_s12_second_dawn_and_seraph_herald() -> None:
     state = given(
-        hands={0: ["0-m34"]}, graveyards={1: ["1-m24"]}, monsters={0: {0: M("0-m14")}, 1: {0: M("1-m01")}},
+        hands={0: ["0-m34"]},
+        graveyards={1: ["1-m24"]},
+        monsters={0: {0: M("0-m14")}, 1: {0: M("1-m01")}},
     )
     position = Choices(position="attack")
     events, state = run(state, 0, Activate("0-m34", (GraveyardRef("1-m24"),), position))
@@ -114,15 +158,25 @@ def test_s12_trigger_damage_to_zero_ends_without_resolution() -> None:
 
 def _snare_window() -> Any:
     state = given(
-        phase="battle", hands={1: ["1-m38", "1-m39"]}, monsters={0: {0: M("0-m01")}, 1: {0: M("1-m05")}},
+        phase="battle",
+        hands={1: ["1-m38", "1-m39"]},
+        monsters={0: {0: M("0-m01")}, 1: {0: M("1-m05")}},
         spell_traps={1: {0: S("1-m37"), 1: S("1-m29")}},
     )
     events, state = run(state, 0, DeclareAttack(0, 0))
     assert events == [
         AttackDeclared(0, 0, "0-m01", 0, False),
-        DecisionRequested(decision_id=1, seat=1, kind="response_window", details=Details(
-            trigger="attack_declared", attacker="0-m01", attacker_slot=0, target_slot=0,
-        )),
+        DecisionRequested(
+            decision_id=1,
+            seat=1,
+            kind="response_window",
+            details=Details(
+                trigger="attack_declared",
+                attacker="0-m01",
+                attacker_slot=0,
+                target_slot=0,
+            ),
+        ),
     ]
     return state
 
@@ -182,7 +236,8 @@ def _window(decision_id: int, target_slot: int) -> DecisionRequested:
 
 def _replay() -> Any:
     state = given(
-        phase="battle", monsters={0: {0: M("0-m01")}, 1: {0: M("1-m11"), 1: M("1-m05")}},
+        phase="battle",
+        monsters={0: {0: M("0-m01")}, 1: {0: M("1-m11"), 1: M("1-m05")}},
         spell_traps={1: {0: S("1-m38"), 1: S("1-m39")}},
     )
     events, state = run(state, 0, DeclareAttack(0, 1))
@@ -193,9 +248,17 @@ def _replay() -> Any:
         CardActivated(1, 0, "1-m38", "recall_gate", "set", (MonsterRef(1, 1),), NONE, "attack_declared"),
         CardReturned(1, 1, "1-m05", "ironhide_boar", 1, "hand"),
         CardSentToGraveyard(1, "spell_trap", 0, "1-m38", "recall_gate", 1, "resolved"),
-        DecisionRequested(decision_id=2, seat=0, kind="replay", details=Details(
-            attacker="0-m01", attacker_slot=0, candidates=(0,), direct=False,
-        )),
+        DecisionRequested(
+            decision_id=2,
+            seat=0,
+            kind="replay",
+            details=Details(
+                attacker="0-m01",
+                attacker_slot=0,
+                candidates=(0,),
+                direct=False,
+            ),
+        ),
     ]
     return state
 
@@ -227,7 +290,8 @@ def test_s14_replay_declined_still_counts_as_an_attack() -> None:
 def test_s14_replay_timeout_cancels() -> None:
     events, _ = run(_replay(), SYSTEM, Timeout(0, "decision", 2))
     assert events == [
-        TimeoutRecorded(0, "decision", 2, 1), DecisionClosed(2, 0, "timeout"),
+        TimeoutRecorded(0, "decision", 2, 1),
+        DecisionClosed(2, 0, "timeout"),
         AttackCancelled(0, "0-m01", "replay_declined"),
     ]
 
@@ -237,15 +301,26 @@ def test_s14_replay_timeout_cancels() -> None:
 
 def test_s15a_ambush_call_in_the_main_end_window() -> None:
     rest = [f"1-m{i:02d}" for i in range(1, 41) if i not in (8, 9, 10, 12, 40)]
-    deck = rest[:7] + ["1-m09"] + rest[7:11] + ["1-m08"] + rest[11:]
+    deck = [*rest[:7], "1-m09", *rest[7:11], "1-m08", *rest[11:]]
     state = given(
-        hands={1: ["1-m12"]}, graveyards={1: ["1-m10"]}, decks={1: deck}, monsters={0: {0: M("0-m01")}},
+        hands={1: ["1-m12"]},
+        graveyards={1: ["1-m10"]},
+        decks={1: deck},
+        monsters={0: {0: M("0-m01")}},
         spell_traps={1: {0: S("1-m40")}},
     )
     events, state = run(state, 0, Advance("battle"))
-    assert events == [DecisionRequested(decision_id=1, seat=1, kind="response_window", details=Details(
-        trigger="main_end", advance_to="battle",
-    ))]
+    assert events == [
+        DecisionRequested(
+            decision_id=1,
+            seat=1,
+            kind="response_window",
+            details=Details(
+                trigger="main_end",
+                advance_to="battle",
+            ),
+        )
+    ]
     assert rejection(state, 1, Activate("1-m40", (), Choices(source="deck", card="storm_drake"))) == "CHOICE_INVALID"
     choices = Choices(source="deck", card="shell_sentinel")
     events, state = run(state, 1, Activate("1-m40", (), choices))
@@ -263,7 +338,9 @@ def test_s15a_ambush_call_in_the_main_end_window() -> None:
 
 def test_s15b_no_summoning_trap_in_the_battle_phase() -> None:
     state = given(
-        phase="battle", hands={1: ["1-m12"]}, monsters={0: {0: M("0-m01")}, 1: {0: M("1-m05")}},
+        phase="battle",
+        hands={1: ["1-m12"]},
+        monsters={0: {0: M("0-m01")}, 1: {0: M("1-m05")}},
         spell_traps={1: {0: S("1-m40")}},
     )
     _, state = run(state, 0, DeclareAttack(0, 0))
@@ -293,10 +370,17 @@ def _ward(hand_b: tuple[str, ...] = ()) -> Any:
         MonsterFlipped(1, 0, "1-m19", "maw_beetle", "fd_defense", "fu_defense", "effect"),
         EffectTriggered(1, "1-m19", "maw_beetle", "flip"),
         CountersChanged(0, 0, "0-m29", "turns_left", 3),
-        DecisionRequested(decision_id=1, seat=1, kind="select_target", details=Details(
-            source="1-m19", card_id="maw_beetle", trigger="flip",
-            candidates=(MonsterRef(0, 0), MonsterRef(1, 0), MonsterRef(1, 1)),
-        )),
+        DecisionRequested(
+            decision_id=1,
+            seat=1,
+            kind="select_target",
+            details=Details(
+                source="1-m19",
+                card_id="maw_beetle",
+                trigger="flip",
+                candidates=(MonsterRef(0, 0), MonsterRef(1, 0), MonsterRef(1, 1)),
+            ),
+        ),
     ]
     events, state = run(state, 1, ChooseTarget(MonsterRef(0, 0)))
     assert events == [
@@ -372,7 +456,9 @@ def test_s17_equip_bonus_and_tie() -> None:
 
 def test_s18_fusion_rite() -> None:
     state = given(
-        hands={0: ["0-m27", "0-m01", "0-m07"]}, monsters={0: {0: M("0-m04")}}, spell_traps={1: {0: S("1-m38")}},
+        hands={0: ["0-m27", "0-m01", "0-m07"]},
+        monsters={0: {0: M("0-m04")}},
+        spell_traps={1: {0: S("1-m38")}},
     )
 
     def fusion(*materials: str) -> Choices:

@@ -7,12 +7,34 @@ from typing import Any
 from engine.contract import SYSTEM, Outcome
 from engine.rulesets.duel import RULESET
 from engine.rulesets.duel.model.commands import (
-    Activate, Advance, Choices, Concede, Discard, NormalSummon, SetSpellTrap, Timeout,
+    Activate,
+    Advance,
+    Choices,
+    Concede,
+    Discard,
+    NormalSummon,
+    SetSpellTrap,
+    Timeout,
 )
 from engine.rulesets.duel.model.events import (
-    CardActivated, CardDestroyed, CardDrawn, CardReturned, CardSentToGraveyard, CountersChanged, DamageDealt,
-    DecisionClosed, DecisionRequested, DrawFailed, MatchEnded, NormalSummoned, PhaseChanged, PlayerConceded,
-    SpellTrapSet, TimeoutRecorded, TurnEnded, TurnStarted,
+    CardActivated,
+    CardDestroyed,
+    CardDrawn,
+    CardReturned,
+    CardSentToGraveyard,
+    CountersChanged,
+    DamageDealt,
+    DecisionClosed,
+    DecisionRequested,
+    DrawFailed,
+    MatchEnded,
+    NormalSummoned,
+    PhaseChanged,
+    PlayerConceded,
+    SpellTrapSet,
+    TimeoutRecorded,
+    TurnEnded,
+    TurnStarted,
 )
 from engine.rulesets.duel.model.state import Details, MonsterRef, Reason
 from tests.engine.duel.helpers import M, S, cid, given, rejection, run
@@ -23,9 +45,11 @@ NONE = Choices()
 def _next_turn(turn: int, seat: int, top: str, deck_count: int) -> list[Any]:
     """The events of a plain turn start with one draw (§8.3)."""
     return [
-        TurnStarted(turn, seat), PhaseChanged(turn, "draw"),
+        TurnStarted(turn, seat),
+        PhaseChanged(turn, "draw"),
         CardDrawn(seat=seat, instance=top, card_id=cid(top), deck_count=deck_count),
-        PhaseChanged(turn, "standby"), PhaseChanged(turn, "main1"),
+        PhaseChanged(turn, "standby"),
+        PhaseChanged(turn, "main1"),
     ]
 
 
@@ -37,7 +61,8 @@ def test_s19_hand_limit_discards_and_timeout() -> None:
     state = given(phase="main2", hands={0: hand, 1: [f"1-m{i:02d}" for i in range(1, 8)]})
     events, state = run(state, 0, Advance("end"))
     assert events == [
-        PhaseChanged(5, "end"), DecisionRequested(decision_id=1, seat=0, kind="discard", details=Details(count=2)),
+        PhaseChanged(5, "end"),
+        DecisionRequested(decision_id=1, seat=0, kind="discard", details=Details(count=2)),
     ]
     assert rejection(state, 0, Discard("0-m40")) == "CARD_NOT_IN_HAND"
     events, state = run(state, 0, Discard("0-m10"))
@@ -65,7 +90,11 @@ def test_s20a_drawing_from_an_empty_deck_loses() -> None:
     state = given(turn=7, phase="main2", decks={1: []})
     events, state = run(state, 0, Advance("end"))
     assert events == [
-        PhaseChanged(7, "end"), TurnEnded(7, 0), TurnStarted(8, 1), PhaseChanged(8, "draw"), DrawFailed(1),
+        PhaseChanged(7, "end"),
+        TurnEnded(7, 0),
+        TurnStarted(8, 1),
+        PhaseChanged(8, "draw"),
+        DrawFailed(1),
         MatchEnded("win", 0, (Reason(1, "deck_out"),)),
     ]
     assert rejection(state, 1, Advance("end")) == "MATCH_OVER"
@@ -93,7 +122,10 @@ def test_s21a_drawing_the_last_piece_wins() -> None:
     state = given(turn=6, phase="main2", hands={0: PIECES}, decks={0: deck})
     events, _ = run(state, 1, Advance("end"))
     assert events == [
-        PhaseChanged(6, "end"), TurnEnded(6, 1), TurnStarted(7, 0), PhaseChanged(7, "draw"),
+        PhaseChanged(6, "end"),
+        TurnEnded(6, 1),
+        TurnStarted(7, 0),
+        PhaseChanged(7, "draw"),
         CardDrawn(seat=0, instance="0-m26", card_id="sealed_warden_right_leg", deck_count=21),
         MatchEnded("win", 0, (Reason(0, "assembly"),)),
     ]
@@ -101,7 +133,10 @@ def test_s21a_drawing_the_last_piece_wins() -> None:
 
 def test_s21b_returning_the_last_piece_wins() -> None:
     state = given(
-        turn=7, hands={0: PIECES}, monsters={0: {0: M("0-m26")}}, spell_traps={0: {0: S("0-m38", set_turn=5)}},
+        turn=7,
+        hands={0: PIECES},
+        monsters={0: {0: M("0-m26")}},
+        spell_traps={0: {0: S("0-m38", set_turn=5)}},
     )
     events, _ = run(state, 0, Activate("0-m38", (MonsterRef(0, 0),)))
     assert events == [
@@ -117,20 +152,34 @@ def test_s21b_returning_the_last_piece_wins() -> None:
 def test_s22_omen_dial_counter_win() -> None:
     state = given(phase="main2", spell_traps={1: {0: S("1-m34")}})
     events, state = run(state, 0, Advance("end"))
-    assert events == [DecisionRequested(decision_id=1, seat=1, kind="response_window", details=Details(
-        trigger="main_end", advance_to="end",
-    ))]
+    assert events == [
+        DecisionRequested(
+            decision_id=1,
+            seat=1,
+            kind="response_window",
+            details=Details(
+                trigger="main_end",
+                advance_to="end",
+            ),
+        )
+    ]
     events, state = run(state, 1, Activate("1-m34"))
     assert events == [
-        DecisionClosed(1, 1, "answer"), CardActivated(1, 0, "1-m34", "omen_dial", "set", (), NONE, "main_end"),
+        DecisionClosed(1, 1, "answer"),
+        CardActivated(1, 0, "1-m34", "omen_dial", "set", (), NONE, "main_end"),
     ]
     assert (state.phase, state.pending, state.turn_seat) == ("main2", None, 0)
     events, state = run(state, 0, Advance("end"))
     top = state.sides[1].hand[-1]
     assert events == [
-        PhaseChanged(5, "end"), TurnEnded(5, 0), TurnStarted(6, 1), PhaseChanged(6, "draw"),
+        PhaseChanged(5, "end"),
+        TurnEnded(5, 0),
+        TurnStarted(6, 1),
+        PhaseChanged(6, "draw"),
         CardDrawn(seat=1, instance=top, card_id=cid(top), deck_count=len(state.sides[1].deck)),
-        PhaseChanged(6, "standby"), CountersChanged(1, 0, "1-m34", "omen", 1), PhaseChanged(6, "main1"),
+        PhaseChanged(6, "standby"),
+        CountersChanged(1, 0, "1-m34", "omen", 1),
+        PhaseChanged(6, "main1"),
     ]
     assert rejection(state, 1, Activate("1-m34")) == "ALREADY_FACE_UP"
     counters = {8: 2, 10: 3}
@@ -140,7 +189,8 @@ def test_s22_omen_dial_counter_win() -> None:
             assert CountersChanged(1, 0, "1-m34", "omen", counters[turn + 1]) in events
     events, state = run(state, 0, Advance("end"))
     assert events[-3:] == [
-        PhaseChanged(12, "standby"), CountersChanged(1, 0, "1-m34", "omen", 4),
+        PhaseChanged(12, "standby"),
+        CountersChanged(1, 0, "1-m34", "omen", 4),
         MatchEnded("win", 1, (Reason(1, "omen_counters"),)),
     ]
 
@@ -151,9 +201,17 @@ def test_s22_omen_dial_counter_win() -> None:
 def _ring(lp_b: int) -> list[Any]:
     state = given(lp=(2000, lp_b), monsters={0: {0: M("0-m17")}}, spell_traps={1: {0: S("1-m35")}})
     events, state = run(state, 0, Advance("battle"))
-    assert events == [DecisionRequested(decision_id=1, seat=1, kind="response_window", details=Details(
-        trigger="main_end", advance_to="battle",
-    ))]
+    assert events == [
+        DecisionRequested(
+            decision_id=1,
+            seat=1,
+            kind="response_window",
+            details=Details(
+                trigger="main_end",
+                advance_to="battle",
+            ),
+        )
+    ]
     events, _ = run(state, 1, Activate("1-m35", (MonsterRef(0, 0),)))
     assert events[:3] == [
         DecisionClosed(1, 1, "answer"),
@@ -217,7 +275,9 @@ def test_s25_turn_timeout_ends_the_turn() -> None:
     events, state = run(state, SYSTEM, timeout)
     top = state.sides[1].hand[-1]
     assert events == [
-        TimeoutRecorded(0, "turn", 5, 1), PhaseChanged(5, "end"), TurnEnded(5, 0),
+        TimeoutRecorded(0, "turn", 5, 1),
+        PhaseChanged(5, "end"),
+        TurnEnded(5, 0),
         *_next_turn(6, 1, top, len(state.sides[1].deck)),
     ]
     assert rejection(state, SYSTEM, timeout) == "STALE_TIMEOUT"
@@ -228,9 +288,15 @@ def test_s25_turn_timeout_opens_the_window_and_advances_again() -> None:
     events, state = run(state, SYSTEM, Timeout(0, "turn", 5))
     assert events == [
         TimeoutRecorded(0, "turn", 5, 1),
-        DecisionRequested(decision_id=1, seat=1, kind="response_window", details=Details(
-            trigger="main_end", advance_to="end",
-        )),
+        DecisionRequested(
+            decision_id=1,
+            seat=1,
+            kind="response_window",
+            details=Details(
+                trigger="main_end",
+                advance_to="end",
+            ),
+        ),
     ]
     events, state = run(state, 1, Activate("1-m34"))
     assert events[:3] == [
@@ -244,9 +310,17 @@ def test_s25_turn_timeout_opens_the_window_and_advances_again() -> None:
 def test_s25_third_timeout_forfeits() -> None:
     state = given(turn=6, timeouts=(2, 0), spell_traps={0: {0: S("0-m36", set_turn=3)}})
     events, state = run(state, 1, Advance("end"))
-    assert events == [DecisionRequested(decision_id=1, seat=0, kind="response_window", details=Details(
-        trigger="main_end", advance_to="end",
-    ))]
+    assert events == [
+        DecisionRequested(
+            decision_id=1,
+            seat=0,
+            kind="response_window",
+            details=Details(
+                trigger="main_end",
+                advance_to="end",
+            ),
+        )
+    ]
     events, state = run(state, SYSTEM, Timeout(0, "decision", 1))
     assert events == [TimeoutRecorded(0, "decision", 1, 3), MatchEnded("win", 1, (Reason(0, "timeouts"),))]
     assert RULESET.outcome(state) == Outcome(winners=(1,), losers=(0,), draw=False, reason="timeouts")

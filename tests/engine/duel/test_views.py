@@ -16,7 +16,14 @@ from engine.rng import ALL_ZERO_SEED, Rng
 from engine.rulesets.duel import RULESET
 from engine.rulesets.duel.model.commands import Activate, Advance, Choices, DeclareAttack, SetMonster, SetSpellTrap
 from engine.rulesets.duel.model.events import (
-    CardActivated, CardDrawn, DecisionRequested, DeckShuffled, DuelCreated, Event, MonsterSet, SeatDeck,
+    CardActivated,
+    CardDrawn,
+    DecisionRequested,
+    DeckShuffled,
+    DuelCreated,
+    Event,
+    MonsterSet,
+    SeatDeck,
     SpellTrapSet,
 )
 from engine.rulesets.duel.model.state import Config, DeckList, MonsterRef, SeatConfig, State
@@ -28,7 +35,9 @@ STARTERS = {"seats": [{"deck": "starter_a"}, {"deck": "starter_b"}], "options": 
 
 def _board() -> State:
     return given(
-        turn=6, phase="battle", hands={0: ["0-m01", "0-m02"], 1: ["1-m38"]},
+        turn=6,
+        phase="battle",
+        hands={0: ["0-m01", "0-m02"], 1: ["1-m38"]},
         monsters={0: {0: M("0-m18", "fd_defense")}, 1: {0: M("1-m14"), 1: M("1-m21", "fd_defense")}},
         spell_traps={0: {0: S("0-m37")}, 1: {2: S("1-m34", face_up=True, set_turn=4, counters=(("omen", 2),))}},
     )
@@ -40,7 +49,10 @@ def test_opponent_sees_counts_and_face_down_shapes() -> None:
     assert a["hand"] == {"count": 2} and a["deck"] == {"count": len(_board().sides[0].deck)}
     assert a["extra"] == {"count": 2} and a["side_deck"] == {"count": 3}
     assert a["monsters"][0] == {
-        "face_down": True, "position": "fd_defense", "arrived_turn": 3, "position_changed_turn": None,
+        "face_down": True,
+        "position": "fd_defense",
+        "arrived_turn": 3,
+        "position_changed_turn": None,
         "attacked_turn": None,
     }
     assert a["spell_traps"][0] == {"face_down": True, "set_turn": 4}
@@ -63,7 +75,8 @@ def test_spectator_sees_neither_hand() -> None:
 
 def test_attack_on_a_face_down_monster_hides_the_target_from_others() -> None:
     state = given(
-        phase="battle", monsters={0: {0: M("0-m01")}, 1: {0: M("1-m08", "fd_defense")}},
+        phase="battle",
+        monsters={0: {0: M("0-m01")}, 1: {0: M("1-m08", "fd_defense")}},
         spell_traps={1: {0: S("1-m38")}},
     )
     _, state = run(state, 0, DeclareAttack(0, 0))
@@ -91,10 +104,12 @@ def test_setup_events_are_redacted_per_viewer() -> None:
 
 def test_sets_and_decisions_are_redacted_for_others() -> None:
     assert RULESET.redact(MonsterSet(seat=0, slot=1, instance="0-m18", card_id="maw_beetle"), None) == MonsterSet(
-        seat=0, slot=1,
+        seat=0,
+        slot=1,
     )
     assert RULESET.redact(SpellTrapSet(seat=1, slot=0, instance="1-m37", card_id="spiked_snare"), 0) == SpellTrapSet(
-        seat=1, slot=0,
+        seat=1,
+        slot=0,
     )
     asked = DecisionRequested(decision_id=4, seat=0, kind="discard")
     assert encode(RULESET.redact(asked, 1)) == b'{"type":"DecisionRequested","decision_id":4,"seat":0,"kind":"discard"}'
@@ -110,7 +125,9 @@ def test_hidden_cards_name_the_other_seats_secrets() -> None:
 
 def test_a_card_returned_to_the_hand_stays_public() -> None:
     state = given(
-        turn=6, monsters={0: {0: M("0-m01")}}, spell_traps={1: {0: S("1-m38")}},
+        turn=6,
+        monsters={0: {0: M("0-m01")}},
+        spell_traps={1: {0: S("1-m38")}},
     )
     events, state = run(state, 1, Activate("1-m38", (MonsterRef(0, 0),)))
     assert state.sides[0].hand == ("0-m01",)
@@ -170,10 +187,24 @@ def test_a_revealed_card_set_face_down_is_secret_again() -> None:
 
 EFFECT_DECK = {
     "main": [
-        *["recall_gate"] * 3, *["ambush_call"] * 3, *["dusk_visitation"] * 3, *["fusion_rite"] * 3, "second_dawn",
-        "twin_fortune", "omen_dial", *["maw_beetle"] * 3, *["cinder_wolf"] * 3, *["dune_scorpion"] * 3,
-        *["glade_sprite"] * 3, *["ironhide_boar"] * 3, *["shell_sentinel"] * 3, *["kneeling_decree"] * 3,
-        *["radiant_blade_ward"] * 2, *["iron_gauntlet"] * 2, *["gale_sweep"] * 2, *["bastion_marshal"] * 2,
+        *["recall_gate"] * 3,
+        *["ambush_call"] * 3,
+        *["dusk_visitation"] * 3,
+        *["fusion_rite"] * 3,
+        "second_dawn",
+        "twin_fortune",
+        "omen_dial",
+        *["maw_beetle"] * 3,
+        *["cinder_wolf"] * 3,
+        *["dune_scorpion"] * 3,
+        *["glade_sprite"] * 3,
+        *["ironhide_boar"] * 3,
+        *["shell_sentinel"] * 3,
+        *["kneeling_decree"] * 3,
+        *["radiant_blade_ward"] * 2,
+        *["iron_gauntlet"] * 2,
+        *["gale_sweep"] * 2,
+        *["bastion_marshal"] * 2,
     ],
     "extra": ["scorchfang_chimera"] * 3,
     "side": ["spiked_snare", "ember_volley"],

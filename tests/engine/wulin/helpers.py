@@ -25,8 +25,14 @@ DEFAULT = -1
 
 
 def fc(
-    iid: str, card_id: str, face_up: bool = True, played: int | None = DEFAULT, acted: int | None = None,
-    attacked: int | None = None, temp_atk: int = 0, temp_def: int = 0,
+    iid: str,
+    card_id: str,
+    face_up: bool = True,
+    played: int | None = DEFAULT,
+    acted: int | None = None,
+    attacked: int | None = None,
+    temp_atk: int = 0,
+    temp_def: int = 0,
 ) -> FieldCard:
     """A field card; ``played`` defaults to phase 5 for seat 0 and 6 for seat 1 (§14 fixture)."""
     return FieldCard(iid, card_id, face_up, played, acted, attacked, temp_atk, temp_def)
@@ -60,8 +66,16 @@ EMPTY = SideSpec()
 
 
 def given(
-    s0: SideSpec = EMPTY, s1: SideSpec = EMPTY, *, phase: int = 7, active: int = 0, first: int = 0,
-    clock_seq: int = 1, pending: Pending | None = None, truce_offer: int | None = None, **options: Any,
+    s0: SideSpec = EMPTY,
+    s1: SideSpec = EMPTY,
+    *,
+    phase: int = 7,
+    active: int = 0,
+    first: int = 0,
+    clock_seq: int = 1,
+    pending: Pending | None = None,
+    truce_offer: int | None = None,
+    **options: Any,
 ) -> State:
     """A running state with exactly these zones and counters (the §14 fixture for everything unnamed)."""
     opts = Options(**options)
@@ -69,28 +83,47 @@ def given(
     sides = []
     for seat, spec in enumerate((s0, s1)):
         hand = spec.hand if spec.hand is not None else tuple((f"p{seat}-h{i}", "WL-Q01") for i in range(5))
-        library = spec.library if spec.library is not None else tuple(
-            (f"p{seat}-l{i:02d}", "WL-Q01") for i in range(10))
+        library = (
+            spec.library if spec.library is not None else tuple((f"p{seat}-l{i:02d}", "WL-Q01") for i in range(10))
+        )
         default_played = 5 if seat == 0 else 6
         skill = tuple(_placed(c, default_played) for c in spec.skill)
         battle = tuple(_placed(c, default_played) for c in spec.battle)
         placed = [(c.iid, c.card_id) for c in (*skill, *battle)]
         for iid, card_id in [*hand, *library, *spec.graveyard, *placed]:
             assert card_ids.setdefault(iid, card_id) == card_id, f"label {iid} used for two cards"
-        sides.append(Side(
-            hp=spec.hp, max_hp=opts.starting_hp, qi=spec.qi,
-            hero_attribute=spec.hero or ("fire" if seat == 0 else "water"),  # type: ignore[arg-type]
-            library=_ids(library), hand=_ids(hand), skill_zone=skill, battle_zone=battle,
-            graveyard=tuple(CardView(iid, card_id) for iid, card_id in spec.graveyard),
-            idle_streak=spec.idle_streak, timeouts=spec.timeouts,
-            truce_proposals_used=spec.truce_proposals_used, actions=spec.actions,
-            consumable_used=spec.consumable_used, play_used=spec.play_used, discard_used=spec.discard_used,
-            battle_flip_used=spec.battle_flip_used,
-        ))
+        sides.append(
+            Side(
+                hp=spec.hp,
+                max_hp=opts.starting_hp,
+                qi=spec.qi,
+                hero_attribute=spec.hero or ("fire" if seat == 0 else "water"),  # type: ignore[arg-type]
+                library=_ids(library),
+                hand=_ids(hand),
+                skill_zone=skill,
+                battle_zone=battle,
+                graveyard=tuple(CardView(iid, card_id) for iid, card_id in spec.graveyard),
+                idle_streak=spec.idle_streak,
+                timeouts=spec.timeouts,
+                truce_proposals_used=spec.truce_proposals_used,
+                actions=spec.actions,
+                consumable_used=spec.consumable_used,
+                play_used=spec.play_used,
+                discard_used=spec.discard_used,
+                battle_flip_used=spec.battle_flip_used,
+            )
+        )
     clock_holder = pending.seat if pending is not None else active
     return State(
-        options=opts, sides=tuple(sides), card_ids=card_ids, status="in_progress", phase_no=phase,
-        active_seat=active, first_seat=first, pending=pending, truce_offer=truce_offer,
+        options=opts,
+        sides=tuple(sides),
+        card_ids=card_ids,
+        status="in_progress",
+        phase_no=phase,
+        active_seat=active,
+        first_seat=first,
+        pending=pending,
+        truce_offer=truce_offer,
         clock=Clock(clock_holder, clock_seq, opts.action_timer_s),
     )
 

@@ -72,8 +72,16 @@ def test_options(options: dict[str, Any], code: str) -> None:
 
 
 def test_every_option_in_range_is_accepted() -> None:
-    options = {"starting_hp": 1, "starting_qi": 9999, "action_timer_s": 10, "round_limit": 999,
-               "allow_concede": True, "secret_art_counters": True, "formation_flip": True, "referee_enabled": True}
+    options = {
+        "starting_hp": 1,
+        "starting_qi": 9999,
+        "action_timer_s": 10,
+        "round_limit": 999,
+        "allow_concede": True,
+        "secret_art_counters": True,
+        "formation_flip": True,
+        "referee_enabled": True,
+    }
     assert msgspec.to_builtins(configure({"seats": [{}, {}], "options": options}).options) == options
 
 
@@ -93,8 +101,13 @@ def test_config_shapes(data: Any, code: str, seat: int | None) -> None:
 
 
 def test_every_problem_is_reported_seat_by_seat() -> None:
-    data = {"seats": [{"deck": ["WL-B08"] * 2 + ["WL-Q01"] * 30, "hero_attribute": "metal"},
-                      {"deck": "starter_x", "hero_attribute": "air"}], "options": {}}
+    data = {
+        "seats": [
+            {"deck": ["WL-B08"] * 2 + ["WL-Q01"] * 30, "hero_attribute": "metal"},
+            {"deck": "starter_x", "hero_attribute": "air"},
+        ],
+        "options": {},
+    }
     _, problems = check_config(data)
     assert [(p.seat, p.code, p.detail) for p in problems] == [
         (0, "TOO_FEW_BATTLE_CARDS", "2"),

@@ -72,8 +72,10 @@ def test_gates() -> None:
     ],
 )
 def test_attack_preconditions(cmd: Attack, code: str) -> None:
-    state = given(side(qi=50, battle=[fc("a1", "WL-B01"), fc("a2", "WL-F02"), fc("a3", "WL-B03")]),
-                  side(battle=[fc("d1", "WL-B01")]))
+    state = given(
+        side(qi=50, battle=[fc("a1", "WL-B01"), fc("a2", "WL-F02"), fc("a3", "WL-B03")]),
+        side(battle=[fc("d1", "WL-B01")]),
+    )
     assert rejection(state, 0, cmd) == code
 
 
@@ -91,15 +93,21 @@ def test_defence_costs_qi() -> None:
 
 
 def test_legal_defences_name_each_focus_and_each_primary() -> None:
-    state = given(side(qi=60, battle=[fc("a1", "WL-B01"), fc("a2", "WL-B03")]),
-                  side(qi=60, battle=[fc("d1", "WL-B05"), fc("d2", "WL-B06")]))
+    state = given(
+        side(qi=60, battle=[fc("a1", "WL-B01"), fc("a2", "WL-B03")]),
+        side(qi=60, battle=[fc("d1", "WL-B05"), fc("d2", "WL-B06")]),
+    )
     _, state = run(state, 0, Attack(("a1", "a2"), "joint"))
     defences = [c for c in legal_commands(state, 1) if isinstance(c, Defend)]
     assert defences == [
-        Defend(("d1",), "single", None, "a1"), Defend(("d1",), "single", None, "a2"),
-        Defend(("d1", "d2"), "combination", "d1", "a1"), Defend(("d1", "d2"), "combination", "d1", "a2"),
-        Defend(("d1", "d2"), "combination", "d2", "a1"), Defend(("d1", "d2"), "combination", "d2", "a2"),
-        Defend(("d2",), "single", None, "a1"), Defend(("d2",), "single", None, "a2"),
+        Defend(("d1",), "single", None, "a1"),
+        Defend(("d1",), "single", None, "a2"),
+        Defend(("d1", "d2"), "combination", "d1", "a1"),
+        Defend(("d1", "d2"), "combination", "d1", "a2"),
+        Defend(("d1", "d2"), "combination", "d2", "a1"),
+        Defend(("d1", "d2"), "combination", "d2", "a2"),
+        Defend(("d2",), "single", None, "a1"),
+        Defend(("d2",), "single", None, "a2"),
     ]
 
 
@@ -179,8 +187,12 @@ def test_invariants_hold_through_random_matches(options: dict[str, object]) -> N
                 assert 0 <= side_.hp <= side_.max_hp and side_.qi >= 0
                 assert len(side_.hand) <= 5 and len(side_.battle_zone) <= 5 and len(side_.skill_zone) <= 1
                 assert side_.truce_proposals_used <= 3 and side_.idle_streak < 3
-                cards = [*side_.library, *side_.hand, *(c.iid for c in side_.graveyard),
-                         *(c.iid for c in (*side_.battle_zone, *side_.skill_zone))]
+                cards = [
+                    *side_.library,
+                    *side_.hand,
+                    *(c.iid for c in side_.graveyard),
+                    *(c.iid for c in (*side_.battle_zone, *side_.skill_zone)),
+                ]
                 assert len(cards) == len(set(cards)) == 32
             if state.status == "in_progress":
                 assert state.clock is not None and state.clock.seat == to_act(state)[0]

@@ -119,13 +119,17 @@ A = PRESETS["starter_a"]
         pytest.param(list(A[1:]), [("DECK_TOO_SMALL", "31")], id="a"),
         pytest.param([*A, "WL-Q01"], [("DECK_TOO_LARGE", "33")], id="b"),
         pytest.param(_swap(A, "WL-Q01", ["WL-A03", "WL-T01"]), [("TOO_FEW_QI_CARDS", "9")], id="c"),
-        pytest.param(_swap(_swap(A, "WL-B01", ["WL-Q01"] * 3), "WL-B03", ["WL-Q01"] * 2),
-                     [("TOO_FEW_BATTLE_CARDS", "7")], id="d"),
+        pytest.param(
+            _swap(_swap(A, "WL-B01", ["WL-Q01"] * 3), "WL-B03", ["WL-Q01"] * 2), [("TOO_FEW_BATTLE_CARDS", "7")], id="d"
+        ),
         pytest.param(_swap(A, "WL-Q01", ["WL-B01"]), [("TOO_MANY_COPIES", "WL-B01,4,3")], id="e"),
         pytest.param(_swap(A, "WL-Q01", ["WL-B08"]), [("LIMITED_EXCEEDED", "WL-B08,2,1")], id="f"),
         pytest.param(_swap(A, "WL-Q01", ["WL-X99"]), [("UNKNOWN_CARD_ID", "WL-X99")], id="h"),
-        pytest.param(_swap(A, "WL-Q01", ["WL-B01", "WL-B01"]),
-                     [("TOO_FEW_QI_CARDS", "9"), ("TOO_MANY_COPIES", "WL-B01,5,3")], id="i"),
+        pytest.param(
+            _swap(A, "WL-Q01", ["WL-B01", "WL-B01"]),
+            [("TOO_FEW_QI_CARDS", "9"), ("TOO_MANY_COPIES", "WL-B01,5,3")],
+            id="i",
+        ),
     ],
 )
 def test_1_deck_validation(deck: list[str], expected: list[tuple[str, str]]) -> None:
@@ -138,8 +142,7 @@ def test_1_deck_validation(deck: list[str], expected: list[tuple[str, str]]) -> 
 def test_1g_semi_limited() -> None:
     deck = _swap(PRESETS["starter_b"], "WL-Q01", ["WL-B09"])
     data = {"seats": [{}, {"deck": deck, "hero_attribute": "water"}], "options": {}}
-    assert [(p.code, p.seat, p.detail) for p in check_config(data)[1]] == [
-        ("SEMI_LIMITED_EXCEEDED", 1, "WL-B09,3,2")]
+    assert [(p.code, p.seat, p.detail) for p in check_config(data)[1]] == [("SEMI_LIMITED_EXCEEDED", 1, "WL-B09,3,2")]
 
 
 def test_1j_twenty_qi_cards_accepted() -> None:
@@ -186,11 +189,14 @@ class SetupRng(Rng):
 
 def test_2_setup_with_a_scripted_rng() -> None:
     config = configure({"seats": [{}, {}], "options": {}})
-    rng = SetupRng([0, 0, 2, 0], [
-        ["WL-B01", "WL-B03", "WL-B04", "WL-B01", "WL-B03"],
-        ["WL-Q01", "WL-B01", "WL-A01", "WL-Q01", "WL-S01"],
-        ["WL-B02", "WL-Q01", "WL-T02", "WL-Q01", "WL-B05"],
-    ])
+    rng = SetupRng(
+        [0, 0, 2, 0],
+        [
+            ["WL-B01", "WL-B03", "WL-B04", "WL-B01", "WL-B03"],
+            ["WL-Q01", "WL-B01", "WL-A01", "WL-Q01", "WL-S01"],
+            ["WL-B02", "WL-Q01", "WL-T02", "WL-Q01", "WL-B05"],
+        ],
+    )
     events = setup(config, rng)
     library0 = events[3]
     library1 = events[4]
@@ -219,8 +225,12 @@ def test_2_setup_with_a_scripted_rng() -> None:
 
 
 def _phase_8(qi: int) -> State:
-    s0 = side(hand=[("h1", "WL-Q01"), ("h2", "WL-Q01"), ("h3", "WL-Q01")], library=[("l1", "WL-Q01")],
-              skill=[fc("s", "WL-S01")], qi=qi)
+    s0 = side(
+        hand=[("h1", "WL-Q01"), ("h2", "WL-Q01"), ("h3", "WL-Q01")],
+        library=[("l1", "WL-Q01")],
+        skill=[fc("s", "WL-S01")],
+        qi=qi,
+    )
     return given(s0, side(actions=1), phase=8, active=1)
 
 
@@ -272,8 +282,15 @@ def test_4_per_phase_limits_and_zones() -> None:
 
 
 def test_5_flip_rules() -> None:
-    s0 = side(battle=[fc("a1", "WL-B01", False, played=7), fc("a2", "WL-B03", False), fc("a3", "WL-B09", False),
-                      fc("a5", "WL-F02", False)], skill=[fc("a4", "WL-S02", False)])
+    s0 = side(
+        battle=[
+            fc("a1", "WL-B01", False, played=7),
+            fc("a2", "WL-B03", False),
+            fc("a3", "WL-B09", False),
+            fc("a5", "WL-F02", False),
+        ],
+        skill=[fc("a4", "WL-S02", False)],
+    )
     s1 = side(battle=[fc("d1", "WL-B02", False), fc("d2", "WL-B05", False)])
     state = given(s0, s1)
     assert rejection(state, 0, FlipCard("a1")) == "CARD_JUST_PLAYED"
@@ -339,8 +356,9 @@ def test_8_first_strike() -> None:
 
 
 def test_8_variant_first_strike_void_in_a_group() -> None:
-    state = given(side(qi=40, battle=[fc("a1", "WL-B03"), fc("a2", "WL-B01")]),
-                  side(qi=20, battle=[fc("d1", "WL-B09")]))
+    state = given(
+        side(qi=40, battle=[fc("a1", "WL-B03"), fc("a2", "WL-B01")]), side(qi=20, battle=[fc("d1", "WL-B09")])
+    )
     events, state = run(state, 0, Attack(("a1", "a2"), "joint"))
     assert events[0] == AttackDeclared(1, 0, ("a1", "a2"), "joint", None, 40)
     events, _ = run(state, 1, Defend(("d1",), "single", focus="a1"))
@@ -352,8 +370,10 @@ def test_8_variant_first_strike_void_in_a_group() -> None:
 
 
 def _board_9(qi: int) -> State:
-    return given(side(qi=qi, battle=[fc("a1", "WL-B01"), fc("a2", "WL-B04"), fc("a3", "WL-B09")]),
-                 side(qi=30, battle=[fc("d1", "WL-B09")]))
+    return given(
+        side(qi=qi, battle=[fc("a1", "WL-B01"), fc("a2", "WL-B04"), fc("a3", "WL-B09")]),
+        side(qi=30, battle=[fc("d1", "WL-B09")]),
+    )
 
 
 def test_9_joint_attack_surcharge_focus_and_strict_comparison() -> None:
@@ -362,7 +382,9 @@ def test_9_joint_attack_surcharge_focus_and_strict_comparison() -> None:
     assert rejection(state, 0, Attack(("a1", "a3"), "joint")) == "ATTRIBUTE_MISMATCH"
     events, state = run(state, 0, Attack(("a1", "a2"), "joint"))
     assert without_clock(events) == [
-        AttackDeclared(1, 0, ("a1", "a2"), "joint", None, 40), QiChanged(0, -40, -40, 20, "attack_cost", 1)]
+        AttackDeclared(1, 0, ("a1", "a2"), "joint", None, 40),
+        QiChanged(0, -40, -40, 20, "attack_cost", 1),
+    ]
     assert rejection(state, 1, Defend(("d1",), "single")) == "FOCUS_REQUIRED"
     assert rejection(state, 1, Defend(("d1",), "single", focus="d1")) == "FOCUS_INVALID"
     events, _ = run(state, 1, Defend(("d1",), "single", focus="a1"))
@@ -378,19 +400,27 @@ def test_9_variant_insufficient_qi() -> None:
 
 
 def test_10_skill_synergy_and_undefended_joint_attack() -> None:
-    state = given(side(qi=60, skill=[fc("s", "WL-S01")],
-                       battle=[fc("a1", "WL-B01"), fc("a2", "WL-B03"), fc("a3", "WL-B04")]))
+    state = given(
+        side(qi=60, skill=[fc("s", "WL-S01")], battle=[fc("a1", "WL-B01"), fc("a2", "WL-B03"), fc("a3", "WL-B04")])
+    )
     events, state = run(state, 0, Attack(("a1", "a2", "a3"), "joint"))
     assert without_clock(events) == [
-        AttackDeclared(1, 0, ("a1", "a2", "a3"), "joint", None, 60), QiChanged(0, -60, -60, 0, "attack_cost", 1)]
+        AttackDeclared(1, 0, ("a1", "a2", "a3"), "joint", None, 60),
+        QiChanged(0, -60, -60, 0, "attack_cost", 1),
+    ]
     events, _ = run(state, 1, NoDefence())
     assert without_clock(events) == [
-        DefenceDeclined(1, 1, False), HpChanged(1, -120, -120, 180, "combat", 1), AttackEnded(1)]
+        DefenceDeclined(1, 1, False),
+        HpChanged(1, -120, -120, 180, "combat", 1),
+        AttackEnded(1),
+    ]
 
 
 def _board_11() -> State:
-    state = given(side(qi=40, battle=[fc("a1", "WL-B08", temp_atk=20)]),
-                  side(qi=30, battle=[fc("d1", "WL-B02"), fc("d2", "WL-B09"), fc("d3", "WL-B05")]))
+    state = given(
+        side(qi=40, battle=[fc("a1", "WL-B08", temp_atk=20)]),
+        side(qi=30, battle=[fc("d1", "WL-B02"), fc("d2", "WL-B09"), fc("d3", "WL-B05")]),
+    )
     _, state = run(state, 0, Attack(("a1",), "single"))
     assert state.sides[0].qi == 10
     return state
@@ -411,7 +441,10 @@ def test_11_joint_defence_and_the_attackers_choice() -> None:
     assert rejection(state, 0, ChooseLoss("d3")) == "INVALID_CHOICE"
     events, _ = run(state, 0, ChooseLoss("d2"))
     assert without_clock(events) == [
-        LossChosen(1, 0, "d2", False), CardLeftField(1, "d2", "WL-B09", "battle_zone", "combat"), AttackEnded(1)]
+        LossChosen(1, 0, "d2", False),
+        CardLeftField(1, "d2", "WL-B09", "battle_zone", "combat"),
+        AttackEnded(1),
+    ]
 
 
 def test_11_variant_loss_choice_timeout() -> None:
@@ -421,14 +454,19 @@ def test_11_variant_loss_choice_timeout() -> None:
     seq = state.clock.seq
     events, _ = run(state, SYSTEM, Timeout(seq))
     assert events == [
-        TimedOut(0, seq, "pending"), LossChosen(1, 0, "d1", True),
-        CardLeftField(1, "d1", "WL-B02", "battle_zone", "combat"), AttackEnded(1), clock(0, seq + 1),
+        TimedOut(0, seq, "pending"),
+        LossChosen(1, 0, "d1", True),
+        CardLeftField(1, "d1", "WL-B02", "battle_zone", "combat"),
+        AttackEnded(1),
+        clock(0, seq + 1),
     ]
 
 
 def test_12_combination_technique() -> None:
-    state = given(side(qi=50, battle=[fc("a1", "WL-B05"), fc("a2", "WL-B06"), fc("a3", "WL-B01")]),
-                  side(qi=10, battle=[fc("d1", "WL-B01")]))
+    state = given(
+        side(qi=50, battle=[fc("a1", "WL-B05"), fc("a2", "WL-B06"), fc("a3", "WL-B01")]),
+        side(qi=10, battle=[fc("d1", "WL-B01")]),
+    )
     assert rejection(state, 0, Attack(("a1", "a2"), "joint")) == "ATTRIBUTE_MISMATCH"
     assert rejection(state, 0, Attack(("a1", "a3"), "combination", "a1")) == "NOT_COMBINATION_PAIR"
     assert rejection(state, 0, Attack(("a1", "a2"), "combination")) == "PRIMARY_INVALID"
@@ -447,8 +485,12 @@ def test_12_combination_technique() -> None:
 
 
 def test_12_combination_defence() -> None:
-    state = given(side(qi=30, battle=[fc("a4", "WL-B05"), fc("a5", "WL-B06")]),
-                  side(qi=10, battle=[fc("d1", "WL-B01")]), phase=8, active=1)
+    state = given(
+        side(qi=30, battle=[fc("a4", "WL-B05"), fc("a5", "WL-B06")]),
+        side(qi=10, battle=[fc("d1", "WL-B01")]),
+        phase=8,
+        active=1,
+    )
     _, state = run(state, 1, Attack(("d1",), "single"))
     events, state = run(state, 0, Defend(("a4", "a5"), "combination", "a5"))
     assert events[:3] == [
@@ -469,12 +511,15 @@ def test_12_combination_defence() -> None:
 
 
 def test_13_face_down_cards_pending_flip_and_legal_commands() -> None:
-    state = given(side(qi=20, battle=[fc("a1", "WL-B01"), fc("a2", "WL-B03", False)]),
-                  side(qi=20, battle=[fc("d1", "WL-B01", False), fc("d2", "WL-B02", attacked=6)]))
+    state = given(
+        side(qi=20, battle=[fc("a1", "WL-B01"), fc("a2", "WL-B03", False)]),
+        side(qi=20, battle=[fc("d1", "WL-B01", False), fc("d2", "WL-B02", attacked=6)]),
+    )
     assert rejection(state, 0, Attack(("a2",), "single")) == "NOT_FACE_UP"
     _, state = run(state, 0, Attack(("a1",), "single"))
     assert sorted(map(repr, legal_commands(state, 1))) == sorted(
-        map(repr, [NoDefence(), FlipCard("d1"), ProposeTruce()]))
+        map(repr, [NoDefence(), FlipCard("d1"), ProposeTruce()])
+    )
     assert legal_commands(state, 0) == [ProposeTruce()]
     assert rejection(state, 0, FlipCard("a2")) == "DECISION_PENDING"
     assert rejection(state, 1, Defend(("d1",), "single")) == "NOT_FACE_UP"
@@ -506,8 +551,11 @@ def test_15_defence_timeout_and_stale_timeout() -> None:
     assert rejection(state, 0, Timeout(12)) == "NOT_SYSTEM"
     events, state = run(state, SYSTEM, Timeout(12))
     assert events == [
-        TimedOut(1, 12, "pending"), DefenceDeclined(1, 1, True), HpChanged(1, -30, -30, 270, "combat", 1),
-        AttackEnded(1), clock(0, 13),
+        TimedOut(1, 12, "pending"),
+        DefenceDeclined(1, 1, True),
+        HpChanged(1, -30, -30, 270, "combat", 1),
+        AttackEnded(1),
+        clock(0, 13),
     ]
     assert (state.sides[1].idle_streak, state.sides[1].timeouts) == (0, 1)
 
@@ -519,12 +567,17 @@ def test_16a_hidden_weapon_blocked_by_the_same_attribute() -> None:
     state = given(side(hand=[("a1", "WL-T01")]), side(qi=20, battle=[fc("d1", "WL-B06"), fc("d2", "WL-B02")]))
     events, state = run(state, 0, UseCard("a1"))
     assert events == [
-        CardUsed(0, "a1", "WL-T01"), HiddenWeaponThrown(1, 0, "a1", "WL-T01", "wood", 30, "hp"), clock(1, 2)]
+        CardUsed(0, "a1", "WL-T01"),
+        HiddenWeaponThrown(1, 0, "a1", "WL-T01", "wood", 30, "hp"),
+        clock(1, 2),
+    ]
     assert rejection(state, 1, Block("d2")) == "BLOCKER_INELIGIBLE"
     events, state = run(state, 1, Block("d1"))
     assert without_clock(events) == [
-        WeaponBlocked(1, 1, "d1", "same", 15, True), QiChanged(1, -15, -15, 5, "block_cost", 1),
-        CardLeftField(1, "d1", "WL-B06", "battle_zone", "weapon"), WeaponResolved(1),
+        WeaponBlocked(1, 1, "d1", "same", 15, True),
+        QiChanged(1, -15, -15, 5, "block_cost", 1),
+        CardLeftField(1, "d1", "WL-B06", "battle_zone", "weapon"),
+        WeaponResolved(1),
     ]
     assert state.sides[1].hp == 300
 
@@ -538,8 +591,10 @@ def _dart(qi: int) -> State:
 def test_16b_hidden_weapon_blocked_by_a_counter() -> None:
     events, state = run(_dart(25), 0, Block("a1"))
     assert without_clock(events) == [
-        WeaponBlocked(1, 0, "a1", "counter", 10, False), QiChanged(0, -10, -10, 15, "block_cost", 1),
-        WeaponResolved(1)]
+        WeaponBlocked(1, 0, "a1", "counter", 10, False),
+        QiChanged(0, -10, -10, 15, "block_cost", 1),
+        WeaponResolved(1),
+    ]
     assert card(state, 0, "a1") is not None
 
 
@@ -547,7 +602,10 @@ def test_16b_hidden_weapon_blocked_by_a_counter() -> None:
 def test_16c_hidden_weapon_not_blocked(qi: int, delta: int) -> None:
     events, _ = run(_dart(qi), 0, NoBlock())
     assert without_clock(events) == [
-        WeaponNotBlocked(1, 0, False), QiChanged(0, -20, delta, qi + delta, "hidden_weapon", 1), WeaponResolved(1)]
+        WeaponNotBlocked(1, 0, False),
+        QiChanged(0, -20, delta, qi + delta, "hidden_weapon", 1),
+        WeaponResolved(1),
+    ]
 
 
 # --- 17. secret arts ----------------------------------------------------------------------------------------
@@ -558,8 +616,10 @@ def test_17ab_attack_secret_art(counters: bool, damage: int) -> None:
     state = given(side(qi=20, hand=[("a1", "WL-A01")]), secret_art_counters=counters)
     events, _ = run(state, 0, UseCard("a1"))
     assert without_clock(events) == [
-        CardUsed(0, "a1", "WL-A01"), QiChanged(0, -20, -20, 0, "secret_art_cost", "a1"),
-        HpChanged(1, -damage, -damage, 300 - damage, "secret_art", "a1")]
+        CardUsed(0, "a1", "WL-A01"),
+        QiChanged(0, -20, -20, 0, "secret_art_cost", "a1"),
+        HpChanged(1, -damage, -damage, 300 - damage, "secret_art", "a1"),
+    ]
 
 
 def test_17c_drain_with_counters() -> None:
@@ -569,15 +629,19 @@ def test_17c_drain_with_counters() -> None:
 
 
 def test_17d_targeted_secret_art() -> None:
-    state = given(side(qi=10, hand=[("a4", "WL-A03")], battle=[fc("a1", "WL-B01"), fc("a2", "WL-B03", False)]),
-                  side(battle=[fc("d1", "WL-B01")]))
+    state = given(
+        side(qi=10, hand=[("a4", "WL-A03")], battle=[fc("a1", "WL-B01"), fc("a2", "WL-B03", False)]),
+        side(battle=[fc("d1", "WL-B01")]),
+    )
     assert rejection(state, 0, UseCard("a4")) == "TARGET_REQUIRED"
     assert rejection(state, 0, UseCard("a4", "d1")) == "TARGET_INVALID"
     assert rejection(state, 0, UseCard("a4", "a2")) == "TARGET_INVALID"
     events, state = run(state, 0, UseCard("a4", "a1"))
     assert without_clock(events) == [
-        CardUsed(0, "a4", "WL-A03", "a1"), QiChanged(0, -10, -10, 0, "secret_art_cost", "a4"),
-        TempModifierApplied("a4", ("a1",), 20, 0)]
+        CardUsed(0, "a4", "WL-A03", "a1"),
+        QiChanged(0, -10, -10, 0, "secret_art_cost", "a4"),
+        TempModifierApplied("a4", ("a1",), 20, 0),
+    ]
     a1 = card(state, 0, "a1")
     assert a1 is not None and actual(state, 0, a1, "atk", "none", False) == 50
     _, state = run(state, 0, EndPhase())
@@ -593,7 +657,9 @@ def test_17d_targeted_secret_art() -> None:
 def test_18a_discard_ability_fires_face_up() -> None:
     events, _ = run(given(side(battle=[fc("a1", "WL-B07")])), 0, DiscardCard("a1"))
     assert without_clock(events) == [
-        CardDiscarded(0, "a1", "WL-B07", "battle_zone", True, True), QiChanged(0, 20, 20, 20, "discard_effect", "a1")]
+        CardDiscarded(0, "a1", "WL-B07", "battle_zone", True, True),
+        QiChanged(0, 20, 20, 20, "discard_effect", "a1"),
+    ]
 
 
 def test_18b_face_down_discard_has_no_effect() -> None:
@@ -613,7 +679,9 @@ def test_18d_a_card_that_attacked_cannot_be_discarded() -> None:
 def test_18e_skill_discard_heals() -> None:
     events, _ = run(given(side(hp=290, skill=[fc("s", "WL-S02")])), 0, DiscardCard("s"))
     assert without_clock(events) == [
-        CardDiscarded(0, "s", "WL-S02", "skill_zone", True, True), HpChanged(0, 30, 10, 300, "discard_effect", "s")]
+        CardDiscarded(0, "s", "WL-S02", "skill_zone", True, True),
+        HpChanged(0, 30, 10, 300, "discard_effect", "s"),
+    ]
 
 
 def test_18f_discard_only_in_own_phase() -> None:
@@ -626,21 +694,31 @@ def test_18f_discard_only_in_own_phase() -> None:
 def test_19a_idle_timeout() -> None:
     events, state = run(given(clock_seq=20), SYSTEM, Timeout(20))
     assert events == [
-        TimedOut(0, 20, "phase_idle"), HpChanged(0, -30, -30, 270, "timeout_penalty", None),
-        PhaseEnded(7, 0, "idle_timeout"), PhaseStarted(8, 4, 1), clock(1, 21)]
+        TimedOut(0, 20, "phase_idle"),
+        HpChanged(0, -30, -30, 270, "timeout_penalty", None),
+        PhaseEnded(7, 0, "idle_timeout"),
+        PhaseStarted(8, 4, 1),
+        clock(1, 21),
+    ]
     assert (state.sides[0].idle_streak, state.sides[0].timeouts) == (1, 1)
 
 
 def test_19b_third_idle_timeout_loses() -> None:
     events, _ = run(given(side(idle_streak=2, hp=100), clock_seq=20), SYSTEM, Timeout(20))
-    assert events == [TimedOut(0, 20, "phase_idle"), HpChanged(0, -30, -30, 70, "timeout_penalty", None),
-                      MatchEnded(1, "idle_timeouts")]
+    assert events == [
+        TimedOut(0, 20, "phase_idle"),
+        HpChanged(0, -30, -30, 70, "timeout_penalty", None),
+        MatchEnded(1, "idle_timeouts"),
+    ]
 
 
 def test_19c_penalty_to_zero() -> None:
     events, _ = run(given(side(hp=20), clock_seq=20), SYSTEM, Timeout(20))
-    assert events == [TimedOut(0, 20, "phase_idle"), HpChanged(0, -30, -20, 0, "timeout_penalty", None),
-                      MatchEnded(1, "hp_zero")]
+    assert events == [
+        TimedOut(0, 20, "phase_idle"),
+        HpChanged(0, -30, -20, 0, "timeout_penalty", None),
+        MatchEnded(1, "hp_zero"),
+    ]
 
 
 def test_19d_timeout_after_an_action() -> None:
@@ -726,8 +804,11 @@ def test_22_referee() -> None:
 
 
 def _board_23(qi0: int) -> State:
-    state = given(side(qi=qi0, battle=[fc("a1", "WL-B07"), fc("a5", "WL-F02", False), fc("a3", "WL-B01")]),
-                  side(qi=30, battle=[fc("d1", "WL-F01", False), fc("d2", "WL-B06")]), formation_flip=True)
+    state = given(
+        side(qi=qi0, battle=[fc("a1", "WL-B07"), fc("a5", "WL-F02", False), fc("a3", "WL-B01")]),
+        side(qi=30, battle=[fc("d1", "WL-F01", False), fc("d2", "WL-B06")]),
+        formation_flip=True,
+    )
     _, state = run(state, 0, Attack(("a1",), "single"))
     return state
 
@@ -737,16 +818,22 @@ def test_23_formations_and_the_zero_floor() -> None:
     assert state.sides[0].qi == 15
     events, state = run(state, 1, FlipCard("d1"))
     assert events == [
-        CardFlipped(1, "d1", "WL-F01", "battle_zone"), QiChanged(1, -10, -10, 20, "formation_cost", "d1"),
+        CardFlipped(1, "d1", "WL-F01", "battle_zone"),
+        QiChanged(1, -10, -10, 20, "formation_cost", "d1"),
         TempModifierApplied("d1", ("a1", "a3"), -15, 0),
-        CardLeftField(1, "d1", "WL-F01", "battle_zone", "instant_formation"), clock(1, 3)]
+        CardLeftField(1, "d1", "WL-F01", "battle_zone", "instant_formation"),
+        clock(1, 3),
+    ]
     events, state = run(state, 1, Defend(("d2",), "single"))
     assert events[1:3] == [
         QiChanged(1, -15, -15, 5, "defence_cost", 1),
-        CombatResolved(1, ("a1",), ("d2",), 0, 20, 20, 30, ("a1",), (), False)]
+        CombatResolved(1, ("a1",), ("d2",), 0, 20, 20, 30, ("a1",), (), False),
+    ]
     events, state = run(state, 0, FlipCard("a5"))
     assert without_clock(events) == [
-        CardFlipped(0, "a5", "WL-F02", "battle_zone"), QiChanged(0, -15, -15, 0, "formation_cost", "a5")]
+        CardFlipped(0, "a5", "WL-F02", "battle_zone"),
+        QiChanged(0, -15, -15, 0, "formation_cost", "a5"),
+    ]
     a3 = card(state, 0, "a3")
     assert a3 is not None
     assert (actual(state, 0, a3, "atk", "none", False), actual(state, 0, a3, "def", "none", False)) == (15, 35)
@@ -767,10 +854,12 @@ def test_23_formation_flip_needs_qi() -> None:
 
 
 @pytest.mark.parametrize(
-    ("hp", "timeouts", "winner"), [((120, 90), (0, 0), 0), ((100, 100), (2, 1), 1), ((100, 100), (1, 1), None)])
+    ("hp", "timeouts", "winner"), [((120, 90), (0, 0), 0), ((100, 100), (2, 1), 1), ((100, 100), (1, 1), None)]
+)
 def test_24_round_limit(hp: tuple[int, int], timeouts: tuple[int, int], winner: int | None) -> None:
-    state = given(side(hp=hp[0], timeouts=timeouts[0]), side(hp=hp[1], timeouts=timeouts[1], actions=1),
-                  phase=100, active=1)
+    state = given(
+        side(hp=hp[0], timeouts=timeouts[0]), side(hp=hp[1], timeouts=timeouts[1], actions=1), phase=100, active=1
+    )
     events, _ = run(state, 1, EndPhase())
     assert events == [PhaseEnded(100, 1, "end_phase"), MatchEnded(winner, "round_limit")]
 
@@ -785,9 +874,10 @@ def test_24_no_adjudication_before_the_limit() -> None:
 
 
 def test_25_flip_then_attack_several_attacks_and_phase_bound_flags() -> None:
-    state = given(side(qi=30, battle=[fc("a1", "WL-B01", False), fc("a2", "WL-B03"),
-                                      fc("a3", "WL-B09", temp_atk=20)]),
-                  side(qi=10, battle=[fc("d1", "WL-B01")]))
+    state = given(
+        side(qi=30, battle=[fc("a1", "WL-B01", False), fc("a2", "WL-B03"), fc("a3", "WL-B09", temp_atk=20)]),
+        side(qi=10, battle=[fc("d1", "WL-B01")]),
+    )
     state = steps(state, (0, FlipCard("a1")), (0, Attack(("a1",), "single")))
     events, state = run(state, 1, NoDefence())
     assert events[1] == HpChanged(1, -30, -30, 270, "combat", 1)

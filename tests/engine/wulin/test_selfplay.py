@@ -38,8 +38,10 @@ def test_greedy_bots_defend_block_and_attack_jointly() -> None:
 
 
 def test_options_change_the_game() -> None:
-    config = {"seats": [{}, {}], "options": {"formation_flip": True, "secret_art_counters": True,
-                                             "starting_hp": 100, "round_limit": 5}}
+    config = {
+        "seats": [{}, {}],
+        "options": {"formation_flip": True, "secret_art_counters": True, "starting_hp": 100, "round_limit": 5},
+    }
     for game in range(4):
         bots = [make_bot("random", RULESET, game * 2 + seat) for seat in (0, 1)]
         played = play(RULESET, config, ["a", "b"], game.to_bytes(32, "big"), bots)

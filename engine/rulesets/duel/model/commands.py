@@ -100,8 +100,21 @@ class Timeout(_Command, tag="timeout", frozen=True):
 
 
 Command = (
-    NormalSummon | SetMonster | FlipSummon | ChangePosition | SetSpellTrap | Activate | Advance | DeclareAttack
-    | Pass | ChooseTarget | ReplayAttack | CancelAttack | Discard | Concede | Timeout
+    NormalSummon
+    | SetMonster
+    | FlipSummon
+    | ChangePosition
+    | SetSpellTrap
+    | Activate
+    | Advance
+    | DeclareAttack
+    | Pass
+    | ChooseTarget
+    | ReplayAttack
+    | CancelAttack
+    | Discard
+    | Concede
+    | Timeout
 )
 
 ANSWERS: dict[str, frozenset[type[Command]]] = {

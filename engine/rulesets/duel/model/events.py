@@ -295,10 +295,39 @@ class MatchEnded(_Event, frozen=True):
 
 
 Event = (
-    DuelCreated | FirstPlayerDecided | DeckShuffled | CardDrawn | DrawFailed | TurnStarted | PhaseChanged
-    | NormalSummoned | MonsterSet | FlipSummoned | SpecialSummoned | PositionChanged | MonsterFlipped
-    | MonsterTurnedFaceDown | SpellTrapSet | CardActivated | EquipAttached | CountersChanged | CardDestroyed
-    | CardSentToGraveyard | CardReturned | EffectTriggered | EffectResolved | AttackDeclared | AttackCancelled
-    | DamageCalculated | DamageDealt | AttackEnded | DecisionRequested | DecisionClosed | ResponsePassed
-    | TimeoutRecorded | TurnEnded | PlayerConceded | MatchEnded
+    DuelCreated
+    | FirstPlayerDecided
+    | DeckShuffled
+    | CardDrawn
+    | DrawFailed
+    | TurnStarted
+    | PhaseChanged
+    | NormalSummoned
+    | MonsterSet
+    | FlipSummoned
+    | SpecialSummoned
+    | PositionChanged
+    | MonsterFlipped
+    | MonsterTurnedFaceDown
+    | SpellTrapSet
+    | CardActivated
+    | EquipAttached
+    | CountersChanged
+    | CardDestroyed
+    | CardSentToGraveyard
+    | CardReturned
+    | EffectTriggered
+    | EffectResolved
+    | AttackDeclared
+    | AttackCancelled
+    | DamageCalculated
+    | DamageDealt
+    | AttackEnded
+    | DecisionRequested
+    | DecisionClosed
+    | ResponsePassed
+    | TimeoutRecorded
+    | TurnEnded
+    | PlayerConceded
+    | MatchEnded
 )

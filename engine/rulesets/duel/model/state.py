@@ -95,7 +95,7 @@ class Details(msgspec.Struct, frozen=True, kw_only=True):
     advance_to: str | UnsetType = UNSET
     attacker: str | UnsetType = UNSET
     attacker_slot: int | UnsetType = UNSET
-    target_slot: int | None | UnsetType = UNSET
+    target_slot: int | UnsetType | None = UNSET
     source: str | UnsetType = UNSET
     card_id: str | UnsetType = UNSET
     candidates: tuple[int | TargetRef, ...] | UnsetType = UNSET

@@ -38,7 +38,7 @@ class SpellTrapView(msgspec.Struct, frozen=True, kw_only=True):
     instance: str | UnsetType = UNSET
     card_id: str | UnsetType = UNSET
     counters: dict[str, int] | UnsetType = UNSET
-    equipped_to: str | None | UnsetType = UNSET
+    equipped_to: str | UnsetType | None = UNSET
 
 
 class SideView(msgspec.Struct, frozen=True):
@@ -61,7 +61,7 @@ class AttackView(msgspec.Struct, frozen=True, kw_only=True):
     target_slot: int | None
     defender_count: int
     stage: str
-    target: str | None | UnsetType = UNSET
+    target: str | UnsetType | None = UNSET
 
 
 class PendingView(msgspec.Struct, frozen=True, kw_only=True):

@@ -5,7 +5,13 @@ from __future__ import annotations
 from engine.rulesets.duel.board import atk, defense, monster_count, monster_slot, occupied, window_eligible
 from engine.rulesets.duel.data import FLIP
 from engine.rulesets.duel.model.events import (
-    AttackCancelled, AttackDeclared, DamageAmount, DamageCalculated, EffectTriggered, Event, MonsterFlipped,
+    AttackCancelled,
+    AttackDeclared,
+    DamageAmount,
+    DamageCalculated,
+    EffectTriggered,
+    Event,
+    MonsterFlipped,
 )
 from engine.rulesets.duel.model.state import Details, Monster, State
 from engine.rulesets.duel.resolve.decisions import request
@@ -23,7 +29,9 @@ def declare(tape: Tape[State, Event], attacker_slot: int, target_slot: int | Non
     defender = 1 - seat
     if window_eligible(tape.state, defender):
         details = Details(
-            trigger="attack_declared", attacker=attacker.instance, attacker_slot=attacker_slot,
+            trigger="attack_declared",
+            attacker=attacker.instance,
+            attacker_slot=attacker_slot,
             target_slot=target_slot,
         )
         request(tape, defender, "response_window", details)
@@ -52,7 +60,9 @@ def attack_continuation(tape: Tape[State, Event]) -> None:
     if target_gone or monster_count(defender) != attack.defender_count:
         slots = occupied(defender)
         details = Details(
-            attacker=attack.attacker, attacker_slot=attack.attacker_slot, candidates=tuple(slots),
+            attacker=attack.attacker,
+            attacker_slot=attack.attacker_slot,
+            candidates=tuple(slots),
             direct=not slots,
         )
         request(tape, seat, "replay", details)
@@ -93,10 +103,17 @@ def damage_step(tape: Tape[State, Event]) -> None:
             damage = DamageAmount(seat, value - a)
     if damage is not None and damage.amount == 0:
         damage = None  # a damage of 0 counts as none (§8.10 step 3)
-    tape.emit(DamageCalculated(
-        attacker.instance, a, target.instance if target else None, target.position if target else None, value,
-        tuple(m.instance for _, _, m in destroyed), damage,
-    ))
+    tape.emit(
+        DamageCalculated(
+            attacker.instance,
+            a,
+            target.instance if target else None,
+            target.position if target else None,
+            value,
+            tuple(m.instance for _, _, m in destroyed),
+            damage,
+        )
+    )
     if damage is not None:
         deal_damage(tape, [damage.seat], damage.amount, "battle", attacker.instance)
         if tape.state.ended:

@@ -11,17 +11,55 @@ from typing import Literal, assert_never
 
 from engine.rulesets.duel.board import atk, equips_of, free_slot, monster_slot, spell_trap_slot
 from engine.rulesets.duel.data import (
-    AFTER, BATTLE_GRAVE, CATALOG, FLIP, TRIGGERS, AddCounter, ChangePosition, Countdown, Damage, Destroy,
-    Draw, Equip, FlipUpAll, FusionSummon, ReturnToHand, SetCounter, SpecialSummon, Step,
+    AFTER,
+    BATTLE_GRAVE,
+    CATALOG,
+    FLIP,
+    TRIGGERS,
+    AddCounter,
+    ChangePosition,
+    Countdown,
+    Damage,
+    Destroy,
+    Draw,
+    Equip,
+    FlipUpAll,
+    FusionSummon,
+    ReturnToHand,
+    SetCounter,
+    SpecialSummon,
+    Step,
 )
 from engine.rulesets.duel.model.commands import Choices
 from engine.rulesets.duel.model.events import (
-    CardActivated, CardDestroyed, CardReturned, CardSentToGraveyard, CountersChanged, DamageDealt,
-    DecisionClosed, EffectResolved, EffectTriggered, EquipAttached, EquipTarget, Event, MonsterFlipped,
-    MonsterTurnedFaceDown, PositionChanged, SpecialSummoned,
+    CardActivated,
+    CardDestroyed,
+    CardReturned,
+    CardSentToGraveyard,
+    CountersChanged,
+    DamageDealt,
+    DecisionClosed,
+    EffectResolved,
+    EffectTriggered,
+    EquipAttached,
+    EquipTarget,
+    Event,
+    MonsterFlipped,
+    MonsterTurnedFaceDown,
+    PositionChanged,
+    SpecialSummoned,
 )
 from engine.rulesets.duel.model.state import (
-    Details, GraveyardRef, MonsterRef, Pending, QueuedTrigger, SpellTrapRef, State, TargetRef, card_of, owner_of,
+    Details,
+    GraveyardRef,
+    MonsterRef,
+    Pending,
+    QueuedTrigger,
+    SpellTrapRef,
+    State,
+    TargetRef,
+    card_of,
+    owner_of,
 )
 from engine.rulesets.duel.resolve.decisions import request
 from engine.rulesets.duel.resolve.end import check_end, draw
@@ -70,9 +108,17 @@ def destroy_card(tape: Tape[State, Event], seat: int, zone: str, slot: int, caus
 def cleanup(tape: Tape[State, Event], instance: str) -> None:
     """§8.11: equips of a monster that left the field or turned face-down go to the graveyard (D32)."""
     for seat, slot, card in list(equips_of(tape.state, instance)):
-        tape.emit(CardSentToGraveyard(
-            seat, "spell_trap", slot, card.instance, card.card_id, owner_of(card.instance), "equip_lost",
-        ))
+        tape.emit(
+            CardSentToGraveyard(
+                seat,
+                "spell_trap",
+                slot,
+                card.instance,
+                card.card_id,
+                owner_of(card.instance),
+                "equip_lost",
+            )
+        )
 
 
 def resolve_activation(tape: Tape[State, Event], act: Activation) -> None:
@@ -80,10 +126,18 @@ def resolve_activation(tape: Tape[State, Event], act: Activation) -> None:
     if act.window is not None:
         tape.emit(DecisionClosed(act.window.decision_id, act.seat, "answer"))
     window = act.window.details.trigger if act.window is not None else None
-    tape.emit(CardActivated(
-        act.seat, act.slot, act.instance, act.card_id, "hand" if act.from_hand else "set",
-        act.targets, act.choices, window,  # type: ignore[arg-type]
-    ))
+    tape.emit(
+        CardActivated(
+            act.seat,
+            act.slot,
+            act.instance,
+            act.card_id,
+            "hand" if act.from_hand else "set",
+            act.targets,
+            act.choices,
+            window,  # type: ignore[arg-type]
+        )
+    )
     effect = CATALOG[act.card_id].effect.activate
     assert effect is not None
     target = act.targets[0] if act.targets else None

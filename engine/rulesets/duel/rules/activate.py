@@ -34,8 +34,13 @@ def check_card(state: State, seat: int, instance: str) -> tuple[int, bool, Card]
     from the hand, and its definition."""
     side = state.sides[seat]
     from_hand = instance in side.hand
-    field_slot = None if from_hand else next(
-        (s for s, c in enumerate(side.spell_traps) if c is not None and c.instance == instance), None,
+    field_slot = (
+        None
+        if from_hand
+        else next(
+            (s for s, c in enumerate(side.spell_traps) if c is not None and c.instance == instance),
+            None,
+        )
     )
     if not from_hand and field_slot is None:
         raise Rejected(Code.CARD_NOT_FOUND, "that card is not in your hand or spell/trap zone")
@@ -96,7 +101,11 @@ CHOICE_NAMES = ("position", "fusion", "materials", "source", "card")
 
 
 def _choices_valid(
-    state: State, seat: int, choices: Choices, names: tuple[str, ...], steps: tuple[Step, ...],
+    state: State,
+    seat: int,
+    choices: Choices,
+    names: tuple[str, ...],
+    steps: tuple[Step, ...],
 ) -> bool:
     """§8.7 check 10: exactly the effect's choice names, each with a valid value."""
     given = {name for name in CHOICE_NAMES if getattr(choices, name) is not UNSET}

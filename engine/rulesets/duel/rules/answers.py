@@ -5,10 +5,22 @@ from __future__ import annotations
 from engine.errors import Rejected
 from engine.rulesets.duel.codes import Code
 from engine.rulesets.duel.model.commands import (
-    CancelAttack, ChooseTarget, Concede, Discard, Pass, ReplayAttack, Timeout,
+    CancelAttack,
+    ChooseTarget,
+    Concede,
+    Discard,
+    Pass,
+    ReplayAttack,
+    Timeout,
 )
 from engine.rulesets.duel.model.events import (
-    AttackCancelled, CardSentToGraveyard, DecisionClosed, Event, MatchEnded, PlayerConceded, ResponsePassed,
+    AttackCancelled,
+    CardSentToGraveyard,
+    DecisionClosed,
+    Event,
+    MatchEnded,
+    PlayerConceded,
+    ResponsePassed,
     TimeoutRecorded,
 )
 from engine.rulesets.duel.model.state import OPEN_PHASES, Pending, Reason, State, TargetRef, card_of, owner_of

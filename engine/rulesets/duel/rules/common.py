@@ -6,8 +6,20 @@ from engine.contract import SYSTEM, Actor
 from engine.errors import Rejected
 from engine.rulesets.duel.codes import Code
 from engine.rulesets.duel.model.commands import (
-    ANSWER_ONLY, ANSWERS, Activate, Advance, ChangePosition, ChooseTarget, Command, Concede, DeclareAttack, FlipSummon,
-    NormalSummon, ReplayAttack, SetMonster, Timeout,
+    ANSWER_ONLY,
+    ANSWERS,
+    Activate,
+    Advance,
+    ChangePosition,
+    ChooseTarget,
+    Command,
+    Concede,
+    DeclareAttack,
+    FlipSummon,
+    NormalSummon,
+    ReplayAttack,
+    SetMonster,
+    Timeout,
 )
 from engine.rulesets.duel.model.state import SEATS, SLOTS, GraveyardRef, MonsterRef, SpellTrapRef, State, TargetRef
 

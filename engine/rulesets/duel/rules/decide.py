@@ -11,8 +11,22 @@ from engine.contract import Actor
 from engine.rng import Rng
 from engine.rulesets.duel.evolve import evolve
 from engine.rulesets.duel.model.commands import (
-    Activate, Advance, CancelAttack, ChangePosition, ChooseTarget, Command, Concede, DeclareAttack, Discard,
-    FlipSummon, NormalSummon, Pass, ReplayAttack, SetMonster, SetSpellTrap, Timeout,
+    Activate,
+    Advance,
+    CancelAttack,
+    ChangePosition,
+    ChooseTarget,
+    Command,
+    Concede,
+    DeclareAttack,
+    Discard,
+    FlipSummon,
+    NormalSummon,
+    Pass,
+    ReplayAttack,
+    SetMonster,
+    SetSpellTrap,
+    Timeout,
 )
 from engine.rulesets.duel.model.events import Event
 from engine.rulesets.duel.model.state import State

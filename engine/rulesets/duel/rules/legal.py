@@ -24,19 +24,41 @@ from engine.errors import Rejected
 from engine.legal import Family, legal
 from engine.rulesets.duel.data import CATALOG, required_tributes
 from engine.rulesets.duel.model.commands import (
-    Activate, Advance, CancelAttack, ChangePosition, ChooseTarget, Choices, Command, Concede, DeclareAttack,
-    Discard, FlipSummon, NormalSummon, Pass, ReplayAttack, SetMonster, SetSpellTrap,
+    Activate,
+    Advance,
+    CancelAttack,
+    ChangePosition,
+    Choices,
+    ChooseTarget,
+    Command,
+    Concede,
+    DeclareAttack,
+    Discard,
+    FlipSummon,
+    NormalSummon,
+    Pass,
+    ReplayAttack,
+    SetMonster,
+    SetSpellTrap,
 )
 from engine.rulesets.duel.model.state import SLOTS, State, card_of
 from engine.rulesets.duel.rules.activate import check_activate, check_card
 from engine.rulesets.duel.rules.answers import (
-    check_choose_target, check_discard, check_general_only, check_replay_attack,
+    check_choose_target,
+    check_discard,
+    check_general_only,
+    check_replay_attack,
 )
 from engine.rulesets.duel.rules.battle import PHASE_TARGETS, check_advance, check_battle_phase, check_declare_attack
 from engine.rulesets.duel.rules.common import check_actor, precheck
 from engine.rulesets.duel.rules.summon import (
-    check_change_position, check_flip_summon, check_main_phase, check_set_spell_trap, check_summon,
-    check_summon_phase, check_summon_unused,
+    check_change_position,
+    check_flip_summon,
+    check_main_phase,
+    check_set_spell_trap,
+    check_summon,
+    check_summon_phase,
+    check_summon_unused,
 )
 from engine.rulesets.duel.targets import all_refs
 

@@ -11,13 +11,18 @@ from engine.rulesets.duel.codes import Code
 from engine.rulesets.duel.data import CATALOG, FLIP, FLIP_TO_DEFENSE, required_tributes
 from engine.rulesets.duel.model.commands import ChangePosition, FlipSummon, NormalSummon, SetMonster, SetSpellTrap
 from engine.rulesets.duel.model.events import (
-    CardSentToGraveyard, EffectTriggered, Event, FlipSummoned, MonsterSet, NormalSummoned, PositionChanged,
+    CardSentToGraveyard,
+    EffectTriggered,
+    Event,
+    FlipSummoned,
+    MonsterSet,
+    NormalSummoned,
+    PositionChanged,
     SpellTrapSet,
 )
 from engine.rulesets.duel.model.state import Monster, State, card_of, owner_of
 from engine.rulesets.duel.resolve.effects import cleanup
 from engine.tape import Tape
-
 
 # Gates are the first checks of a command, those that do not depend on its fields; legal_commands runs
 # them once for a whole family.
