@@ -202,7 +202,7 @@ async def _start(config: ServerConfig, clock: Clock | None, replay: bytes | None
         await server.start()
     if http is not None:
         calls = methods({"RulesetService": rulesets, "MatchService": matches})
-        await http.start(WebApp(ConnectApp(calls), replay))
+        await http.start(WebApp(ConnectApp(calls), replay, metrics.registry))
     listener = MetricsListener(metrics.registry, config.metrics) if config.metrics else None
     await resume_timers(manager)
     for name in ("", *SERVICE_NAMES):

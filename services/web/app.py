@@ -9,6 +9,8 @@ from __future__ import annotations
 from importlib import resources
 from typing import Any
 
+from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_latest
+
 from services.web.connect import PREFIX
 
 _TYPES = {
@@ -43,10 +45,12 @@ def asset(name: str) -> tuple[bytes, str] | None:
 class WebApp:
     """ASGI: routes a request to the Connect application or to the page's assets."""
 
-    def __init__(self, connect: Any, replay: bytes | None = None) -> None:
+    def __init__(self, connect: Any, replay: bytes | None = None, metrics: CollectorRegistry | None = None) -> None:
         self._connect = connect
         self._replay = replay
         """A replay file offered at ``/replay.json`` (``duelhall view FILE``)."""
+        self._metrics = metrics
+        """The server's Prometheus registry, served at ``/metrics``."""
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] != "http":
@@ -59,6 +63,9 @@ class WebApp:
             return
         if scope["method"] not in ("GET", "HEAD"):
             await _respond(send, 405, [(b"content-type", b"text/plain")], b"method not allowed\n")
+            return
+        if scope["path"] == "/metrics" and self._metrics is not None:
+            await _respond(send, 200, [(b"content-type", CONTENT_TYPE_LATEST.encode())], generate_latest(self._metrics))
             return
         if scope["path"] == "/replay.json" and self._replay is not None:
             await _respond(send, 200, [(b"content-type", b"application/json")], self._replay)

@@ -1,4 +1,4 @@
-"""Prometheus metrics move under a bot match through a real server, and the listener serves them."""
+"""Prometheus metrics move under a bot match through a real server; the listener and the HTTP port serve them."""
 
 from __future__ import annotations
 
@@ -114,5 +114,26 @@ async def test_a_fired_turn_timer_is_counted(tmp_path: Path) -> None:
             assert update.event.actor == "system"
             watch.cancel()
         assert value(server, "duelhall_timers_total", event="fired") == 1
+    finally:
+        await server.stop(0)
+
+
+async def test_the_http_port_serves_the_registry(tmp_path: Path) -> None:
+    server = await create_server(
+        ServerConfig(database_url=f"sqlite:///{tmp_path / 'm.db'}", listen="127.0.0.1:0", http="127.0.0.1:0")
+    )
+    try:
+        async with grpc.aio.insecure_channel(f"127.0.0.1:{server.port}") as channel:
+            await create_match(pb_grpc.MatchServiceStub(channel))
+        assert server.http is not None
+        address = server.http.address
+
+        def scrape() -> str:
+            with urllib.request.urlopen(f"{address}/metrics", timeout=10) as page:
+                return str(page.read().decode())
+
+        # the HTTP port runs on this event loop: the request goes from another thread
+        text = await asyncio.to_thread(scrape)
+        assert 'duelhall_rpc_duration_seconds_count{code="OK",method="CreateMatch"} 1.0' in text
     finally:
         await server.stop(0)
