@@ -1,4 +1,4 @@
-"""The tamper-evident hash chain over a stream's events (DESIGN.md "Events, commands and the store").
+"""The tamper-evident hash chain over a stream's events (ARCHITECTURE.md, The path of an event).
 
 ``hash(v) = SHA-256(hash(v-1) || v as 8-byte big-endian || type as UTF-8 || 0x00 || data)``, with
 ``hash(0)`` = 32 zero bytes. It covers exactly the deterministic content: not positions, not metadata.

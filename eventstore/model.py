@@ -1,6 +1,6 @@
 """The store's records: what goes in (NewEvent, CommandRecord, AppendRequest) and what comes out.
 
-DESIGN.md "Events, commands and the store": the store knows streams, versions, bytes and hashes, never a
+ARCHITECTURE.md, The path of an event: the store knows streams, versions, bytes and hashes, never a
 ruleset or an event class; ``data`` and ``payload`` are canonical JSON bytes made by the caller.
 """
 

@@ -1,4 +1,4 @@
-"""The PostgreSQL store on asyncpg (PERFORMANCE.md: about twice SQLAlchemy's async layer).
+"""The PostgreSQL store on asyncpg (measured at about twice SQLAlchemy's async layer).
 
 Every append advances the one-row head counter in its transaction, which takes that row's lock: writers
 of every process queue on it, so positions are gap-free and committed in order. An append whose streams'

@@ -1,4 +1,4 @@
-"""The store's tables, declared once with SQLAlchemy Core (STYLE.md §6); docs/eventstore.md explains them.
+"""The store's tables, declared once with SQLAlchemy Core; docs/eventstore.md explains them.
 
 Dialect differences are column variants only. Migrations in ``eventstore/migrations`` create exactly these
 tables; ``SCHEMA_REVISION`` is the alembic revision they correspond to (a test keeps the two in step).

@@ -129,7 +129,7 @@ class SqliteStore:
         command: CommandRecord,
         secrets: Mapping[str, bytes] | None = None,
     ) -> Appended:
-        """Append events and their command in one transaction (DESIGN.md); see ``AsyncEventStore.append``."""
+        """Append events and their command in one transaction; see ``AsyncEventStore.append``."""
         (outcome,) = self.append_batch([append_request(stream_id, expected_version, events, command, secrets)])
         if isinstance(outcome, StoreError):
             raise outcome

@@ -1,7 +1,7 @@
 """The async SQLite store: the blocking ``SqliteStore`` run off the event loop.
 
-Writes go to one writer thread owning the only write connection (PERFORMANCE.md: aiosqlite through
-SQLAlchemy's async layer is ten times slower). Jobs made in one event-loop iteration reach it together;
+Writes go to one writer thread owning the only write connection (aiosqlite through SQLAlchemy's async
+layer measured ten times slower here). Jobs made in one event-loop iteration reach it together;
 with group commit it takes every append waiting into one transaction (``SqliteStore.append_batch``), so
 commits and fsyncs are shared. Reads run on a small pool of threads, one connection each: in WAL mode they
 never wait for the writer.

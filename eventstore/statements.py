@@ -1,7 +1,7 @@
 """Every statement the store runs, built once with SQLAlchemy Core and compiled per driver.
 
-The hot path executes the compiled text straight on the driver (sqlite3, asyncpg), which PERFORMANCE.md
-measured at twice the speed of executing through SQLAlchemy; the SQL itself is still Core's.
+The hot path executes the compiled text straight on the driver (sqlite3, asyncpg), which measured
+at twice the speed of executing through SQLAlchemy; the SQL itself is still Core's.
 """
 
 from __future__ import annotations

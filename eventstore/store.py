@@ -1,6 +1,6 @@
 """The store's two faces, ``AsyncEventStore`` and ``SyncEventStore``, and the one factory per face.
 
-The backend is chosen by the database URL here and nowhere else (STYLE.md §11). The contract of every
+The backend is chosen by the database URL here and nowhere else. The contract of every
 method is written once, on ``AsyncEventStore``; the sync face has the same names, blocking, without
 ``subscribe``.
 """
@@ -24,7 +24,7 @@ POLL_INTERVAL = {"sqlite": 0.2, "postgresql": 5.0}
 
 
 class AsyncEventStore(Protocol):
-    """The event store for asyncio code (DESIGN.md "Events, commands and the store")."""
+    """The event store for asyncio code (docs/eventstore.md)."""
 
     stats: CommitStats
 

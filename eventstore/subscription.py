@@ -1,4 +1,4 @@
-"""Catch-up-then-live subscriptions in global order (DESIGN.md; docs/eventstore.md "Subscriptions").
+"""Catch-up-then-live subscriptions in global order (docs/eventstore.md "Subscriptions").
 
 Positions are gap-free and become visible in commit order, so a subscriber only ever asks for
 ``position >= next``: it cannot skip an event committed by a concurrent writer. Between reads it waits on

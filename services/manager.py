@@ -1,7 +1,7 @@
 """The match manager: hot matches in memory, one writer per match, appends, reloads on lost races.
 
 Commands for one match are serialised by its lock; the RNG stream of a command is keyed by the version of
-its first event (DESIGN.md). A version conflict means another instance wrote the stream: reload the tail and
+its first event (docs/rng.md). A version conflict means another instance wrote the stream: reload the tail and
 decide again. On a database shared with other instances a follower folds their appends into the loaded
 matches. Every change is handed to the listeners wired in ``server.create_server``: the events to the
 watchers' feed, the match to the timers.

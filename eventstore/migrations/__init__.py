@@ -1,6 +1,6 @@
 """Alembic migrations, shipped inside the package: ``migrate(url)`` and ``downgrade(url, revision)``.
 
-One revision per schema change, never edited once merged (STYLE.md §6); the same revisions run on SQLite
+One revision per schema change, never edited once merged; the same revisions run on SQLite
 and PostgreSQL. ``duelhall migrate`` calls ``migrate``.
 """
 
