@@ -18,6 +18,7 @@ from google.rpc import code_pb2
 from grpc_status import rpc_status
 
 from services.errors import InvalidArgument
+from services.observer import CallObserver
 from services.rpc_errors import status
 from services.throttle import ThrottledLog
 
@@ -114,15 +115,19 @@ def _guarded_requests(method: str, handler: Any) -> Any:
 
 class GuardedRegistration:
     """Stands in for the server while a generated ``add_*_to_server`` registers a servicer, so that every
-    method handler is ``guarded`` before the real server sees it."""
+    method handler is ``guarded``, then observed (``services/observer.py``), before the real server sees it."""
 
-    def __init__(self, server: grpc.aio.Server) -> None:
+    def __init__(self, server: grpc.aio.Server, observer: CallObserver) -> None:
         self._server = server
+        self._observer = observer
 
     def add_generic_rpc_handlers(self, handlers: Any) -> None:
         """Ignored: ``add_registered_method_handlers`` carries the same handlers, by name."""
 
     def add_registered_method_handlers(self, service: str, handlers: Mapping[str, Any]) -> None:
-        wrapped = {name: guarded(f"{service}/{name}", handler) for name, handler in handlers.items()}
+        wrapped = {
+            name: self._observer.observed(f"/{service}/{name}", guarded(f"{service}/{name}", handler))
+            for name, handler in handlers.items()
+        }
         self._server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(service, wrapped),))
         self._server.add_registered_method_handlers(service, wrapped)

@@ -3,14 +3,14 @@
 Every collector lives in ``Metrics.registry`` (one registry per server, so several servers in one process
 count apart); whatever serves HTTP exposes it (``services/metrics_listener.py`` today, for
 ``serve --metrics HOST:PORT``). ``attach`` subscribes the collectors to the parts that report: the RPC
-interceptor, the observed store, its group-commit counters, the turn timers and the match manager.
+observer, the observed store, its group-commit counters, the turn timers and the match manager.
 """
 
 from __future__ import annotations
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 
-from services.interceptor import CallObserver, Finished
+from services.observer import CallObserver, Finished
 from services.manager import MatchManager
 from services.observed_store import ObservedStore
 from services.timers import Timers

@@ -18,7 +18,7 @@ from services import wire
 from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
 from services.clock import Clock
-from services.interceptor import CallObserver
+from services.observer import CallObserver
 from services.logs import fields
 from services.malformed import GuardedRegistration
 from services.manager import MatchManager
@@ -173,8 +173,8 @@ async def _start(config: ServerConfig, clock: Clock | None, replay: bytes | None
     await match_list.catch_up()
     match_list.start()
     observer = CallObserver(manager, config.admin_token)
-    server = grpc.aio.server(interceptors=[observer], options=(*OPTIONS, ("grpc.so_reuseport", 0)))
-    registration = GuardedRegistration(server)
+    server = grpc.aio.server(options=(*OPTIONS, ("grpc.so_reuseport", 0)))
+    registration = GuardedRegistration(server, observer)
     rulesets, matches = RulesetServicer(), MatchServicer(manager, feed, config.admin_token, timers)
     # The generated registration functions carry no annotations.
     pb_grpc.add_RulesetServiceServicer_to_server(rulesets, registration)  # type: ignore[no-untyped-call]
