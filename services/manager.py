@@ -543,9 +543,10 @@ class MatchManager:
                 del self._hot[oldest]
 
     def _publish(self, hot: HotMatch, happened: Sequence[MatchEvent]) -> None:
+        # Changes first: the timers re-arm, so the watchers' updates carry the new clock.
+        self._changed(hot)
         for events_listener in self._on_events:
             events_listener(hot, happened)
-        self._changed(hot)
 
     def _changed(self, hot: HotMatch) -> None:
         for listener in self._on_change:

@@ -165,7 +165,7 @@ async def _start(config: ServerConfig, clock: Clock | None, replay: bytes | None
     store = ObservedStore(await open_store(config.database_url, sqlite_synchronous=config.sqlite_synchronous))
     manager = MatchManager(store, shared=is_shared(config.database_url), capacity=config.capacity)
     timers = Timers(manager, clock)
-    feed = Feed(manager, store, wire.update)
+    feed = Feed(manager, store, wire.update, timers.armed)
     manager.on_change(timers.arm)
     manager.on_events(feed.publish)
     await manager.start()

@@ -144,7 +144,7 @@ class MatchServicer(pb_grpc.MatchServiceServicer):
             # Written, not yielded: one layer less per message, the cost that grows with the watchers.
             while updates := await watch.next():
                 for update in updates:
-                    await context.write(self._latest(request.match_id, update))
+                    await context.write(update)
 
     @rpc_errors
     async def Play(self, requests: AsyncIterator[pb.PlayRequest], context: Context) -> None:
@@ -203,22 +203,6 @@ class MatchServicer(pb_grpc.MatchServiceServicer):
         if replay.outcome is None:
             raise Refused("the match is still running: watch it instead", reason="MATCH_RUNNING")
         return replay
-
-    def _latest(self, match_id: str, update: pb.MatchUpdate) -> pb.MatchUpdate:
-        """The update, with the running clock and the seats to act when it is of the match's latest version.
-
-        The feed shares one rendered update among a viewer's watchers, so the latest one is copied, not changed.
-        """
-        hot = self._matches.loaded(match_id)
-        if hot is None or update.event.version != hot.version:
-            return update
-        latest = pb.MatchUpdate()
-        latest.CopyFrom(update)
-        latest.to_act.extend(hot.ruleset.to_act(hot.state))
-        clock = self._clock(match_id)
-        if clock is not None:
-            latest.deadline.CopyFrom(clock)
-        return latest
 
     def _clock(self, match_id: str) -> pb.Deadline | None:
         armed = self._timers.armed(match_id)

@@ -21,6 +21,7 @@ from eventstore import RecordedEvent, Snapshot
 from services.errors import Unavailable
 from services.hot import HotMatch, MatchEvent
 from services.manager import RedactedEvent, snapshot_schema
+from services.timers import Armed
 
 T = TypeVar("T")
 
@@ -35,6 +36,19 @@ class Update(msgspec.Struct, frozen=True):
     view: bytes | None
     ended: bool
     """The last event of a match that has ended."""
+    after: After | None = None
+    """Set on the update of the match's latest version, as of when it was rendered."""
+
+
+class After(msgspec.Struct, frozen=True):
+    """What follows the match's latest event: the seats it waits on and its running clock."""
+
+    to_act: tuple[int, ...]
+    clock: Armed | None
+
+
+Clocks = Callable[[str], "Armed | None"]
+"""The running clock of a match, by id (``Timers.armed``)."""
 
 
 class Matches(Protocol):
@@ -73,10 +87,13 @@ class _Channel(Generic[T]):
 class Feed(Generic[T]):
     """Routes the events the manager publishes to the mailboxes of their match's watchers."""
 
-    def __init__(self, matches: Matches, history: History, encode_update: Callable[[Update], T]) -> None:
+    def __init__(
+        self, matches: Matches, history: History, encode_update: Callable[[Update], T], clocks: Clocks
+    ) -> None:
         self._matches = matches
         self._history = history
         self._encode = encode_update
+        self._clocks = clocks
         self._channels: dict[str, _Channel[T]] = {}
         self._ending = False
 
@@ -106,9 +123,11 @@ class Feed(Generic[T]):
         views = any(wants for _, wants in channel.groups)
         ruleset, match = hot.ruleset, channel.match
         final = hot.version if hot.outcome is not None else None
+        latest = self.after(hot)
         for happened in events:
             match = _advance(hot, match, happened.event) if views else match
             ended = happened.version == final
+            after = latest if happened.version == hot.version else None
             for viewer in viewers:
                 data = (
                     happened.data if happened.type == MATCH_CREATED else encode(ruleset.redact(happened.event, viewer))
@@ -116,16 +135,20 @@ class Feed(Generic[T]):
                 redacted = RedactedEvent(happened.version, happened.type, data, happened.actor, happened.recorded_at)
                 plain = channel.groups.get((viewer, False))
                 if plain:
-                    delivery = _Delivery(happened.version, self._encode(Update(redacted, None, ended)), None, ended)
+                    delivery = _Delivery(happened.version, self._encode(Update(redacted, None, ended, after)), None, ended)
                     for watch in plain:
                         watch.put(delivery)
                 viewing = channel.groups.get((viewer, True))
                 if viewing:
                     view = encode(ruleset.view(match.state, viewer))
-                    delivery = _Delivery(happened.version, self._encode(Update(redacted, view, ended)), match, ended)
+                    delivery = _Delivery(happened.version, self._encode(Update(redacted, view, ended, after)), match, ended)
                     for watch in viewing:
                         watch.put(delivery)
         channel.match = hot.match
+
+    def after(self, hot: HotMatch) -> After:
+        """Who acts and the clock after the match's latest event: computed once per event, for every watcher."""
+        return After(hot.ruleset.to_act(hot.state), self._clocks(hot.match_id))
 
     async def open(
         self,
@@ -282,7 +305,9 @@ class Watch(Generic[T]):
             )
             view = encode(hot.ruleset.view(base.state, self.viewer)) if base is not None and self.include_view else None
             ended = recorded.version == final
-            delivery = _Delivery(recorded.version, self._feed._encode(Update(redacted, view, ended)), base, ended)
+            after = self._feed.after(hot) if recorded.version == hot.version else None
+            update = Update(redacted, view, ended, after)
+            delivery = _Delivery(recorded.version, self._feed._encode(update), base, ended)
             self._deliver(delivery)
             items.append(delivery.item)
             if ended:

@@ -72,10 +72,13 @@ def redacted(event: RedactedEvent) -> pb.Event:
 
 
 def update(sent: Update) -> pb.MatchUpdate:
+    after, clock = sent.after, sent.after and sent.after.clock
     return pb.MatchUpdate(
         event=redacted(sent.event),
         view_json=sent.view.decode() if sent.view is not None else "",
         match_ended=sent.ended,
+        to_act=after.to_act if after is not None else (),
+        deadline=deadline(clock.seat, clock.timeout, clock.expires_at, clock.seconds) if clock else None,
     )
 
 

@@ -25,7 +25,8 @@ from eventstore import EventMeta, RecordedEvent, Snapshot
 from services import watch as watch_module
 from services.hot import HotMatch, MatchEvent
 from services.tokens import token_hash
-from services.watch import Feed, Update, Watch
+from services.timers import Armed
+from services.watch import After, Feed, Update, Watch
 
 AT = datetime(2026, 1, 1, tzinfo=UTC)
 TOKENS = ("t0", "t1")
@@ -46,8 +47,12 @@ class Scripted:
         self.bots = [RandomBot(1), RandomBot(2)]
         self.reads: list[tuple[int, int | None]] = []
         self.snapshot: Snapshot | None = None
-        self.feed: Feed[Update] = Feed(self, self, self._encode)
+        self.clock: Armed | None = None
+        self.feed: Feed[Update] = Feed(self, self, self._encode, self.armed)
         self.encoded = 0
+
+    def armed(self, match_id: str) -> Armed | None:
+        return self.clock
 
     def _encode(self, update: Update) -> Update:
         self.encoded += 1
@@ -105,6 +110,21 @@ async def test_live_events_reach_a_watcher_without_reading_the_store() -> None:
     assert match.reads == []
     watch.close()
     assert match.hot.watches == 0
+
+
+async def test_only_the_latest_update_says_who_acts_and_carries_the_clock_live_and_caught_up() -> None:
+    match = Scripted()
+    match.clock = Armed(0, b'{"type":"timeout"}', AT, 30.0)
+    watch = await match.open(None, match.hot.version)
+    resumed = await match.open(1, 0)
+    match.step()
+    for updates in (await watch.take(), await resumed.take()):
+        *earlier, latest = updates
+        assert latest.event.version == match.hot.version
+        assert latest.after == After(match.ruleset.to_act(match.hot.state), match.clock)
+        assert all(update.after is None for update in earlier)
+    watch.close()
+    resumed.close()
 
 
 async def test_a_resumed_watch_reads_the_store_once_then_goes_live() -> None:
