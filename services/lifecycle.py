@@ -9,7 +9,6 @@ repeats one. Labels are read from the match's creation command, stored in the sa
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import AsyncIterator
 from datetime import datetime
 
@@ -17,8 +16,8 @@ import msgspec
 
 from engine.contract import SYSTEM, Outcome
 from engine.match import MATCH_CREATED
-from eventstore import AsyncEventStore, CommandRecord, NewEvent, RecordedEvent, WrongExpectedVersion
-from services.readmodel import MatchRow, has_labels
+from eventstore import Appended, AsyncEventStore, CommandRecord, NewEvent, RecordedEvent
+from services.readmodel import has_labels
 
 MATCH_ENDED = "MatchEnded"
 ENDED_STREAM_PREFIX = "ended:"
@@ -65,34 +64,28 @@ _head_decoder = msgspec.json.Decoder(_Head)
 _payload_decoder = msgspec.json.Decoder(_CreatePayload)
 
 
-async def record_end(store: AsyncEventStore, row: MatchRow) -> None:
-    """Records the end of an ended match once, whichever instance (or how many) calls it."""
-    assert row.outcome is not None
-    ended = MatchEnded(
-        match_id=row.match_id,
-        ruleset=row.ruleset,
-        seats=row.seats,
-        labels=row.labels,
-        outcome=row.outcome,
-        version=row.version,
+async def record_end(store: AsyncEventStore, ended: MatchEnded) -> Appended:
+    """Records the end of an ended match once, whichever instance (or how many) calls it: a second call is a
+    duplicate of the first command and returns when the first recorded it."""
+    command = CommandRecord(command_id=f"end-{ended.match_id}", actor=SYSTEM, type="record_end", payload=b"{}")
+    return await store.append(
+        f"{ENDED_STREAM_PREFIX}{ended.match_id}",
+        0,
+        [NewEvent(type=MATCH_ENDED, data=msgspec.json.encode(ended))],
+        command,
     )
-    command = CommandRecord(command_id=f"end-{row.match_id}", actor=SYSTEM, type="record_end", payload=b"{}")
-    with contextlib.suppress(WrongExpectedVersion):
-        await store.append(
-            f"{ENDED_STREAM_PREFIX}{row.match_id}",
-            0,
-            [NewEvent(type=MATCH_ENDED, data=msgspec.json.encode(ended))],
-            command,
-        )
 
 
 async def labels_of(store: AsyncEventStore, match_id: str) -> dict[str, str]:
     """The labels a match was created with (from its creation command)."""
     commands = await store.read_commands(match_id)
-    if not commands:
-        return {}
+    return labels_in(commands[0][0].payload) if commands else {}
+
+
+def labels_in(payload: bytes) -> dict[str, str]:
+    """The labels in a creation command's payload."""
     try:
-        return _payload_decoder.decode(commands[0][0].payload).labels
+        return _payload_decoder.decode(payload).labels
     except msgspec.DecodeError:
         return {}
 

@@ -15,7 +15,7 @@ import secrets
 import time
 import uuid
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -52,7 +52,8 @@ from services import lifecycle, limits
 from services.errors import Conflict, InvalidArgument, MatchNotFound, VersionMismatch
 from services.follower import Follower
 from services.hot import HotMatch, MatchEvent
-from services.readmodel import MatchRow, ReadModel, row_for
+from services.projection import MatchList
+from services.readmodel import MatchRow, row_for
 from services.tokens import TOKEN_SECRET_PREFIX, SeatToken, new_token, seat_for, token_hash, viewer_for
 
 log = logging.getLogger(__name__)
@@ -145,7 +146,9 @@ class MatchManager:
         snapshot_every: int = 200,
     ) -> None:
         self.store = store
-        self.read_model = ReadModel(store)
+        self.match_list = MatchList(store)
+        """The match list, a projection of the events; the manager hands it its own creations and ends."""
+        self.read_model = self.match_list.rows
         self.shared = shared
         """Whether other instances write the same database (``eventstore.urls.is_shared``)."""
         self.capacity = capacity
@@ -233,7 +236,12 @@ class MatchManager:
         )
         self._remember(hot)
         row = row_for(hot, created_at=appended.recorded_at, labels=labels, position=appended.first_position)
-        await self._list(row)
+        await self._list(
+            self.match_list.created(
+                match_id, events[0], appended.first_position, appended.recorded_at, appended.last_version, labels
+            ),
+            match_id,
+        )
         self._changed(hot)
         return Created(row=row, tokens=tokens)
 
@@ -399,31 +407,31 @@ class MatchManager:
             raise MatchNotFound(f"no match {match_id!r}")
         return decision(hot, seat, include_view=False)
 
-    async def reindex(self, match_id: str) -> MatchRow:
-        """Rewrites the match's read-model row from its events (after an import, which may have been loaded
-        while its appends were still coming in)."""
+    async def reindex(self, match_id: str) -> None:
+        """Lists a match from its events (after an import, which may have been loaded while its appends were
+        still coming in), recording its end if it ended."""
         hot = await self.at_least(match_id, await self.store.stream_version(match_id))
-        created = await self.store.read_stream(match_id, 1, 1)
-        labels = await lifecycle.labels_of(self.store, match_id)
-        row = row_for(hot, created_at=created[0].meta.recorded_at, labels=labels, position=created[0].position)
-        await self.read_model.put(row)
+        await self.match_list.relist(match_id)
         if hot.outcome is not None:
-            await lifecycle.record_end(self.store, row)
-        return row
+            await self.ended(hot)
 
     async def ended(self, hot: HotMatch) -> None:
-        """A match ended: its row says so and its end is recorded once in the lifecycle (services/lifecycle.py)."""
-        row = row_for(hot, created_at=None, previous=await self.read_model.get(hot.match_id))
-        await self._list(row)
-        await lifecycle.record_end(self.store, row)
+        """A match ended: its end is recorded once in the lifecycle (services/lifecycle.py), and listed."""
+        row = await self.read_model.get(hot.match_id)
+        labels = row.labels if row is not None else await lifecycle.labels_of(self.store, hot.match_id)
+        created = hot.match.created
+        assert hot.outcome is not None
+        ended = lifecycle.MatchEnded(hot.match_id, created.ruleset, created.seats, labels, hot.outcome, hot.version)
+        recorded = await lifecycle.record_end(self.store, ended)
+        await self._list(self.match_list.ended(ended, recorded.recorded_at), hot.match_id)
 
-    async def _list(self, row: MatchRow) -> None:
-        """Writes a row after a committed append: on a store fault the projection (services/projection.py)
-        writes it later, and the caller still hears that its command was stored."""
+    async def _list(self, listing: Awaitable[None], match_id: str) -> None:
+        """Lists a change after its append committed: on a store fault the projection's subscription lists it
+        later, and the caller still hears that its command was stored."""
         try:
-            await self.read_model.put(row)
+            await listing
         except StoreError as exc:
-            log.warning("match list row for %s left to the projection: %s", row.match_id, exc)
+            log.warning("match list row for %s left to the projection: %s", match_id, exc)
 
     def loaded(self, match_id: str) -> HotMatch | None:
         return self._hot.get(match_id)

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 
-from services.observer import CallObserver, Finished
 from services.manager import MatchManager
 from services.observed_store import ObservedStore
+from services.observer import CallObserver, Finished
 from services.timers import Timers
 
 SUBMIT = "SubmitCommand"

@@ -1,9 +1,12 @@
-"""The match list as a projection of the events: caught up from the store's global order on start and as it runs.
+"""The match list as a projection of the events: a row from each match's ``MatchCreated``, rewritten by its
+``MatchEnded`` (services/lifecycle.py).
 
-Each event brings its match's row up to date from the loaded match (``MatchManager.at_least``): a row from
-the creation event, rewritten when the match ends. A checkpoint row records the last position projected, so
-after a crash (or a submit that committed after its caller gave up) the next start projects what the list
-missed, and the list never disagrees with the events for longer than the projection takes to catch up.
+Rows come from those two events and the creation command (labels, and the version the creation left), never
+from a loaded match, so rebuilding the list replays the global order without folding a single match. The
+manager hands this projection its own creations and ends as they commit (a client reads its own writes);
+the subscription brings in everything else, other instances' included. A checkpoint row records the last
+position projected, so after a crash the next start projects what the list missed. Rows only move forward:
+running, then ended.
 """
 
 from __future__ import annotations
@@ -12,14 +15,15 @@ import asyncio
 import contextlib
 import logging
 from collections import OrderedDict
+from datetime import datetime
 
-from engine.match import MATCH_CREATED
+import msgspec
+
+from engine.match import MATCH_CREATED, MatchCreated
 from eventstore import AsyncEventStore, RecordedEvent, StoreError
 from replays.format import is_match_id
 from services import lifecycle
-from services.errors import ServiceError
-from services.manager import MatchManager
-from services.readmodel import ENDED, RUNNING, ReadModel, row_for
+from services.readmodel import ENDED, RUNNING, MatchRow, ReadModel
 
 log = logging.getLogger(__name__)
 
@@ -34,32 +38,94 @@ RETRY = 1.0
 """Seconds before following the store again after it failed."""
 LINGER = 0.02
 
+_created_decoder = msgspec.json.Decoder(MatchCreated)
+_ended_decoder = msgspec.json.Decoder(lifecycle.MatchEnded)
+
+
+def created_row(
+    match_id: str, created: MatchCreated, position: int, recorded_at: datetime, version: int, labels: dict[str, str]
+) -> MatchRow:
+    """A running match's row: ``position`` and ``recorded_at`` of its ``MatchCreated``, ``version`` the last its
+    creation appended."""
+    return MatchRow(
+        match_id=match_id,
+        ruleset=created.ruleset,
+        ruleset_version=created.version,
+        seats=created.seats,
+        status=RUNNING,
+        version=version,
+        outcome=None,
+        created_at=recorded_at,
+        updated_at=recorded_at,
+        seed_commitment=created.seed_commitment,
+        labels=labels,
+        position=position,
+    )
+
+
+def ended_row(row: MatchRow, ended: lifecycle.MatchEnded, recorded_at: datetime) -> MatchRow:
+    """The row once the match's end is recorded (at ``recorded_at``)."""
+    return msgspec.structs.replace(
+        row, status=ENDED, version=ended.version, outcome=ended.outcome, updated_at=recorded_at
+    )
+
 
 class MatchList:
     """Keeps the ``ReadModel`` rows in step with the events."""
 
-    def __init__(self, store: AsyncEventStore, manager: MatchManager) -> None:
+    def __init__(self, store: AsyncEventStore) -> None:
         self._store = store
-        self._manager = manager
-        self._rows = ReadModel(store)
+        self.rows = ReadModel(store)
         self._known: OrderedDict[str, str] = OrderedDict()
-        self._kinds: OrderedDict[str, bool] = OrderedDict()
-        """Whether recently seen streams are matches."""
+        """The status last written per match (the most recent ones)."""
         self._position = 0
         self._saved = 0
         self._task: asyncio.Task[None] | None = None
+
+    async def created(
+        self,
+        match_id: str,
+        created: MatchCreated,
+        position: int,
+        recorded_at: datetime,
+        version: int,
+        labels: dict[str, str],
+    ) -> None:
+        """Lists a new match (nothing if it is listed already)."""
+        if match_id in self._known or await self.rows.get(match_id) is not None:
+            self._remember(match_id, RUNNING)
+            return
+        await self.rows.put(created_row(match_id, created, position, recorded_at, version, labels))
+        self._remember(match_id, RUNNING)
+
+    async def ended(self, ended: lifecycle.MatchEnded, recorded_at: datetime) -> None:
+        """Marks a match ended (listing it first if its creation was never projected)."""
+        match_id = ended.match_id
+        if self._known.get(match_id) == ENDED:
+            return
+        row = await self.rows.get(match_id) or await self._row_from_stream(match_id)
+        if row is not None and row.status != ENDED:
+            await self.rows.put(ended_row(row, ended, recorded_at))
+        self._remember(match_id, ENDED)
+
+    async def relist(self, match_id: str) -> None:
+        """Writes the match's running row again from its stream (an import, possibly listed half-way)."""
+        row = await self._row_from_stream(match_id)
+        if row is not None:
+            await self.rows.put(row)
+            self._remember(match_id, RUNNING)
 
     async def catch_up(self) -> int:
         """Projects every event after the checkpoint (all of them, list cleared first, when there is none);
         returns how many matches were created in what it projected."""
         saved = await self._store.get_row(CHECKPOINT, _CHECKPOINT_KEY)
         if saved is None:
-            await self._rows.clear()
+            await self.rows.clear()
         self._position = self._saved = int(saved or 0)
         created = 0
         while batch := await self._store.read_all(self._position + 1, _PAGE):
             for recorded in batch:
-                created += await self._project(recorded) and recorded.version == 1
+                created += await self._project(recorded)
         await self._save()
         return created
 
@@ -97,52 +163,36 @@ class MatchList:
                 await asyncio.sleep(RETRY)
 
     async def _project(self, recorded: RecordedEvent) -> bool:
-        """Brings the event's match row up to date; False for an event of a stream that is not a match."""
-        match_id = recorded.stream_id
-        if not await self._is_match(recorded):
-            self._position = recorded.position
-            return False
-        try:
-            hot = await self._manager.at_least(match_id, recorded.version)
-        except ServiceError as exc:  # e.g. a match of a ruleset not hosted here: nothing to list
-            log.warning("match list skips %s: %s", match_id, exc)
-            self._position = recorded.position
-            return False
-        status = RUNNING if hot.outcome is None else ENDED
-        if self._known.get(match_id) != status:
-            row = await self._rows.get(match_id)
-            if row is None or (row.status != status and row.status != ENDED):
-                head = recorded if recorded.version == 1 else (await self._store.read_stream(match_id, 1, 1))[0]
-                labels = None if row is not None else await lifecycle.labels_of(self._store, match_id)
-                await self._rows.put(
-                    row_for(hot, created_at=head.meta.recorded_at, previous=row, labels=labels, position=head.position)
-                )
-            self._known[match_id] = status
-            self._known.move_to_end(match_id)
-            if len(self._known) > _KNOWN:
-                self._known.popitem(last=False)
+        """Brings the list up to date with one event; True if it created a match."""
+        created = recorded.version == 1 and recorded.type == MATCH_CREATED and is_match_id(recorded.stream_id)
+        if created and recorded.stream_id not in self._known:
+            row = await self._row_from_stream(recorded.stream_id, recorded)
+            if row is not None and await self.rows.get(row.match_id) is None:
+                await self.rows.put(row)
+            self._remember(recorded.stream_id, RUNNING)
+        elif recorded.type == lifecycle.MATCH_ENDED and recorded.stream_id.startswith(lifecycle.ENDED_STREAM_PREFIX):
+            await self.ended(_ended_decoder.decode(recorded.data), recorded.meta.recorded_at)
         self._position = recorded.position
-        return True
+        return created
 
-    async def _is_match(self, recorded: RecordedEvent) -> bool:
-        """Whether the event's stream is a match (its head is ``MatchCreated``), not a tournament, a create
-        request or a lifecycle record."""
-        stream_id = recorded.stream_id
-        if stream_id in self._known:
-            return True
-        kind = self._kinds.get(stream_id)
-        if kind is None:
-            if not is_match_id(stream_id):
-                kind = False
-            elif recorded.version == 1:
-                kind = recorded.type == MATCH_CREATED
-            else:
-                head = await self._store.read_stream(stream_id, 1, 1)
-                kind = bool(head) and head[0].type == MATCH_CREATED
-            self._kinds[stream_id] = kind
-            if len(self._kinds) > _KNOWN:
-                self._kinds.popitem(last=False)
-        return kind
+    async def _row_from_stream(self, match_id: str, first: RecordedEvent | None = None) -> MatchRow | None:
+        """The running row of a stored match, from its ``MatchCreated`` and its creation command."""
+        if first is None:
+            head = await self._store.read_stream(match_id, 1, 1)
+            if not head or head[0].type != MATCH_CREATED:
+                return None
+            first = head[0]
+        commands = await self._store.read_commands(match_id)
+        version = commands[0][2] if commands else 1
+        labels = lifecycle.labels_in(commands[0][0].payload) if commands else {}
+        created = _created_decoder.decode(first.data)
+        return created_row(match_id, created, first.position, first.meta.recorded_at, version, labels)
+
+    def _remember(self, match_id: str, status: str) -> None:
+        self._known[match_id] = status
+        self._known.move_to_end(match_id)
+        if len(self._known) > _KNOWN:
+            self._known.popitem(last=False)
 
     async def _save(self) -> None:
         if self._position != self._saved:

@@ -18,7 +18,6 @@ from services import wire
 from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
 from services.clock import Clock
-from services.observer import CallObserver
 from services.logs import fields
 from services.malformed import GuardedRegistration
 from services.manager import MatchManager
@@ -26,6 +25,7 @@ from services.methods import methods
 from services.metrics import Metrics
 from services.metrics_listener import MetricsListener
 from services.observed_store import ObservedStore
+from services.observer import CallObserver
 from services.projection import MatchList
 from services.readmodel import RUNNING
 from services.servicers import MatchServicer, RulesetServicer
@@ -169,7 +169,7 @@ async def _start(config: ServerConfig, clock: Clock | None, replay: bytes | None
     manager.on_change(timers.arm)
     manager.on_events(feed.publish)
     await manager.start()
-    match_list = MatchList(store, manager)
+    match_list = manager.match_list
     await match_list.catch_up()
     match_list.start()
     observer = CallObserver(manager, config.admin_token)

@@ -135,13 +135,17 @@ class Feed(Generic[T]):
                 redacted = RedactedEvent(happened.version, happened.type, data, happened.actor, happened.recorded_at)
                 plain = channel.groups.get((viewer, False))
                 if plain:
-                    delivery = _Delivery(happened.version, self._encode(Update(redacted, None, ended, after)), None, ended)
+                    delivery = _Delivery(
+                        happened.version, self._encode(Update(redacted, None, ended, after)), None, ended
+                    )
                     for watch in plain:
                         watch.put(delivery)
                 viewing = channel.groups.get((viewer, True))
                 if viewing:
                     view = encode(ruleset.view(match.state, viewer))
-                    delivery = _Delivery(happened.version, self._encode(Update(redacted, view, ended, after)), match, ended)
+                    delivery = _Delivery(
+                        happened.version, self._encode(Update(redacted, view, ended, after)), match, ended
+                    )
                     for watch in viewing:
                         watch.put(delivery)
         channel.match = hot.match

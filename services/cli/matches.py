@@ -16,7 +16,6 @@ from eventstore import open_store
 from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
 from services.cli.common import add_database_option, add_server_option, database, err, out, positive
-from services.manager import MatchManager
 from services.projection import MatchList
 from services.readmodel import ENDED, RUNNING, MatchRow, ReadModel
 
@@ -70,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
 async def _rows(url: str, limit: int, ruleset: str, status: str, rebuild: bool) -> tuple[list[MatchRow], bool]:
     store = await open_store(url)
     try:
-        match_list = MatchList(store, MatchManager(store))
+        match_list = MatchList(store)
         if rebuild:
             err.print(f"rebuilt the match list from the events: {await match_list.rebuild()} matches")
         else:

@@ -138,6 +138,6 @@ async def test_a_row_write_failing_after_the_append_still_acknowledges_the_comma
         )
         rows.failing = False
         await running.match_list.stop()
-        await MatchList(running.store, running.manager).catch_up()
+        await MatchList(running.store).catch_up()
         listed = await stub.ListMatches(pb.ListMatchesRequest(status=pb.MATCH_STATUS_ENDED))
         assert [m.match_id for m in listed.matches] == [created.match_id]

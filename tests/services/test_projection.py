@@ -40,21 +40,21 @@ async def test_catch_up_lists_what_the_manager_never_wrote(
     rows = ReadModel(store)
     assert await rows.get(ended) is None
 
-    assert await MatchList(store, MatchManager(store)).catch_up() == 2
+    assert await MatchList(store).catch_up() == 2
     listed, more = await rows.page(None, 10)
     assert [row.match_id for row in listed] == [running, ended] and more is None
     final = await crashed.get(ended)
     assert [row.status for row in listed] == [RUNNING, ENDED] and listed[1].version == final.version
-    assert await MatchList(store, MatchManager(store)).catch_up() == 0
+    assert await MatchList(store).catch_up() == 0
 
 
 async def test_a_stale_running_row_is_brought_up_to_date(store: AsyncEventStore) -> None:
     manager = MatchManager(store)
     created = await manager.create("card_monsters", SEATS, {})
-    await MatchList(store, manager).catch_up()
+    await MatchList(store).catch_up()
     stale = created.row
     await play(manager, stale.match_id, 10_000)
     await ReadModel(store).put(stale)  # the end's row write was lost
-    await MatchList(store, MatchManager(store)).catch_up()
+    await MatchList(store).catch_up()
     row = await ReadModel(store).get(stale.match_id)
     assert row is not None and row.status == ENDED

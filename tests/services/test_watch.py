@@ -24,8 +24,8 @@ from engine.selfplay import next_move
 from eventstore import EventMeta, RecordedEvent, Snapshot
 from services import watch as watch_module
 from services.hot import HotMatch, MatchEvent
-from services.tokens import token_hash
 from services.timers import Armed
+from services.tokens import token_hash
 from services.watch import After, Feed, Update, Watch
 
 AT = datetime(2026, 1, 1, tzinfo=UTC)
