@@ -1,7 +1,8 @@
 """The ceiling for bench/service.py: the same proto and the same store append, with trivial validation.
 
 It keeps a version per match in memory, checks that a command is a JSON object with a type, and appends two
-events through the real event store. Every match lasts ``--match-length`` commands.
+events through the real event store. Every match lasts ``--match-length`` commands. ``WatchMatch`` (the ceiling
+for bench/fanout.py) hands each event, encoded once, to every watcher's queue, and writes it from there.
 
     python bench/bare_server.py --database-url URL [--listen 127.0.0.1:0]
 """
@@ -27,6 +28,7 @@ class BareMatches(pb_grpc.MatchServiceServicer):
         self._store = store
         self._versions: dict[str, int] = {}
         self._length = match_length
+        self._watchers: dict[str, list[asyncio.Queue[pb.MatchUpdate]]] = {}
 
     async def CreateMatch(self, request: pb.CreateMatchRequest, context: object) -> pb.CreateMatchResponse:
         match_id = secrets.token_hex(16)
@@ -57,10 +59,36 @@ class BareMatches(pb_grpc.MatchServiceServicer):
         record = CommandRecord(
             command_id=request.command_id, actor="0", type=command["type"], payload=request.command_json.encode()
         )
-        await self._store.append(request.match_id, version, events, record)
+        appended = await self._store.append(request.match_id, version, events, record)
+        recorded_at = appended.recorded_at.isoformat().replace("+00:00", "Z")
         self._versions[request.match_id] = version + 2
         ended = (version + 1) // 2 >= self._length
-        return pb.SubmitCommandResponse(version=version + 2, to_act=[] if ended else [0])
+        to_act = [] if ended else [0]
+        for offset, event in enumerate(events):
+            last = offset == len(events) - 1
+            update = pb.MatchUpdate(
+                event=pb.Event(
+                    version=version + 1 + offset, type=event.type, data_json=event.data.decode(), recorded_at=recorded_at
+                ),
+                match_ended=ended and last,
+                to_act=to_act if last else [],
+            )
+            for queue in self._watchers.get(request.match_id, ()):
+                queue.put_nowait(update)
+        return pb.SubmitCommandResponse(version=version + 2, to_act=to_act)
+
+    async def WatchMatch(self, request: pb.WatchMatchRequest, context: grpc.aio.ServicerContext) -> None:
+        queue: asyncio.Queue[pb.MatchUpdate] = asyncio.Queue()
+        self._watchers.setdefault(request.match_id, []).append(queue)
+        try:
+            await context.send_initial_metadata(())
+            while True:
+                update = await queue.get()
+                await context.write(update)
+                if update.match_ended:
+                    return
+        finally:
+            self._watchers[request.match_id].remove(queue)
 
     async def GetMatch(self, request: pb.GetMatchRequest, context: object) -> pb.Match:
         return pb.Match(

@@ -7,10 +7,12 @@ event (receipt time minus the event's recorded time, same machine clock), and on
 transactions per event (pg_stat_database: it stays flat when watchers do not read the store).
 
     python bench/fanout.py [--backend sqlite|postgres] [--spectators 300,1000] [--matches 50 --watchers 20]
-                           [--rate 10] [--seconds 8] [--processes 4]
+                           [--rate 10] [--seconds 8] [--processes 4] [--bare]
 
 Scenarios: one match at ``--rate`` commands/s with each spectator count, then ``--matches`` matches with
-``--watchers`` watchers each, every match at ``--rate`` / 10 commands/s.
+``--watchers`` watchers each, every match at ``--rate`` / 10 commands/s. With ``--bare`` each scenario runs
+first against the bare server (bench/bare_server.py: trivial commands, each event encoded once and written to
+every watcher), the ceiling this machine allows, in the same run.
 """
 
 from __future__ import annotations
@@ -204,11 +206,13 @@ def main() -> None:
     parser.add_argument("--rate", type=float, default=10.0, help="commands/s of the one match")
     parser.add_argument("--seconds", type=float, default=8.0)
     parser.add_argument("--processes", type=int, default=4, help="watcher processes")
+    parser.add_argument("--bare", action="store_true", help="run each scenario against the bare server first")
     args = parser.parse_args()
     runs = [(1, int(n), args.rate) for n in args.spectators.split(",") if n]
     if args.matches:
         runs.append((args.matches, args.watchers, args.rate / 10))
     table = Table(
+        "server",
         "matches",
         "watchers",
         "commands",
@@ -219,37 +223,33 @@ def main() -> None:
         "p99 ms",
         "db transactions/event",
     )
+    duelhall = [str(Path(sys.executable).parent / "duelhall"), "serve", "--listen", "127.0.0.1:0", "--database-url"]
+    bare = [sys.executable, str(Path(__file__).resolve().parent / "bare_server.py"), "--database-url"]
+    servers = [("bare (ceiling)", bare), ("duelhall", duelhall)] if args.bare else [("duelhall", duelhall)]
     with tempfile.TemporaryDirectory() as tmp:
         for matches, watchers, rate in runs:
-            url = database(args.backend, Path(tmp), f"fanout{matches}x{watchers}")
-            proc, address = start(
-                [
-                    str(Path(sys.executable).parent / "duelhall"),
-                    "serve",
-                    "--database-url",
-                    url,
-                    "--listen",
-                    "127.0.0.1:0",
-                ]
-            )
-            try:
-                row = scenario(address, proc.pid, url, matches, watchers, rate, args.seconds, args.processes)
-            finally:
-                proc.terminate()
-                proc.wait(10)
-                drop(url)
-            xact = row["xact_per_event"]
-            table.add_row(
-                str(row["matches"]),
-                f"{row['watchers']:,}",
-                f"{row['commands']:,}",
-                f"{row['events']:.0f}",
-                f"{row['deliveries']:,}",
-                f"{row['cpu_us']:.1f}",
-                f"{row['p50']:.1f}",
-                f"{row['p99']:.1f}",
-                "-" if xact is None else f"{xact:.2f}",
-            )
+            for name, command in servers:
+                url = database(args.backend, Path(tmp), f"fanout{matches}x{watchers}{len(name)}")
+                proc, address = start([*command, url])
+                try:
+                    row = scenario(address, proc.pid, url, matches, watchers, rate, args.seconds, args.processes)
+                finally:
+                    proc.terminate()
+                    proc.wait(10)
+                    drop(url)
+                xact = row["xact_per_event"]
+                table.add_row(
+                    name,
+                    str(row["matches"]),
+                    f"{row['watchers']:,}",
+                    f"{row['commands']:,}",
+                    f"{row['events']:.0f}",
+                    f"{row['deliveries']:,}",
+                    f"{row['cpu_us']:.1f}",
+                    f"{row['p50']:.1f}",
+                    f"{row['p99']:.1f}",
+                    "-" if xact is None else f"{xact:.2f}",
+                )
     Console(width=140).print(table)
 
 

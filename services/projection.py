@@ -91,10 +91,7 @@ class MatchList:
         version: int,
         labels: dict[str, str],
     ) -> None:
-        """Lists a new match (nothing if it is listed already)."""
-        if match_id in self._known or await self.rows.get(match_id) is not None:
-            self._remember(match_id, RUNNING)
-            return
+        """Lists a match the manager just created (its stream is new, so it has no row yet)."""
         await self.rows.put(created_row(match_id, created, position, recorded_at, version, labels))
         self._remember(match_id, RUNNING)
 

@@ -1,0 +1,53 @@
+"""The buffer of this process's last commits answers reads only where it holds every position asked for."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from eventstore.model import EventMeta, RecordedEvent
+from eventstore.recent import RecentEvents
+
+META = EventMeta("c", "0", datetime(2026, 1, 1, tzinfo=UTC))
+
+
+def event(position: int) -> RecordedEvent:
+    return RecordedEvent(position, "s", position, "T", b"{}", META, b"")
+
+
+def positions(found: list[RecordedEvent] | None) -> list[int] | None:
+    return None if found is None else [e.position for e in found]
+
+
+def test_a_read_runs_on_to_the_first_gap_and_a_position_not_held_is_none() -> None:
+    recent = RecentEvents()
+    recent.add(event(p) for p in (3, 4, 5))
+    recent.add(event(p) for p in (8, 9))  # 6 and 7: another process's commit
+    assert positions(recent.read(3, 100)) == [3, 4, 5]
+    assert positions(recent.read(4, 1)) == [4]
+    assert positions(recent.read(8, 100)) == [8, 9]
+    assert recent.read(6, 100) is None
+    assert recent.read(2, 100) is None
+    assert recent.read(10, 100) is None
+
+
+def test_evicted_positions_go_to_the_database() -> None:
+    recent = RecentEvents(capacity=4)
+    recent.add(event(p) for p in range(1, 11))
+    assert recent.read(6, 100) is None
+    assert positions(recent.read(7, 100)) == [7, 8, 9, 10]
+
+
+@given(st.lists(st.booleans(), min_size=1, max_size=60), st.integers(1, 70), st.integers(1, 10))
+def test_a_read_is_exactly_the_held_run_from_its_position(kept: list[bool], start: int, limit: int) -> None:
+    held = [p for p, keep in enumerate(kept, start=1) if keep]
+    recent = RecentEvents()
+    recent.add(event(p) for p in held)
+    expected = None
+    if start in held:
+        expected = [start]
+        while len(expected) < limit and expected[-1] + 1 in held:
+            expected.append(expected[-1] + 1)
+    assert positions(recent.read(start, limit)) == expected
