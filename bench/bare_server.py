@@ -68,7 +68,10 @@ class BareMatches(pb_grpc.MatchServiceServicer):
             last = offset == len(events) - 1
             update = pb.MatchUpdate(
                 event=pb.Event(
-                    version=version + 1 + offset, type=event.type, data_json=event.data.decode(), recorded_at=recorded_at
+                    version=version + 1 + offset,
+                    type=event.type,
+                    data_json=event.data.decode(),
+                    recorded_at=recorded_at,
                 ),
                 match_ended=ended and last,
                 to_act=to_act if last else [],
