@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 
 from eventstore import AsyncEventStore, migrate, open_store
+from services import lifecycle
 from services.manager import MatchManager
-from services.projection import MatchList
+from services.projection import CHECKPOINT, MatchList
 from services.readmodel import ENDED, RUNNING, MatchRow, ReadModel
 from tests.services.test_manager import SEATS, play
 
@@ -58,3 +59,47 @@ async def test_a_stale_running_row_is_brought_up_to_date(store: AsyncEventStore)
     await MatchList(store).catch_up()
     row = await ReadModel(store).get(stale.match_id)
     assert row is not None and row.status == ENDED
+
+
+async def test_rebuild_lists_every_match_from_the_events_without_loading_one(store: AsyncEventStore) -> None:
+    manager = MatchManager(store)
+    ended = (await manager.create("card_monsters", SEATS, {}, labels={"cup": "a"})).row.match_id
+    await play(manager, ended, 10_000)
+    running = (await manager.create("duel", SEATS, {})).row.match_id
+    before = {row.match_id: row for row in (await ReadModel(store).page(None, 10))[0]}
+
+    fresh = MatchManager(store)
+    assert await fresh.match_list.rebuild() == 2
+    assert fresh.loaded_count == 0
+    after = {row.match_id: row for row in (await ReadModel(store).page(None, 10))[0]}
+    assert after == before
+    final = await manager.get(ended)
+    row = after[ended]
+    assert (row.status, row.version, row.outcome, row.labels) == (ENDED, final.version, final.outcome, {"cup": "a"})
+    assert after[running].status == RUNNING and after[running].version == (await manager.get(running)).version
+
+
+async def test_an_end_recorded_before_its_creation_was_listed_lists_the_match_ended(store: AsyncEventStore) -> None:
+    manager = MatchManager(store)
+    match_id = (await manager.create("card_monsters", SEATS, {})).row.match_id
+    await play(manager, match_id, 10_000)
+    await ReadModel(store).clear()
+    listing = MatchList(store)
+    hot = await manager.get(match_id)
+    assert hot.outcome is not None
+    ended = lifecycle.MatchEnded(match_id, "card_monsters", hot.match.created.seats, {}, hot.outcome, hot.version)
+    await listing.ended(ended, hot.last_event_at)
+    row = await ReadModel(store).get(match_id)
+    assert row is not None and (row.status, row.version, row.outcome) == (ENDED, hot.version, hot.outcome)
+    assert row.seed_commitment == hot.match.created.seed_commitment
+
+
+async def test_rows_only_move_forward(store: AsyncEventStore) -> None:
+    manager = MatchManager(store)
+    match_id = (await manager.create("card_monsters", SEATS, {})).row.match_id
+    await play(manager, match_id, 10_000)
+    ended = await ReadModel(store).get(match_id)
+    assert ended is not None and ended.status == ENDED
+    await store.put_row(CHECKPOINT, "position", b"0")  # project everything again, over the rows as they are
+    await MatchList(store).catch_up()  # the creation comes after the end was listed: the row stays ended
+    assert await ReadModel(store).get(match_id) == ended
