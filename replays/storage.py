@@ -117,7 +117,7 @@ async def stored(store: AsyncEventStore, match_id: str, include_seed: bool = Tru
     recorded = await store.read_stream(match_id)
     if not recorded:
         return None
-    seed = await store.read_secret(match_id, SEED_SECRET) if include_seed else None
+    seed = (await store.secrets.read(match_id)).get(SEED_SECRET) if include_seed else None
     return build(match_id, recorded, await store.read_commands(match_id), seed)
 
 
@@ -132,7 +132,7 @@ async def export(store: AsyncEventStore, match_id: str, include_seed: bool) -> b
 async def import_(store: AsyncEventStore, data: bytes) -> tuple[str, bool]:
     """(match id, imported); False when the same match was already stored."""
     replay = verified(data)
-    version = await store.stream_version(replay.match_id)
+    version = await store.last_version(replay.match_id)
     if version:
         last = await store.read_stream(replay.match_id, version, version)
         if version == len(replay.events) and _same_match(replay, last[0]):

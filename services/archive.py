@@ -89,7 +89,7 @@ async def judge(store: AsyncEventStore, path: Path) -> Verdict:
         return Verdict(path.name, replay.match_id, False, "not in the store")
     if row.status != ENDED:
         return Verdict(path.name, replay.match_id, False, "the match is running in the store")
-    version = await store.stream_version(replay.match_id)
+    version = await store.last_version(replay.match_id)
     last = await store.read_stream(replay.match_id, version, version) if version else []
     if version != len(replay.events) or not last or last[0].hash.hex() != replay.head_hash:
         return Verdict(path.name, replay.match_id, False, "the store holds a different stream")

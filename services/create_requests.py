@@ -86,9 +86,10 @@ async def create_once(
                 reason="REQUEST_ID_REUSED",
                 match_id=claim.match_id,
             ) from None
-        tokens = _tokens.decode(await store.read_secret(stream, TOKENS_SECRET) or b"[]")
-        seed = await store.read_secret(stream, SEED_SECRET) or b""
-    if await store.stream_version(claim.match_id) == 0:
+        stored = await store.secrets.read(stream)
+        tokens = _tokens.decode(stored.get(TOKENS_SECRET) or b"[]")
+        seed = stored.get(SEED_SECRET) or b""
+    if await store.last_version(claim.match_id) == 0:
         try:
             return await matches.create(ruleset_id, seats, options, labels, seed=seed, tokens=tokens)
         except WrongExpectedVersion:

@@ -402,7 +402,7 @@ class MatchManager:
     async def reindex(self, match_id: str) -> MatchRow:
         """Rewrites the match's read-model row from its events (after an import, which may have been loaded
         while its appends were still coming in)."""
-        hot = await self.at_least(match_id, await self.store.stream_version(match_id))
+        hot = await self.at_least(match_id, await self.store.last_version(match_id))
         created = await self.store.read_stream(match_id, 1, 1)
         labels = await lifecycle.labels_of(self.store, match_id)
         row = row_for(hot, created_at=created[0].meta.recorded_at, labels=labels, position=created[0].position)
@@ -455,7 +455,7 @@ class MatchManager:
         if not is_match_id(match_id):  # no such match, and no such text for the database to choke on
             raise MatchNotFound(f"no match {match_id!r}")
         recorded, hidden = await asyncio.gather(
-            self.store.read_stream(match_id, 1, 1), self.store.read_secrets(match_id)
+            self.store.read_stream(match_id, 1, 1), self.store.secrets.read(match_id)
         )
         if not recorded:
             raise MatchNotFound(f"no match {match_id!r}")
@@ -511,7 +511,7 @@ class MatchManager:
     async def _snapshot(self, hot: HotMatch) -> None:
         """Saves a snapshot, a cache: a store fault only means the next load folds more events."""
         try:
-            await self.store.save_snapshot(
+            await self.store.snapshots.save(
                 Snapshot(
                     stream_id=hot.match_id,
                     version=hot.version,
@@ -523,7 +523,7 @@ class MatchManager:
             log.warning("snapshot of %s at version %d not saved: %s", hot.match_id, hot.version, exc)
 
     async def _from_snapshot(self, match_id: str, created: MatchCreated, ruleset: Ruleset) -> Match | None:
-        snapshot = await self.store.load_snapshot(match_id, snapshot_schema(ruleset))
+        snapshot = await self.store.snapshots.load(match_id, snapshot_schema(ruleset))
         return None if snapshot is None else restore(ruleset, created, snapshot.data)
 
     # -- cache ------------------------------------------------------------------------------------

@@ -52,7 +52,7 @@ class MatchList:
     async def catch_up(self) -> int:
         """Projects every event after the checkpoint (all of them, list cleared first, when there is none);
         returns how many matches were created in what it projected."""
-        saved = await self._store.get_row(CHECKPOINT, _CHECKPOINT_KEY)
+        saved = await self._store.rows.get(CHECKPOINT, _CHECKPOINT_KEY)
         if saved is None:
             await self._rows.clear()
         self._position = self._saved = int(saved or 0)
@@ -65,7 +65,7 @@ class MatchList:
 
     async def rebuild(self) -> int:
         """Clears the list and projects every event again."""
-        await self._store.clear_rows(CHECKPOINT)
+        await self._store.rows.clear(CHECKPOINT)
         self._known.clear()
         return await self.catch_up()
 
@@ -146,5 +146,5 @@ class MatchList:
 
     async def _save(self) -> None:
         if self._position != self._saved:
-            await self._store.put_row(CHECKPOINT, _CHECKPOINT_KEY, str(self._position).encode())
+            await self._store.rows.put(CHECKPOINT, _CHECKPOINT_KEY, str(self._position).encode())
             self._saved = self._position

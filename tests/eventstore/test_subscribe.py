@@ -60,7 +60,7 @@ async def test_closing_finishes_the_appends_already_made(database: str, group_co
     assert appended.last_position == 1
     reopened = await open_store(database)
     try:
-        assert await reopened.stream_version("m1") == 1
+        assert await reopened.last_version("m1") == 1
     finally:
         await reopened.close()
 
@@ -85,7 +85,7 @@ async def write(store: AsyncEventStore, writer: int, rounds: int, shared: str) -
     for n in range(rounds):
         stream = f"own-{writer}" if n % 2 == 0 else shared
         while True:
-            version = await store.stream_version(stream)
+            version = await store.last_version(stream)
             try:
                 await store.append(stream, version, events(f"w{writer}", f"n{n}"), command(f"{writer}:{n}"))
                 break
@@ -103,7 +103,7 @@ async def test_sixteen_writers_and_a_live_subscriber(database: str, group_commit
         subscriber = asyncio.create_task(collect(stores[0].subscribe(linger=linger), 16 * 12 * 2))
         written = await asyncio.gather(*(write(stores[w % 2], w, 12, f"shared-{w % 3}") for w in range(16)))
         seen = await asyncio.wait_for(subscriber, WAIT)
-        assert sum(written) == len(seen) == await stores[1].head_position()
+        assert sum(written) == len(seen) == await stores[1].head()
         assert [e.position for e in seen] == list(range(1, len(seen) + 1))
         by_stream: dict[str, list[RecordedEvent]] = defaultdict(list)
         for event in seen:

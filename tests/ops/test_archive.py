@@ -18,8 +18,8 @@ async def heads(url: str) -> dict[str, tuple[int, str]]:
     store = await open_store(url)
     try:
         result = {}
-        for key, _ in await store.list_rows("matches", None, 1000):
-            version = await store.stream_version(key)
+        for key, _ in await store.rows.list("matches", None, 1000):
+            version = await store.last_version(key)
             result[key] = (version, (await store.read_stream(key, version, version))[0].hash.hex())
         return result
     finally:
@@ -29,7 +29,7 @@ async def heads(url: str) -> dict[str, tuple[int, str]]:
 async def versions(url: str, match_ids: list[str]) -> list[int]:
     store = await open_store(url)
     try:
-        return [await store.stream_version(match_id) for match_id in match_ids]
+        return [await store.last_version(match_id) for match_id in match_ids]
     finally:
         await store.close()
 
