@@ -60,9 +60,7 @@ async def test_later_requests_see_what_earlier_ones_appended(store: Internal) ->
     assert verify_chain(stream) == stream[-1].hash
 
 
-async def test_a_request_the_database_refuses_does_not_fail_the_others(
-    store: Internal, failing_type: str
-) -> None:
+async def test_a_request_the_database_refuses_does_not_fail_the_others(store: Internal, failing_type: str) -> None:
     outcomes = await store.append_batch(
         [
             request("s1", 0, "c1"),
