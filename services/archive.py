@@ -3,7 +3,7 @@
 ``export_ended`` writes ``DIR/<match id>.json`` for every ended match (ended since a time), each verified
 after it is written. ``prune`` deletes a match from the store only when a file in the archive verifies
 (chain, fold, outcome, seed, re-execution), holds the seed (the match had ended), and is the very stream the
-store holds (same version and head hash). Anything else is kept and reported with the reason.
+store holds (same version and hash of the last event). Anything else is kept and reported with the reason.
 """
 
 from __future__ import annotations

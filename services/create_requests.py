@@ -78,8 +78,8 @@ async def create_once(
             secrets={TOKENS_SECRET: encode(tokens), SEED_SECRET: seed},
         )
     except WrongExpectedVersion:
-        head = await store.read_stream(stream, 1, 1)
-        claim = _requested.decode(head[0].data)
+        created = await store.read_stream(stream, 1, 1)
+        claim = _requested.decode(created[0].data)
         if claim.fingerprint != fingerprint:
             raise Conflict(
                 f"request_id {request_id!r} was used for a different match",

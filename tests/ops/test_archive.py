@@ -13,8 +13,8 @@ from services.cli.main import main
 from services.manager import MatchManager, SeatEntry
 
 
-async def heads(url: str) -> dict[str, tuple[int, str]]:
-    """Every listed match's (version, head hash) as stored."""
+async def last_events(url: str) -> dict[str, tuple[int, str]]:
+    """Every listed match's (version, hash) of its last event as stored."""
     store = await open_store(url)
     try:
         result = {}
@@ -57,7 +57,7 @@ def test_export_prune_import_restores_the_same_matches(
     assert main(["selfplay", "card_monsters", "--games", "3", "--database-url", url]) == 0
     running = asyncio.run(running_match(url))
     capsys.readouterr()
-    before = asyncio.run(heads(url))
+    before = asyncio.run(last_events(url))
     ended = sorted(m for m, status in listed(url, capsys).items() if status == "ended")
     assert len(ended) == 3
 
@@ -80,11 +80,11 @@ def test_export_prune_import_restores_the_same_matches(
     assert main(["prune", "--archive", str(archive), "--database-url", url]) == 0
     assert "deleted 2 matches, kept 1" in capsys.readouterr().out
     assert set(listed(url, capsys)) == {damaged.stem, running}
-    assert set(asyncio.run(heads(url))) == {damaged.stem, running}
+    assert set(asyncio.run(last_events(url))) == {damaged.stem, running}
     assert asyncio.run(versions(url, [f.stem for f in files[1:]])) == [0, 0]
 
     assert main(["replay", "import", *map(str, files[1:]), "--database-url", url]) == 0
     imported = capsys.readouterr().out
     assert all(f"imported: {f.stem}" in imported for f in files[1:]) and "2 of 2 replay files stored" in imported
-    assert asyncio.run(heads(url)) == before
+    assert asyncio.run(last_events(url)) == before
     assert listed(url, capsys) == {**{m: "ended" for m in ended}, running: "running"}
