@@ -11,6 +11,8 @@ import pytest
 from eventstore import (
     AsyncEventStore,
     RecordedEvent,
+    Snapshot,
+    StoreError,
     WrongExpectedVersion,
     open_store,
     open_sync_store,
@@ -49,6 +51,26 @@ async def test_a_subscription_ends_when_the_store_closes(database: str) -> None:
     idle = asyncio.create_task(collect(store.subscribe(2), 1))
     await store.close()
     assert await asyncio.wait_for(idle, WAIT) == []
+
+
+async def test_a_closed_store_refuses_the_core_and_every_part(database: str) -> None:
+    store = await open_store(database)
+    await store.append("m1", 0, events("A"), command("c1"))
+    await store.close()
+    calls = [
+        store.append("m1", 1, events("B"), command("c2")),
+        store.read_stream("m1"),
+        store.head(),
+        store.last_version("m1"),
+        store.secrets.read("m1"),
+        store.snapshots.save(Snapshot("m1", 1, "s1", b"x")),
+        store.snapshots.load("m1", "s1"),
+        store.rows.put("t", "k", b"v"),
+        store.rows.list("t"),
+    ]
+    for call in calls:
+        with pytest.raises(StoreError, match="closed"):
+            await call
 
 
 @pytest.mark.parametrize("group_commit", [True, False], ids=["group", "single"])
