@@ -44,6 +44,8 @@ from eventstore import (
     migrate,
     open_store,
 )
+from eventstore.postgres import AsyncPostgresStore
+from eventstore.sqlite_async import AsyncSqliteStore
 from replays.storage import SEED_SECRET
 from services.manager import MatchManager, SeatEntry, snapshot_schema
 from services.tokens import TOKEN_SECRET_PREFIX, token_hash
@@ -71,7 +73,7 @@ async def hot_matches(store: AsyncEventStore, count: int) -> tuple[float, float,
     return before, rss_mib(), elapsed
 
 
-async def long_match(store: AsyncEventStore, events: int, tail: int) -> str:
+async def long_match(store: AsyncSqliteStore | AsyncPostgresStore, events: int, tail: int) -> str:
     """The stream of a ``events``-event match as described in the module docstring; returns its id."""
     ruleset = registry.get("card_monsters")
     seed = bytes(range(32))
@@ -130,7 +132,7 @@ async def long_match(store: AsyncEventStore, events: int, tail: int) -> str:
         outcomes = await store.append_batch(requests[first : first + 200])
         assert all(not isinstance(o, Exception) for o in outcomes), outcomes
     state = msgspec.structs.replace(before_tail, version=snapshot_at)
-    await store.save_snapshot(Snapshot(match_id, snapshot_at, snapshot_schema(ruleset), snapshot(state)))
+    await store.snapshots.save(Snapshot(match_id, snapshot_at, snapshot_schema(ruleset), snapshot(state)))
     return match_id
 
 
@@ -150,6 +152,7 @@ async def cold_loads(store: AsyncEventStore, match_id: str, loads: int) -> tuple
 async def bench(url: str, hot: int, events: int, tail: int, loads: int) -> list[tuple[str, str]]:
     migrate(url)
     store = await open_store(url)
+    assert isinstance(store, AsyncSqliteStore | AsyncPostgresStore)  # append_batch: the concrete stores' own
     try:
         before, after, seconds = await hot_matches(store, hot)
         match_id = await long_match(store, events, tail)

@@ -5,7 +5,7 @@ positions in commit order, catch-up-then-live subscriptions, snapshots as a cach
 the alembic migrations that create it all. Open one with ``open_store(database_url())``.
 """
 
-from eventstore.batch import AppendOutcome, CommitStats
+from eventstore.batch import AppendOutcome
 from eventstore.errors import DatabaseError, StoreError, StreamNotFound, WrongExpectedVersion
 from eventstore.hashing import GENESIS_HASH, chain_hash, verify_chain
 from eventstore.migrations import downgrade, migrate
@@ -19,7 +19,18 @@ from eventstore.model import (
     Snapshot,
     append_request,
 )
-from eventstore.store import AsyncEventStore, SyncEventStore, open_store, open_sync_store
+from eventstore.store import (
+    AsyncEventStore,
+    AsyncRows,
+    AsyncSecrets,
+    AsyncSnapshots,
+    SyncEventStore,
+    SyncRows,
+    SyncSecrets,
+    SyncSnapshots,
+    open_store,
+    open_sync_store,
+)
 from eventstore.urls import DEFAULT_DATABASE_URL, database_url
 
 __all__ = [
@@ -29,8 +40,10 @@ __all__ = [
     "AppendRequest",
     "Appended",
     "AsyncEventStore",
+    "AsyncRows",
+    "AsyncSecrets",
+    "AsyncSnapshots",
     "CommandRecord",
-    "CommitStats",
     "DatabaseError",
     "EventMeta",
     "NewEvent",
@@ -39,6 +52,9 @@ __all__ = [
     "StoreError",
     "StreamNotFound",
     "SyncEventStore",
+    "SyncRows",
+    "SyncSecrets",
+    "SyncSnapshots",
     "WrongExpectedVersion",
     "append_request",
     "chain_hash",

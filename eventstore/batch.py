@@ -4,11 +4,13 @@ Pure: the backends lock the head counter, read each request's ``Known`` facts, c
 its rows in the same transaction. Because every writer holds the head lock from those reads to its
 commit, the facts cannot go stale, so version checks and duplicates are decided here, request by request,
 and a conflicting request never touches the database (docs/eventstore.md "Group commit"). PostgreSQL may
-also plan from remembered heads; its write statement then verifies them (``postgres_sql.WRITE``).
+also plan from remembered last events; its write statement then verifies them (``postgres_sql.WRITE``).
+What a failed transaction comes to (``after_failure``) is decided here too, for both backends.
 """
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -18,12 +20,15 @@ from eventstore.errors import DatabaseError, StoreError, WrongExpectedVersion
 from eventstore.hashing import GENESIS_HASH, chain_hash
 from eventstore.model import Appended, AppendRequest, from_micros
 
+MAX_BATCH = 256
+"""The most appends one transaction carries."""
+
 AppendOutcome = Appended | StoreError
 """What one request of a batch came to: its Appended, or its error (returned, never raised)."""
 
 
 class Known(msgspec.Struct, frozen=True):
-    """What the database holds for one request: its stream's head, and the command's first result if any."""
+    """What the database holds for one request: its stream's last event, and the command's first result if any."""
 
     version: int = 0
     hash: bytes = GENESIS_HASH
@@ -43,7 +48,7 @@ class Plan(msgspec.Struct):
 def plan(batch: Sequence[AppendRequest], known: Sequence[Known], position: int, recorded_at: int) -> Plan:
     """Decide each request in order; later requests see the streams as the earlier ones left them."""
     result = Plan([], [], [], [], position)
-    heads: dict[str, tuple[int, bytes]] = {}
+    last: dict[str, tuple[int, bytes]] = {}
     done: dict[tuple[str, str], Appended] = {}
     for request, facts in zip(batch, known, strict=True):
         key = (request.stream_id, request.command.command_id)
@@ -51,12 +56,12 @@ def plan(batch: Sequence[AppendRequest], known: Sequence[Known], position: int, 
         if original is not None:
             result.outcomes.append(msgspec.structs.replace(original, duplicate=True))
             continue
-        version, prev = heads.get(request.stream_id, (facts.version, facts.hash))
+        version, prev = last.get(request.stream_id, (facts.version, facts.hash))
         if request.expected_version != version:
             result.outcomes.append(WrongExpectedVersion(request.stream_id, request.expected_version, version))
             continue
         appended = _add(result, request, prev, recorded_at)
-        heads[request.stream_id] = (appended.last_version, appended.head_hash)
+        last[request.stream_id] = (appended.last_version, appended.last_hash)
         done[key] = appended
         result.outcomes.append(appended)
     return result
@@ -83,11 +88,12 @@ def _add(result: Plan, request: AppendRequest, prev: bytes, recorded_at: int) ->
 
 
 class CommitStats(msgspec.Struct):
-    """Counters of a store's writer: appends committed and the transactions that carried them."""
+    """Counters of a store's writer: appends committed and the transactions that carried them (internal:
+    the benchmark and the tests read them on the concrete stores; the server passes ``on_commit``)."""
 
     appends: int = 0
     commits: int = 0
-    listeners: list[Callable[[int], None]] = []
+    on_commit: Callable[[int], None] | None = None
     """Called with the number of new appends of each committed transaction (from the writer's thread)."""
 
     def count(self, outcomes: Sequence[AppendOutcome]) -> None:
@@ -96,8 +102,25 @@ class CommitStats(msgspec.Struct):
         if new:
             self.appends += new
             self.commits += 1
-            for listener in self.listeners:
-                listener(new)
+            if self.on_commit is not None:
+                self.on_commit(new)
+
+
+def is_request_error(exc: BaseException) -> bool:
+    """Whether the driver's error came from one request's rows rather than from the database or the
+    connection: sqlite3's integrity and data errors; PostgreSQL's data (22), integrity (23) and raised
+    (P0, a trigger's RAISE) sqlstates. Other requests of a batch may then still commit without it."""
+    if isinstance(exc, sqlite3.Error):
+        return isinstance(exc, sqlite3.IntegrityError | sqlite3.DataError)
+    return str(getattr(exc, "sqlstate", "") or "")[:2] in ("22", "23", "P0")
+
+
+def after_failure(batch: Sequence[AppendRequest], exc: BaseException) -> list[AppendOutcome] | None:
+    """What a batch whose transaction failed with the driver's ``exc`` comes to: every request refused, or
+    None when one request's rows broke the shared transaction, so each must be retried in its own."""
+    if len(batch) > 1 and is_request_error(exc):
+        return None
+    return [refused(request, exc) for request in batch]
 
 
 def refused(request: AppendRequest, exc: BaseException) -> DatabaseError:

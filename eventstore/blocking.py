@@ -1,7 +1,7 @@
-"""The blocking API over an async store: its own event loop on a private thread.
+"""The blocking face of PostgreSQL: the asyncpg store driven from its own event loop on a private thread.
 
-PostgreSQL's sync store is the asyncpg store driven from here, so there is one PostgreSQL implementation
-to trust rather than a second one on psycopg (which only alembic uses).
+One PostgreSQL implementation to trust rather than a second one on psycopg (which only alembic uses). Its
+parts are the shared blocking ones (``eventstore/parts.py``) over the async store's pool runner.
 """
 
 from __future__ import annotations
@@ -12,16 +12,18 @@ from collections.abc import Callable, Coroutine, Mapping, Sequence
 from typing import Any, TypeVar
 
 from eventstore.batch import AppendOutcome, CommitStats
-from eventstore.model import Appended, AppendRequest, CommandRecord, NewEvent, RecordedEvent, Snapshot
-from eventstore.postgres import PostgresStore
+from eventstore.model import Appended, AppendRequest, CommandRecord, NewEvent, RecordedEvent
+from eventstore.parts import AsyncRunner, SyncRowsPart, SyncSecretsPart, SyncSnapshotsPart
+from eventstore.postgres import AsyncPostgresStore
+from eventstore.statements import Sql
 
 _T = TypeVar("_T")
 
 
-class BlockingStore:
-    """A SyncEventStore whose calls run on an async store in a private loop thread."""
+class SyncPostgresStore:
+    """A SyncEventStore whose calls run on an ``AsyncPostgresStore`` in a private loop thread."""
 
-    def __init__(self, open_async: Callable[[], Coroutine[Any, Any, PostgresStore]]) -> None:
+    def __init__(self, open_async: Callable[[], Coroutine[Any, Any, AsyncPostgresStore]]) -> None:
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, name="duelhall-store-loop", daemon=True)
         self._thread.start()
@@ -31,6 +33,10 @@ class BlockingStore:
             self._stop()
             raise
         self.stats: CommitStats = self._store.stats
+        runner = _Blocking(self._store.runner, self._call)
+        self.secrets = SyncSecretsPart(runner)
+        self.snapshots = SyncSnapshotsPart(runner)
+        self.rows = SyncRowsPart(runner)
 
     def _call(self, call: Coroutine[Any, Any, _T]) -> _T:
         return asyncio.run_coroutine_threadsafe(call, self._loop).result()
@@ -47,7 +53,7 @@ class BlockingStore:
         return self._call(self._store.append(stream_id, expected_version, events, command, secrets))
 
     def append_batch(self, requests: Sequence[AppendRequest]) -> list[AppendOutcome]:
-        """See ``AsyncEventStore.append_batch``."""
+        """See ``AsyncPostgresStore.append_batch``."""
         return self._call(self._store.append_batch(requests))
 
     def read_stream(self, stream_id: str, from_version: int = 1, to_version: int | None = None) -> list[RecordedEvent]:
@@ -58,49 +64,17 @@ class BlockingStore:
         """See ``AsyncEventStore.read_all``."""
         return self._call(self._store.read_all(from_position, limit))
 
-    def stream_version(self, stream_id: str) -> int:
-        """See ``AsyncEventStore.stream_version``."""
-        return self._call(self._store.stream_version(stream_id))
+    def head(self) -> int:
+        """See ``AsyncEventStore.head``."""
+        return self._call(self._store.head())
 
-    def head_position(self) -> int:
-        """See ``AsyncEventStore.head_position``."""
-        return self._call(self._store.head_position())
+    def last_version(self, stream_id: str) -> int:
+        """See ``AsyncEventStore.last_version``."""
+        return self._call(self._store.last_version(stream_id))
 
     def read_commands(self, stream_id: str) -> list[tuple[CommandRecord, int, int]]:
         """See ``AsyncEventStore.read_commands``."""
         return self._call(self._store.read_commands(stream_id))
-
-    def read_secret(self, stream_id: str, name: str) -> bytes | None:
-        """See ``AsyncEventStore.read_secret``."""
-        return self._call(self._store.read_secret(stream_id, name))
-
-    def read_secrets(self, stream_id: str) -> dict[str, bytes]:
-        """See ``AsyncEventStore.read_secrets``."""
-        return self._call(self._store.read_secrets(stream_id))
-
-    def save_snapshot(self, snapshot: Snapshot) -> None:
-        """See ``AsyncEventStore.save_snapshot``."""
-        self._call(self._store.save_snapshot(snapshot))
-
-    def load_snapshot(self, stream_id: str, schema: str) -> Snapshot | None:
-        """See ``AsyncEventStore.load_snapshot``."""
-        return self._call(self._store.load_snapshot(stream_id, schema))
-
-    def put_row(self, table: str, key: str, value: bytes) -> None:
-        """See ``AsyncEventStore.put_row``."""
-        self._call(self._store.put_row(table, key, value))
-
-    def get_row(self, table: str, key: str) -> bytes | None:
-        """See ``AsyncEventStore.get_row``."""
-        return self._call(self._store.get_row(table, key))
-
-    def list_rows(self, table: str, after_key: str | None = None, limit: int = 100) -> list[tuple[str, bytes]]:
-        """See ``AsyncEventStore.list_rows``."""
-        return self._call(self._store.list_rows(table, after_key, limit))
-
-    def clear_rows(self, table: str) -> None:
-        """See ``AsyncEventStore.clear_rows``."""
-        self._call(self._store.clear_rows(table))
 
     def close(self) -> None:
         """Close the async store, then stop the loop thread."""
@@ -114,3 +88,19 @@ class BlockingStore:
         self._loop.call_soon_threadsafe(self._loop.stop)
         self._thread.join()
         self._loop.close()
+
+
+class _Blocking:
+    """A ``SyncRunner`` over an async one, each statement run on the loop thread."""
+
+    def __init__(self, run: AsyncRunner, call: Callable[[Coroutine[Any, Any, Any]], Any]) -> None:
+        self._run, self._call = run, call
+        self.sql = run.sql
+
+    def read(self, statement: Sql, /, **values: Any) -> Sequence[Any]:
+        rows: Sequence[Any] = self._call(self._run.read(statement, **values))
+        return rows
+
+    def write(self, statement: Sql, /, **values: Any) -> Sequence[Any]:
+        rows: Sequence[Any] = self._call(self._run.write(statement, **values))
+        return rows

@@ -25,7 +25,7 @@ def chain_hash(prev: bytes, version: int, type: str, data: bytes) -> bytes:
 
 
 def verify_chain(events: Iterable[RecordedEvent], prev: bytes = GENESIS_HASH) -> bytes:
-    """Recompute the chain over consecutive events of one stream; return the head hash.
+    """Recompute the chain over consecutive events of one stream; return the last event's hash.
 
     Raises ValueError naming the first event whose stored hash differs from the recomputed one.
     """

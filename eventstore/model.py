@@ -59,7 +59,8 @@ class Appended(msgspec.Struct, frozen=True):
     last_version: int
     first_position: int
     last_position: int
-    head_hash: bytes
+    last_hash: bytes
+    """The hash of the last event appended (the chain up to ``last_version``)."""
     recorded_at: datetime
     """When the store recorded the events (all of an append share it)."""
     duplicate: bool

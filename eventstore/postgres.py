@@ -2,7 +2,7 @@
 
 Every append advances the one-row head counter in its transaction, which takes that row's lock: writers
 of every process queue on it, so positions are gap-free and committed in order. An append whose streams'
-heads this store remembers (``heads.py``) is one statement in autocommit, one round trip (``WRITE``,
+last events this store remembers (``last_events.py``) is one statement in autocommit, one round trip (``WRITE``,
 guarded); otherwise, or when that statement refuses, the checked path locks the head, reads the facts
 (``KNOWN``), plans and writes in one transaction. Each commit notifies ``duelhall_events`` with the new
 head; every store LISTENs, so subscribers in other processes wake at once. With group commit one writer
@@ -13,38 +13,43 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from typing import Any
 
 import asyncpg
 import msgspec
 
 from eventstore import postgres_sql as sql
-from eventstore.batch import AppendOutcome, CommitStats, Known, broken, plan, refused
-from eventstore.errors import DatabaseError, StoreError, StreamNotFound
-from eventstore.heads import StreamHeads
+from eventstore.batch import (
+    MAX_BATCH,
+    AppendOutcome,
+    CommitStats,
+    Known,
+    after_failure,
+    broken,
+    is_request_error,
+    plan,
+    refused,
+)
+from eventstore.errors import DatabaseError, StoreError
+from eventstore.last_events import LastEvents
 from eventstore.model import (
     Appended,
     AppendRequest,
     CommandRecord,
     NewEvent,
     RecordedEvent,
-    Snapshot,
     append_request,
     now_micros,
 )
-from eventstore.schema import SCHEMA_REVISION
+from eventstore.parts import AsyncRowsPart, AsyncSecretsPart, AsyncSnapshotsPart
+from eventstore.postgres_sql import SQL
+from eventstore.schema import REVISION_QUERY, check_revision
 from eventstore.statements import MAX_VERSION, Sql, recorded
 from eventstore.subscription import HeadSignal, follow
 from eventstore.urls import asyncpg_dsn
 
-MAX_BATCH = 256
 DRIVER_ERRORS = (asyncpg.PostgresError, asyncpg.InterfaceError, asyncpg.InternalClientError, OSError)
-
-
-def is_request_error(exc: BaseException) -> bool:
-    """Whether one request's rows caused the error: data (22), integrity (23), or a trigger's RAISE (P0)."""
-    return str(getattr(exc, "sqlstate", "") or "")[:2] in ("22", "23", "P0")
 
 
 def _guard(requests: Sequence[AppendRequest], known: Sequence[Known]) -> list[tuple[str, int, bytes]]:
@@ -67,7 +72,7 @@ class _Job(msgspec.Struct):
     future: asyncio.Future[AppendOutcome]
 
 
-class PostgresStore:
+class AsyncPostgresStore:
     """The event store on PostgreSQL for asyncio code (see ``AsyncEventStore`` for the contract)."""
 
     def __init__(
@@ -78,13 +83,18 @@ class PostgresStore:
         group_commit: bool,
         poll_interval: float,
         dsn: str = "",
+        on_commit: Callable[[int], None] | None = None,
     ) -> None:
         self._pool, self._listener, self._dsn = pool, listener, dsn
         self._relistening: asyncio.Task[None] | None = None
         self._poll_interval = poll_interval
         self._signal = HeadSignal()
-        self.stats = CommitStats()
-        self._heads = StreamHeads()
+        self.stats = CommitStats(on_commit=on_commit)
+        self._last = LastEvents()
+        self.runner = PoolRunner(pool, self._signal)
+        self.secrets = AsyncSecretsPart(self.runner)
+        self.snapshots = AsyncSnapshotsPart(self.runner)
+        self.rows = AsyncRowsPart(self.runner)
         self._queue: asyncio.Queue[_Job | None] | None = None
         self._writer: asyncio.Task[None] | None = None
         if group_commit:
@@ -93,8 +103,14 @@ class PostgresStore:
 
     @classmethod
     async def open(
-        cls, url: str, *, group_commit: bool = True, poll_interval: float = 5.0, pool_size: int = 10
-    ) -> PostgresStore:
+        cls,
+        url: str,
+        *,
+        group_commit: bool = True,
+        poll_interval: float = 5.0,
+        pool_size: int = 10,
+        on_commit: Callable[[int], None] | None = None,
+    ) -> AsyncPostgresStore:
         """Connect (a pool and a listening connection) and check the schema revision."""
         dsn = asyncpg_dsn(url)
         try:
@@ -109,10 +125,12 @@ class PostgresStore:
             if isinstance(exc, DRIVER_ERRORS):
                 raise DatabaseError(f"cannot use PostgreSQL: {exc}") from exc
             raise
-        store = cls(pool, listener, group_commit=group_commit, poll_interval=poll_interval, dsn=dsn)
+        store = cls(
+            pool, listener, group_commit=group_commit, poll_interval=poll_interval, dsn=dsn, on_commit=on_commit
+        )
         try:
             await store._listen(listener)
-            store._signal.advance(await store.head_position())
+            store._signal.advance(await store.head())
         except BaseException:
             await store.close()
             raise
@@ -144,7 +162,7 @@ class PostgresStore:
                     continue
                 self._listener = listener
                 with contextlib.suppress(StoreError):  # commits made while nobody listened: read to the head
-                    self._signal.advance(await self.head_position())
+                    self._signal.advance(await self.head())
                 return
         finally:
             self._relistening = None
@@ -189,13 +207,13 @@ class PostgresStore:
             if outcomes is None:
                 outcomes = await self._append_checked(connection, requests)
         except DRIVER_ERRORS as exc:
-            if len(requests) > 1 and is_request_error(exc):
-                # One request's rows broke the shared transaction: give each its own.
+            failed = after_failure(requests, exc)
+            if failed is None:
                 return [outcome for request in requests for outcome in await self._append_on(connection, [request])]
-            return [refused(request, exc) for request in requests]
+            return failed
         for outcome in outcomes:
             if isinstance(outcome, Appended):
-                self._heads.learn(outcome.stream_id, outcome.last_version, outcome.head_hash)
+                self._last.learn(outcome.stream_id, outcome.last_version, outcome.last_hash)
         self.stats.count(outcomes)
         self._signal.advance(max((o.last_position for o in outcomes if isinstance(o, Appended)), default=0))
         return outcomes
@@ -203,8 +221,8 @@ class PostgresStore:
     async def _append_remembered(
         self, connection: asyncpg.Connection, requests: Sequence[AppendRequest]
     ) -> list[AppendOutcome] | None:
-        """One statement, no transaction block, planned from remembered heads; None when that cannot do."""
-        known = [facts for request in requests if (facts := self._heads.known(request)) is not None]
+        """One statement, no transaction block, planned from remembered last events; None when that cannot do."""
+        known = [facts for request in requests if (facts := self._last.known(request)) is not None]
         if len(known) < len(requests):
             return None
         result = plan(requests, known, 0, now_micros())
@@ -213,7 +231,7 @@ class PostgresStore:
         try:
             base = await connection.fetchval(sql.WRITE.text, *sql.write_args(result, 0, _guard(requests, known)))
         except DRIVER_ERRORS as exc:
-            if is_request_error(exc):  # a stale head (another process appended) or a refused row
+            if is_request_error(exc):  # a stale last event (another process appended) or a refused row
                 return None
             raise
         return None if base is None else [_shifted(outcome, base) for outcome in result.outcomes]
@@ -223,7 +241,7 @@ class PostgresStore:
     ) -> list[AppendOutcome]:
         """Lock the head, read every request's facts, plan and write: one transaction."""
         async with connection.transaction():
-            position = await connection.fetchval(sql.LOCK_HEAD.text, *sql.LOCK_HEAD.args())
+            position = await connection.fetchval(SQL.LOCK_HEAD.text, *SQL.LOCK_HEAD.args())
             args = sql.KNOWN.args(
                 stream_ids=[r.stream_id for r in requests], command_ids=[r.command.command_id for r in requests]
             )
@@ -234,7 +252,7 @@ class PostgresStore:
                 await connection.fetchval(sql.WRITE.text, *sql.write_args(result, position))
         for request, facts in zip(requests, known, strict=True):
             if facts.version:
-                self._heads.learn(request.stream_id, facts.version, facts.hash)
+                self._last.learn(request.stream_id, facts.version, facts.hash)
         return result.outcomes
 
     async def _write_loop(self, jobs: asyncio.Queue[_Job | None]) -> None:
@@ -255,27 +273,6 @@ class PostgresStore:
                 if not job.future.done():  # else the caller was cancelled; its append may have committed
                     job.future.set_result(outcome)
 
-    # -- other writes ------------------------------------------------------------------------------
-
-    async def save_snapshot(self, snapshot: Snapshot) -> None:
-        """Replace the stream's snapshot; StreamNotFound if the stream has no event at its version."""
-        async with self._connection() as connection, connection.transaction():
-            args = sql.HAS_VERSION.args(stream_id=snapshot.stream_id, version=snapshot.version)
-            if await connection.fetchval(sql.HAS_VERSION.text, *args) is None:
-                raise StreamNotFound(snapshot.stream_id, snapshot.version)
-            args = sql.PUT_SNAPSHOT.args(
-                stream_id=snapshot.stream_id, version=snapshot.version, schema=snapshot.schema, data=snapshot.data
-            )
-            await connection.execute(sql.PUT_SNAPSHOT.text, *args)
-
-    async def put_row(self, table: str, key: str, value: bytes) -> None:
-        """Set a projection row (insert or replace)."""
-        await self._execute(sql.PUT_ROW, projection=table, key=key, value=value)
-
-    async def clear_rows(self, table: str) -> None:
-        """Delete every row of a projection."""
-        await self._execute(sql.CLEAR_ROWS, projection=table)
-
     # -- reads -------------------------------------------------------------------------------------
 
     async def read_stream(
@@ -283,57 +280,30 @@ class PostgresStore:
     ) -> list[RecordedEvent]:
         """The stream's events from ``from_version`` to ``to_version`` (both inclusive), in order."""
         last = MAX_VERSION if to_version is None else to_version
-        rows = await self._fetch(sql.READ_STREAM, stream_id=stream_id, from_version=from_version, to_version=last)
+        rows = await self.runner.read(SQL.READ_STREAM, stream_id=stream_id, from_version=from_version, to_version=last)
         stream = list(map(recorded, rows))
-        if stream and to_version is None:  # read to the end: the head as of this read
-            self._heads.learn(stream_id, stream[-1].version, stream[-1].hash)
+        if stream and to_version is None:  # read to the end: the last event as of this read
+            self._last.learn(stream_id, stream[-1].version, stream[-1].hash)
         return stream
 
     async def read_all(self, from_position: int = 1, limit: int = 1000) -> list[RecordedEvent]:
         """Up to ``limit`` events from ``from_position`` (inclusive), in global order."""
-        return list(map(recorded, await self._fetch(sql.READ_ALL, from_position=from_position, limit=limit)))
+        return list(map(recorded, await self.runner.read(SQL.READ_ALL, from_position=from_position, limit=limit)))
 
-    async def stream_version(self, stream_id: str) -> int:
-        """The stream's last version; 0 when it does not exist."""
-        (row,) = await self._fetch(sql.STREAM_VERSION, stream_id=stream_id)
+    async def last_version(self, stream_id: str) -> int:
+        """The version of the stream's last event; 0 when it does not exist."""
+        (row,) = await self.runner.read(SQL.LAST_VERSION, stream_id=stream_id)
         return int(row[0])
 
-    async def head_position(self) -> int:
-        """The last position committed."""
-        (row,) = await self._fetch(sql.READ_HEAD)
+    async def head(self) -> int:
+        """The global position of the last committed event."""
+        (row,) = await self.runner.read(SQL.READ_HEAD)
         return int(row[0])
 
     async def read_commands(self, stream_id: str) -> list[tuple[CommandRecord, int, int]]:
         """The stream's command log in order, each command with the first and last version it appended."""
-        rows = await self._fetch(sql.READ_COMMANDS, stream_id=stream_id)
+        rows = await self.runner.read(SQL.READ_COMMANDS, stream_id=stream_id)
         return [(CommandRecord(*row[:4]), row[4], row[5]) for row in rows]
-
-    async def read_secret(self, stream_id: str, name: str) -> bytes | None:
-        """A secret stored with an append, or None."""
-        rows = await self._fetch(sql.READ_SECRET, stream_id=stream_id, name=name)
-        return rows[0][0] if rows else None
-
-    async def read_secrets(self, stream_id: str) -> dict[str, bytes]:
-        """Every secret of the stream by name."""
-        return {row[0]: row[1] for row in await self._fetch(sql.READ_SECRETS, stream_id=stream_id)}
-
-    async def load_snapshot(self, stream_id: str, schema: str) -> Snapshot | None:
-        """The stream's snapshot if saved under ``schema``, else None."""
-        rows = await self._fetch(sql.LOAD_SNAPSHOT, stream_id=stream_id, schema=schema)
-        return Snapshot(stream_id, rows[0][0], schema, rows[0][1]) if rows else None
-
-    async def get_row(self, table: str, key: str) -> bytes | None:
-        """A projection row's value, or None."""
-        rows = await self._fetch(sql.GET_ROW, projection=table, key=key)
-        return rows[0][0] if rows else None
-
-    async def list_rows(self, table: str, after_key: str | None = None, limit: int = 100) -> list[tuple[str, bytes]]:
-        """Up to ``limit`` rows of a projection in key order, after ``after_key`` (exclusive)."""
-        if after_key is None:
-            rows = await self._fetch(sql.LIST_ROWS, projection=table, limit=limit)
-        else:
-            rows = await self._fetch(sql.LIST_ROWS_AFTER, projection=table, after_key=after_key, limit=limit)
-        return [(row[0], row[1]) for row in rows]
 
     def subscribe(self, from_position: int = 1, linger: float = 0.0) -> AsyncIterator[RecordedEvent]:
         """Every event from ``from_position`` on, catching up then live; ends when the store closes."""
@@ -353,21 +323,24 @@ class PostgresStore:
             await self._listener.close()
         await self._pool.close()
 
-    # -- plumbing ----------------------------------------------------------------------------------
 
-    def _connection(self) -> Any:
+class PoolRunner:
+    """Runs compiled statements on a pool connection (``AsyncRunner``); a write is its own transaction.
+    StoreError once the store closed."""
+
+    sql = SQL
+
+    def __init__(self, pool: asyncpg.Pool, signal: HeadSignal) -> None:
+        self._pool, self._signal = pool, signal
+
+    async def read(self, statement: Sql, /, **values: Any) -> list[asyncpg.Record]:
         if self._signal.closed:
             raise StoreError("the store is closed")
-        return _translated(self._pool.acquire())
-
-    async def _fetch(self, statement: Sql, **values: Any) -> list[asyncpg.Record]:
-        async with self._connection() as connection:
+        async with _translated(self._pool.acquire()) as connection:
             rows: list[asyncpg.Record] = await connection.fetch(statement.text, *statement.args(**values))
             return rows
 
-    async def _execute(self, statement: Sql, **values: Any) -> None:
-        async with self._connection() as connection:
-            await connection.execute(statement.text, *statement.args(**values))
+    write = read
 
 
 class _translated:
@@ -397,8 +370,7 @@ async def _keep_session(connection: asyncpg.Connection) -> None:
 
 async def _check_schema(pool: asyncpg.Pool) -> None:
     try:
-        found = await pool.fetchval("SELECT version_num FROM alembic_version")
+        found = await pool.fetchval(REVISION_QUERY)
     except asyncpg.UndefinedTableError:
         found = None
-    if found != SCHEMA_REVISION:
-        raise DatabaseError(f"schema revision is {found or 'none'}, need {SCHEMA_REVISION}: run `duelhall migrate`")
+    check_revision(found)

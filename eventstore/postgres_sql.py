@@ -1,6 +1,6 @@
-"""PostgreSQL's statements, compiled for asyncpg: the shared ones, plus the two an append is made of.
+"""PostgreSQL's statements, compiled for asyncpg: the shared ones (``SQL``), plus the two an append is made of.
 
-``KNOWN`` reads, for a batch, each request's stream head and first result of its command id (one round
+``KNOWN`` reads, for a batch, each request's last event and first result of its command id (one round
 trip). ``WRITE`` is the whole write of a batch in one call of the server-side function ``duelhall_append``
 (migration 0002): it advances the head counter (which takes the head row lock, queueing writers in commit
 order), inserts events, commands and secrets from arrays, and notifies ``duelhall_events`` with the new
@@ -14,9 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy import BigInteger, Integer, LargeBinary, Text, bindparam, func, select, true
-from sqlalchemy.dialects import postgresql
 from sqlalchemy.dialects.postgresql import ARRAY
-from sqlalchemy.dialects.postgresql.asyncpg import PGDialect_asyncpg
 
 from eventstore import statements as st
 from eventstore.batch import Known, Plan
@@ -25,11 +23,7 @@ from eventstore.model import AppendRequest
 from eventstore.schema import commands, secrets
 
 CHANNEL = "duelhall_events"
-
-
-def compile_for_asyncpg(statement: Any) -> st.Sql:
-    """The statement as asyncpg runs it ($n parameters)."""
-    return st.Sql(statement, PGDialect_asyncpg())  # type: ignore[no-untyped-call]
+SQL = st.compile_for("postgresql")
 
 
 def _known_statement() -> Any:
@@ -38,11 +32,11 @@ def _known_statement() -> Any:
         .table_valued("stream_id", "command_id", with_ordinality="n")
         .render_derived(name="k")
     )
-    stream_head = st.stream_head(keys.c.stream_id).lateral("h")
+    last_event = st.last_event(keys.c.stream_id).lateral("h")
     original = st.original(keys.c.stream_id, keys.c.command_id).lateral("o")
     return (
-        select(stream_head.c.version, stream_head.c.hash, *original.c)
-        .select_from(keys.outerjoin(stream_head, true()).outerjoin(original, true()))
+        select(last_event.c.version, last_event.c.hash, *original.c)
+        .select_from(keys.outerjoin(last_event, true()).outerjoin(original, true()))
         .order_by(keys.c.n)
     )
 
@@ -118,20 +112,5 @@ def known(request: AppendRequest, row: Sequence[Any]) -> Known:
     return Known(version, hash_ or GENESIS_HASH, found)
 
 
-LOCK_HEAD = compile_for_asyncpg(st.LOCK_HEAD)
-READ_HEAD = compile_for_asyncpg(st.READ_HEAD)
-KNOWN = compile_for_asyncpg(_known_statement())
-WRITE = compile_for_asyncpg(_write_statement())
-READ_STREAM = compile_for_asyncpg(st.READ_STREAM)
-READ_ALL = compile_for_asyncpg(st.READ_ALL)
-STREAM_VERSION = compile_for_asyncpg(st.STREAM_VERSION)
-HAS_VERSION = compile_for_asyncpg(st.HAS_VERSION)
-READ_COMMANDS = compile_for_asyncpg(st.READ_COMMANDS)
-READ_SECRET = compile_for_asyncpg(st.READ_SECRET)
-READ_SECRETS = compile_for_asyncpg(st.READ_SECRETS)
-LOAD_SNAPSHOT = compile_for_asyncpg(st.LOAD_SNAPSHOT)
-GET_ROW = compile_for_asyncpg(st.GET_ROW)
-LIST_ROWS = compile_for_asyncpg(st.LIST_ROWS)
-LIST_ROWS_AFTER = compile_for_asyncpg(st.LIST_ROWS_AFTER)
-CLEAR_ROWS = compile_for_asyncpg(st.CLEAR_ROWS)
-PUT_SNAPSHOT, PUT_ROW = (compile_for_asyncpg(s) for s in st.upserts(postgresql.insert))
+KNOWN = st.Sql(_known_statement(), st.dialect("postgresql"))
+WRITE = st.Sql(_write_statement(), st.dialect("postgresql"))

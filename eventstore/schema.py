@@ -1,7 +1,8 @@
 """The store's tables, declared once with SQLAlchemy Core; docs/eventstore.md explains them.
 
 Dialect differences are column variants only. Migrations in ``eventstore/migrations`` create exactly these
-tables; ``SCHEMA_REVISION`` is the alembic revision they correspond to (a test keeps the two in step).
+tables; ``SCHEMA_REVISION`` is the alembic revision they correspond to (a test keeps the two in step), and
+``check_revision`` is how both backends refuse a database at another one.
 """
 
 from __future__ import annotations
@@ -18,7 +19,11 @@ from sqlalchemy import (
     UniqueConstraint,
 )
 
+from eventstore.errors import DatabaseError
+
 SCHEMA_REVISION = "0002"
+REVISION_QUERY = "SELECT version_num FROM alembic_version"
+"""The database's alembic revision (the table is absent before the first migration)."""
 
 # On SQLite an INTEGER PRIMARY KEY is the rowid: the events table is then clustered by position.
 Position = BigInteger().with_variant(Integer(), "sqlite")
@@ -92,3 +97,9 @@ projection_rows = Table(
     Column("value", LargeBinary, nullable=False),
     PrimaryKeyConstraint("projection", "key", name="projection_rows_pkey"),
 )
+
+
+def check_revision(found: str | None) -> None:
+    """Refuse a database not at ``SCHEMA_REVISION``: ``found`` is its revision, None if never migrated."""
+    if found != SCHEMA_REVISION:
+        raise DatabaseError(f"schema revision is {found or 'none'}, need {SCHEMA_REVISION}: run `duelhall migrate`")

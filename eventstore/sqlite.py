@@ -1,8 +1,8 @@
-"""The SQLite store, blocking: the sync API, and the core the async store runs in its writer thread.
+"""The SQLite store, blocking: the sync face, and the core the async store runs in its threads.
 
-WAL mode; every write transaction starts with ``BEGIN IMMEDIATE``, so it holds SQLite's single write lock
+WAL mode; every append transaction starts with ``BEGIN IMMEDIATE``, so it holds SQLite's single write lock
 from the head-counter read to its commit: that lock is what keeps positions gap-free and in commit order,
-across processes too (docs/eventstore.md). Statements are Core's, compiled once for sqlite3.
+across processes too (docs/eventstore.md). Statements are Core's, compiled once for sqlite3 (``SQL``).
 """
 
 from __future__ import annotations
@@ -13,59 +13,30 @@ from contextlib import contextmanager
 from functools import wraps
 from typing import Any, ParamSpec, TypeVar
 
-import msgspec
-from sqlalchemy.dialects import sqlite as sqlite_dialect
-
-from eventstore import statements as st
-from eventstore.batch import AppendOutcome, CommitStats, Known, plan, refused
-from eventstore.errors import DatabaseError, StoreError, StreamNotFound
+from eventstore.batch import AppendOutcome, CommitStats, Known, after_failure, plan
+from eventstore.errors import DatabaseError, StoreError
 from eventstore.model import (
     Appended,
     AppendRequest,
     CommandRecord,
     NewEvent,
     RecordedEvent,
-    Snapshot,
     append_request,
     now_micros,
 )
-from eventstore.schema import SCHEMA_REVISION, commands, events, secrets
+from eventstore.parts import SyncRowsPart, SyncSecretsPart, SyncSnapshotsPart
+from eventstore.schema import REVISION_QUERY, check_revision
+from eventstore.statements import MAX_VERSION, Sql, compile_for, original_outcome, recorded
 from eventstore.urls import sqlite_path
 
 SYNCHRONOUS = ("NORMAL", "FULL", "EXTRA")
 # Seconds another process's write transaction may hold the lock before an operation gives up with
 # DatabaseError: bounded well below a client's deadline, so a held lock is a prompt, retryable refusal.
 BUSY_TIMEOUT = 3.0
+SQL = compile_for("sqlite")
 
 _P = ParamSpec("_P")
 _R = TypeVar("_R")
-
-
-def _compile(statement: Any) -> st.Sql:
-    return st.Sql(statement, sqlite_dialect.pysqlite.dialect())
-
-
-LOCK_HEAD = _compile(st.LOCK_HEAD)
-READ_HEAD = _compile(st.READ_HEAD)
-SET_HEAD = _compile(st.SET_HEAD)
-INSERT_EVENT = _compile(st.INSERT_EVENT).takes_rows_of(events)
-INSERT_COMMAND = _compile(st.INSERT_COMMAND).takes_rows_of(commands)
-INSERT_SECRET = _compile(st.INSERT_SECRET).takes_rows_of(secrets)
-STREAM_HEAD = _compile(st.STREAM_HEAD)
-ORIGINAL = _compile(st.ORIGINAL)
-READ_STREAM = _compile(st.READ_STREAM)
-READ_ALL = _compile(st.READ_ALL)
-STREAM_VERSION = _compile(st.STREAM_VERSION)
-HAS_VERSION = _compile(st.HAS_VERSION)
-READ_COMMANDS = _compile(st.READ_COMMANDS)
-READ_SECRET = _compile(st.READ_SECRET)
-READ_SECRETS = _compile(st.READ_SECRETS)
-LOAD_SNAPSHOT = _compile(st.LOAD_SNAPSHOT)
-GET_ROW = _compile(st.GET_ROW)
-LIST_ROWS = _compile(st.LIST_ROWS)
-LIST_ROWS_AFTER = _compile(st.LIST_ROWS_AFTER)
-CLEAR_ROWS = _compile(st.CLEAR_ROWS)
-PUT_SNAPSHOT, PUT_ROW = (_compile(s) for s in st.upserts(sqlite_dialect.insert))
 
 
 def _translated(method: Callable[_P, _R]) -> Callable[_P, _R]:
@@ -94,17 +65,37 @@ def connect(url: str, synchronous: str = "NORMAL") -> sqlite3.Connection:
     return connection
 
 
-def is_request_error(exc: sqlite3.Error) -> bool:
-    """Whether the error came from one request's rows (then the others may still commit without it)."""
-    return isinstance(exc, sqlite3.IntegrityError | sqlite3.DataError)
+class SqliteRunner:
+    """Runs compiled statements on one connection (``SyncRunner``); a write outside a transaction block
+    is its own transaction."""
+
+    sql = SQL
+
+    def __init__(self, connection: sqlite3.Connection) -> None:
+        self.connection = connection
+
+    @_translated
+    def read(self, statement: Sql, /, **values: Any) -> list[Any]:
+        return self.connection.execute(statement.text, statement.args(**values)).fetchall()
+
+    write = read
+
+    def one(self, statement: Sql, **values: Any) -> Any:
+        return self.connection.execute(statement.text, statement.args(**values)).fetchone()
 
 
-class SqliteStore:
+class SyncSqliteStore:
     """The event store on one SQLite connection (not for concurrent use: the async store wraps it)."""
 
-    def __init__(self, url: str, *, synchronous: str = "NORMAL") -> None:
+    def __init__(
+        self, url: str, *, synchronous: str = "NORMAL", on_commit: Callable[[int], None] | None = None
+    ) -> None:
         self._connection = connect(url, synchronous)
-        self.stats = CommitStats()
+        self.runner = SqliteRunner(self._connection)
+        self.secrets = SyncSecretsPart(self.runner)
+        self.snapshots = SyncSnapshotsPart(self.runner)
+        self.rows = SyncRowsPart(self.runner)
+        self.stats = CommitStats(on_commit=on_commit)
         try:
             self._check_schema()
         except BaseException:
@@ -114,12 +105,10 @@ class SqliteStore:
     @_translated
     def _check_schema(self) -> None:
         try:
-            row = self._connection.execute("SELECT version_num FROM alembic_version").fetchone()
+            row = self._connection.execute(REVISION_QUERY).fetchone()
         except sqlite3.OperationalError:
             row = None
-        if row is None or row[0] != SCHEMA_REVISION:
-            found = row[0] if row else "none"
-            raise DatabaseError(f"schema revision is {found}, need {SCHEMA_REVISION}: run `duelhall migrate`")
+        check_revision(row[0] if row else None)
 
     def append(
         self,
@@ -140,30 +129,28 @@ class SqliteStore:
         try:
             return self._commit(batch)
         except sqlite3.Error as exc:
-            if len(batch) > 1 and is_request_error(exc):
-                # One request's rows broke the shared transaction: give each its own.
-                return [outcome for request in batch for outcome in self.append_batch([request])]
-            return [refused(request, exc) for request in batch]
+            outcomes = after_failure(batch, exc)
+            return [o for request in batch for o in self.append_batch([request])] if outcomes is None else outcomes
 
     def _commit(self, batch: Sequence[AppendRequest]) -> list[AppendOutcome]:
         with self._transaction() as connection:
-            (position,) = self._row(LOCK_HEAD)
+            (position,) = self.runner.one(SQL.LOCK_HEAD)
             result = plan(batch, [self._known(request) for request in batch], position, now_micros())
             if result.event_rows:
-                connection.executemany(INSERT_EVENT.text, result.event_rows)
-                connection.executemany(INSERT_COMMAND.text, result.command_rows)
-                connection.executemany(INSERT_SECRET.text, result.secret_rows)
-                self._execute(SET_HEAD, position=result.position)
+                connection.executemany(SQL.INSERT_EVENT.text, result.event_rows)
+                connection.executemany(SQL.INSERT_COMMAND.text, result.command_rows)
+                connection.executemany(SQL.INSERT_SECRET.text, result.secret_rows)
+                self.runner.one(SQL.SET_HEAD, position=result.position)
         self.stats.count(result.outcomes)
         return result.outcomes
 
     def _known(self, request: AppendRequest) -> Known:
-        head = self._row(STREAM_HEAD, stream_id=request.stream_id)
-        if head is None:
+        last = self.runner.one(SQL.LAST_EVENT, stream_id=request.stream_id)
+        if last is None:
             return Known()
-        row = self._row(ORIGINAL, stream_id=request.stream_id, command_id=request.command.command_id)
-        original = st.original_outcome(request.stream_id, row) if row else None
-        return Known(head[0], head[1], original)
+        row = self.runner.one(SQL.ORIGINAL, stream_id=request.stream_id, command_id=request.command.command_id)
+        original = original_outcome(request.stream_id, row) if row else None
+        return Known(last[0], last[1], original)
 
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
@@ -178,91 +165,27 @@ class SqliteStore:
                 connection.execute("ROLLBACK")
             raise
 
-    def _rows(self, sql: st.Sql, **values: Any) -> list[Any]:
-        return self._connection.execute(sql.text, sql.args(**values)).fetchall()
-
-    def _row(self, sql: st.Sql, **values: Any) -> Any:
-        return self._connection.execute(sql.text, sql.args(**values)).fetchone()
-
-    def _execute(self, sql: st.Sql, **values: Any) -> None:
-        self._connection.execute(sql.text, sql.args(**values))
-
-    @_translated
     def read_stream(self, stream_id: str, from_version: int = 1, to_version: int | None = None) -> list[RecordedEvent]:
         """The stream's events from ``from_version`` to ``to_version`` (both inclusive), in order."""
-        last = st.MAX_VERSION if to_version is None else to_version
-        rows = self._rows(READ_STREAM, stream_id=stream_id, from_version=from_version, to_version=last)
-        return list(map(st.recorded, rows))
+        last = MAX_VERSION if to_version is None else to_version
+        rows = self.runner.read(SQL.READ_STREAM, stream_id=stream_id, from_version=from_version, to_version=last)
+        return list(map(recorded, rows))
 
-    @_translated
     def read_all(self, from_position: int = 1, limit: int = 1000) -> list[RecordedEvent]:
         """Up to ``limit`` events of every stream from ``from_position`` (inclusive), in global order."""
-        return list(map(st.recorded, self._rows(READ_ALL, from_position=from_position, limit=limit)))
+        return list(map(recorded, self.runner.read(SQL.READ_ALL, from_position=from_position, limit=limit)))
 
-    @_translated
-    def stream_version(self, stream_id: str) -> int:
-        """The stream's last version; 0 when it does not exist."""
-        return int(self._row(STREAM_VERSION, stream_id=stream_id)[0])
+    def last_version(self, stream_id: str) -> int:
+        """The version of the stream's last event; 0 when it does not exist."""
+        return int(self.runner.read(SQL.LAST_VERSION, stream_id=stream_id)[0][0])
 
-    @_translated
-    def head_position(self) -> int:
-        """The last position committed."""
-        return int(self._row(READ_HEAD)[0])
+    def head(self) -> int:
+        """The global position of the last committed event."""
+        return int(self.runner.read(SQL.READ_HEAD)[0][0])
 
-    @_translated
     def read_commands(self, stream_id: str) -> list[tuple[CommandRecord, int, int]]:
         """The stream's command log in order: each command with the first and last version it appended."""
-        return [(CommandRecord(*row[:4]), row[4], row[5]) for row in self._rows(READ_COMMANDS, stream_id=stream_id)]
-
-    @_translated
-    def read_secret(self, stream_id: str, name: str) -> bytes | None:
-        """A secret stored with an append (e.g. the match seed), or None."""
-        row = self._row(READ_SECRET, stream_id=stream_id, name=name)
-        return None if row is None else row[0]
-
-    @_translated
-    def read_secrets(self, stream_id: str) -> dict[str, bytes]:
-        """Every secret of the stream by name."""
-        return dict(self._rows(READ_SECRETS, stream_id=stream_id))
-
-    @_translated
-    def save_snapshot(self, snapshot: Snapshot) -> None:
-        """Replace the stream's snapshot; StreamNotFound if the stream has no event at its version."""
-        with self._transaction():
-            if self._row(HAS_VERSION, stream_id=snapshot.stream_id, version=snapshot.version) is None:
-                raise StreamNotFound(snapshot.stream_id, snapshot.version)
-            self._execute(PUT_SNAPSHOT, **msgspec.structs.asdict(snapshot))
-
-    @_translated
-    def load_snapshot(self, stream_id: str, schema: str) -> Snapshot | None:
-        """The stream's snapshot if one was saved under ``schema``; a snapshot of another schema is ignored."""
-        row = self._row(LOAD_SNAPSHOT, stream_id=stream_id, schema=schema)
-        return None if row is None else Snapshot(stream_id, row[0], schema, row[1])
-
-    @_translated
-    def put_row(self, table: str, key: str, value: bytes) -> None:
-        """Set a projection row (insert or replace)."""
-        with self._transaction():
-            self._execute(PUT_ROW, projection=table, key=key, value=value)
-
-    @_translated
-    def get_row(self, table: str, key: str) -> bytes | None:
-        """A projection row's value, or None."""
-        row = self._row(GET_ROW, projection=table, key=key)
-        return None if row is None else row[0]
-
-    @_translated
-    def list_rows(self, table: str, after_key: str | None = None, limit: int = 100) -> list[tuple[str, bytes]]:
-        """Up to ``limit`` rows of a projection in key order, starting after ``after_key`` (exclusive)."""
-        if after_key is None:
-            return self._rows(LIST_ROWS, projection=table, limit=limit)
-        return self._rows(LIST_ROWS_AFTER, projection=table, after_key=after_key, limit=limit)
-
-    @_translated
-    def clear_rows(self, table: str) -> None:
-        """Delete every row of a projection (before rebuilding it)."""
-        with self._transaction():
-            self._execute(CLEAR_ROWS, projection=table)
+        return [(CommandRecord(*r[:4]), r[4], r[5]) for r in self.runner.read(SQL.READ_COMMANDS, stream_id=stream_id)]
 
     def close(self) -> None:
         """Close the connection."""

@@ -1,8 +1,8 @@
-"""The async SQLite store: the blocking ``SqliteStore`` run off the event loop.
+"""The async SQLite store: the blocking ``SyncSqliteStore`` run off the event loop.
 
 Writes go to one writer thread owning the only write connection (aiosqlite through SQLAlchemy's async
 layer measured ten times slower here). Jobs made in one event-loop iteration reach it together;
-with group commit it takes every append waiting into one transaction (``SqliteStore.append_batch``), so
+with group commit it takes every append waiting into one transaction (``SyncSqliteStore.append_batch``), so
 commits and fsyncs are shared. Reads run on a small pool of threads, one connection each: in WAL mode they
 never wait for the writer.
 """
@@ -18,13 +18,14 @@ from typing import Any, TypeVar
 
 import msgspec
 
-from eventstore.batch import AppendOutcome, CommitStats, broken
+from eventstore.batch import MAX_BATCH, AppendOutcome, CommitStats, broken
 from eventstore.errors import StoreError
-from eventstore.model import Appended, AppendRequest, CommandRecord, NewEvent, RecordedEvent, Snapshot, append_request
-from eventstore.sqlite import SqliteStore
+from eventstore.model import Appended, AppendRequest, CommandRecord, NewEvent, RecordedEvent, append_request
+from eventstore.parts import AsyncRowsPart, AsyncSecretsPart, AsyncSnapshotsPart
+from eventstore.sqlite import SQL, SyncSqliteStore
+from eventstore.statements import Sql
 from eventstore.subscription import HeadSignal, follow
 
-MAX_BATCH = 256
 READERS = 2
 
 _T = TypeVar("_T")
@@ -35,7 +36,7 @@ class _Job(msgspec.Struct):
 
     future: asyncio.Future[Any]
     requests: tuple[AppendRequest, ...] = ()
-    call: Callable[[SqliteStore], Any] | None = None
+    call: Callable[[SyncSqliteStore], Any] | None = None
     joins: bool = False  # a single append that may share a transaction with the appends around it
 
 
@@ -60,21 +61,33 @@ def _runs(jobs: list[_Job]) -> Iterator[list[_Job]]:
 class AsyncSqliteStore:
     """The event store on SQLite for asyncio code (see ``AsyncEventStore`` for the contract)."""
 
-    def __init__(self, url: str, *, group_commit: bool, synchronous: str, poll_interval: float) -> None:
+    def __init__(
+        self,
+        url: str,
+        *,
+        group_commit: bool,
+        synchronous: str,
+        poll_interval: float,
+        on_commit: Callable[[int], None] | None = None,
+    ) -> None:
         self._url, self._synchronous = url, synchronous
         self._group_commit, self._poll_interval = group_commit, poll_interval
         self._loop = asyncio.get_running_loop()
-        self._writer = SqliteStore(url, synchronous=synchronous)
+        self._writer = SyncSqliteStore(url, synchronous=synchronous, on_commit=on_commit)
         self.stats: CommitStats = self._writer.stats
-        self._signal = HeadSignal(self._writer.head_position())
+        self._signal = HeadSignal(self._writer.head())
         self._pending: list[_Job] = []
         self._jobs: queue.SimpleQueue[list[_Job] | None] = queue.SimpleQueue()
         self._thread = threading.Thread(target=self._write_loop, name="duelhall-sqlite-writer", daemon=True)
         self._thread.start()
         self._readers = ThreadPoolExecutor(READERS, thread_name_prefix="duelhall-sqlite-reader")
         self._local = threading.local()
-        self._reader_stores: list[SqliteStore] = []
+        self._reader_stores: list[SyncSqliteStore] = []
         self._reader_lock = threading.Lock()
+        threads = _Threads(self)
+        self.secrets = AsyncSecretsPart(threads)
+        self.snapshots = AsyncSnapshotsPart(threads)
+        self.rows = AsyncRowsPart(threads)
 
     # -- writes: one thread, batched ------------------------------------------------------------
 
@@ -98,18 +111,6 @@ class AsyncSqliteStore:
         """Commit these appends in one transaction, each with its own outcome (never raised)."""
         result: list[AppendOutcome] = await self._submit(requests=tuple(requests))
         return result
-
-    async def save_snapshot(self, snapshot: Snapshot) -> None:
-        """Replace the stream's snapshot; StreamNotFound if the stream has no event at its version."""
-        await self._submit(call=lambda store: store.save_snapshot(snapshot))
-
-    async def put_row(self, table: str, key: str, value: bytes) -> None:
-        """Set a projection row (insert or replace)."""
-        await self._submit(call=lambda store: store.put_row(table, key, value))
-
-    async def clear_rows(self, table: str) -> None:
-        """Delete every row of a projection."""
-        await self._submit(call=lambda store: store.clear_rows(table))
 
     def _submit(self, **job: Any) -> asyncio.Future[Any]:
         """Queue a job; jobs queued in the same loop iteration reach the writer together."""
@@ -179,15 +180,15 @@ class AsyncSqliteStore:
 
     # -- reads: a thread pool, a connection per thread --------------------------------------------
 
-    async def _read(self, read: Callable[[SqliteStore], _T]) -> _T:
+    async def _read(self, read: Callable[[SyncSqliteStore], _T]) -> _T:
         if self._signal.closed:
             raise StoreError("the store is closed")
         return await self._loop.run_in_executor(self._readers, lambda: read(self._reader()))
 
-    def _reader(self) -> SqliteStore:
-        store: SqliteStore | None = getattr(self._local, "store", None)
+    def _reader(self) -> SyncSqliteStore:
+        store: SyncSqliteStore | None = getattr(self._local, "store", None)
         if store is None:
-            store = self._local.store = SqliteStore(self._url, synchronous=self._synchronous)
+            store = self._local.store = SyncSqliteStore(self._url, synchronous=self._synchronous)
             with self._reader_lock:
                 self._reader_stores.append(store)
         return store
@@ -202,37 +203,17 @@ class AsyncSqliteStore:
         """Up to ``limit`` events from ``from_position`` (inclusive), in global order."""
         return await self._read(lambda store: store.read_all(from_position, limit))
 
-    async def stream_version(self, stream_id: str) -> int:
-        """The stream's last version; 0 when it does not exist."""
-        return await self._read(lambda store: store.stream_version(stream_id))
+    async def last_version(self, stream_id: str) -> int:
+        """The version of the stream's last event; 0 when it does not exist."""
+        return await self._read(lambda store: store.last_version(stream_id))
 
-    async def head_position(self) -> int:
-        """The last position committed."""
-        return await self._read(lambda store: store.head_position())
+    async def head(self) -> int:
+        """The global position of the last committed event."""
+        return await self._read(lambda store: store.head())
 
     async def read_commands(self, stream_id: str) -> list[tuple[CommandRecord, int, int]]:
         """The stream's command log in order, each command with the first and last version it appended."""
         return await self._read(lambda store: store.read_commands(stream_id))
-
-    async def read_secret(self, stream_id: str, name: str) -> bytes | None:
-        """A secret stored with an append, or None."""
-        return await self._read(lambda store: store.read_secret(stream_id, name))
-
-    async def read_secrets(self, stream_id: str) -> dict[str, bytes]:
-        """Every secret of the stream by name."""
-        return await self._read(lambda store: store.read_secrets(stream_id))
-
-    async def load_snapshot(self, stream_id: str, schema: str) -> Snapshot | None:
-        """The stream's snapshot if saved under ``schema``, else None."""
-        return await self._read(lambda store: store.load_snapshot(stream_id, schema))
-
-    async def get_row(self, table: str, key: str) -> bytes | None:
-        """A projection row's value, or None."""
-        return await self._read(lambda store: store.get_row(table, key))
-
-    async def list_rows(self, table: str, after_key: str | None = None, limit: int = 100) -> list[tuple[str, bytes]]:
-        """Up to ``limit`` rows of a projection in key order, after ``after_key`` (exclusive)."""
-        return await self._read(lambda store: store.list_rows(table, after_key, limit))
 
     def subscribe(self, from_position: int = 1, linger: float = 0.0) -> AsyncIterator[RecordedEvent]:
         """Every event from ``from_position`` on, catching up then live; ends when the store closes."""
@@ -249,3 +230,20 @@ class AsyncSqliteStore:
         await asyncio.to_thread(self._readers.shutdown)
         for store in [self._writer, *self._reader_stores]:
             store.close()
+
+
+class _Threads:
+    """The parts' runner (``AsyncRunner``): reads on the reader threads, writes on the writer thread."""
+
+    sql = SQL
+
+    def __init__(self, store: AsyncSqliteStore) -> None:
+        self._store = store
+
+    async def read(self, statement: Sql, /, **values: Any) -> list[Any]:
+        rows: list[Any] = await self._store._read(lambda store: store.runner.read(statement, **values))
+        return rows
+
+    async def write(self, statement: Sql, /, **values: Any) -> list[Any]:
+        rows: list[Any] = await self._store._submit(call=lambda store: store.runner.write(statement, **values))
+        return rows

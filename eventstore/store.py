@@ -1,20 +1,21 @@
-"""The store's two faces, ``AsyncEventStore`` and ``SyncEventStore``, and the one factory per face.
+"""The store's two faces, ``AsyncEventStore`` and ``SyncEventStore``, their parts, and one factory per face.
 
-The backend is chosen by the database URL here and nowhere else. The contract of every
-method is written once, on ``AsyncEventStore``; the sync face has the same names, blocking, without
-``subscribe``.
+The core is the streams: append, read, subscribe, the global head. Secrets, snapshots and projection rows
+are small named parts, attributes of the store. The backend is chosen by the database URL here and nowhere
+else. Every contract is written once, on the async protocols; the sync ones have the same names, blocking,
+without ``subscribe``.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Mapping, Sequence
+import builtins
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from typing import Protocol
 
-from eventstore.batch import AppendOutcome, CommitStats
-from eventstore.blocking import BlockingStore
-from eventstore.model import Appended, AppendRequest, CommandRecord, NewEvent, RecordedEvent, Snapshot
-from eventstore.postgres import PostgresStore
-from eventstore.sqlite import SqliteStore
+from eventstore.blocking import SyncPostgresStore
+from eventstore.model import Appended, CommandRecord, NewEvent, RecordedEvent, Snapshot
+from eventstore.postgres import AsyncPostgresStore
+from eventstore.sqlite import SyncSqliteStore
 from eventstore.sqlite_async import AsyncSqliteStore
 from eventstore.urls import backend_of
 
@@ -23,10 +24,57 @@ from eventstore.urls import backend_of
 POLL_INTERVAL = {"sqlite": 0.2, "postgresql": 5.0}
 
 
+class AsyncSecrets(Protocol):
+    """``store.secrets``: values an append stored beside its events (e.g. the match seed), never in any event."""
+
+    async def read(self, stream_id: str) -> dict[str, bytes]:
+        """Every secret of the stream by name, in one read (``{}`` for none)."""
+        ...
+
+
+class AsyncSnapshots(Protocol):
+    """``store.snapshots``: one cached fold per stream, only ever a cache."""
+
+    async def save(self, snapshot: Snapshot) -> None:
+        """Replace the stream's snapshot (StreamNotFound if the stream has no event at its version)."""
+        ...
+
+    async def load(self, stream_id: str, schema: str) -> Snapshot | None:
+        """The stream's snapshot if it was saved under ``schema``; None otherwise."""
+        ...
+
+
+class AsyncRows(Protocol):
+    """``store.rows``: projection (read model) tables of key-value rows, keys in code-point order."""
+
+    async def put(self, table: str, key: str, value: bytes) -> None:
+        """Insert or replace a row."""
+        ...
+
+    async def get(self, table: str, key: str) -> bytes | None:
+        """A row's value, or None."""
+        ...
+
+    async def list(
+        self, table: str, after_key: str | None = None, limit: int = 100
+    ) -> builtins.list[tuple[str, bytes]]:
+        """Up to ``limit`` (key, value) rows in key order, after ``after_key`` (exclusive)."""
+        ...
+
+    async def clear(self, table: str) -> None:
+        """Delete every row of the table (before rebuilding it from the events)."""
+        ...
+
+
 class AsyncEventStore(Protocol):
     """The event store for asyncio code (docs/eventstore.md)."""
 
-    stats: CommitStats
+    @property
+    def secrets(self) -> AsyncSecrets: ...
+    @property
+    def snapshots(self) -> AsyncSnapshots: ...
+    @property
+    def rows(self) -> AsyncRows: ...
 
     async def append(
         self,
@@ -42,11 +90,6 @@ class AsyncEventStore(Protocol):
         otherwise WrongExpectedVersion carrying the actual version. A command id already recorded on the
         stream appends nothing and returns the original Appended with ``duplicate=True``.
         """
-        ...
-
-    async def append_batch(self, requests: Sequence[AppendRequest]) -> list[AppendOutcome]:
-        """Commit many appends in one transaction, each checked on its own: an Appended or the error per
-        request, in order, never raised. A request refused by the database does not fail the others."""
         ...
 
     async def read_stream(
@@ -65,48 +108,16 @@ class AsyncEventStore(Protocol):
         caught up, wait this many seconds before reading again, batching commits into one read."""
         ...
 
-    async def stream_version(self, stream_id: str) -> int:
-        """The stream's last version; 0 when it does not exist."""
+    async def head(self) -> int:
+        """The global position of the last committed event; 0 when the store is empty."""
         ...
 
-    async def head_position(self) -> int:
-        """The position of the last committed event; 0 when the store is empty."""
+    async def last_version(self, stream_id: str) -> int:
+        """The version of the stream's last event; 0 when the stream does not exist."""
         ...
 
     async def read_commands(self, stream_id: str) -> list[tuple[CommandRecord, int, int]]:
         """The stream's command log in order: each command with the first and last version it appended."""
-        ...
-
-    async def read_secret(self, stream_id: str, name: str) -> bytes | None:
-        """A secret stored by an append (e.g. the match seed), never part of any event; None if absent."""
-        ...
-
-    async def read_secrets(self, stream_id: str) -> dict[str, bytes]:
-        """Every secret of the stream by name, in one read (what loading a match needs)."""
-        ...
-
-    async def save_snapshot(self, snapshot: Snapshot) -> None:
-        """Replace the stream's snapshot (StreamNotFound if the stream has no event at its version)."""
-        ...
-
-    async def load_snapshot(self, stream_id: str, schema: str) -> Snapshot | None:
-        """The stream's snapshot if it was saved under ``schema``; None otherwise (it is only a cache)."""
-        ...
-
-    async def put_row(self, table: str, key: str, value: bytes) -> None:
-        """Insert or replace a row of a projection (read model) table."""
-        ...
-
-    async def get_row(self, table: str, key: str) -> bytes | None:
-        """A projection row's value, or None."""
-        ...
-
-    async def list_rows(self, table: str, after_key: str | None = None, limit: int = 100) -> list[tuple[str, bytes]]:
-        """Up to ``limit`` (key, value) rows of a projection in key order, after ``after_key`` (exclusive)."""
-        ...
-
-    async def clear_rows(self, table: str) -> None:
-        """Delete every row of a projection (before rebuilding it from the events)."""
         ...
 
     async def close(self) -> None:
@@ -114,11 +125,37 @@ class AsyncEventStore(Protocol):
         ...
 
 
+class SyncSecrets(Protocol):
+    """``AsyncSecrets``, blocking."""
+
+    def read(self, stream_id: str) -> dict[str, bytes]: ...
+
+
+class SyncSnapshots(Protocol):
+    """``AsyncSnapshots``, blocking."""
+
+    def save(self, snapshot: Snapshot) -> None: ...
+    def load(self, stream_id: str, schema: str) -> Snapshot | None: ...
+
+
+class SyncRows(Protocol):
+    """``AsyncRows``, blocking."""
+
+    def put(self, table: str, key: str, value: bytes) -> None: ...
+    def get(self, table: str, key: str) -> bytes | None: ...
+    def list(self, table: str, after_key: str | None = None, limit: int = 100) -> builtins.list[tuple[str, bytes]]: ...
+    def clear(self, table: str) -> None: ...
+
+
 class SyncEventStore(Protocol):
     """The same store, blocking (CLI tools and tests); the contracts are ``AsyncEventStore``'s."""
 
-    stats: CommitStats
-
+    @property
+    def secrets(self) -> SyncSecrets: ...
+    @property
+    def snapshots(self) -> SyncSnapshots: ...
+    @property
+    def rows(self) -> SyncRows: ...
     def append(
         self,
         stream_id: str,
@@ -127,22 +164,13 @@ class SyncEventStore(Protocol):
         command: CommandRecord,
         secrets: Mapping[str, bytes] | None = None,
     ) -> Appended: ...
-    def append_batch(self, requests: Sequence[AppendRequest]) -> list[AppendOutcome]: ...
     def read_stream(
         self, stream_id: str, from_version: int = 1, to_version: int | None = None
     ) -> list[RecordedEvent]: ...
     def read_all(self, from_position: int = 1, limit: int = 1000) -> list[RecordedEvent]: ...
-    def stream_version(self, stream_id: str) -> int: ...
-    def head_position(self) -> int: ...
+    def head(self) -> int: ...
+    def last_version(self, stream_id: str) -> int: ...
     def read_commands(self, stream_id: str) -> list[tuple[CommandRecord, int, int]]: ...
-    def read_secret(self, stream_id: str, name: str) -> bytes | None: ...
-    def read_secrets(self, stream_id: str) -> dict[str, bytes]: ...
-    def save_snapshot(self, snapshot: Snapshot) -> None: ...
-    def load_snapshot(self, stream_id: str, schema: str) -> Snapshot | None: ...
-    def put_row(self, table: str, key: str, value: bytes) -> None: ...
-    def get_row(self, table: str, key: str) -> bytes | None: ...
-    def list_rows(self, table: str, after_key: str | None = None, limit: int = 100) -> list[tuple[str, bytes]]: ...
-    def clear_rows(self, table: str) -> None: ...
     def close(self) -> None: ...
 
 
@@ -153,21 +181,28 @@ async def open_store(
     sqlite_synchronous: str = "NORMAL",
     poll_interval: float | None = None,
     pool_size: int = 10,
+    on_commit: Callable[[int], None] | None = None,
 ) -> AsyncEventStore:
     """Open the migrated database at ``url`` (DatabaseError if it is not at the schema's revision).
 
     ``group_commit`` lets concurrent appends share a transaction; ``sqlite_synchronous`` is NORMAL, FULL or
-    EXTRA (docs/eventstore.md "Durability"); ``pool_size`` bounds PostgreSQL connections.
+    EXTRA (docs/eventstore.md "Durability"); ``pool_size`` bounds PostgreSQL connections; ``on_commit`` is
+    called with the number of new appends of each committed transaction (from the writer, which may be
+    another thread: keep it short and thread-safe).
     """
     backend = backend_of(url)
     interval = POLL_INTERVAL[backend] if poll_interval is None else poll_interval
     if backend == "sqlite":
-        return AsyncSqliteStore(url, group_commit=group_commit, synchronous=sqlite_synchronous, poll_interval=interval)
-    return await PostgresStore.open(url, group_commit=group_commit, poll_interval=interval, pool_size=pool_size)
+        return AsyncSqliteStore(
+            url, group_commit=group_commit, synchronous=sqlite_synchronous, poll_interval=interval, on_commit=on_commit
+        )
+    return await AsyncPostgresStore.open(
+        url, group_commit=group_commit, poll_interval=interval, pool_size=pool_size, on_commit=on_commit
+    )
 
 
 def open_sync_store(url: str, *, sqlite_synchronous: str = "NORMAL") -> SyncEventStore:
     """Open the migrated database at ``url`` for blocking use (one caller thread at a time)."""
     if backend_of(url) == "sqlite":
-        return SqliteStore(url, synchronous=sqlite_synchronous)
-    return BlockingStore(lambda: PostgresStore.open(url, group_commit=False, pool_size=2))
+        return SyncSqliteStore(url, synchronous=sqlite_synchronous)
+    return SyncPostgresStore(lambda: AsyncPostgresStore.open(url, group_commit=False, pool_size=2))

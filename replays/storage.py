@@ -42,18 +42,18 @@ def build(
     """The replay of a stored match; ``seed`` is left out while the folded events show no outcome."""
     if not recorded:
         raise KeyError(match_id)
-    head = msgspec.json.decode(recorded[0].data)
-    ruleset = registry.get(head["ruleset"])
+    created = msgspec.json.decode(recorded[0].data)
+    ruleset = registry.get(created["ruleset"])
     decoder = event_decoder(ruleset)
     outcome = ruleset.outcome(fold(ruleset, [decoder.decode(r.data) for r in recorded]).state)
     return Replay(
         format=FORMAT,
         format_version=FORMAT_VERSION,
         match_id=match_id,
-        ruleset=RulesetRef(id=head["ruleset"], version=head["version"], card_data_hash=head["card_data_hash"]),
-        seats=head["seats"],
-        config=head["config"],
-        seed_commitment=head["seed_commitment"],
+        ruleset=RulesetRef(id=created["ruleset"], version=created["version"], card_data_hash=created["card_data_hash"]),
+        seats=created["seats"],
+        config=created["config"],
+        seed_commitment=created["seed_commitment"],
         seed=None if seed is None or outcome is None else seed.hex(),
         outcome=outcome,
         commands=[
@@ -106,8 +106,8 @@ def appends(replay: Replay) -> list[tuple[int, list[NewEvent], CommandRecord, di
     return steps
 
 
-def _same_match(replay: Replay, stored_head: RecordedEvent | None) -> bool:
-    return stored_head is not None and stored_head.hash.hex() == replay.head_hash
+def _same_match(replay: Replay, stored_last: RecordedEvent | None) -> bool:
+    return stored_last is not None and stored_last.hash.hex() == replay.head_hash
 
 
 async def stored(store: AsyncEventStore, match_id: str, include_seed: bool = True) -> Replay | None:
@@ -117,7 +117,7 @@ async def stored(store: AsyncEventStore, match_id: str, include_seed: bool = Tru
     recorded = await store.read_stream(match_id)
     if not recorded:
         return None
-    seed = await store.read_secret(match_id, SEED_SECRET) if include_seed else None
+    seed = (await store.secrets.read(match_id)).get(SEED_SECRET) if include_seed else None
     return build(match_id, recorded, await store.read_commands(match_id), seed)
 
 
@@ -132,7 +132,7 @@ async def export(store: AsyncEventStore, match_id: str, include_seed: bool) -> b
 async def import_(store: AsyncEventStore, data: bytes) -> tuple[str, bool]:
     """(match id, imported); False when the same match was already stored."""
     replay = verified(data)
-    version = await store.stream_version(replay.match_id)
+    version = await store.last_version(replay.match_id)
     if version:
         last = await store.read_stream(replay.match_id, version, version)
         if version == len(replay.events) and _same_match(replay, last[0]):

@@ -132,7 +132,7 @@ def _check_fold(replay: Replay, ruleset: Ruleset) -> list[Any]:
         events.append(decoded)
     if not events or not isinstance(events[0], MatchCreated):
         raise _Failed("fold", 1, "the first event is not MatchCreated")
-    head = events[0]
+    created = events[0]
     header = (
         replay.ruleset.id,
         replay.ruleset.version,
@@ -141,9 +141,16 @@ def _check_fold(replay: Replay, ruleset: Ruleset) -> list[Any]:
         replay.config,
         replay.seed_commitment,
     )
-    if header != (head.ruleset, head.version, head.card_data_hash, head.seats, head.config, head.seed_commitment):
+    if header != (
+        created.ruleset,
+        created.version,
+        created.card_data_hash,
+        created.seats,
+        created.config,
+        created.seed_commitment,
+    ):
         raise _Failed("fold", 1, "the replay header differs from MatchCreated")
-    if replay.match_id != match_id_for(head.seed_commitment):
+    if replay.match_id != match_id_for(created.seed_commitment):
         raise _Failed("fold", 1, "match_id is not the id MatchCreated's seed commitment gives")
     try:
         fold(ruleset, events)

@@ -3,7 +3,7 @@
 ``export_ended`` writes ``DIR/<match id>.json`` for every ended match (ended since a time), each verified
 after it is written. ``prune`` deletes a match from the store only when a file in the archive verifies
 (chain, fold, outcome, seed, re-execution), holds the seed (the match had ended), and is the very stream the
-store holds (same version and head hash). Anything else is kept and reported with the reason.
+store holds (same version and hash of the last event). Anything else is kept and reported with the reason.
 """
 
 from __future__ import annotations
@@ -89,7 +89,7 @@ async def judge(store: AsyncEventStore, path: Path) -> Verdict:
         return Verdict(path.name, replay.match_id, False, "not in the store")
     if row.status != ENDED:
         return Verdict(path.name, replay.match_id, False, "the match is running in the store")
-    version = await store.stream_version(replay.match_id)
+    version = await store.last_version(replay.match_id)
     last = await store.read_stream(replay.match_id, version, version) if version else []
     if version != len(replay.events) or not last or last[0].hash.hex() != replay.head_hash:
         return Verdict(path.name, replay.match_id, False, "the store holds a different stream")

@@ -78,17 +78,18 @@ async def create_once(
             secrets={TOKENS_SECRET: encode(tokens), SEED_SECRET: seed},
         )
     except WrongExpectedVersion:
-        head = await store.read_stream(stream, 1, 1)
-        claim = _requested.decode(head[0].data)
+        created = await store.read_stream(stream, 1, 1)
+        claim = _requested.decode(created[0].data)
         if claim.fingerprint != fingerprint:
             raise Conflict(
                 f"request_id {request_id!r} was used for a different match",
                 reason="REQUEST_ID_REUSED",
                 match_id=claim.match_id,
             ) from None
-        tokens = _tokens.decode(await store.read_secret(stream, TOKENS_SECRET) or b"[]")
-        seed = await store.read_secret(stream, SEED_SECRET) or b""
-    if await store.stream_version(claim.match_id) == 0:
+        stored = await store.secrets.read(stream)
+        tokens = _tokens.decode(stored.get(TOKENS_SECRET) or b"[]")
+        seed = stored.get(SEED_SECRET) or b""
+    if await store.last_version(claim.match_id) == 0:
         try:
             return await matches.create(ruleset_id, seats, options, labels, seed=seed, tokens=tokens)
         except WrongExpectedVersion:

@@ -25,7 +25,7 @@ RETRY = 1.0
 class GlobalOrder(Protocol):
     """The part of the store a follower reads."""
 
-    async def head_position(self) -> int: ...
+    async def head(self) -> int: ...
     def subscribe(self, from_position: int = 1, linger: float = 0.0) -> AsyncIterator[RecordedEvent]: ...
 
 
@@ -39,7 +39,7 @@ class Follower:
 
     async def start(self) -> None:
         if self._task is None:
-            head = await self._source.head_position()
+            head = await self._source.head()
             self._task = asyncio.create_task(self._run(head + 1), name="duelhall-follower")
 
     async def stop(self) -> None:

@@ -1,10 +1,10 @@
 """Match lifecycle: every creation and every end, in the store's global order, resumable from a position.
 
-A creation is the match's own ``MatchCreated`` head. An end is recorded once as a ``MatchEnded`` event in a
+A creation is the match's own first event, ``MatchCreated``. An end is recorded once as a ``MatchEnded`` event in a
 stream of its own (``ended:<match id>``, appended at version 0, so the instance that loses the race appends
 nothing): the match stream itself holds only the ruleset's events, which replays verify. Each change thus
 has one global position, and a consumer that resumes after the last position it handled neither misses nor
-repeats one. Labels are read from the match's creation command, stored in the same transaction as its head.
+repeats one. Labels are read from the match's creation command, stored in the same transaction as that event.
 """
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ class Change(msgspec.Struct, frozen=True):
     recorded_at: datetime
 
 
-class _Head(msgspec.Struct):
+class _Created(msgspec.Struct):
     ruleset: str
     seats: tuple[str, ...]
 
@@ -60,7 +60,7 @@ class _CreatePayload(msgspec.Struct):
 
 
 _ended_decoder = msgspec.json.Decoder(MatchEnded)
-_head_decoder = msgspec.json.Decoder(_Head)
+_created_decoder = msgspec.json.Decoder(_Created)
 _payload_decoder = msgspec.json.Decoder(_CreatePayload)
 
 
@@ -103,13 +103,13 @@ async def changes(
 async def change_of(store: AsyncEventStore, recorded: RecordedEvent) -> Change | None:
     """The lifecycle change an event records, if it records one."""
     if recorded.type == MATCH_CREATED and recorded.version == 1:
-        head = _head_decoder.decode(recorded.data)
+        created = _created_decoder.decode(recorded.data)
         return Change(
             position=recorded.position,
             kind=CREATED,
             match_id=recorded.stream_id,
-            ruleset=head.ruleset,
-            seats=head.seats,
+            ruleset=created.ruleset,
+            seats=created.seats,
             labels=await labels_of(store, recorded.stream_id),
             outcome=None,
             version=1,

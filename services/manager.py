@@ -410,7 +410,7 @@ class MatchManager:
     async def reindex(self, match_id: str) -> None:
         """Lists a match from its events (after an import, which may have been loaded while its appends were
         still coming in), recording its end if it ended."""
-        hot = await self.at_least(match_id, await self.store.stream_version(match_id))
+        hot = await self.at_least(match_id, await self.store.last_version(match_id))
         await self.match_list.relist(match_id)
         if hot.outcome is not None:
             await self.ended(hot)
@@ -463,7 +463,7 @@ class MatchManager:
         if not is_match_id(match_id):  # no such match, and no such text for the database to choke on
             raise MatchNotFound(f"no match {match_id!r}")
         recorded, hidden = await asyncio.gather(
-            self.store.read_stream(match_id, 1, 1), self.store.read_secrets(match_id)
+            self.store.read_stream(match_id, 1, 1), self.store.secrets.read(match_id)
         )
         if not recorded:
             raise MatchNotFound(f"no match {match_id!r}")
@@ -519,7 +519,7 @@ class MatchManager:
     async def _snapshot(self, hot: HotMatch) -> None:
         """Saves a snapshot, a cache: a store fault only means the next load folds more events."""
         try:
-            await self.store.save_snapshot(
+            await self.store.snapshots.save(
                 Snapshot(
                     stream_id=hot.match_id,
                     version=hot.version,
@@ -531,7 +531,7 @@ class MatchManager:
             log.warning("snapshot of %s at version %d not saved: %s", hot.match_id, hot.version, exc)
 
     async def _from_snapshot(self, match_id: str, created: MatchCreated, ruleset: Ruleset) -> Match | None:
-        snapshot = await self.store.load_snapshot(match_id, snapshot_schema(ruleset))
+        snapshot = await self.store.snapshots.load(match_id, snapshot_schema(ruleset))
         return None if snapshot is None else restore(ruleset, created, snapshot.data)
 
     # -- cache ------------------------------------------------------------------------------------

@@ -3,7 +3,8 @@
 Every collector lives in ``Metrics.registry`` (one registry per server, so several servers in one process
 count apart); whatever serves HTTP exposes it (``services/metrics_listener.py`` today, for
 ``serve --metrics HOST:PORT``). ``attach`` subscribes the collectors to the parts that report: the RPC
-observer, the observed store, its group-commit counters, the turn timers and the match manager.
+observer, the observed store, the turn timers and the match manager; the store's writer feeds
+``commit_batch`` itself, through the ``on_commit`` it was opened with (``services/server.py``).
 """
 
 from __future__ import annotations
@@ -79,6 +80,5 @@ class Metrics:
         observer.stream_listeners.append(lambda method, change: self.watch_streams.labels(method).inc(change))
         store.append_listeners.append(self.append_seconds.observe)
         store.conflict_listeners.append(lambda kind: self.conflicts.labels(kind).inc())
-        store.stats.listeners.append(self.commit_batch.observe)
         timers.listeners.append(lambda event: self.timers.labels(event).inc())
         self.hot_matches.set_function(lambda: manager.loaded_count)

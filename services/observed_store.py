@@ -3,7 +3,7 @@
 A ``WrongExpectedVersion`` (another writer appended to the stream first) or a duplicate the manager did not
 know of (another instance recorded the same command id, e.g. both fired one timeout) is what a conflict
 between instances looks like from here; the manager reloads and decides again. Everything but ``append`` is
-the wrapped store's own.
+the wrapped store's own: its parts and its bound methods, taken as they are (no layer added to a call).
 """
 
 from __future__ import annotations
@@ -11,7 +11,6 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
 
 from eventstore import Appended, AsyncEventStore, CommandRecord, NewEvent, WrongExpectedVersion
 from services.logs import fields
@@ -23,16 +22,17 @@ DUPLICATE = "duplicate"
 
 
 class ObservedStore:
-    """Delegates to ``store``; reports append latency to ``append_listeners`` and conflicts to
+    """An ``AsyncEventStore`` over ``store``; reports append latency to ``append_listeners`` and conflicts to
     ``conflict_listeners`` (with ``VERSION`` or ``DUPLICATE``)."""
 
     def __init__(self, store: AsyncEventStore) -> None:
         self.wrapped = store
         self.append_listeners: list[Callable[[float], None]] = []
         self.conflict_listeners: list[Callable[[str], None]] = []
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.wrapped, name)
+        self.secrets, self.snapshots, self.rows = store.secrets, store.snapshots, store.rows
+        self.read_stream, self.read_all, self.subscribe = store.read_stream, store.read_all, store.subscribe
+        self.head, self.last_version, self.read_commands = store.head, store.last_version, store.read_commands
+        self.close = store.close
 
     async def append(
         self,

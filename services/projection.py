@@ -115,7 +115,7 @@ class MatchList:
     async def catch_up(self) -> int:
         """Projects every event after the checkpoint (all of them, list cleared first, when there is none);
         returns how many matches were created in what it projected."""
-        saved = await self._store.get_row(CHECKPOINT, _CHECKPOINT_KEY)
+        saved = await self._store.rows.get(CHECKPOINT, _CHECKPOINT_KEY)
         if saved is None:
             await self.rows.clear()
         self._position = self._saved = int(saved or 0)
@@ -128,7 +128,7 @@ class MatchList:
 
     async def rebuild(self) -> int:
         """Clears the list and projects every event again."""
-        await self._store.clear_rows(CHECKPOINT)
+        await self._store.rows.clear(CHECKPOINT)
         self._known.clear()
         return await self.catch_up()
 
@@ -175,10 +175,10 @@ class MatchList:
     async def _row_from_stream(self, match_id: str, first: RecordedEvent | None = None) -> MatchRow | None:
         """The running row of a stored match, from its ``MatchCreated`` and its creation command."""
         if first is None:
-            head = await self._store.read_stream(match_id, 1, 1)
-            if not head or head[0].type != MATCH_CREATED:
+            created = await self._store.read_stream(match_id, 1, 1)
+            if not created or created[0].type != MATCH_CREATED:
                 return None
-            first = head[0]
+            first = created[0]
         commands = await self._store.read_commands(match_id)
         version = commands[0][2] if commands else 1
         labels = lifecycle.labels_in(commands[0][0].payload) if commands else {}
@@ -193,5 +193,5 @@ class MatchList:
 
     async def _save(self) -> None:
         if self._position != self._saved:
-            await self._store.put_row(CHECKPOINT, _CHECKPOINT_KEY, str(self._position).encode())
+            await self._store.rows.put(CHECKPOINT, _CHECKPOINT_KEY, str(self._position).encode())
             self._saved = self._position

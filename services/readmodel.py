@@ -91,11 +91,11 @@ class ReadModel:
         """Writes the listing row, then the row by id: a row found by id (what the projection checks)
         implies the listing row is at least as new, whenever the process stopped in between."""
         data = msgspec.json.encode(row)
-        await self._store.put_row(NEWEST, order_key(row.position), data)
-        await self._store.put_row(TABLE, row.match_id, data)
+        await self._store.rows.put(NEWEST, order_key(row.position), data)
+        await self._store.rows.put(TABLE, row.match_id, data)
 
     async def get(self, match_id: str) -> MatchRow | None:
-        data = await self._store.get_row(TABLE, match_id)
+        data = await self._store.rows.get(TABLE, match_id)
         return None if data is None else _decoder.decode(data)
 
     async def page(
@@ -112,7 +112,7 @@ class ReadModel:
         found_key = ""
         cursor = after
         while True:
-            batch = await self._store.list_rows(NEWEST, after_key=cursor, limit=max(size * 2, 100))
+            batch = await self._store.rows.list(NEWEST, after_key=cursor, limit=max(size * 2, 100))
             for key, data in batch:
                 cursor = key
                 row = _decoder.decode(data)
@@ -129,8 +129,8 @@ class ReadModel:
                 return found, None
 
     async def clear(self) -> None:
-        await self._store.clear_rows(TABLE)
-        await self._store.clear_rows(NEWEST)
+        await self._store.rows.clear(TABLE)
+        await self._store.rows.clear(NEWEST)
 
 
 def has_labels(labels: dict[str, str], wanted: dict[str, str] | None) -> bool:

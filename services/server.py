@@ -162,7 +162,11 @@ async def _start(config: ServerConfig, clock: Clock | None, replay: bytes | None
     if config.migrate:
         log.info("migrating the database", extra=fields(database=redacted(config.database_url)))
         await asyncio.to_thread(migrate, config.database_url)
-    store = ObservedStore(await open_store(config.database_url, sqlite_synchronous=config.sqlite_synchronous))
+    metrics = Metrics()
+    opened = await open_store(
+        config.database_url, sqlite_synchronous=config.sqlite_synchronous, on_commit=metrics.commit_batch.observe
+    )
+    store = ObservedStore(opened)
     manager = MatchManager(store, shared=is_shared(config.database_url), capacity=config.capacity)
     timers = Timers(manager, clock)
     feed = Feed(manager, store, wire.update, timers.armed)
@@ -196,7 +200,6 @@ async def _start(config: ServerConfig, clock: Clock | None, replay: bytes | None
             raise ListenError(
                 f"cannot listen on {config.listen}: the port is in use or the address is not local"
             ) from None
-    metrics = Metrics()
     metrics.attach(observer, store, timers, manager)
     if config.listen is not None:
         await server.start()

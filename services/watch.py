@@ -17,7 +17,7 @@ import msgspec
 
 from engine.contract import Viewer
 from engine.match import MATCH_CREATED, Match, apply, encode, event_decoder, restore, start
-from eventstore import RecordedEvent, Snapshot
+from eventstore import AsyncSnapshots, RecordedEvent
 from services.errors import Unavailable
 from services.hot import HotMatch, MatchEvent
 from services.manager import RedactedEvent, snapshot_schema
@@ -63,7 +63,8 @@ class History(Protocol):
     async def read_stream(
         self, stream_id: str, from_version: int = 1, to_version: int | None = None
     ) -> list[RecordedEvent]: ...
-    async def load_snapshot(self, stream_id: str, schema: str) -> Snapshot | None: ...
+    @property
+    def snapshots(self) -> AsyncSnapshots: ...
 
 
 class _Delivery(msgspec.Struct, Generic[T], frozen=True):
@@ -321,7 +322,7 @@ class Watch(Generic[T]):
     async def _base(self, history: History, hot: HotMatch) -> tuple[Match | None, int]:
         """A match at or before ``last`` to fold views from: the snapshot if it is not past it, else nothing."""
         if self.last > 1:
-            snapshot = await history.load_snapshot(hot.match_id, snapshot_schema(hot.ruleset))
+            snapshot = await history.snapshots.load(hot.match_id, snapshot_schema(hot.ruleset))
             if snapshot is not None and snapshot.version <= self.last:
                 restored = restore(hot.ruleset, hot.match.created, snapshot.data)
                 if restored is not None:

@@ -164,7 +164,7 @@ class TournamentManager:
         """Refuses unless ``token`` is the player's (from registration)."""
         if not token:
             raise Unauthenticated("the player's token is required")
-        expected = await self._store.read_secret(stream_id(tournament_id), f"{PLAYER_SECRET_PREFIX}{player}")
+        expected = (await self._store.secrets.read(stream_id(tournament_id))).get(f"{PLAYER_SECRET_PREFIX}{player}")
         if expected is None or expected != token_hash(token):
             raise PermissionDenied("the token is not this player's", reason="TOKEN_INVALID")
 

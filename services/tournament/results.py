@@ -52,7 +52,7 @@ class Results:
 
     async def checkpoint(self) -> int:
         """The position of the last lifecycle change handled (0: none)."""
-        stored = await self._store.get_row(CHECKPOINTS, CHECKPOINT_KEY)
+        stored = await self._store.rows.get(CHECKPOINTS, CHECKPOINT_KEY)
         return 0 if stored is None else int(stored)
 
     async def _run(self) -> None:
@@ -74,7 +74,7 @@ class Results:
                 await self.handle(change)
             except ServiceError as exc:
                 log.warning("match %s not counted: %s", change.match_id, exc.message)
-            await self._store.put_row(CHECKPOINTS, CHECKPOINT_KEY, str(change.position).encode())
+            await self._store.rows.put(CHECKPOINTS, CHECKPOINT_KEY, str(change.position).encode())
 
     async def handle(self, change: lifecycle.Change) -> None:
         """Counts (or refuses) one ended tournament match."""

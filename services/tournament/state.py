@@ -172,9 +172,9 @@ class Tournament:
 
 
 def fold(events: list[Event]) -> Tournament:
-    head = events[0]
-    assert isinstance(head, TournamentCreated)
-    state = Tournament(created=head)
+    created = events[0]
+    assert isinstance(created, TournamentCreated)
+    state = Tournament(created=created)
     for version, event in enumerate(events[1:], start=2):
         apply(state, event, version)
     return state

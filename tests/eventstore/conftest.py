@@ -20,12 +20,16 @@ from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
 from eventstore import AsyncEventStore, CommandRecord, NewEvent, migrate, open_store
+from eventstore.postgres import AsyncPostgresStore
+from eventstore.sqlite_async import AsyncSqliteStore
 from eventstore.urls import backend_of, sync_url
 
 POSTGRES_URL = os.environ.get("DUELHALL_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
 REQUIRE_POSTGRES = os.environ.get("DUELHALL_REQUIRE_POSTGRES") == "1"
 BACKENDS = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
 FAILING_TYPE = "Boom"
+Internal = AsyncSqliteStore | AsyncPostgresStore
+"""What ``open_store`` returns, with the internals a group-commit test looks at: ``append_batch``, ``stats``."""
 
 
 @pytest.fixture(scope="session")

@@ -34,8 +34,8 @@ async def test_append_numbers_versions_and_positions(store: AsyncEventStore) -> 
         (2, 2, "B", events("A", "B")[1].data),
         (4, 3, "D", events("D")[0].data),
     ]
-    assert await store.stream_version("m1") == 3
-    assert await store.head_position() == 4
+    assert await store.last_version("m1") == 3
+    assert await store.head() == 4
 
 
 async def test_events_carry_their_command_and_time(store: AsyncEventStore) -> None:
@@ -58,7 +58,7 @@ async def test_hashes_chain_over_the_stream(store: AsyncEventStore) -> None:
         body = prev + event.version.to_bytes(8, "big") + event.type.encode() + b"\x00" + event.data
         prev = hashlib.sha256(body).digest()
         assert event.hash == prev
-    assert appended.head_hash == prev
+    assert appended.last_hash == prev
 
 
 async def test_read_stream_cursors_are_inclusive(store: AsyncEventStore) -> None:
@@ -93,7 +93,7 @@ async def test_wrong_expected_version_carries_the_actual_one(
     with pytest.raises(WrongExpectedVersion) as raised:
         await store.append("m1", expected, events("C"), command("c2"))
     assert (raised.value.stream_id, raised.value.expected, raised.value.actual) == ("m1", expected, actual)
-    assert await store.head_position() == 2
+    assert await store.head() == 2
     assert [c.command_id for c, _, _ in await store.read_commands("m1")] == ["c1"]
 
 
@@ -101,7 +101,7 @@ async def test_expecting_a_stream_that_does_not_exist(store: AsyncEventStore) ->
     with pytest.raises(WrongExpectedVersion) as raised:
         await store.append("absent", 1, events("A"), command("c1"))
     assert raised.value.actual == 0
-    assert await store.stream_version("absent") == 0
+    assert await store.last_version("absent") == 0
 
 
 async def test_a_repeated_command_returns_the_first_result(store: AsyncEventStore) -> None:
@@ -112,7 +112,7 @@ async def test_a_repeated_command_returns_the_first_result(store: AsyncEventStor
     assert retried == msgspec.structs.replace(original, duplicate=True)
     # Same answer whatever the retry expects: the command id decides before the version does.
     assert (await store.append("m1", 3, events("Z"), command("c1"))).duplicate
-    assert await store.head_position() == 3
+    assert await store.head() == 3
     assert [c.command_id for c, _, _ in await store.read_commands("m1")] == ["c1", "c2"]
 
 
@@ -128,7 +128,7 @@ async def test_two_stores_on_one_database_keep_each_stream_consistent(database: 
         appended = await first.append("m1", 3, events("D"), command("c3"))
         assert (appended.first_version, appended.first_position) == (4, 4)
         assert (await second.append("m1", 2, events("C"), command("c2"))).duplicate
-        assert verify_chain(await second.read_stream("m1")) == appended.head_hash
+        assert verify_chain(await second.read_stream("m1")) == appended.last_hash
     finally:
         await first.close()
         await second.close()
@@ -147,17 +147,17 @@ async def test_a_command_id_is_per_stream(store: AsyncEventStore) -> None:
     await store.append("m1", 0, events("A"), command("same"))
     other = await store.append("m2", 0, events("A"), command("same"))
     assert not other.duplicate
-    assert await store.stream_version("m2") == 1
+    assert await store.last_version("m2") == 1
 
 
 async def test_a_failure_midway_leaves_nothing(store: AsyncEventStore, failing_type: str) -> None:
     with pytest.raises(DatabaseError):
         await store.append("m1", 0, events("A", failing_type, "C"), command("c1"), {"seed": b"s" * 32})
-    assert await store.stream_version("m1") == 0
+    assert await store.last_version("m1") == 0
     assert await store.read_all() == []
     assert await store.read_commands("m1") == []
-    assert await store.read_secret("m1", "seed") is None
-    assert await store.head_position() == 0
+    assert await store.secrets.read("m1") == {}
+    assert await store.head() == 0
     appended = await store.append("m1", 0, events("A"), command("c1"))
     assert (appended.first_position, appended.first_version) == (1, 1)  # no gap left behind
 
@@ -165,12 +165,8 @@ async def test_a_failure_midway_leaves_nothing(store: AsyncEventStore, failing_t
 async def test_secrets_are_stored_with_the_append_but_never_in_events(store: AsyncEventStore) -> None:
     seed = bytes(range(32))
     await store.append("m1", 0, events("A"), command("c1"), {"seed": seed, "token:0": b"hash0"})
-    assert await store.read_secret("m1", "seed") == seed
-    assert await store.read_secret("m1", "token:0") == b"hash0"
-    assert await store.read_secret("m1", "nothing") is None
-    assert await store.read_secret("m2", "seed") is None
-    assert await store.read_secrets("m1") == {"seed": seed, "token:0": b"hash0"}
-    assert await store.read_secrets("m2") == {}
+    assert await store.secrets.read("m1") == {"seed": seed, "token:0": b"hash0"}
+    assert await store.secrets.read("m2") == {}
     assert all(seed not in e.data for e in await store.read_all())
 
 
@@ -178,8 +174,8 @@ async def test_a_secret_is_written_once(store: AsyncEventStore) -> None:
     await store.append("m1", 0, events("A"), command("c1"), {"seed": b"first"})
     with pytest.raises(DatabaseError):
         await store.append("m1", 1, events("B"), command("c2"), {"seed": b"second"})
-    assert await store.read_secret("m1", "seed") == b"first"
-    assert await store.stream_version("m1") == 1
+    assert await store.secrets.read("m1") == {"seed": b"first"}
+    assert await store.last_version("m1") == 1
 
 
 async def test_the_command_log_in_order(store: AsyncEventStore) -> None:
@@ -205,4 +201,4 @@ async def test_bad_arguments_are_refused_before_the_database(store: AsyncEventSt
         await store.append("m1", 0, [NewEvent("A", "not bytes")], command("c1"))  # type: ignore[arg-type]
     with pytest.raises(TypeError):
         await store.append("m1", 0, events("A"), CommandRecord("c1", "0", "Play", "{}"))  # type: ignore[arg-type]
-    assert await store.head_position() == 0
+    assert await store.head() == 0

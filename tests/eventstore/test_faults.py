@@ -30,7 +30,7 @@ async def test_a_held_sqlite_lock_fails_the_append_then_it_goes_through(
         with pytest.raises(DatabaseError, match="locked"):
             await store.append("s", 0, events("A"), command("c0"))
         with pytest.raises(DatabaseError, match="locked"):
-            await store.put_row("rows", "k", b"v")
+            await store.rows.put("rows", "k", b"v")
         holder.execute("ROLLBACK")
         appended = await store.append("s", 0, events("A"), command("c0"))
         assert (appended.last_version, appended.duplicate) == (1, False)
@@ -54,14 +54,14 @@ async def test_postgres_connections_killed_give_database_errors_then_recover(pos
     other = await open_store(postgres_url)  # another process's store: its commits reach us only by NOTIFY
     try:
         await store.append("pg-fault", 0, events("A"), command("c0"))
-        heard = store.subscribe(await store.head_position() + 1)
+        heard = store.subscribe(await store.head() + 1)
         next_event = asyncio.ensure_future(anext(heard))
         await store.read_all(1, 1)  # the subscription has read and now waits for a notification
         _terminate(postgres_url)
         outcomes = []
         for _ in range(12):  # every pooled connection is dead once; each failure is a DatabaseError
             try:
-                outcomes.append(await store.stream_version("pg-fault"))
+                outcomes.append(await store.last_version("pg-fault"))
             except DatabaseError:
                 outcomes.append(-1)
         assert outcomes[-1] == 1 and set(outcomes) <= {-1, 1}

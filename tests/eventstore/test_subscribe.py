@@ -11,6 +11,8 @@ import pytest
 from eventstore import (
     AsyncEventStore,
     RecordedEvent,
+    Snapshot,
+    StoreError,
     WrongExpectedVersion,
     open_store,
     open_sync_store,
@@ -51,6 +53,26 @@ async def test_a_subscription_ends_when_the_store_closes(database: str) -> None:
     assert await asyncio.wait_for(idle, WAIT) == []
 
 
+async def test_a_closed_store_refuses_the_core_and_every_part(database: str) -> None:
+    store = await open_store(database)
+    await store.append("m1", 0, events("A"), command("c1"))
+    await store.close()
+    calls = [
+        store.append("m1", 1, events("B"), command("c2")),
+        store.read_stream("m1"),
+        store.head(),
+        store.last_version("m1"),
+        store.secrets.read("m1"),
+        store.snapshots.save(Snapshot("m1", 1, "s1", b"x")),
+        store.snapshots.load("m1", "s1"),
+        store.rows.put("t", "k", b"v"),
+        store.rows.list("t"),
+    ]
+    for call in calls:
+        with pytest.raises(StoreError, match="closed"):
+            await call
+
+
 @pytest.mark.parametrize("group_commit", [True, False], ids=["group", "single"])
 async def test_closing_finishes_the_appends_already_made(database: str, group_commit: bool) -> None:
     store = await open_store(database, group_commit=group_commit)
@@ -60,7 +82,7 @@ async def test_closing_finishes_the_appends_already_made(database: str, group_co
     assert appended.last_position == 1
     reopened = await open_store(database)
     try:
-        assert await reopened.stream_version("m1") == 1
+        assert await reopened.last_version("m1") == 1
     finally:
         await reopened.close()
 
@@ -85,7 +107,7 @@ async def write(store: AsyncEventStore, writer: int, rounds: int, shared: str) -
     for n in range(rounds):
         stream = f"own-{writer}" if n % 2 == 0 else shared
         while True:
-            version = await store.stream_version(stream)
+            version = await store.last_version(stream)
             try:
                 await store.append(stream, version, events(f"w{writer}", f"n{n}"), command(f"{writer}:{n}"))
                 break
@@ -103,7 +125,7 @@ async def test_sixteen_writers_and_a_live_subscriber(database: str, group_commit
         subscriber = asyncio.create_task(collect(stores[0].subscribe(linger=linger), 16 * 12 * 2))
         written = await asyncio.gather(*(write(stores[w % 2], w, 12, f"shared-{w % 3}") for w in range(16)))
         seen = await asyncio.wait_for(subscriber, WAIT)
-        assert sum(written) == len(seen) == await stores[1].head_position()
+        assert sum(written) == len(seen) == await stores[1].head()
         assert [e.position for e in seen] == list(range(1, len(seen) + 1))
         by_stream: dict[str, list[RecordedEvent]] = defaultdict(list)
         for event in seen:

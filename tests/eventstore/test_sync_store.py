@@ -33,11 +33,11 @@ def test_append_read_and_conflict(sync_store: SyncEventStore) -> None:
         sync_store.append("m1", 1, events("C"), command("c2"))
     assert raised.value.actual == 2
     stream = sync_store.read_stream("m1")
-    assert verify_chain(stream) == appended.head_hash
+    assert verify_chain(stream) == appended.last_hash
     assert sync_store.read_all(2) == stream[1:]
-    assert (sync_store.stream_version("m1"), sync_store.head_position()) == (2, 2)
+    assert (sync_store.last_version("m1"), sync_store.head()) == (2, 2)
     assert [c.command_id for c, _, _ in sync_store.read_commands("m1")] == ["c1"]
-    assert sync_store.read_secret("m1", "seed") == b"s"
+    assert sync_store.secrets.read("m1") == {"seed": b"s"}
 
 
 def test_batches_snapshots_and_rows(sync_store: SyncEventStore) -> None:
@@ -48,9 +48,9 @@ def test_batches_snapshots_and_rows(sync_store: SyncEventStore) -> None:
         ]
     )
     assert isinstance(outcomes[0], Appended) and isinstance(outcomes[1], WrongExpectedVersion)
-    sync_store.save_snapshot(Snapshot("a", 1, "s1", b"x"))
-    assert sync_store.load_snapshot("a", "s1") == Snapshot("a", 1, "s1", b"x")
-    sync_store.put_row("t", "k", b"v")
-    assert (sync_store.get_row("t", "k"), sync_store.list_rows("t")) == (b"v", [("k", b"v")])
-    sync_store.clear_rows("t")
-    assert sync_store.list_rows("t") == []
+    sync_store.snapshots.save(Snapshot("a", 1, "s1", b"x"))
+    assert sync_store.snapshots.load("a", "s1") == Snapshot("a", 1, "s1", b"x")
+    sync_store.rows.put("t", "k", b"v")
+    assert (sync_store.rows.get("t", "k"), sync_store.rows.list("t")) == (b"v", [("k", b"v")])
+    sync_store.rows.clear("t")
+    assert sync_store.rows.list("t") == []

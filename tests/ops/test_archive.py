@@ -13,13 +13,13 @@ from services.cli.main import main
 from services.manager import MatchManager, SeatEntry
 
 
-async def heads(url: str) -> dict[str, tuple[int, str]]:
-    """Every listed match's (version, head hash) as stored."""
+async def last_events(url: str) -> dict[str, tuple[int, str]]:
+    """Every listed match's (version, hash) of its last event as stored."""
     store = await open_store(url)
     try:
         result = {}
-        for key, _ in await store.list_rows("matches", None, 1000):
-            version = await store.stream_version(key)
+        for key, _ in await store.rows.list("matches", None, 1000):
+            version = await store.last_version(key)
             result[key] = (version, (await store.read_stream(key, version, version))[0].hash.hex())
         return result
     finally:
@@ -29,7 +29,7 @@ async def heads(url: str) -> dict[str, tuple[int, str]]:
 async def versions(url: str, match_ids: list[str]) -> list[int]:
     store = await open_store(url)
     try:
-        return [await store.stream_version(match_id) for match_id in match_ids]
+        return [await store.last_version(match_id) for match_id in match_ids]
     finally:
         await store.close()
 
@@ -57,7 +57,7 @@ def test_export_prune_import_restores_the_same_matches(
     assert main(["selfplay", "card_monsters", "--games", "3", "--database-url", url]) == 0
     running = asyncio.run(running_match(url))
     capsys.readouterr()
-    before = asyncio.run(heads(url))
+    before = asyncio.run(last_events(url))
     ended = sorted(m for m, status in listed(url, capsys).items() if status == "ended")
     assert len(ended) == 3
 
@@ -80,11 +80,11 @@ def test_export_prune_import_restores_the_same_matches(
     assert main(["prune", "--archive", str(archive), "--database-url", url]) == 0
     assert "deleted 2 matches, kept 1" in capsys.readouterr().out
     assert set(listed(url, capsys)) == {damaged.stem, running}
-    assert set(asyncio.run(heads(url))) == {damaged.stem, running}
+    assert set(asyncio.run(last_events(url))) == {damaged.stem, running}
     assert asyncio.run(versions(url, [f.stem for f in files[1:]])) == [0, 0]
 
     assert main(["replay", "import", *map(str, files[1:]), "--database-url", url]) == 0
     imported = capsys.readouterr().out
     assert all(f"imported: {f.stem}" in imported for f in files[1:]) and "2 of 2 replay files stored" in imported
-    assert asyncio.run(heads(url)) == before
+    assert asyncio.run(last_events(url)) == before
     assert listed(url, capsys) == {**{m: "ended" for m in ended}, running: "running"}

@@ -113,10 +113,17 @@ class FailingRows(HeldAppends):
 
     failing = False
 
-    async def put_row(self, *args: Any) -> None:
+    def __init__(self, store: Any) -> None:
+        super().__init__(store)
+        self.rows = self
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._store.rows if name in ("get", "list", "clear") else self._store, name)
+
+    async def put(self, *args: Any) -> None:
         if self.failing:
             raise DatabaseError("disk I/O error")
-        await self._store.put_row(*args)
+        await self._store.rows.put(*args)
 
 
 async def test_a_row_write_failing_after_the_append_still_acknowledges_the_command(

@@ -13,7 +13,7 @@ import grpc
 import psycopg
 import pytest
 
-from eventstore.sqlite import SqliteStore
+from eventstore.sqlite_async import AsyncSqliteStore
 from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
 from services.server import Running
@@ -62,7 +62,9 @@ class Player:
 
 
 def _writer(server: Running) -> sqlite3.Connection:
-    writer: SqliteStore = server.store._writer  # type: ignore[attr-defined]
+    store = server.store.wrapped
+    assert isinstance(store, AsyncSqliteStore)
+    writer = store._writer
     return writer._connection
 
 

@@ -219,7 +219,7 @@ async def test_results_resume_from_the_checkpoint_and_count_each_match_once(data
     # The checkpoint lost: a restarted server handles every change again, and nothing counts twice.
     second = await create_server(config)
     try:
-        await second.store.put_row(CHECKPOINTS, CHECKPOINT_KEY, b"0")
+        await second.store.rows.put(CHECKPOINTS, CHECKPOINT_KEY, b"0")
         await second.tournaments.results.stop()
         await second.tournaments.results.start()
         async with asyncio.timeout(30):

@@ -23,7 +23,7 @@ class Flaky:
     def __init__(self) -> None:
         self.subscribed: list[int] = []
 
-    async def head_position(self) -> int:
+    async def head(self) -> int:
         return 2
 
     async def subscribe(self, from_position: int = 1, linger: float = 0.0) -> AsyncIterator[RecordedEvent]:

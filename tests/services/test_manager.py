@@ -49,7 +49,7 @@ async def test_evicted_matches_reload_from_snapshot_and_tail_unchanged(store: As
     state, version = before.state, before.version
     second = (await manager.create("card_monsters", SEATS, {})).row.match_id
     assert manager.loaded(first) is None and manager.loaded(second) is not None
-    snapshot = await store.load_snapshot(first, "card_monsters:1")
+    snapshot = await store.snapshots.load(first, "card_monsters:1")
     assert snapshot is not None and 1 < snapshot.version <= version
     reloaded = await manager.get(first)
     assert (reloaded.state, reloaded.version) == (state, version)
@@ -74,18 +74,21 @@ async def test_a_reloaded_running_match_gets_its_timer_back(store: AsyncEventSto
 
 
 class Counting:
-    """The store with a count of its reads, by method."""
+    """The store (or one of its parts) with a count of its reads, by method; the parts' as ``part.method``."""
 
-    def __init__(self, store: AsyncEventStore) -> None:
+    def __init__(self, store: object, reads: list[str] | None = None, prefix: str = "") -> None:
         self._store = store
-        self.reads: list[str] = []
+        self.reads: list[str] = [] if reads is None else reads
+        self._prefix = prefix
 
     def __getattr__(self, name: str) -> object:
         attribute = getattr(self._store, name)
-        if name.startswith(("read_", "load_")):
+        if name in ("secrets", "snapshots", "rows"):
+            return Counting(attribute, self.reads, f"{name}.")
+        if name.startswith(("read", "load", "get", "list")):
 
             async def counted(*args: object, **kwargs: object) -> object:
-                self.reads.append(name)
+                self.reads.append(self._prefix + name)
                 return await attribute(*args, **kwargs)
 
             return counted
@@ -127,8 +130,8 @@ async def test_a_cold_load_reads_in_three_round_trips(store: AsyncEventStore) ->
     loaded = await cold.get(match_id)
     assert loaded.state == (await manager.get(match_id)).state
     # The first event and the secrets at once, then the snapshot, then the tail.
-    assert sorted(counting.reads[:2]) == ["read_secrets", "read_stream"]
-    assert counting.reads[2:] == ["load_snapshot", "read_stream"]
+    assert sorted(counting.reads[:2]) == ["read_stream", "secrets.read"]
+    assert counting.reads[2:] == ["snapshots.load", "read_stream"]
 
 
 async def test_a_retry_of_a_command_from_before_a_reload_gets_its_first_result(store: AsyncEventStore) -> None:

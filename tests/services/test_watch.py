@@ -70,8 +70,15 @@ class Scripted:
         self.reads.append((from_version, to_version))
         return [r for r in self.stored if from_version <= r.version <= (to_version or r.version)]
 
-    async def load_snapshot(self, stream_id: str, schema: str) -> Snapshot | None:
+    @property
+    def snapshots(self) -> Scripted:
+        return self
+
+    async def load(self, stream_id: str, schema: str) -> Snapshot | None:
         return self.snapshot
+
+    async def save(self, snapshot: Snapshot) -> None:
+        self.snapshot = snapshot
 
     def step(self, publish: bool = True) -> list[MatchEvent]:
         """One bot command, appended to the 'store', folded into the hot match and published."""
