@@ -175,10 +175,10 @@ class MatchList:
     async def _row_from_stream(self, match_id: str, first: RecordedEvent | None = None) -> MatchRow | None:
         """The running row of a stored match, from its ``MatchCreated`` and its creation command."""
         if first is None:
-            created = await self._store.read_stream(match_id, 1, 1)
-            if not created or created[0].type != MATCH_CREATED:
+            stored = await self._store.read_stream(match_id, 1, 1)
+            if not stored or stored[0].type != MATCH_CREATED:
                 return None
-            first = created[0]
+            first = stored[0]
         commands = await self._store.read_commands(match_id)
         version = commands[0][2] if commands else 1
         labels = lifecycle.labels_in(commands[0][0].payload) if commands else {}
