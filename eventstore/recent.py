@@ -23,9 +23,14 @@ class RecentEvents:
     def __init__(self, capacity: int = CAPACITY) -> None:
         self._events: deque[RecordedEvent] = deque(maxlen=capacity)
 
-    def add(self, events: Iterable[RecordedEvent]) -> None:
-        """Events of one committed transaction, after every earlier one's (call in commit order)."""
-        self._events.extend(events)
+    def add(self, found: int, events: Iterable[RecordedEvent]) -> None:
+        """Events of one committed transaction, after every earlier one's (call in commit order). ``found`` is
+        the head the transaction found: held events above it are no longer in the database (it was restored
+        or emptied under the running store), so they go."""
+        held = self._events
+        while held and held[-1].position > found:
+            held.pop()
+        held.extend(events)
 
     def read(self, from_position: int, limit: int) -> list[RecordedEvent] | None:
         """Up to ``limit`` events from ``from_position`` while their positions run on without a gap; None when

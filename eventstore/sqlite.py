@@ -95,6 +95,9 @@ class SyncSqliteStore:
         self.secrets = SyncSecretsPart(self.runner)
         self.snapshots = SyncSnapshotsPart(self.runner)
         self.rows = SyncRowsPart(self.runner)
+        self.committed: list[tuple[int, list[tuple[Any, ...]]]] | None = None
+        """When a list, each committed append transaction adds the head it found and its events' rows (the
+        async store's recent events)."""
         self.stats = CommitStats(on_commit=on_commit)
         try:
             self._check_schema()
@@ -141,6 +144,8 @@ class SyncSqliteStore:
                 connection.executemany(SQL.INSERT_COMMAND.text, result.command_rows)
                 connection.executemany(SQL.INSERT_SECRET.text, result.secret_rows)
                 self.runner.one(SQL.SET_HEAD, position=result.position)
+        if self.committed is not None:
+            self.committed.append((position, result.event_rows))
         self.stats.count(result.outcomes)
         return result.outcomes
 

@@ -22,8 +22,9 @@ from eventstore.batch import MAX_BATCH, AppendOutcome, CommitStats, broken
 from eventstore.errors import StoreError
 from eventstore.model import Appended, AppendRequest, CommandRecord, NewEvent, RecordedEvent, append_request
 from eventstore.parts import AsyncRowsPart, AsyncSecretsPart, AsyncSnapshotsPart
+from eventstore.recent import RecentEvents
 from eventstore.sqlite import SQL, SyncSqliteStore
-from eventstore.statements import Sql
+from eventstore.statements import Sql, recorded
 from eventstore.subscription import HeadSignal, follow
 
 READERS = 2
@@ -76,6 +77,8 @@ class AsyncSqliteStore:
         self._writer = SyncSqliteStore(url, synchronous=synchronous, on_commit=on_commit)
         self.stats: CommitStats = self._writer.stats
         self._signal = HeadSignal(self._writer.head())
+        self._writer.committed = []
+        self._recent = RecentEvents()
         self._pending: list[_Job] = []
         self._jobs: queue.SimpleQueue[list[_Job] | None] = queue.SimpleQueue()
         self._thread = threading.Thread(target=self._write_loop, name="duelhall-sqlite-writer", daemon=True)
@@ -159,7 +162,9 @@ class AsyncSqliteStore:
             committed = self._attempt(list(run[0].requests))
             settled.append((run[0].future, committed, False))
         head = max((o.last_position for o in committed if isinstance(o, Appended)), default=0)
-        self._loop.call_soon_threadsafe(self._settle, settled, head)
+        transactions, self._writer.committed = self._writer.committed or [], []
+        events = [(found, list(map(recorded, rows))) for found, rows in transactions]
+        self._loop.call_soon_threadsafe(self._settle, settled, head, events)
 
     def _attempt(self, requests: list[AppendRequest]) -> list[AppendOutcome]:
         try:
@@ -167,8 +172,15 @@ class AsyncSqliteStore:
         except Exception as exc:  # a bug: every caller hears of it rather than waiting forever
             return [broken(exc) for _ in requests]
 
-    def _settle(self, settled: list[tuple[asyncio.Future[Any], Any, bool]], head: int) -> None:
-        """On the loop: announce the new head, then resolve the callers' futures."""
+    def _settle(
+        self,
+        settled: list[tuple[asyncio.Future[Any], Any, bool]],
+        head: int,
+        events: list[tuple[int, list[RecordedEvent]]],
+    ) -> None:
+        """On the loop: keep the committed events, announce the new head, then resolve the callers' futures."""
+        for found, committed in events:
+            self._recent.add(found, committed)
         self._signal.advance(head)
         for future, value, is_error in settled:
             if future.done():  # the caller was cancelled; its append may still have committed
@@ -200,7 +212,10 @@ class AsyncSqliteStore:
         return await self._read(lambda store: store.read_stream(stream_id, from_version, to_version))
 
     async def read_all(self, from_position: int = 1, limit: int = 1000) -> list[RecordedEvent]:
-        """Up to ``limit`` events from ``from_position`` (inclusive), in global order."""
+        """Up to ``limit`` events from ``from_position`` (inclusive), in global order: this process's recent
+        commits from memory, up to the first position another process committed."""
+        if not self._signal.closed and (recent := self._recent.read(from_position, limit)) is not None:
+            return recent
         return await self._read(lambda store: store.read_all(from_position, limit))
 
     async def last_version(self, stream_id: str) -> int:

@@ -23,8 +23,8 @@ def positions(found: list[RecordedEvent] | None) -> list[int] | None:
 
 def test_a_read_runs_on_to_the_first_gap_and_a_position_not_held_is_none() -> None:
     recent = RecentEvents()
-    recent.add(event(p) for p in (3, 4, 5))
-    recent.add(event(p) for p in (8, 9))  # 6 and 7: another process's commit
+    recent.add(2, (event(p) for p in (3, 4, 5)))
+    recent.add(7, (event(p) for p in (8, 9)))  # 6 and 7: another process's commit
     assert positions(recent.read(3, 100)) == [3, 4, 5]
     assert positions(recent.read(4, 1)) == [4]
     assert positions(recent.read(8, 100)) == [8, 9]
@@ -35,7 +35,7 @@ def test_a_read_runs_on_to_the_first_gap_and_a_position_not_held_is_none() -> No
 
 def test_evicted_positions_go_to_the_database() -> None:
     recent = RecentEvents(capacity=4)
-    recent.add(event(p) for p in range(1, 11))
+    recent.add(0, (event(p) for p in range(1, 11)))
     assert recent.read(6, 100) is None
     assert positions(recent.read(7, 100)) == [7, 8, 9, 10]
 
@@ -44,10 +44,18 @@ def test_evicted_positions_go_to_the_database() -> None:
 def test_a_read_is_exactly_the_held_run_from_its_position(kept: list[bool], start: int, limit: int) -> None:
     held = [p for p, keep in enumerate(kept, start=1) if keep]
     recent = RecentEvents()
-    recent.add(event(p) for p in held)
+    recent.add(0, (event(p) for p in held))
     expected = None
     if start in held:
         expected = [start]
         while len(expected) < limit and expected[-1] + 1 in held:
             expected.append(expected[-1] + 1)
     assert positions(recent.read(start, limit)) == expected
+
+
+def test_events_the_database_no_longer_has_are_dropped() -> None:
+    recent = RecentEvents()
+    recent.add(0, (event(p) for p in (1, 2, 3)))
+    recent.add(1, ())  # the next transaction found the head at 1: events 2 and 3 are gone
+    assert positions(recent.read(1, 100)) == [1]
+    assert recent.read(2, 100) is None

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import shutil
 from collections import defaultdict
 from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -139,3 +142,40 @@ async def test_sixteen_writers_and_a_live_subscriber(database: str, group_commit
     finally:
         for store in stores:
             await store.close()
+
+
+async def test_this_processs_own_commits_are_read_back_from_memory_and_anothers_from_the_database(
+    tmp_path: Path, sqlite_template: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "recent.db"
+    shutil.copyfile(sqlite_template, path)
+    url = f"sqlite:///{path}"
+    store = await open_store(url)
+    other = await open_store(url)  # another process's store on the same file
+    try:
+        await store.append("m1", 0, events("A", "B"), command("c1"))
+        await other.append("m2", 0, events("X"), command("c2"))
+        await store.append("m1", 2, events("C"), command("c3"))
+        reads: list[int] = []
+        read = store._read
+
+        def counted(call: Any) -> Any:
+            reads.append(1)
+            return read(call)
+
+        monkeypatch.setattr(store, "_read", counted)
+        assert [e.type for e in await store.read_all(1)] == ["A", "B"]  # up to the other store's commit
+        assert reads == []
+        assert [e.type for e in await store.read_all(3)] == ["X", "C"]
+        assert reads == [1]
+        assert [e.type for e in await store.read_all(4)] == ["C"]
+        assert reads == [1]
+        subscribed = []
+        async for event in store.subscribe(1):
+            subscribed.append(event.type)
+            if len(subscribed) == 4:
+                break
+        assert subscribed == ["A", "B", "X", "C"]
+    finally:
+        await other.close()
+        await store.close()
