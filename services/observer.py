@@ -1,5 +1,5 @@
-"""One log line per RPC, from a wrapper put around each method handler when it is registered: method, match
-id, seat or role, status, latency.
+"""One log line per RPC, from a wrapper put around each method handler when it is registered (and around each
+method the Connect edge serves): method, protocol, match id, seat or role, status, latency.
 
 Wrapping at registration, not in a grpc.aio interceptor, costs nothing per call beyond the wrapper itself (an
 interceptor is awaited for every call and builds a new handler each time: measured at a tenth of a command's
@@ -21,17 +21,22 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 import grpc
+import msgspec
 from google.rpc import error_details_pb2, status_pb2
 from grpc_status import rpc_status
 
 from services.errors import Unavailable
 from services.logs import fields
 from services.manager import MatchManager
+from services.methods import Method
 from services.rpc_errors import to_status
 from services.tokens import token_hash
 
 log = logging.getLogger(__name__)
 
+GRPC = "grpc"
+CONNECT = "connect"
+"""The protocols a call can come over: gRPC, or Connect on the HTTP port."""
 _QUIET = ("/grpc.health.v1.Health/",)
 """Services whose calls (probes every few seconds) are logged at debug level."""
 
@@ -108,7 +113,17 @@ class CallObserver:
             return handler._replace(stream_stream=self._stream(method, handler.stream_stream))
         return handler
 
-    def _unary(self, method: str, behaviour: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
+    def observed_method(self, method: Method) -> Method:
+        """A method the Connect edge serves (``services/web/connect.py``), timed, logged and counted like its
+        gRPC twin."""
+        name = f"/{method.service}/{method.name}"
+        call = method.call
+        observed = self._stream(name, call, CONNECT) if method.server_streaming else self._unary(name, call, CONNECT)
+        return msgspec.structs.replace(method, call=observed)
+
+    def _unary(
+        self, method: str, behaviour: Callable[..., Awaitable[Any]], protocol: str = GRPC
+    ) -> Callable[..., Awaitable[Any]]:
         quiet = method.startswith(_QUIET)
 
         async def call(request: Any, context: grpc.aio.ServicerContext) -> Any:
@@ -131,14 +146,14 @@ class CallObserver:
             finally:
                 if not quiet:
                     self._done()
-                self._finished(method, request, context, failure, time.perf_counter() - started)
+                self._finished(method, protocol, request, context, failure, time.perf_counter() - started)
 
         return call
 
-    def _stream(self, method: str, behaviour: Callable[..., Any]) -> Callable[..., Any]:
+    def _stream(self, method: str, behaviour: Callable[..., Any], protocol: str = GRPC) -> Callable[..., Any]:
         if not inspect.isasyncgenfunction(behaviour):
             # A handler that writes with ``context.write`` (the health service's Watch) is a coroutine.
-            return self._writer(method, behaviour)
+            return self._writer(method, behaviour, protocol)
 
         async def call(request: Any, context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
             started = time.perf_counter()
@@ -152,7 +167,7 @@ class CallObserver:
                 raise
             finally:
                 self._streams(method, -1)
-                self._finished(method, request, context, failure, time.perf_counter() - started)
+                self._finished(method, protocol, request, context, failure, time.perf_counter() - started)
 
         return call
 
@@ -161,8 +176,10 @@ class CallObserver:
         if not self._in_flight:
             self._settled.set()
 
-    def _writer(self, method: str, behaviour: Callable[..., Awaitable[None]]) -> Callable[..., Awaitable[None]]:
-        unary = self._unary(method, behaviour)
+    def _writer(
+        self, method: str, behaviour: Callable[..., Awaitable[None]], protocol: str
+    ) -> Callable[..., Awaitable[None]]:
+        unary = self._unary(method, behaviour, protocol)
 
         async def call(request: Any, context: grpc.aio.ServicerContext) -> None:
             self._streams(method, +1)
@@ -181,6 +198,7 @@ class CallObserver:
     def _finished(
         self,
         method: str,
+        protocol: str,
         request: Any,
         context: grpc.aio.ServicerContext,
         failure: BaseException | None,
@@ -197,6 +215,7 @@ class CallObserver:
                 "rpc",
                 extra=fields(
                     method=finished.method,
+                    protocol=protocol,
                     match_id=finished.match_id,
                     role=finished.role,
                     code=code,

@@ -1,6 +1,7 @@
 """The Connect edge: the proto services over HTTP/1.1 and HTTP/2 for browsers and curl (connectrpc on ASGI).
 
-The endpoints call the servicers the gRPC server runs (``services/methods.py``), with a context that stands in
+The endpoints call the servicers the gRPC server runs (``services/methods.py``), observed like gRPC calls
+(``services/observer.py``: logged, counted, refused once the server shuts down), with a context that stands in
 for gRPC's: a refusal becomes a Connect error with the same code, message and ErrorInfo, a written stream
 message becomes a streamed one. ``Play`` takes a stream of requests, which browsers cannot send (fetch streams
 only responses) and connectrpc takes only over HTTP/2, so it stays on gRPC; web clients use SubmitCommand and
@@ -48,8 +49,18 @@ class _Context:
 
     def __init__(self) -> None:
         self.written: asyncio.Queue[Any] = asyncio.Queue(maxsize=_BUFFERED)
+        self._code: Any = None
+        self._trailing: Any = ()
+
+    def code(self) -> Any:
+        """The status code the call was aborted with, None while it was not (what the observer reads)."""
+        return self._code
+
+    def trailing_metadata(self) -> Any:
+        return self._trailing
 
     async def abort_with_status(self, status: Any) -> NoReturn:
+        self._code, self._trailing = status.code, status.trailing_metadata
         for key, value in status.trailing_metadata:
             if key == _DETAILS_KEY:
                 raise connect_error(status_pb2.Status.FromString(value))

@@ -6,12 +6,14 @@ from pathlib import Path
 from typing import Any
 
 import grpc
+import httpx
 import msgspec
 import pytest
 
 from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
 from tests.services.client import create_match, error_reason
+from tests.services.connect_client import MATCHES, ConnectFailure, call
 from tests.services.process import ServerProcess
 
 
@@ -31,15 +33,21 @@ async def test_every_rpc_is_one_json_line(tmp_path: Path) -> None:
             with pytest.raises(grpc.aio.AioRpcError) as refused:
                 await stub.GetView(pb.GetViewRequest(match_id=created.match_id, token="not-a-token"))
             assert error_reason(refused.value) == "TOKEN_INVALID"
+        async with httpx.AsyncClient(base_url=server.http_address, timeout=30) as web:
+            await call(web, MATCHES, "GetView", {"matchId": created.match_id, "token": created.tokens[0]})
+            with pytest.raises(ConnectFailure):
+                await call(web, MATCHES, "GetView", {"matchId": created.match_id, "token": "not-a-token"})
     finally:
         output = server.stop()
     lines = json_lines(output)
     assert len(lines) == len([line for line in output.splitlines() if line.strip()]), output
     rpcs = [line for line in lines if line["message"] == "rpc"]
-    assert [(r["method"], r["role"], r["code"], r["reason"]) for r in rpcs] == [
-        ("CreateMatch", "", "OK", ""),
-        ("GetView", "seat:1", "OK", ""),
-        ("GetView", "unknown token", "PERMISSION_DENIED", "TOKEN_INVALID"),
+    assert [(r["method"], r["protocol"], r["role"], r["code"], r["reason"]) for r in rpcs] == [
+        ("CreateMatch", "grpc", "", "OK", ""),
+        ("GetView", "grpc", "seat:1", "OK", ""),
+        ("GetView", "grpc", "unknown token", "PERMISSION_DENIED", "TOKEN_INVALID"),
+        ("GetView", "connect", "seat:0", "OK", ""),
+        ("GetView", "connect", "unknown token", "PERMISSION_DENIED", "TOKEN_INVALID"),
     ]
     assert all(r["match_id"] == created.match_id for r in rpcs[1:]) and all(r["ms"] > 0 for r in rpcs)
     messages = [line["message"] for line in lines]
