@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import secrets
+from collections.abc import AsyncIterator
 
 import grpc
 import msgspec
@@ -81,17 +82,29 @@ class BareMatches(pb_grpc.MatchServiceServicer):
         return pb.SubmitCommandResponse(version=version + 2, to_act=to_act)
 
     async def WatchMatch(self, request: pb.WatchMatchRequest, context: grpc.aio.ServicerContext) -> None:
+        async for updates in self._watch(request.match_id, context):
+            for update in updates:
+                await context.write(update)
+
+    async def WatchMatchBatched(self, request: pb.WatchMatchRequest, context: grpc.aio.ServicerContext) -> None:
+        async for updates in self._watch(request.match_id, context):
+            await context.write(pb.MatchUpdateBatch(updates=updates))
+
+    async def _watch(self, match_id: str, context: grpc.aio.ServicerContext) -> AsyncIterator[list[pb.MatchUpdate]]:
+        """Every update queued for this watcher, as many at a time as are waiting, until the match ends."""
         queue: asyncio.Queue[pb.MatchUpdate] = asyncio.Queue()
-        self._watchers.setdefault(request.match_id, []).append(queue)
+        self._watchers.setdefault(match_id, []).append(queue)
         try:
             await context.send_initial_metadata(())
             while True:
-                update = await queue.get()
-                await context.write(update)
-                if update.match_ended:
+                updates = [await queue.get()]
+                while not queue.empty():
+                    updates.append(queue.get_nowait())
+                yield updates
+                if updates[-1].match_ended:
                     return
         finally:
-            self._watchers[request.match_id].remove(queue)
+            self._watchers[match_id].remove(queue)
 
     async def GetMatch(self, request: pb.GetMatchRequest, context: object) -> pb.Match:
         return pb.Match(

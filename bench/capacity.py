@@ -46,6 +46,7 @@ from eventstore import (
 )
 from eventstore.postgres import AsyncPostgresStore
 from eventstore.sqlite_async import AsyncSqliteStore
+from replays.format import match_id_for
 from replays.storage import SEED_SECRET
 from services.manager import MatchManager, SeatEntry, snapshot_schema
 from services.tokens import TOKEN_SECRET_PREFIX, token_hash
@@ -88,7 +89,7 @@ async def long_match(store: AsyncSqliteStore | AsyncPostgresStore, events: int, 
         match = decided.match
     real_tail = played[-tail:]
     before_tail = apply(ruleset, fold(ruleset, played[:setup]), played[setup:-tail])
-    match_id = f"long-{time.time_ns()}"
+    match_id = match_id_for(played[0].seed_commitment)
     hidden = {SEED_SECRET: seed} | {f"{TOKEN_SECRET_PREFIX}{i}": token_hash(f"t{i}") for i in range(2)}
 
     def new(batch: list[object]) -> tuple[NewEvent, ...]:

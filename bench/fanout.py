@@ -7,12 +7,13 @@ event (receipt time minus the event's recorded time, same machine clock), and on
 transactions per event (pg_stat_database: it stays flat when watchers do not read the store).
 
     python bench/fanout.py [--backend sqlite|postgres] [--spectators 300,1000] [--matches 50 --watchers 20]
-                           [--rate 10] [--seconds 8] [--processes 4] [--bare]
+                           [--rate 10] [--seconds 8] [--processes 4] [--bare] [--batched]
 
 Scenarios: one match at ``--rate`` commands/s with each spectator count, then ``--matches`` matches with
 ``--watchers`` watchers each, every match at ``--rate`` / 10 commands/s. With ``--bare`` each scenario runs
 first against the bare server (bench/bare_server.py: trivial commands, each event encoded once and written to
-every watcher), the ceiling this machine allows, in the same run.
+every watcher), the ceiling this machine allows, in the same run. ``--batched``: the watchers use
+``WatchMatchBatched`` (the updates ready at each write in one message), on both servers.
 """
 
 from __future__ import annotations
@@ -59,7 +60,9 @@ def transactions(url: str) -> int | None:
     return int(row[0]) if row else 0
 
 
-def spectate(address: str, watches: list[tuple[str, int]], deadline: float, ready: Any, results: Any) -> None:
+def spectate(
+    address: str, watches: list[tuple[str, int]], deadline: float, ready: Any, results: Any, batched: bool
+) -> None:
     """A watcher process: one WatchMatch per entry, spread over a few channels; reports latencies."""
 
     async def run() -> tuple[int, list[float]]:
@@ -68,19 +71,22 @@ def spectate(address: str, watches: list[tuple[str, int]], deadline: float, read
         streams = []
         for index, (match_id, after) in enumerate(watches):
             stub = pb_grpc.MatchServiceStub(channels[index % len(channels)])
-            streams.append(stub.WatchMatch(pb.WatchMatchRequest(match_id=match_id, from_version=after)))
+            watch = stub.WatchMatchBatched if batched else stub.WatchMatch
+            streams.append(watch(pb.WatchMatchRequest(match_id=match_id, from_version=after)))
         for stream in streams:
             await stream.wait_for_connection()
         ready.put(len(streams))
 
         async def follow(stream: Any) -> int:
             count = 0
-            async for update in stream:
-                at = datetime.fromisoformat(update.event.recorded_at.replace("Z", "+00:00")).timestamp()
-                latencies.append(time.time() - at)
-                count += 1
-                if update.match_ended:
-                    break
+            async for message in stream:
+                now = time.time()
+                for update in message.updates if batched else [message]:
+                    at = datetime.fromisoformat(update.event.recorded_at.replace("Z", "+00:00")).timestamp()
+                    latencies.append(now - at)
+                    count += 1
+                    if update.match_ended:
+                        return count
             return count
 
         try:
@@ -120,7 +126,15 @@ async def play(
 
 
 def scenario(
-    address: str, pid: int, url: str, matches: int, watchers: int, rate: float, seconds: float, processes: int
+    address: str,
+    pid: int,
+    url: str,
+    matches: int,
+    watchers: int,
+    rate: float,
+    seconds: float,
+    processes: int,
+    batched: bool,
 ) -> dict[str, Any]:
     async def create() -> list[tuple[str, dict[int, str], int]]:
         async with grpc.aio.insecure_channel(address) as channel:
@@ -144,7 +158,9 @@ def scenario(
     deadline = time.time() + seconds + 30
     share = [watches[i::processes] for i in range(processes)]
     workers = [
-        context.Process(target=spectate, args=(address, part, deadline, ready, results)) for part in share if part
+        context.Process(target=spectate, args=(address, part, deadline, ready, results, batched))
+        for part in share
+        if part
     ]
     for worker in workers:
         worker.start()
@@ -207,6 +223,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=8.0)
     parser.add_argument("--processes", type=int, default=4, help="watcher processes")
     parser.add_argument("--bare", action="store_true", help="run each scenario against the bare server first")
+    parser.add_argument("--batched", action="store_true", help="watch with WatchMatchBatched instead of WatchMatch")
     args = parser.parse_args()
     runs = [(1, int(n), args.rate) for n in args.spectators.split(",") if n]
     if args.matches:
@@ -232,7 +249,9 @@ def main() -> None:
                 url = database(args.backend, Path(tmp), f"fanout{matches}x{watchers}{len(name)}")
                 proc, address = start([*command, url])
                 try:
-                    row = scenario(address, proc.pid, url, matches, watchers, rate, args.seconds, args.processes)
+                    row = scenario(
+                        address, proc.pid, url, matches, watchers, rate, args.seconds, args.processes, args.batched
+                    )
                 finally:
                     proc.terminate()
                     proc.wait(10)

@@ -32,7 +32,7 @@ from services.readmodel import row_for
 from services.rpc_errors import rpc_errors
 from services.timers import Timers
 from services.tokens import SeatToken, check_admin, is_admin, viewer_for
-from services.watch import Feed
+from services.watch import Feed, Watch
 
 Context: TypeAlias = grpc.aio.ServicerContext
 _MAX_PAGE = 500
@@ -137,14 +137,29 @@ class MatchServicer(pb_grpc.MatchServiceServicer):
 
     @rpc_errors
     async def WatchMatch(self, request: pb.WatchMatchRequest, context: Context) -> None:
-        viewer_of = functools.partial(viewer_for, request.token)
-        from_version = limits.version(request.from_version, "from_version")
-        with await self._feed.open(request.match_id, viewer_of, from_version, request.include_view) as watch:
-            await context.send_initial_metadata(())  # the watch is in place: the client may count on it
+        with await self._opened(request, context) as watch:
             # Written, not yielded: one layer less per message, the cost that grows with the watchers.
             while updates := await watch.next():
                 for update in updates:
                     await context.write(update)
+
+    @rpc_errors
+    async def WatchMatchBatched(self, request: pb.WatchMatchRequest, context: Context) -> None:
+        with await self._opened(request, context) as watch:
+            while updates := await watch.next():
+                await context.write(pb.MatchUpdateBatch(updates=updates))
+
+    async def _opened(self, request: pb.WatchMatchRequest, context: Context) -> Watch[pb.MatchUpdate]:
+        """The request's watch, in place before the client hears that the stream started."""
+        viewer_of = functools.partial(viewer_for, request.token)
+        from_version = limits.version(request.from_version, "from_version")
+        watch = await self._feed.open(request.match_id, viewer_of, from_version, request.include_view)
+        try:
+            await context.send_initial_metadata(())
+        except BaseException:
+            watch.close()
+            raise
+        return watch
 
     @rpc_errors
     async def Play(self, requests: AsyncIterator[pb.PlayRequest], context: Context) -> None:

@@ -324,6 +324,12 @@ class MatchUpdate(_message.Message):
     to_act: _containers.RepeatedScalarFieldContainer[int]
     def __init__(self, event: _Optional[_Union[Event, _Mapping]] = ..., view_json: _Optional[str] = ..., match_ended: _Optional[bool] = ..., deadline: _Optional[_Union[Deadline, _Mapping]] = ..., to_act: _Optional[_Iterable[int]] = ...) -> None: ...
 
+class MatchUpdateBatch(_message.Message):
+    __slots__ = ("updates",)
+    UPDATES_FIELD_NUMBER: _ClassVar[int]
+    updates: _containers.RepeatedCompositeFieldContainer[MatchUpdate]
+    def __init__(self, updates: _Optional[_Iterable[_Union[MatchUpdate, _Mapping]]] = ...) -> None: ...
+
 class PlayRequest(_message.Message):
     __slots__ = ("start", "command")
     START_FIELD_NUMBER: _ClassVar[int]

@@ -189,6 +189,11 @@ class MatchServiceStub:
                 request_serializer=duelhall_dot_v1_dot_duelhall__pb2.WatchMatchRequest.SerializeToString,
                 response_deserializer=duelhall_dot_v1_dot_duelhall__pb2.MatchUpdate.FromString,
                 _registered_method=True)
+        self.WatchMatchBatched = channel.unary_stream(
+                '/duelhall.v1.MatchService/WatchMatchBatched',
+                request_serializer=duelhall_dot_v1_dot_duelhall__pb2.WatchMatchRequest.SerializeToString,
+                response_deserializer=duelhall_dot_v1_dot_duelhall__pb2.MatchUpdateBatch.FromString,
+                _registered_method=True)
         self.Play = channel.stream_stream(
                 '/duelhall.v1.MatchService/Play',
                 request_serializer=duelhall_dot_v1_dot_duelhall__pb2.PlayRequest.SerializeToString,
@@ -268,6 +273,14 @@ class MatchServiceServicer:
 
     def WatchMatch(self, request, context):
         """Streams the match's events after from_version, redacted for the viewer, then live ones until it ends.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def WatchMatchBatched(self, request, context):
+        """The same updates as WatchMatch, several to a message: every update ready when the stream writes, in
+        order. Costs the server a fraction per event (one message per command rather than one per event).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -355,6 +368,11 @@ def add_MatchServiceServicer_to_server(servicer, server):
                     servicer.WatchMatch,
                     request_deserializer=duelhall_dot_v1_dot_duelhall__pb2.WatchMatchRequest.FromString,
                     response_serializer=duelhall_dot_v1_dot_duelhall__pb2.MatchUpdate.SerializeToString,
+            ),
+            'WatchMatchBatched': grpc.unary_stream_rpc_method_handler(
+                    servicer.WatchMatchBatched,
+                    request_deserializer=duelhall_dot_v1_dot_duelhall__pb2.WatchMatchRequest.FromString,
+                    response_serializer=duelhall_dot_v1_dot_duelhall__pb2.MatchUpdateBatch.SerializeToString,
             ),
             'Play': grpc.stream_stream_rpc_method_handler(
                     servicer.Play,
@@ -577,6 +595,33 @@ class MatchService:
             '/duelhall.v1.MatchService/WatchMatch',
             duelhall_dot_v1_dot_duelhall__pb2.WatchMatchRequest.SerializeToString,
             duelhall_dot_v1_dot_duelhall__pb2.MatchUpdate.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def WatchMatchBatched(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_stream(
+            request,
+            target,
+            '/duelhall.v1.MatchService/WatchMatchBatched',
+            duelhall_dot_v1_dot_duelhall__pb2.WatchMatchRequest.SerializeToString,
+            duelhall_dot_v1_dot_duelhall__pb2.MatchUpdateBatch.FromString,
             options,
             channel_credentials,
             insecure,

@@ -117,3 +117,35 @@ async def test_a_live_watch_follows_commands_as_they_are_submitted(
     stream.cancel()
     assert received == list(range(created.version + 1, reply.version + 1))
     assert next(e.type for e in reply.events) == "TurnEnded"
+
+
+async def test_a_batched_watch_gets_the_same_updates_as_a_watch_live_and_resumed(
+    matches: pb_grpc.MatchServiceStub,
+) -> None:
+    created = await create_match(matches)
+    single = matches.WatchMatch(pb.WatchMatchRequest(match_id=created.match_id, token=created.tokens[0]))
+    batched = matches.WatchMatchBatched(pb.WatchMatchRequest(match_id=created.match_id, token=created.tokens[0]))
+    await single.wait_for_connection()
+    await batched.wait_for_connection()
+    await play_random(matches, created, seed=5)
+
+    async def updates(stream: object, unpack: bool) -> tuple[list[pb.MatchUpdate], int]:
+        found: list[pb.MatchUpdate] = []
+        messages = 0
+        async for message in stream:  # type: ignore[attr-defined]
+            messages += 1
+            found += list(message.updates) if unpack else [message]
+            if found[-1].match_ended:
+                return found, messages
+        return found, messages
+
+    one_by_one, _ = await asyncio.wait_for(updates(single, False), 30)
+    in_batches, messages = await asyncio.wait_for(updates(batched, True), 30)
+    # The events and the end are the same; who acts and the clock are as of when each stream rendered them.
+    assert [(u.event, u.match_ended) for u in in_batches] == [(u.event, u.match_ended) for u in one_by_one]
+    assert one_by_one[-1].match_ended
+    assert [u.event.version for u in in_batches] == list(range(1, len(in_batches) + 1))
+    assert messages < len(in_batches)  # a command's events travel together
+    resumed = matches.WatchMatchBatched(pb.WatchMatchRequest(match_id=created.match_id, from_version=3))
+    rest, _ = await asyncio.wait_for(updates(resumed, True), 30)
+    assert [u.event.version for u in rest] == list(range(4, len(in_batches) + 1))
