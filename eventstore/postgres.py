@@ -44,6 +44,7 @@ from eventstore.model import (
 )
 from eventstore.parts import AsyncRowsPart, AsyncSecretsPart, AsyncSnapshotsPart
 from eventstore.postgres_sql import SQL
+from eventstore.recent import RecentEvents
 from eventstore.schema import REVISION_QUERY, check_revision
 from eventstore.statements import MAX_VERSION, Sql, recorded
 from eventstore.subscription import HeadSignal, follow
@@ -91,6 +92,7 @@ class AsyncPostgresStore:
         self._signal = HeadSignal()
         self.stats = CommitStats(on_commit=on_commit)
         self._last = LastEvents()
+        self._recent = RecentEvents()
         self.runner = PoolRunner(pool, self._signal)
         self.secrets = AsyncSecretsPart(self.runner)
         self.snapshots = AsyncSnapshotsPart(self.runner)
@@ -234,7 +236,10 @@ class AsyncPostgresStore:
             if is_request_error(exc):  # a stale last event (another process appended) or a refused row
                 return None
             raise
-        return None if base is None else [_shifted(outcome, base) for outcome in result.outcomes]
+        if base is None:
+            return None
+        self._recent.add(base, [recorded((row[0] + base, *row[1:])) for row in result.event_rows])
+        return [_shifted(outcome, base) for outcome in result.outcomes]
 
     async def _append_checked(
         self, connection: asyncpg.Connection, requests: Sequence[AppendRequest]
@@ -250,6 +255,7 @@ class AsyncPostgresStore:
             result = plan(requests, known, position, now_micros())
             if result.event_rows:
                 await connection.fetchval(sql.WRITE.text, *sql.write_args(result, position))
+        self._recent.add(position, list(map(recorded, result.event_rows)))
         for request, facts in zip(requests, known, strict=True):
             if facts.version:
                 self._last.learn(request.stream_id, facts.version, facts.hash)
@@ -287,7 +293,10 @@ class AsyncPostgresStore:
         return stream
 
     async def read_all(self, from_position: int = 1, limit: int = 1000) -> list[RecordedEvent]:
-        """Up to ``limit`` events from ``from_position`` (inclusive), in global order."""
+        """Up to ``limit`` events from ``from_position`` (inclusive), in global order: this store's recent
+        commits from memory, up to the first position another process committed."""
+        if not self._signal.closed and (recent := self._recent.read(from_position, limit)) is not None:
+            return recent
         return list(map(recorded, await self.runner.read(SQL.READ_ALL, from_position=from_position, limit=limit)))
 
     async def last_version(self, stream_id: str) -> int:
