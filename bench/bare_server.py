@@ -1,8 +1,9 @@
 """The ceiling for bench/service.py: the same proto and the same store append, with trivial validation.
 
 It keeps a version per match in memory, checks that a command is a JSON object with a type, and appends two
-events through the real event store. Every match lasts ``--match-length`` commands. ``WatchMatch`` (the ceiling
-for bench/fanout.py) hands each event, encoded once, to every watcher's queue, and writes it from there.
+events through the real event store. Every match lasts ``--match-length`` commands, or until a concede.
+``WatchMatch`` (the ceiling for bench/fanout.py) hands each event, encoded once, to every watcher's queue,
+and writes it from there.
 
     python bench/bare_server.py --database-url URL [--listen 127.0.0.1:0]
 """
@@ -63,7 +64,7 @@ class BareMatches(pb_grpc.MatchServiceServicer):
         appended = await self._store.append(request.match_id, version, events, record)
         recorded_at = appended.recorded_at.isoformat().replace("+00:00", "Z")
         self._versions[request.match_id] = version + 2
-        ended = (version + 1) // 2 >= self._length
+        ended = (version + 1) // 2 >= self._length or command["type"] == "concede"
         to_act = [] if ended else [0]
         for offset, event in enumerate(events):
             last = offset == len(events) - 1
