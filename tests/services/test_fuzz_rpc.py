@@ -92,6 +92,7 @@ maybe_text = st.one_of(st.none(), hostile_text)
             "ListLegalCommands",
             "SubmitCommand",
             "WatchMatch",
+            "WatchMatchBatched",
             "ExportReplay",
             "ImportReplay",
             "VerifyReplay",
@@ -105,7 +106,7 @@ maybe_text = st.one_of(st.none(), hostile_text)
 async def test_malformed_bytes(server: Running, channel: grpc.aio.Channel, method: str, data: bytes) -> None:
     service = "RulesetService" if method in ("ListRulesets", "DescribeRuleset") else "MatchService"
     path = f"/duelhall.v1.{service}/{method}"
-    if method in ("WatchMatch", "WatchLifecycle"):
+    if method in ("WatchMatch", "WatchMatchBatched", "WatchLifecycle"):
         await _settles(channel.unary_stream(path)(data, timeout=0.5).read())
     else:
         await _settles(channel.unary_unary(path)(data, timeout=10))
@@ -148,11 +149,9 @@ async def test_reads(
         )
     )
     await _settles(matches.ExportReplay(pb.ExportReplayRequest(match_id=mid, token=tok), timeout=10))
-    await _settles(
-        matches.WatchMatch(
-            pb.WatchMatchRequest(match_id=mid, token=tok, from_version=version, include_view=view), timeout=0.5
-        ).read()
-    )
+    watch = pb.WatchMatchRequest(match_id=mid, token=tok, from_version=version, include_view=view)
+    await _settles(matches.WatchMatch(watch, timeout=0.5).read())
+    await _settles(matches.WatchMatchBatched(watch, timeout=0.5).read())
 
 
 @FUZZ
