@@ -1,0 +1,88 @@
+"""The read model on its own: rows by id, pages newest first with filters, and the keys that continue them."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from eventstore import AsyncEventStore, migrate, open_store
+from services.readmodel import ENDED, RUNNING, MatchRow, ReadModel, has_labels, is_order_key, order_key
+
+AT = datetime(2026, 12, 1, tzinfo=UTC)
+
+
+@pytest.fixture
+async def rows(tmp_path: Path) -> AsyncIterator[ReadModel]:
+    url = f"sqlite:///{tmp_path / 'rows.db'}"
+    migrate(url)
+    store: AsyncEventStore = await open_store(url)
+    try:
+        yield ReadModel(store)
+    finally:
+        await store.close()
+
+
+def row(position: int, ruleset: str = "duel", status: str = RUNNING, **labels: str) -> MatchRow:
+    return MatchRow(
+        match_id=f"{position:032x}",
+        ruleset=ruleset,
+        ruleset_version=1,
+        seats=("a", "b"),
+        status=status,
+        version=position,
+        outcome=None,
+        created_at=AT,
+        updated_at=AT,
+        seed_commitment="00",
+        labels=labels,
+        position=position,
+    )
+
+
+def test_order_keys_sort_newest_first_in_fixed_width() -> None:
+    keys = [order_key(p) for p in (1, 9, 10, 123_456_789)]
+    assert sorted(keys) == keys[::-1] and all(is_order_key(k) for k in keys)
+    assert not is_order_key("12") and not is_order_key("x" * 18)
+
+
+def test_labels_match_when_every_wanted_one_is_there() -> None:
+    assert has_labels({"cup": "a", "round": "1"}, {"cup": "a"})
+    assert has_labels({"cup": "a"}, None) and has_labels({}, {})
+    assert not has_labels({"cup": "a"}, {"cup": "b"}) and not has_labels({}, {"cup": "a"})
+
+
+async def test_a_row_is_found_by_id_and_rewritten_in_place(rows: ReadModel) -> None:
+    await rows.put(row(5))
+    await rows.put(row(5, status=ENDED))
+    found = await rows.get(f"{5:032x}")
+    assert found is not None and found.status == ENDED
+    listed, after = await rows.page(None, 10)
+    assert [r.status for r in listed] == [ENDED] and after is None
+    assert await rows.get(f"{6:032x}") is None
+
+
+async def test_pages_run_newest_first_through_the_filters_and_continue_after_their_key(rows: ReadModel) -> None:
+    for position in range(1, 301):
+        await rows.put(
+            row(
+                position,
+                "aq" if position % 3 == 0 else "duel",
+                ENDED if position % 2 else RUNNING,
+                cup=str(position % 5),
+            )
+        )
+    seen: list[int] = []
+    after = None
+    while True:
+        page, after = await rows.page(after, 7, ruleset="aq", status=RUNNING, labels={"cup": "0"})
+        seen += [r.position for r in page]
+        if after is None:
+            break
+    assert seen == [p for p in range(300, 0, -1) if p % 3 == 0 and p % 2 == 0 and p % 5 == 0]
+    everything, more = await rows.page(None, 500)
+    assert [r.position for r in everything] == list(range(300, 0, -1)) and more is None
+    await rows.clear()
+    assert await rows.page(None, 10) == ([], None)
