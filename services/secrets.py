@@ -11,12 +11,15 @@ from eventstore.urls import parse
 
 MASK = "***"
 _known: set[str] = set()
+_longest_first: tuple[str, ...] = ()
 
 
 def hide(secret: str | None) -> None:
     """Remember a secret so that ``scrub`` masks it (empty values are ignored)."""
+    global _longest_first
     if secret:
         _known.add(secret)
+        _longest_first = tuple(sorted(_known, key=len, reverse=True))
 
 
 def hide_url_password(url: str) -> None:
@@ -32,7 +35,7 @@ def hide_url_password(url: str) -> None:
 
 def scrub(text: str) -> str:
     """``text`` with every known secret replaced by ``***`` (longest first: one may contain another)."""
-    for secret in sorted(_known, key=len, reverse=True):
+    for secret in _longest_first:
         if secret in text:
             text = text.replace(secret, MASK)
     return text
