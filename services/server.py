@@ -4,6 +4,7 @@ reflection) and, on a second port, over HTTP (Connect and the viewer page)."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import signal
 
@@ -257,6 +258,9 @@ async def serve(config: ServerConfig, ready: asyncio.Event | None = None) -> Non
     """Runs until SIGINT or SIGTERM, then stops gracefully."""
     stop = signalled()
     running = await create_server(config)
+    # What start-up loaded (modules, descriptors, card data) lives as long as the process: out of the
+    # collector's sight, a full collection no longer walks it, which measured as a third of the fan-out's p99.
+    gc.freeze()
     if config.listen is not None:
         host = config.listen.rsplit(":", 1)[0]
         log.info(
