@@ -259,7 +259,7 @@ async def serve(config: ServerConfig, ready: asyncio.Event | None = None) -> Non
     stop = signalled()
     running = await create_server(config)
     # What start-up loaded (modules, descriptors, card data) lives as long as the process: out of the
-    # collector's sight, a full collection no longer walks it, which measured as a third of the fan-out's p99.
+    # collector's sight, a full collection no longer walks it (fan-out p99 at 300 spectators: 140-190 -> 55-65 ms).
     gc.freeze()
     if config.listen is not None:
         host = config.listen.rsplit(":", 1)[0]
