@@ -2,12 +2,12 @@
 method the Connect edge serves): method, protocol, match id, seat or role, status, latency.
 
 Wrapping at registration, not in a grpc.aio interceptor, costs nothing per call beyond the wrapper itself (an
-interceptor is awaited for every call and builds a new handler each time: measured at a tenth of a command's
-server time). The wrapper sees the decoded request, the status the servicer left (``rpc_errors`` aborts with a
-rich status whose ErrorInfo reason is read back here) and the time the call took; for a stream, the time it
-stayed open. It also refuses new calls once the server is shutting down, and tells the server when the last
-one in flight has ended. Tokens are never logged: the line names the seat a token opens, ``admin``,
-``spectator`` (no token) or ``unknown token``. Health checks log at debug.
+interceptor is awaited for every call and builds a new handler each time). The wrapper sees the decoded
+request, the status the servicer left (``rpc_errors`` aborts with a rich status whose ErrorInfo reason is read
+back here) and the time the call took; for a stream, the time it stayed open. It also refuses new calls once
+the server is shutting down, and tells the server when the last one in flight has ended. Tokens are never
+logged: the line names the seat a token opens, ``admin``, ``spectator`` (no token) or ``unknown token``.
+Health checks log at debug.
 """
 
 from __future__ import annotations
