@@ -35,6 +35,13 @@ class Outcome(msgspec.Struct, frozen=True):
     draw: bool
     reason: str
 
+    @classmethod
+    def two_seat(cls, winner: int | None, reason: str) -> Outcome:
+        """A two-seat match's end: ``winner`` beat the other seat, or a draw when there is none."""
+        if winner is None:
+            return cls(winners=(), losers=(), draw=True, reason=reason)
+        return cls(winners=(winner,), losers=(1 - winner,), draw=False, reason=reason)
+
 
 class Deadline(msgspec.Struct, frozen=True):
     """Who is on the clock, for how long, and the system command to submit when it runs out.

@@ -423,7 +423,7 @@ class MatchManager:
         assert hot.outcome is not None
         ended = lifecycle.MatchEnded(hot.match_id, created.ruleset, created.seats, labels, hot.outcome, hot.version)
         recorded = await lifecycle.record_end(self.store, ended)
-        await self._list(self.match_list.ended(ended, recorded.recorded_at), hot.match_id)
+        await self._list(self.match_list.ended(ended, recorded.recorded_at, row), hot.match_id)
 
     async def _list(self, listing: Awaitable[None], match_id: str) -> None:
         """Lists a change after its append committed: on a store fault the projection's subscription lists it

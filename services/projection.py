@@ -95,12 +95,13 @@ class MatchList:
         await self.rows.put(created_row(match_id, created, position, recorded_at, version, labels))
         self._remember(match_id, RUNNING)
 
-    async def ended(self, ended: lifecycle.MatchEnded, recorded_at: datetime) -> None:
-        """Marks a match ended (listing it first if its creation was never projected)."""
+    async def ended(self, ended: lifecycle.MatchEnded, recorded_at: datetime, listed: MatchRow | None = None) -> None:
+        """Marks a match ended (listing it first if its creation was never projected); ``listed``: its row as
+        the caller just read it."""
         match_id = ended.match_id
         if self._known.get(match_id) == ENDED:
             return
-        row = await self.rows.get(match_id) or await self._row_from_stream(match_id)
+        row = listed or await self.rows.get(match_id) or await self._row_from_stream(match_id)
         if row is not None and row.status != ENDED:
             await self.rows.put(ended_row(row, ended, recorded_at))
         self._remember(match_id, ENDED)

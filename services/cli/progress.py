@@ -1,4 +1,4 @@
-"""A rich progress bar for the long CLI commands (bulk export, prune)."""
+"""A rich progress bar for the long CLI commands (bulk export, prune, replay verify/import, selfplay)."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ from services.cli.common import err
 
 
 class Bar:
-    """A rich progress bar on stderr for ``services.archive``: one task, its total learnt once known."""
+    """A rich progress bar on stderr: one task, its total given or learnt once known (``services.archive``)."""
 
-    def __init__(self, description: str) -> None:
+    def __init__(self, description: str, total: int | None = None) -> None:
         self._progress = Progress(
             TextColumn("[bold]{task.description}"),
             BarColumn(),
@@ -19,7 +19,7 @@ class Bar:
             console=err,
             transient=True,
         )
-        self._task = self._progress.add_task(description, total=None)
+        self._task = self._progress.add_task(description, total=total)
 
     def __enter__(self) -> Bar:
         self._progress.start()

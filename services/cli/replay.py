@@ -11,7 +11,6 @@ from typing import Any
 
 import grpc
 import msgspec
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from engine import jsonbounds
@@ -117,15 +116,7 @@ def _each(files: Sequence[Path], what: str, check: Callable[[Path], tuple[bool, 
     """Runs ``check`` on every file under a progress bar; (failures, the summary table)."""
     table = Table("file", "result", "detail", title=f"replay {what}")
     failures = 0
-    with Progress(
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=err,
-        transient=True,
-    ) as progress:
-        task = progress.add_task(what, total=len(files))
+    with Bar(what, len(files)) as bar:
         for path in files:
             try:
                 ok, detail = check(path)
@@ -133,7 +124,7 @@ def _each(files: Sequence[Path], what: str, check: Callable[[Path], tuple[bool, 
                 ok, detail = False, describe(exc)
             failures += not ok
             table.add_row(str(path), "ok" if ok else "FAIL", detail)
-            progress.advance(task)
+            bar.advance()
     return failures, table
 
 

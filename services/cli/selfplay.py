@@ -6,14 +6,14 @@ import argparse
 import asyncio
 from typing import Any
 
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from engine import registry
 from engine.bots import BOT_KINDS
 from eventstore import migrate, open_store
 from services import selfplay
-from services.cli.common import err, out, positive
+from services.cli.common import out, positive
+from services.cli.progress import Bar
 from services.manager import MatchManager
 from services.secrets import hide_url_password
 
@@ -40,19 +40,8 @@ def run(args: argparse.Namespace) -> int:
         args.parser.error(str(exc.args[0]))
     except ValueError as exc:
         args.parser.error(str(exc))
-    with Progress(
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=err,
-        transient=True,
-    ) as progress:
-        task = progress.add_task(f"{ruleset.id} games", total=args.games)
-
-        def advance() -> None:
-            progress.advance(task)
-
+    with Bar(f"{ruleset.id} games", args.games) as bar:
+        advance = bar.advance
         if args.server:
             summary = asyncio.run(
                 selfplay.play_through_server(

@@ -356,8 +356,4 @@ def deadline(state: State) -> Deadline | None:
 def outcome(state: State) -> Outcome | None:
     """§10: None while the match runs."""
     result = state.result
-    if result is None:
-        return None
-    if result.winner is None:
-        return Outcome(winners=(), losers=(), draw=True, reason=result.reason)
-    return Outcome(winners=(result.winner,), losers=(1 - result.winner,), draw=False, reason=result.reason)
+    return None if result is None else Outcome.two_seat(result.winner, result.reason)

@@ -39,6 +39,4 @@ def outcome(state: State) -> Outcome | None:
     if result is None:
         return None
     reason = ",".join(dict.fromkeys(r.condition for r in result.reasons))
-    if result.outcome == "draw" or result.winner is None:
-        return Outcome(winners=(), losers=(), draw=True, reason=reason)
-    return Outcome(winners=(result.winner,), losers=(1 - result.winner,), draw=False, reason=reason)
+    return Outcome.two_seat(None if result.outcome == "draw" else result.winner, reason)
