@@ -8,8 +8,8 @@ from typing import Any
 
 import msgspec
 
-from engine.contract import Outcome, Ruleset
-from engine.match import Match
+from engine.contract import Outcome, Ruleset, Viewer
+from engine.match import MATCH_CREATED, Match, encode
 
 
 class MatchEvent(msgspec.Struct, frozen=True):
@@ -21,6 +21,16 @@ class MatchEvent(msgspec.Struct, frozen=True):
     data: bytes
     actor: str
     recorded_at: datetime
+
+
+def seen(ruleset: Ruleset, viewer: Viewer, type: str, event: Any, data: bytes) -> bytes:
+    """An event's JSON as ``viewer`` may see it: its recorded JSON when nothing of it is hidden (``MatchCreated``
+    is public, and ``redact`` hands back unchanged an event it hides nothing of), so most events are not encoded
+    again."""
+    if type == MATCH_CREATED:
+        return data
+    shown = ruleset.redact(event, viewer)
+    return data if shown is event else encode(shown)
 
 
 class HotMatch:

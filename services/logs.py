@@ -22,6 +22,8 @@ LEVELS = ("debug", "info", "warning", "error")
 _FIELDS = "duelhall_fields"
 _json = msgspec.json.Encoder(enc_hook=str)
 _handler: logging.Handler | None = None
+_second: tuple[int, str] = (-1, "")
+"""The last second a line was stamped in, and its text: the server writes many lines a second."""
 
 
 def fields(**values: Any) -> dict[str, Any]:
@@ -30,7 +32,11 @@ def fields(**values: Any) -> dict[str, Any]:
 
 
 def _timestamp(record: logging.LogRecord) -> str:
-    return datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    global _second
+    second, millis = divmod(int(record.created * 1000), 1000)
+    if second != _second[0]:
+        _second = (second, datetime.fromtimestamp(second, UTC).strftime("%Y-%m-%dT%H:%M:%S"))
+    return f"{_second[1]}.{millis:03d}Z"
 
 
 def _exception(formatter: logging.Formatter, record: logging.LogRecord) -> str:

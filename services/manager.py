@@ -51,7 +51,7 @@ from replays.storage import SEED_SECRET
 from services import lifecycle, limits
 from services.errors import Conflict, InvalidArgument, MatchNotFound, VersionMismatch
 from services.follower import Follower
-from services.hot import HotMatch, MatchEvent
+from services.hot import HotMatch, MatchEvent, seen
 from services.projection import MatchList
 from services.readmodel import MatchRow, row_for
 from services.tokens import TOKEN_SECRET_PREFIX, SeatToken, new_token, seat_for, token_hash, viewer_for
@@ -320,7 +320,7 @@ class MatchManager:
                 ]
                 await self._advanced(hot, decided.match, happened, command_id)
                 redacted = [
-                    RedactedEvent(m.version, m.type, encode(hot.ruleset.redact(m.event, viewer)), m.actor, at)
+                    RedactedEvent(m.version, m.type, seen(hot.ruleset, viewer, m.type, m.event, m.data), m.actor, at)
                     for m in happened
                 ]
                 return Submitted(redacted, hot.version, False, hot.ruleset.to_act(hot.state))
@@ -353,7 +353,7 @@ class MatchManager:
             RedactedEvent(
                 r.version,
                 r.type,
-                encode(hot.ruleset.redact(decoder.decode(r.data), viewer)),
+                seen(hot.ruleset, viewer, r.type, decoder.decode(r.data), r.data),
                 r.meta.actor,
                 r.meta.recorded_at,
             )

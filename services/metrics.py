@@ -71,14 +71,16 @@ class Metrics:
     def attach(self, observer: CallObserver, store: ObservedStore, timers: Timers, manager: MatchManager) -> None:
         """Feed the collectors from the server's parts."""
 
-        latency = functools.cache(self.rpc_seconds.labels)  # one child per (method, code), looked up once
+        # One child per label set, looked up once: ``labels`` takes a lock and checks its arguments every call.
+        latency = functools.cache(self.rpc_seconds.labels)
+        commands = functools.cache(self.commands.labels)
 
         def finished(call: Finished) -> None:
             latency(call.method, call.code).observe(call.seconds)
             if call.method == SUBMIT:
                 hot = manager.loaded(call.match_id)
                 result = ACCEPTED if call.code == "OK" else REJECTED
-                self.commands.labels(hot.ruleset.id if hot else "", result, call.reason).inc()
+                commands(hot.ruleset.id if hot else "", result, call.reason).inc()
 
         observer.listeners.append(finished)
         observer.stream_listeners.append(lambda method, change: self.watch_streams.labels(method).inc(change))

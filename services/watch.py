@@ -16,10 +16,10 @@ from typing import Generic, Protocol, TypeVar
 import msgspec
 
 from engine.contract import Viewer
-from engine.match import MATCH_CREATED, Match, apply, encode, event_decoder, restore, start
+from engine.match import Match, apply, encode, event_decoder, restore, start
 from eventstore import AsyncSnapshots, RecordedEvent
 from services.errors import Unavailable
-from services.hot import HotMatch, MatchEvent
+from services.hot import HotMatch, MatchEvent, seen
 from services.manager import RedactedEvent, snapshot_schema
 from services.timers import Armed
 
@@ -130,9 +130,7 @@ class Feed(Generic[T]):
             ended = happened.version == final
             after = latest if happened.version == hot.version else None
             for viewer in viewers:
-                data = (
-                    happened.data if happened.type == MATCH_CREATED else encode(ruleset.redact(happened.event, viewer))
-                )
+                data = seen(ruleset, viewer, happened.type, happened.event, happened.data)
                 redacted = RedactedEvent(happened.version, happened.type, data, happened.actor, happened.recorded_at)
                 plain = channel.groups.get((viewer, False))
                 if plain:
@@ -304,7 +302,7 @@ class Watch(Generic[T]):
                 base = _advance(hot, base, event)
             if recorded.version <= self.last:
                 continue
-            data = recorded.data if recorded.type == MATCH_CREATED else encode(hot.ruleset.redact(event, self.viewer))
+            data = seen(hot.ruleset, self.viewer, recorded.type, event, recorded.data)
             redacted = RedactedEvent(
                 recorded.version, recorded.type, data, recorded.meta.actor, recorded.meta.recorded_at
             )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -26,6 +27,13 @@ STATUS_FROM_PB = {pb.MATCH_STATUS_UNSPECIFIED: "", pb.MATCH_STATUS_RUNNING: RUNN
 
 def timestamp(at: datetime) -> str:
     """RFC 3339 in UTC with a Z suffix."""
+    return _timestamp(at, at.utcoffset())
+
+
+@functools.lru_cache(maxsize=256)
+def _timestamp(at: datetime, offset: timedelta | None) -> str:
+    # A command's events share one time, and each watcher's update repeats it. The offset is part of the key:
+    # equal instants in two time zones compare equal but print differently.
     return at.isoformat().replace("+00:00", "Z")
 
 
