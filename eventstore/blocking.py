@@ -72,9 +72,9 @@ class SyncPostgresStore:
         """See ``AsyncEventStore.last_version``."""
         return self._call(self._store.last_version(stream_id))
 
-    def read_commands(self, stream_id: str) -> list[tuple[CommandRecord, int, int]]:
+    def read_commands(self, stream_id: str, limit: int | None = None) -> list[tuple[CommandRecord, int, int]]:
         """See ``AsyncEventStore.read_commands``."""
-        return self._call(self._store.read_commands(stream_id))
+        return self._call(self._store.read_commands(stream_id, limit))
 
     def close(self) -> None:
         """Close the async store, then stop the loop thread."""

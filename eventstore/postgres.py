@@ -309,9 +309,10 @@ class AsyncPostgresStore:
         (row,) = await self.runner.read(SQL.READ_HEAD)
         return int(row[0])
 
-    async def read_commands(self, stream_id: str) -> list[tuple[CommandRecord, int, int]]:
-        """The stream's command log in order, each command with the first and last version it appended."""
-        rows = await self.runner.read(SQL.READ_COMMANDS, stream_id=stream_id)
+    async def read_commands(self, stream_id: str, limit: int | None = None) -> list[tuple[CommandRecord, int, int]]:
+        """See ``AsyncEventStore.read_commands``."""
+        last = MAX_VERSION if limit is None else limit
+        rows = await self.runner.read(SQL.READ_COMMANDS, stream_id=stream_id, limit=last)
         return [(CommandRecord(*row[:4]), row[4], row[5]) for row in rows]
 
     def subscribe(self, from_position: int = 1, linger: float = 0.0) -> AsyncIterator[RecordedEvent]:

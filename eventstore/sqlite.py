@@ -188,9 +188,10 @@ class SyncSqliteStore:
         """The global position of the last committed event."""
         return int(self.runner.read(SQL.READ_HEAD)[0][0])
 
-    def read_commands(self, stream_id: str) -> list[tuple[CommandRecord, int, int]]:
-        """The stream's command log in order: each command with the first and last version it appended."""
-        return [(CommandRecord(*r[:4]), r[4], r[5]) for r in self.runner.read(SQL.READ_COMMANDS, stream_id=stream_id)]
+    def read_commands(self, stream_id: str, limit: int | None = None) -> list[tuple[CommandRecord, int, int]]:
+        """See ``AsyncEventStore.read_commands``."""
+        rows = self.runner.read(SQL.READ_COMMANDS, stream_id=stream_id, limit=MAX_VERSION if limit is None else limit)
+        return [(CommandRecord(*r[:4]), r[4], r[5]) for r in rows]
 
     def close(self) -> None:
         """Close the connection."""

@@ -226,9 +226,9 @@ class AsyncSqliteStore:
         """The global position of the last committed event."""
         return await self._read(lambda store: store.head())
 
-    async def read_commands(self, stream_id: str) -> list[tuple[CommandRecord, int, int]]:
-        """The stream's command log in order, each command with the first and last version it appended."""
-        return await self._read(lambda store: store.read_commands(stream_id))
+    async def read_commands(self, stream_id: str, limit: int | None = None) -> list[tuple[CommandRecord, int, int]]:
+        """See ``AsyncEventStore.read_commands``."""
+        return await self._read(lambda store: store.read_commands(stream_id, limit))
 
     def subscribe(self, from_position: int = 1, linger: float = 0.0) -> AsyncIterator[RecordedEvent]:
         """Every event from ``from_position`` on, catching up then live; ends when the store closes."""

@@ -142,6 +142,7 @@ READ_COMMANDS = (
     )
     .where(commands.c.stream_id == bindparam("stream_id"))
     .order_by(commands.c.first_version)
+    .limit(bindparam("limit"))
 )
 READ_SECRETS = select(secrets.c.name, secrets.c.value).where(secrets.c.stream_id == bindparam("stream_id"))
 LOAD_SNAPSHOT = select(snapshots.c.version, snapshots.c.data).where(

@@ -78,7 +78,7 @@ async def record_end(store: AsyncEventStore, ended: MatchEnded) -> Appended:
 
 async def labels_of(store: AsyncEventStore, match_id: str) -> dict[str, str]:
     """The labels a match was created with (from its creation command)."""
-    commands = await store.read_commands(match_id)
+    commands = await store.read_commands(match_id, limit=1)
     return labels_in(commands[0][0].payload) if commands else {}
 
 

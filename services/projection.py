@@ -180,7 +180,7 @@ class MatchList:
             if not stored or stored[0].type != MATCH_CREATED:
                 return None
             first = stored[0]
-        commands = await self._store.read_commands(match_id)
+        commands = await self._store.read_commands(match_id, limit=1)
         version = commands[0][2] if commands else 1
         labels = lifecycle.labels_in(commands[0][0].payload) if commands else {}
         created = _created_decoder.decode(first.data)

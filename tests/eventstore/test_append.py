@@ -116,6 +116,16 @@ async def test_a_repeated_command_returns_the_first_result(store: AsyncEventStor
     assert [c.command_id for c, _, _ in await store.read_commands("m1")] == ["c1", "c2"]
 
 
+async def test_the_command_log_can_be_read_from_its_start_up_to_a_limit(store: AsyncEventStore) -> None:
+    for version, name in enumerate(("c1", "c2", "c3")):
+        await store.append("m1", version, events(name.upper()), command(name))
+    assert [(c.command_id, first, last) for c, first, last in await store.read_commands("m1", limit=2)] == [
+        ("c1", 1, 1),
+        ("c2", 2, 2),
+    ]
+    assert await store.read_commands("m1", limit=0) == []
+
+
 async def test_two_stores_on_one_database_keep_each_stream_consistent(database: str) -> None:
     """Two service instances: each learns of the other's appends from the database, never from memory."""
     first, second = await open_store(database), await open_store(database)
