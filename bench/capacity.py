@@ -104,31 +104,22 @@ async def long_match(store: AsyncSqliteStore | AsyncPostgresStore, events: int, 
             tuple(sorted(hidden.items())),
         )
     ]
-    version = setup
-    filler = played[setup:]
     snapshot_at = events - tail
-    while version < snapshot_at:
-        chunk = [filler[(version + i) % len(filler)] for i in range(min(3, snapshot_at - version))]
-        requests.append(
-            AppendRequest(
-                match_id,
-                version,
-                new(chunk),
-                CommandRecord(f"c{version}", "0", type_tag(chunk[0]), b'{"type":"engage"}'),
+    filler = played[setup:]
+    before_snapshot = [filler[version % len(filler)] for version in range(setup, snapshot_at)]
+    version = setup
+    for part in (before_snapshot, real_tail):
+        for index in range(0, len(part), 3):
+            chunk = part[index : index + 3]
+            requests.append(
+                AppendRequest(
+                    match_id,
+                    version,
+                    new(chunk),
+                    CommandRecord(f"c{version}", "0", type_tag(chunk[0]), b'{"type":"engage"}'),
+                )
             )
-        )
-        version += len(chunk)
-    for index in range(0, len(real_tail), 3):
-        chunk = real_tail[index : index + 3]
-        requests.append(
-            AppendRequest(
-                match_id,
-                version,
-                new(chunk),
-                CommandRecord(f"c{version}", "0", type_tag(chunk[0]), b'{"type":"engage"}'),
-            )
-        )
-        version += len(chunk)
+            version += len(chunk)
     for first in range(0, len(requests), 200):
         outcomes = await store.append_batch(requests[first : first + 200])
         assert all(not isinstance(o, Exception) for o in outcomes), outcomes
