@@ -25,8 +25,7 @@ class MatchEvent(msgspec.Struct, frozen=True):
 
 def seen(ruleset: Ruleset, viewer: Viewer, type: str, event: Any, data: bytes) -> bytes:
     """An event's JSON as ``viewer`` may see it: its recorded JSON when nothing of it is hidden (``MatchCreated``
-    is public, and ``redact`` hands back unchanged an event it hides nothing of), so most events are not encoded
-    again."""
+    is public; an event ``redact`` hands back as it is), so that most events are not encoded a second time."""
     if type == MATCH_CREATED:
         return data
     shown = ruleset.redact(event, viewer)
