@@ -17,6 +17,8 @@ from engine.rng import Rng
 from engine.rulesets.card_monsters.codes import Code
 from engine.rulesets.card_monsters.data import (
     CATALOG,
+    EQUIPMENT_IDS,
+    MONSTER_COLOURS,
     Card,
     ConsumableCard,
     Damage,
@@ -77,10 +79,9 @@ def check_play_monster(state: State, actor: Actor, cmd: PlayMonster) -> tuple[Mo
     if not isinstance(card, MonsterCard):
         raise Rejected(Code.NOT_A_MONSTER, f"{cmd.card} is not a monster")
     field = state.sides[state.active].field
-    empty = [p for p in POSITIONS if field[p - 1] is None]
-    if not empty:
+    if None not in field:
         raise Rejected(Code.FIELD_FULL, "all three positions are occupied")
-    return card, empty[0], _pay(state, card.cost)
+    return card, field.index(None) + 1, _pay(state, card.cost)
 
 
 def check_equip(state: State, actor: Actor, cmd: Equip) -> tuple[EquipmentCard, Monster, int]:
@@ -89,7 +90,7 @@ def check_equip(state: State, actor: Actor, cmd: Equip) -> tuple[EquipmentCard, 
     if not isinstance(card, EquipmentCard):
         raise Rejected(Code.NOT_EQUIPMENT, f"{cmd.card} is not equipment")
     monster = _own_monster(state, cmd.position)
-    colour = _colour(monster)
+    colour = MONSTER_COLOURS[monster.card_id]
     if card.colour != "grey" and card.colour != colour:
         raise Rejected(Code.COLOUR_MISMATCH, f"{card.colour} equipment does not fit a {colour} monster")
     return card, monster, _pay(state, card.cost)
@@ -172,12 +173,6 @@ def _pay(state: State, cost: int) -> int:
     if crystals < cost:
         raise Rejected(Code.NOT_ENOUGH_CRYSTALS, f"costs {cost}, you have {crystals}")
     return crystals - cost
-
-
-def _colour(monster: Monster) -> str:
-    entry = CATALOG[monster.card_id]
-    assert isinstance(entry, MonsterCard)
-    return entry.colour
 
 
 # --- emission (§7 effects, §8) ----------------------------------------------------------------------------
@@ -289,37 +284,43 @@ def decide_folded(state: State, actor: Actor, cmd: Command, rng: Rng) -> tuple[l
     return tape.events, tape.state
 
 
-def _hand_items(state: State) -> list[tuple[str, Card]]:
-    card_ids = state.card_ids
-    return [(card, CATALOG[card_ids[card]]) for card in state.sides[state.active].hand_items]
-
-
-def _targets(card: ConsumableCard) -> tuple[int | None, ...]:
-    """Ascending target positions, or null for an untargeted effect (§7 canonical order)."""
-    return (None,) if isinstance(card.effect, GainCrystals) else POSITIONS
-
-
 def _play_candidates(state: State, seat: int) -> list[PlayMonster]:
     return [PlayMonster(card) for card in state.sides[state.active].hand_monsters]
 
 
 def _equip_candidates(state: State, seat: int) -> list[Equip]:
-    return [Equip(card, p) for card, entry in _hand_items(state) if isinstance(entry, EquipmentCard) for p in POSITIONS]
+    card_ids = state.card_ids
+    return [
+        Equip(card, p)
+        for card in state.sides[state.active].hand_items
+        if card_ids[card] in EQUIPMENT_IDS
+        for p in POSITIONS
+    ]
 
 
 def _consumable_candidates(state: State, seat: int) -> list[UseConsumable]:
+    card_ids = state.card_ids
     return [
         UseConsumable(card, target)
-        for card, entry in _hand_items(state)
-        if isinstance(entry, ConsumableCard)
-        for target in _targets(entry)
+        for card in state.sides[state.active].hand_items
+        for target in _CONSUMABLE_TARGETS.get(card_ids[card], ())
     ]
 
 
 def _sacrifice_candidates(state: State, seat: int) -> list[Sacrifice]:
     side = state.sides[state.active]
     by_card = [Sacrifice(card=card) for card in (*side.hand_monsters, *side.hand_items)]
-    return [*by_card, *(Sacrifice(position=p) for p in POSITIONS)]
+    by_card.extend(_FIELD_SACRIFICES)
+    return by_card
+
+
+_CONSUMABLE_TARGETS: dict[str, tuple[int | None, ...]] = {
+    card.id: (None,) if isinstance(card.effect, GainCrystals) else POSITIONS
+    for card in CATALOG.values()
+    if isinstance(card, ConsumableCard)
+}
+"""Each consumable's targets in §7 canonical order: ascending positions, or null for an untargeted effect."""
+_FIELD_SACRIFICES = tuple(Sacrifice(position=p) for p in POSITIONS)
 
 
 _ENGAGE = (Engage(),)
