@@ -7,7 +7,8 @@ the canonical candidates of §7 through the same two, so there is no second lega
 
 from __future__ import annotations
 
-from typing import assert_never
+from collections.abc import Callable
+from typing import Any, get_args
 
 from engine.contract import Actor, Deadline, Outcome
 from engine.errors import Rejected
@@ -261,27 +262,61 @@ def emit_concede(tape: Tape[State, Event], seat: int) -> None:
 
 def decide_folded(state: State, actor: Actor, cmd: Command, rng: Rng) -> tuple[list[Event], State]:
     """The events for ``cmd`` from ``actor``, or ``Rejected`` with the code of §7."""
-    precheck(state, actor, str(type(cmd).__struct_config__.tag))
+    kind, decide = _DECIDERS[type(cmd)]
+    precheck(state, actor, kind)
     tape = Tape(state, evolve)
-    match cmd:
-        case PlayMonster():
-            emit_play_monster(tape, cmd, check_play_monster(state, actor, cmd))
-        case Equip():
-            emit_equip(tape, cmd, check_equip(state, actor, cmd))
-        case UseConsumable():
-            emit_use_consumable(tape, cmd, check_use_consumable(state, actor, cmd))
-        case Sacrifice():
-            emit_sacrifice(tape, cmd, check_sacrifice(state, actor, cmd))
-        case Engage():
-            end_turn(tape, "engage", rng)
-        case Concede():
-            emit_concede(tape, check_concede(state, actor, cmd))
-        case Timeout():
-            check_timeout(state, actor, cmd)
-            end_turn(tape, "timeout", rng)
-        case _:
-            assert_never(cmd)
+    decide(tape, actor, cmd, rng)
     return tape.events, tape.state
+
+
+# Each command's check and emission, found by one lookup on the exact type. A match statement tried its
+# class patterns in turn, each miss an isinstance call on a msgspec class, so engage, the fifth case, paid
+# about 0.3 µs before its own work.
+
+
+def _decide_play_monster(tape: Tape[State, Event], actor: Actor, cmd: PlayMonster, rng: Rng) -> None:
+    emit_play_monster(tape, cmd, check_play_monster(tape.state, actor, cmd))
+
+
+def _decide_equip(tape: Tape[State, Event], actor: Actor, cmd: Equip, rng: Rng) -> None:
+    emit_equip(tape, cmd, check_equip(tape.state, actor, cmd))
+
+
+def _decide_use_consumable(tape: Tape[State, Event], actor: Actor, cmd: UseConsumable, rng: Rng) -> None:
+    emit_use_consumable(tape, cmd, check_use_consumable(tape.state, actor, cmd))
+
+
+def _decide_sacrifice(tape: Tape[State, Event], actor: Actor, cmd: Sacrifice, rng: Rng) -> None:
+    emit_sacrifice(tape, cmd, check_sacrifice(tape.state, actor, cmd))
+
+
+def _decide_engage(tape: Tape[State, Event], actor: Actor, cmd: Engage, rng: Rng) -> None:
+    end_turn(tape, "engage", rng)
+
+
+def _decide_concede(tape: Tape[State, Event], actor: Actor, cmd: Concede, rng: Rng) -> None:
+    emit_concede(tape, check_concede(tape.state, actor, cmd))
+
+
+def _decide_timeout(tape: Tape[State, Event], actor: Actor, cmd: Timeout, rng: Rng) -> None:
+    check_timeout(tape.state, actor, cmd)
+    end_turn(tape, "timeout", rng)
+
+
+_DECIDERS: dict[type, tuple[str, Callable[[Tape[State, Event], Actor, Any, Rng], None]]] = {
+    command: (str(command.__struct_config__.tag), decide)
+    for command, decide in (
+        (PlayMonster, _decide_play_monster),
+        (Equip, _decide_equip),
+        (UseConsumable, _decide_use_consumable),
+        (Sacrifice, _decide_sacrifice),
+        (Engage, _decide_engage),
+        (Concede, _decide_concede),
+        (Timeout, _decide_timeout),
+    )
+}
+"""Each command type's tag (for ``precheck``) and the function that checks and emits it."""
+assert set(_DECIDERS) == set(get_args(Command)), "every command type has its decider"
 
 
 def _play_candidates(state: State, seat: int) -> list[PlayMonster]:
