@@ -159,3 +159,8 @@ def _profiles() -> dict[tuple[str, str | None], Profile]:
 
 PROFILES = _profiles()
 """Effective attacks and traits by (monster id, equipment id or None)."""
+
+MONSTER_COLOURS: dict[str, Colour] = {c.id: c.colour for c in CATALOG.values() if isinstance(c, MonsterCard)}
+"""Each monster's colour by catalog id, for the equip check's colour rule."""
+EQUIPMENT_IDS = frozenset(c.id for c in CATALOG.values() if isinstance(c, EquipmentCard))
+"""The catalog ids of equipment, so equip candidates need no catalog entry."""

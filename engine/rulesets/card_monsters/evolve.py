@@ -1,12 +1,13 @@
 """The fold of card_monsters: ``evolve(state, event) -> state`` and nothing else (card_monsters.md §5-§10).
 
 Events carry their results (totals, hp, the drawn card), so the fold only places them; it validates
-nothing and needs no RNG. Cases are ordered by how often they occur in play.
+nothing and needs no RNG.
 """
 
 from __future__ import annotations
 
-from typing import assert_never
+from collections.abc import Callable
+from typing import Any, get_args
 
 from msgspec.structs import replace
 
@@ -41,48 +42,110 @@ from engine.tuples import drop
 
 def evolve(state: State, event: Event) -> State:
     """The state after ``event``."""
-    match event:
-        case CrystalsGained(seat=s, total=total):
-            return _with_side(state, s, replace(state.sides[s], crystals=total))
-        case CardDrawn(seat=s, pile=pile, card=card):
-            return _with_side(state, s, _draw(state.sides[s], pile, card))
-        case AttackHit(target_seat=s, target_position=p, hp=hp) | EffectHit(target_seat=s, target_position=p, hp=hp):
-            return _with_side(state, s, _set_hp(state.sides[s], p, hp))
-        case TurnStarted(turn=turn, seat=s):
-            state = replace(state, turn=turn, active=s, status=MAIN)
-            return _with_side(state, s, replace(state.sides[s], sacrifice_used=False))
-        case TurnEnded():
-            return state
-        case MonsterPlayed(seat=s, card=card, card_id=card_id, position=p, crystals=crystals):
-            return _with_side(state, s, _play(state.sides[s], card, card_id, p, crystals))
-        case EquipmentAttached():
-            return _with_side(state, event.seat, _attach(state.sides[event.seat], event))
-        case ConsumableUsed(seat=s, card=card, crystals=crystals):
-            side = state.sides[s]
-            side = replace(
-                side, hand_items=drop(side.hand_items, card), discard=(*side.discard, card), crystals=crystals
-            )
-            return _with_side(state, s, side)
-        case MonsterHealed(seat=s, position=p, hp=hp):
-            return _with_side(state, s, _set_hp(state.sides[s], p, hp))
-        case MonsterDestroyed(seat=s, position=p):
-            side = _remove(state.sides[s], p)
-            return _with_side(state, s, replace(side, losses=side.losses + 1))
-        case MonsterMoved(seat=s, from_=origin, to=to):
-            return _with_side(state, s, _move(state.sides[s], origin, to))
-        case Sacrificed():
-            return _with_side(state, event.seat, _sacrifice(state.sides[event.seat], event))
-        case MatchEnded(result=result, winner=winner, reason=reason, losses=losses):
-            return replace(state, status=OVER, result=Result(result, winner, reason, losses))
-        case PileShuffled(seat=s, pile=pile, order=order):
-            assert order is not None, "the fold takes full events, never a viewer's redacted copy"
-            side = state.sides[s]
-            side = replace(side, monster_pile=order) if pile == "monster" else replace(side, item_pile=order)
-            return _with_side(state, s, side)
-        case FirstPlayerChosen(seat=s):
-            return replace(state, active=s)
-        case _:
-            assert_never(event)
+    return _FOLDS[type(event)](state, event)
+
+
+# One function per event type, found by one lookup on the exact type. A match statement tried its class
+# patterns in turn, each miss an isinstance call on a msgspec class, and the fold took twice as long.
+
+
+def _crystals_gained(state: State, event: CrystalsGained) -> State:
+    s = event.seat
+    return _with_side(state, s, replace(state.sides[s], crystals=event.total))
+
+
+def _card_drawn(state: State, event: CardDrawn) -> State:
+    s = event.seat
+    return _with_side(state, s, _draw(state.sides[s], event.pile, event.card))
+
+
+def _hit(state: State, event: AttackHit | EffectHit) -> State:
+    s = event.target_seat
+    return _with_side(state, s, _set_hp(state.sides[s], event.target_position, event.hp))
+
+
+def _turn_started(state: State, event: TurnStarted) -> State:
+    s = event.seat
+    state = replace(state, turn=event.turn, active=s, status=MAIN)
+    return _with_side(state, s, replace(state.sides[s], sacrifice_used=False))
+
+
+def _turn_ended(state: State, event: TurnEnded) -> State:
+    return state
+
+
+def _monster_played(state: State, event: MonsterPlayed) -> State:
+    s = event.seat
+    return _with_side(state, s, _play(state.sides[s], event.card, event.card_id, event.position, event.crystals))
+
+
+def _equipment_attached(state: State, event: EquipmentAttached) -> State:
+    return _with_side(state, event.seat, _attach(state.sides[event.seat], event))
+
+
+def _consumable_used(state: State, event: ConsumableUsed) -> State:
+    s, card = event.seat, event.card
+    side = state.sides[s]
+    side = replace(side, hand_items=drop(side.hand_items, card), discard=(*side.discard, card), crystals=event.crystals)
+    return _with_side(state, s, side)
+
+
+def _monster_healed(state: State, event: MonsterHealed) -> State:
+    s = event.seat
+    return _with_side(state, s, _set_hp(state.sides[s], event.position, event.hp))
+
+
+def _monster_destroyed(state: State, event: MonsterDestroyed) -> State:
+    s = event.seat
+    side = _remove(state.sides[s], event.position)
+    return _with_side(state, s, replace(side, losses=side.losses + 1))
+
+
+def _monster_moved(state: State, event: MonsterMoved) -> State:
+    s = event.seat
+    return _with_side(state, s, _move(state.sides[s], event.from_, event.to))
+
+
+def _sacrificed(state: State, event: Sacrificed) -> State:
+    return _with_side(state, event.seat, _sacrifice(state.sides[event.seat], event))
+
+
+def _match_ended(state: State, event: MatchEnded) -> State:
+    return replace(state, status=OVER, result=Result(event.result, event.winner, event.reason, event.losses))
+
+
+def _pile_shuffled(state: State, event: PileShuffled) -> State:
+    order = event.order
+    assert order is not None, "the fold takes full events, never a viewer's redacted copy"
+    s = event.seat
+    side = state.sides[s]
+    side = replace(side, monster_pile=order) if event.pile == "monster" else replace(side, item_pile=order)
+    return _with_side(state, s, side)
+
+
+def _first_player_chosen(state: State, event: FirstPlayerChosen) -> State:
+    return replace(state, active=event.seat)
+
+
+_FOLDS: dict[type, Callable[[State, Any], State]] = {
+    CrystalsGained: _crystals_gained,
+    CardDrawn: _card_drawn,
+    AttackHit: _hit,
+    EffectHit: _hit,
+    TurnStarted: _turn_started,
+    TurnEnded: _turn_ended,
+    MonsterPlayed: _monster_played,
+    EquipmentAttached: _equipment_attached,
+    ConsumableUsed: _consumable_used,
+    MonsterHealed: _monster_healed,
+    MonsterDestroyed: _monster_destroyed,
+    MonsterMoved: _monster_moved,
+    Sacrificed: _sacrificed,
+    MatchEnded: _match_ended,
+    PileShuffled: _pile_shuffled,
+    FirstPlayerChosen: _first_player_chosen,
+}
+assert set(_FOLDS) == set(get_args(Event)), "every event type has its fold"
 
 
 def _with_side(state: State, seat: int, side: Side) -> State:

@@ -77,19 +77,23 @@ def compact(tape: Tape[State, Event], seat: int) -> None:
 def monsters_remaining(state: State, seat: int) -> int:
     """§8.9: occupied positions + hand monsters + monster pile."""
     side = state.sides[seat]
-    return sum(m is not None for m in side.field) + len(side.hand_monsters) + len(side.monster_pile)
+    field = side.field
+    return len(field) - field.count(None) + len(side.hand_monsters) + len(side.monster_pile)
 
 
 def check_elimination(tape: Tape[State, Event]) -> bool:
     """§10.1: ends the match if a seat has no monster left; True when it did."""
-    out = [seat for seat in (0, 1) if monsters_remaining(tape.state, seat) == 0]
-    if not out:
+    # Runs after nearly every command: each seat is counted once, with no list or generator built.
+    state = tape.state
+    out_0 = monsters_remaining(state, 0) == 0
+    out_1 = monsters_remaining(state, 1) == 0
+    if not (out_0 or out_1):
         return False
-    losses = _losses(tape.state)
-    if len(out) == 2:
+    losses = _losses(state)
+    if out_0 and out_1:
         tape.emit(MatchEnded("draw", None, "eliminated", losses))
     else:
-        tape.emit(MatchEnded("win", 1 - out[0], "eliminated", losses))
+        tape.emit(MatchEnded("win", 1 if out_0 else 0, "eliminated", losses))
     return True
 
 
