@@ -81,6 +81,9 @@ class MatchList:
         self._position = 0
         self._saved = 0
         self._task: asyncio.Task[None] | None = None
+        self._rebuilding = asyncio.Lock()
+        """Held by a rebuild, and by the manager's writes: one of them landing between the rebuild's clearing
+        and its projecting would be marked done, and its row never written again."""
 
     async def created(
         self,
@@ -92,12 +95,17 @@ class MatchList:
         labels: dict[str, str],
     ) -> None:
         """Lists a match the manager just created (its stream is new, so it has no row yet)."""
-        await self.rows.put(created_row(match_id, created, position, recorded_at, version, labels))
-        self._remember(match_id, RUNNING)
+        async with self._rebuilding:
+            await self.rows.put(created_row(match_id, created, position, recorded_at, version, labels))
+            self._remember(match_id, RUNNING)
 
     async def ended(self, ended: lifecycle.MatchEnded, recorded_at: datetime, listed: MatchRow | None = None) -> None:
         """Marks a match ended (listing it first if its creation was never projected); ``listed``: its row as
         the caller just read it."""
+        async with self._rebuilding:
+            await self._end(ended, recorded_at, listed)
+
+    async def _end(self, ended: lifecycle.MatchEnded, recorded_at: datetime, listed: MatchRow | None = None) -> None:
         match_id = ended.match_id
         if self._known.get(match_id) == ENDED:
             return
@@ -108,10 +116,11 @@ class MatchList:
 
     async def relist(self, match_id: str) -> None:
         """Writes the match's running row again from its stream (an import, possibly listed half-way)."""
-        row = await self._row_from_stream(match_id)
-        if row is not None:
-            await self.rows.put(row)
-            self._remember(match_id, RUNNING)
+        async with self._rebuilding:
+            row = await self._row_from_stream(match_id)
+            if row is not None:
+                await self.rows.put(row)
+                self._remember(match_id, RUNNING)
 
     async def catch_up(self) -> int:
         """Projects every event after the checkpoint (all of them, list cleared first, when there is none);
@@ -128,10 +137,16 @@ class MatchList:
         return created
 
     async def rebuild(self) -> int:
-        """Clears the list and projects every event again."""
-        await self._store.rows.clear(CHECKPOINT)
-        self._known.clear()
-        return await self.catch_up()
+        """Clears the list and projects every event again; the subscription, if started, pauses meanwhile."""
+        async with self._rebuilding:
+            following = self._task is not None
+            await self._halt()
+            await self._store.rows.clear(CHECKPOINT)
+            self._known.clear()
+            created = await self.catch_up()
+            if following:
+                self.start()
+            return created
 
     def start(self) -> None:
         """Follows the store from the position ``catch_up`` reached."""
@@ -140,13 +155,18 @@ class MatchList:
     async def stop(self) -> None:
         if self._task is None:
             return
-        self._task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await self._task
+        await self._halt()
         try:
             await self._save()
         except StoreError as exc:
             log.warning("match list checkpoint not saved at shutdown: %s", exc)
+
+    async def _halt(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
 
     async def _run(self) -> None:
         while True:
@@ -169,7 +189,7 @@ class MatchList:
                 await self.rows.put(row)
             self._remember(recorded.stream_id, RUNNING)
         elif recorded.type == lifecycle.MATCH_ENDED and recorded.stream_id.startswith(lifecycle.ENDED_STREAM_PREFIX):
-            await self.ended(_ended_decoder.decode(recorded.data), recorded.meta.recorded_at)
+            await self._end(_ended_decoder.decode(recorded.data), recorded.meta.recorded_at)
         self._position = recorded.position
         return created
 

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from pathlib import Path
 
+import msgspec
 import pytest
 
 from eventstore import AsyncEventStore, migrate, open_store
 from services import lifecycle
 from services.manager import MatchManager
-from services.projection import MatchList
+from services.projection import CHECKPOINT, MatchList
 from services.readmodel import ENDED, RUNNING, MatchRow, ReadModel
 from tests.services.test_manager import SEATS, play
 
@@ -92,3 +94,37 @@ async def test_an_end_recorded_before_its_creation_was_listed_lists_the_match_en
     row = await ReadModel(store).get(match_id)
     assert row is not None and (row.status, row.version, row.outcome) == (ENDED, hot.version, hot.outcome)
     assert row.seed_commitment == hot.match.created.seed_commitment
+
+
+async def test_an_end_reported_while_the_list_is_rebuilt_waits_and_the_row_survives(
+    store: AsyncEventStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    manager = MatchManager(store)
+    match_id = (await manager.create("card_monsters", SEATS, {}, labels={"cup": "a"})).row.match_id
+    await play(manager, match_id, 10_000)
+    (recorded,) = await store.read_stream(f"{lifecycle.ENDED_STREAM_PREFIX}{match_id}")
+    end = msgspec.json.decode(recorded.data, type=lifecycle.MatchEnded)
+    match_list = MatchList(store)
+    # The rebuild pauses where it has forgotten what it listed and has not yet cleared the rows: the moment an
+    # end written by the manager would be cleared away, then skipped as already listed.
+    paused, resume = asyncio.Event(), asyncio.Event()
+    checkpoint = store.rows.get
+
+    async def held(table: str, key: str) -> bytes | None:
+        if table == CHECKPOINT and not resume.is_set():
+            paused.set()
+            await resume.wait()
+        return await checkpoint(table, key)
+
+    monkeypatch.setattr(store.rows, "get", held)
+    rebuilding = asyncio.create_task(match_list.rebuild())
+    await paused.wait()
+    reported = asyncio.create_task(match_list.ended(end, recorded.meta.recorded_at))
+    # A window to see that the end does not run under the paused rebuild (unguarded, it ends within it).
+    await asyncio.wait({reported}, timeout=0.2)
+    assert not reported.done()
+    resume.set()
+    assert await rebuilding == 1
+    await reported
+    row = await ReadModel(store).get(match_id)
+    assert row is not None and (row.status, row.labels) == (ENDED, {"cup": "a"})
