@@ -81,9 +81,6 @@ class MatchList:
         self._position = 0
         self._saved = 0
         self._task: asyncio.Task[None] | None = None
-        self._rebuilding = asyncio.Lock()
-        """Held by a rebuild, and by the manager's writes: one of them landing between the rebuild's clearing
-        and its projecting would be marked done, and its row never written again."""
 
     async def created(
         self,
@@ -95,19 +92,19 @@ class MatchList:
         labels: dict[str, str],
     ) -> None:
         """Lists a match the manager just created (its stream is new, so it has no row yet)."""
-        async with self._rebuilding:
-            await self.rows.put(created_row(match_id, created, position, recorded_at, version, labels))
-            self._remember(match_id, RUNNING)
+        await self.rows.put(created_row(match_id, created, position, recorded_at, version, labels))
+        self._remember(match_id, RUNNING)
 
     async def ended(self, ended: lifecycle.MatchEnded, recorded_at: datetime, listed: MatchRow | None = None) -> None:
         """Marks a match ended (listing it first if its creation was never projected); ``listed``: its row as
         the caller just read it."""
-        async with self._rebuilding:
-            await self._end(ended, recorded_at, listed)
+        await self._end(ended, recorded_at, listed)
 
-    async def _end(self, ended: lifecycle.MatchEnded, recorded_at: datetime, listed: MatchRow | None = None) -> None:
+    async def _end(
+        self, ended: lifecycle.MatchEnded, recorded_at: datetime, listed: MatchRow | None = None, trusted: bool = True
+    ) -> None:
         match_id = ended.match_id
-        if self._known.get(match_id) == ENDED:
+        if trusted and self._known.get(match_id) == ENDED:
             return
         row = listed or await self.rows.get(match_id) or await self._row_from_stream(match_id)
         if row is not None and row.status != ENDED:
@@ -116,15 +113,15 @@ class MatchList:
 
     async def relist(self, match_id: str) -> None:
         """Writes the match's running row again from its stream (an import, possibly listed half-way)."""
-        async with self._rebuilding:
-            row = await self._row_from_stream(match_id)
-            if row is not None:
-                await self.rows.put(row)
-                self._remember(match_id, RUNNING)
+        row = await self._row_from_stream(match_id)
+        if row is not None:
+            await self.rows.put(row)
+            self._remember(match_id, RUNNING)
 
-    async def catch_up(self) -> int:
+    async def catch_up(self, trusted: bool = True) -> int:
         """Projects every event after the checkpoint (all of them, list cleared first, when there is none);
-        returns how many matches were created in what it projected."""
+        returns how many matches were created in what it projected. ``trusted``: whether the statuses this
+        list remembers may spare it reading a row."""
         saved = await self._store.rows.get(CHECKPOINT, _CHECKPOINT_KEY)
         if saved is None:
             await self.rows.clear()
@@ -132,21 +129,23 @@ class MatchList:
         created = 0
         while batch := await self._store.read_all(self._position + 1, _PAGE):
             for recorded in batch:
-                created += await self._project(recorded)
+                created += await self._project(recorded, trusted)
         await self._save()
         return created
 
     async def rebuild(self) -> int:
-        """Clears the list and projects every event again; the subscription, if started, pauses meanwhile."""
-        async with self._rebuilding:
-            following = self._task is not None
-            await self._halt()
-            await self._store.rows.clear(CHECKPOINT)
-            self._known.clear()
-            created = await self.catch_up()
-            if following:
-                self.start()
-            return created
+        """Clears the list and projects every event again; the subscription, if started, pauses meanwhile.
+
+        The manager goes on listing its own writes. One that lands before the clearing is lost with it, yet
+        remembered as listed: so the rebuild trusts no remembered status and reads each match's row."""
+        following = self._task is not None
+        await self._halt()
+        await self._store.rows.clear(CHECKPOINT)
+        self._known.clear()
+        created = await self.catch_up(trusted=False)
+        if following:
+            self.start()
+        return created
 
     def start(self) -> None:
         """Follows the store from the position ``catch_up`` reached."""
@@ -180,16 +179,16 @@ class MatchList:
                 log.warning("match list paused at position %d: %s; retrying in %.0f s", self._position, exc, RETRY)
                 await asyncio.sleep(RETRY)
 
-    async def _project(self, recorded: RecordedEvent) -> bool:
+    async def _project(self, recorded: RecordedEvent, trusted: bool = True) -> bool:
         """Brings the list up to date with one event; True if it created a match."""
         created = recorded.version == 1 and recorded.type == MATCH_CREATED and is_match_id(recorded.stream_id)
-        if created and recorded.stream_id not in self._known:
+        if created and not (trusted and recorded.stream_id in self._known):
             row = await self._row_from_stream(recorded.stream_id, recorded)
             if row is not None and await self.rows.get(row.match_id) is None:
                 await self.rows.put(row)
             self._remember(recorded.stream_id, RUNNING)
         elif recorded.type == lifecycle.MATCH_ENDED and recorded.stream_id.startswith(lifecycle.ENDED_STREAM_PREFIX):
-            await self._end(_ended_decoder.decode(recorded.data), recorded.meta.recorded_at)
+            await self._end(_ended_decoder.decode(recorded.data), recorded.meta.recorded_at, trusted=trusted)
         self._position = recorded.position
         return created
 
