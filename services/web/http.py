@@ -58,8 +58,14 @@ class HttpListener:
         return f"http://{self.host}:{self.port}"
 
     async def start(self, app: Any) -> None:
+        # log_config=None: uvicorn's own logging setup would close the process's log handler (services/logs.py).
         config = uvicorn.Config(
-            app, lifespan="off", log_level="warning", access_log=False, timeout_graceful_shutdown=int(GRACE)
+            app,
+            lifespan="off",
+            log_config=None,
+            log_level="warning",
+            access_log=False,
+            timeout_graceful_shutdown=int(GRACE),
         )
         self._server = _Embedded(config)
         self._task = asyncio.create_task(self._server.serve(sockets=[self._socket]))

@@ -1,0 +1,81 @@
+"""Log lines reach stderr in batches: warnings at once, the rest within the flush interval and at exit."""
+
+from __future__ import annotations
+
+import io
+import logging
+import threading
+
+from services.logs import BATCH_LINES, BatchedHandler, ConsoleFormatter
+
+
+class Stream(io.StringIO):
+    """A stream that counts its writes and signals each."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.writes = 0
+        self.written = threading.Event()
+
+    def write(self, text: str) -> int:
+        self.writes += 1
+        self.written.set()
+        return super().write(text)
+
+
+def record(message: str, level: int = logging.INFO) -> logging.LogRecord:
+    return logging.LogRecord("duelhall.test", level, "", 0, message, None, None)
+
+
+def handler(stream: Stream, interval: float = 3600.0) -> BatchedHandler:
+    batched = BatchedHandler(stream, interval)
+    batched.setFormatter(ConsoleFormatter())
+    return batched
+
+
+def lines(stream: Stream) -> list[str]:
+    return [line.split(": ", 1)[1] for line in stream.getvalue().splitlines()]
+
+
+def test_a_warning_is_written_at_once_after_the_lines_before_it() -> None:
+    stream = Stream()
+    batched = handler(stream)
+    batched.handle(record("first"))
+    batched.handle(record("second"))
+    assert stream.writes == 0
+    batched.handle(record("careful", logging.WARNING))
+    assert lines(stream) == ["first", "second", "careful"] and stream.writes == 1
+    batched.close()
+
+
+def test_a_full_batch_is_written_in_one_write() -> None:
+    stream = Stream()
+    batched = handler(stream)
+    for index in range(BATCH_LINES):
+        batched.handle(record(f"line {index}"))
+    assert stream.writes == 1 and len(lines(stream)) == BATCH_LINES
+    batched.close()
+
+
+def test_waiting_lines_are_written_at_close_and_by_the_timer() -> None:
+    stream = Stream()
+    batched = handler(stream)
+    batched.handle(record("at close"))
+    batched.close()
+    assert lines(stream) == ["at close"]
+
+    timed = Stream()
+    ticking = handler(timed, interval=0.01)
+    ticking.handle(record("on time"))
+    assert timed.written.wait(30), "the flush thread never wrote"
+    ticking.close()
+    assert lines(timed) == ["on time"]
+
+
+def test_a_closed_handler_writes_each_line_at_once() -> None:
+    # Something else's logging setup may close it (logging.config closes every handler it finds).
+    stream = Stream()
+    batched = handler(stream)
+    batched.close()
+    batched.handle(record("after close"))
+    assert lines(stream) == ["after close"]
