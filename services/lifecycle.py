@@ -91,10 +91,16 @@ def labels_in(payload: bytes) -> dict[str, str]:
 
 
 async def changes(
-    store: AsyncEventStore, from_position: int, labels: dict[str, str] | None = None
+    store: AsyncEventStore,
+    from_position: int,
+    labels: dict[str, str] | None = None,
+    kinds: tuple[str, ...] = (CREATED, ENDED),
 ) -> AsyncIterator[Change]:
-    """Every lifecycle change at a position >= ``from_position``: the stored ones, then live ones."""
+    """Every lifecycle change of ``kinds`` at a position >= ``from_position``: the stored ones, then live ones."""
     async for recorded in store.subscribe(max(from_position, 1), linger=LINGER):
+        # A creation's labels cost a read of its command: none for a follower of ends alone.
+        if CREATED not in kinds and recorded.type == MATCH_CREATED:
+            continue
         change = await change_of(store, recorded)
         if change is not None and has_labels(change.labels, labels):
             yield change

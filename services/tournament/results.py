@@ -67,8 +67,8 @@ class Results:
 
     async def _follow(self) -> None:
         """Until the store closes: each change handled, then the checkpoint moved past it."""
-        async for change in lifecycle.changes(self._store, await self.checkpoint() + 1):
-            if change.kind != lifecycle.ENDED or "tournament" not in change.labels:
+        async for change in lifecycle.changes(self._store, await self.checkpoint() + 1, kinds=(lifecycle.ENDED,)):
+            if "tournament" not in change.labels:
                 continue
             try:
                 await self.handle(change)

@@ -9,7 +9,7 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from eventstore import AsyncEventStore, migrate, open_store
+from eventstore import AsyncEventStore, CommandRecord, migrate, open_store
 from services import lifecycle
 from services.manager import MatchManager
 from services.projection import CHECKPOINT, MatchList
@@ -124,3 +124,29 @@ async def test_an_end_listed_while_the_list_is_rebuilt_keeps_its_row(
     assert await rebuilding == 1
     row = await ReadModel(store).get(match_id)
     assert row is not None and (row.status, row.labels) == (ENDED, {"cup": "a"})
+
+
+async def test_a_follower_of_ends_alone_reads_no_creation_command(
+    store: AsyncEventStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    manager = MatchManager(store)
+    first = (await manager.create("card_monsters", SEATS, {}, labels={"cup": "a"})).row.match_id
+    await play(manager, first, 10_000)
+    await manager.create("duel", SEATS, {})
+    reads: list[str] = []
+    commands = store.read_commands
+
+    async def counted(stream_id: str, limit: int | None = None) -> list[tuple[CommandRecord, int, int]]:
+        reads.append(stream_id)
+        return await commands(stream_id, limit)
+
+    monkeypatch.setattr(store, "read_commands", counted)
+    ends = lifecycle.changes(store, 1, kinds=(lifecycle.ENDED,))
+    change = await anext(ends)
+    assert (change.kind, change.match_id, change.labels) == (lifecycle.ENDED, first, {"cup": "a"})
+    assert reads == []
+    everything = lifecycle.changes(store, 1)
+    assert [(await anext(everything)).kind for _ in range(3)] == [lifecycle.CREATED, lifecycle.ENDED, lifecycle.CREATED]
+    assert len(reads) == 2
+    await ends.aclose()
+    await everything.aclose()
