@@ -7,12 +7,12 @@ into the loaded matches (``MatchManager.apply_foreign``), which hands them to th
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Protocol
 
 from eventstore import RecordedEvent, StoreError
+from services.tasks import cancel
 
 log = logging.getLogger(__name__)
 
@@ -44,9 +44,7 @@ class Follower:
 
     async def stop(self) -> None:
         if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+            await cancel(self._task)
             self._task = None
 
     async def _run(self, from_position: int) -> None:

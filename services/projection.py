@@ -12,7 +12,6 @@ running, then ended.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections import OrderedDict
 from datetime import datetime
@@ -24,6 +23,7 @@ from eventstore import AsyncEventStore, RecordedEvent, StoreError
 from replays.format import is_match_id
 from services import lifecycle
 from services.readmodel import ENDED, RUNNING, MatchRow, ReadModel
+from services.tasks import cancel
 
 log = logging.getLogger(__name__)
 
@@ -162,9 +162,7 @@ class MatchList:
 
     async def _halt(self) -> None:
         if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+            await cancel(self._task)
             self._task = None
 
     async def _run(self) -> None:

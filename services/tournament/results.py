@@ -10,7 +10,6 @@ checkpoint moved or by a second instance, appends nothing the second time.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 
 import msgspec
@@ -20,6 +19,7 @@ from replays import storage as replay_io
 from replays.verify import verify_bytes
 from services import lifecycle
 from services.errors import ServiceError
+from services.tasks import cancel
 from services.tournament import decide
 from services.tournament.events import Event
 from services.tournament.manager import TournamentManager
@@ -46,9 +46,7 @@ class Results:
 
     async def stop(self) -> None:
         if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+            await cancel(self._task)
 
     async def checkpoint(self) -> int:
         """The position of the last lifecycle change handled (0: none)."""

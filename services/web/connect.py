@@ -11,7 +11,6 @@ WatchMatch.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import inspect
 from collections.abc import AsyncIterator, Sequence
 from typing import Any, NoReturn
@@ -28,6 +27,7 @@ from google.rpc import code_pb2, status_pb2
 from protobuf.wkt import Any as AnyDetail
 
 from services.methods import Method
+from services.tasks import cancel
 
 _DETAILS_KEY = "grpc-status-details-bin"
 _BUFFERED = 64
@@ -146,8 +146,6 @@ def _endpoint(method: Method) -> Any:
                     message.cancel()
         finally:
             if not running.done():  # the client went away: stop the call
-                running.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await running
+                await cancel(running)
 
     return Endpoint.server_stream(info, written)
