@@ -84,7 +84,7 @@ def _console_value(value: Any) -> str:
 
 class BatchedHandler(logging.StreamHandler[TextIO]):
     """Writes the lines to the stream in batches: a write per line cost the server a system call per RPC, and
-    the GIL passing to another thread and back around each, about a sixth of its time per command. A warning
+    the GIL passing to another thread and back around each, about a tenth of its time per command. A warning
     or worse is written at once, after the lines before it; the rest within ``FLUSH_SECONDS``, and at exit
     (``logging.shutdown`` flushes every handler)."""
 
