@@ -126,6 +126,7 @@ async def play_with_store(
             commands += 1
         results.append(GameResult(match_id=hot.match_id, commands=commands, events=hot.version, outcome=hot.outcome))
         progress()
+    await manager.ends_recorded()
     return Summary(ruleset=ruleset.id, games=results, seconds=time.perf_counter() - started)
 
 

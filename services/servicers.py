@@ -87,6 +87,7 @@ class MatchServicer(pb_grpc.MatchServiceServicer):
             raise InvalidArgument(f"status {request.status} is not a MatchStatus", reason="STATUS_UNKNOWN")
         labels = dict(request.labels)
         after = decode_token(request.page_token, request.ruleset, status, labels)
+        await self._matches.ends_recorded()
         rows, next_key = await self._matches.read_model.page(
             after, request.page_size or 50, request.ruleset, status, labels
         )

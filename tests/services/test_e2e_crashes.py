@@ -88,7 +88,8 @@ async def test_a_submit_that_commits_after_its_deadline_reaches_the_match_and_th
         store.released.set()
         await store.committed.wait()
         async with (await running.manager.get(created.match_id)).lock:
-            pass  # the submit's work holds the lock until the match and its row follow the append
+            pass  # the submit's work holds the lock until the match follows the append
+        await running.manager.ends_recorded()  # then its end is recorded and listed
         match = await stub.GetMatch(pb.GetMatchRequest(match_id=created.match_id))
         assert match.status == pb.MATCH_STATUS_ENDED
         row = await ReadModel(running.store).get(created.match_id)

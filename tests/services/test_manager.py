@@ -35,9 +35,10 @@ async def play(manager: MatchManager, match_id: str, commands: int) -> None:
     bots = [RandomBot(1), RandomBot(2)]
     for _ in range(commands):
         if hot.outcome is not None:
-            return
+            break
         actor, command = next_move(hot.ruleset, hot.state, bots)
         await manager.submit(match_id, actor, encode(command))
+    await manager.ends_recorded()
 
 
 async def test_evicted_matches_reload_from_snapshot_and_tail_unchanged(store: AsyncEventStore) -> None:

@@ -150,3 +150,27 @@ async def test_a_follower_of_ends_alone_reads_no_creation_command(
     assert len(reads) == 2
     await ends.aclose()
     await everything.aclose()
+
+
+async def test_the_command_that_ends_a_match_is_answered_before_its_end_is_listed(
+    store: AsyncEventStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    manager = MatchManager(store)
+    match_id = (await manager.create("card_monsters", SEATS, {})).row.match_id
+    release = asyncio.Event()
+    put = manager.read_model.put
+
+    async def held(row: MatchRow) -> None:
+        await release.wait()
+        await put(row)
+
+    monkeypatch.setattr(manager.read_model, "put", held)
+    hot = await manager.get(match_id)
+    submitted = await manager.submit(match_id, hot.ruleset.to_act(hot.state)[0], b'{"type":"concede"}')
+    assert submitted.to_act == () and hot.outcome is not None
+    row = await ReadModel(store).get(match_id)
+    assert row is not None and row.status == RUNNING  # answered while its end is still being listed
+    release.set()
+    await manager.ends_recorded()
+    row = await ReadModel(store).get(match_id)
+    assert row is not None and row.status == ENDED
