@@ -7,7 +7,7 @@ GetView per match, then ListLegalCommands and SubmitCommand per command. It prin
 command: what duelhall adds to gRPC's own cost per call, which bench/service.py can only show mixed with it.
 Log lines go to stderr as the server writes them (send it to /dev/null).
 
-    python bench/handlers.py [--commands 20000] [--matches 64] [--log-level info] [--repeat 3]
+    python bench/handlers.py [--seconds 10] [--matches 64] [--log-level info] [--repeat 3]
                              [--database-url URL]
 """
 
@@ -31,9 +31,8 @@ from rich.table import Table
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.service import CONCEDE
+from bench.service import bot_match
 from services import logs
-from services.api import duelhall_pb2 as pb
 from services.server import ServerConfig, create_server
 
 SERVICE = "duelhall.v1.MatchService"
@@ -72,62 +71,38 @@ class Context:
         raise RuntimeError(f"the call failed: {status}")
 
 
-Call = Callable[[Any], Awaitable[Any]]
+class Stub:
+    """The four MatchService methods bench/service.py's bots call, answered by the registered handlers."""
+
+    def __init__(self, server: StandIn) -> None:
+        for name in ("CreateMatch", "GetView", "ListLegalCommands", "SubmitCommand"):
+            setattr(self, name, self._call(server.handlers[f"{SERVICE}/{name}"].unary_unary))
+
+    @staticmethod
+    def _call(behaviour: Callable[[Any, Context], Awaitable[Any]]) -> Callable[[Any], Awaitable[Any]]:
+        return lambda request: behaviour(request, Context())
 
 
-def method(server: StandIn, name: str) -> Call:
-    behaviour = server.handlers[f"{SERVICE}/{name}"].unary_unary
-    return lambda request: behaviour(request, Context())
-
-
-async def bot(server: StandIn, rng: random.Random, done: list[int], commands: int) -> None:
-    """Plays matches one after another until ``done`` holds ``commands`` commands in all."""
-    create, view, legal, submit = (
-        method(server, name) for name in ("CreateMatch", "GetView", "ListLegalCommands", "SubmitCommand")
-    )
-    while done[0] < commands:
-        created = await create(
-            pb.CreateMatchRequest(ruleset="card_monsters", seats=[pb.SeatSpec(name="a"), pb.SeatSpec(name="b")])
-        )
-        match_id = created.match.match_id
-        tokens = {t.seat: t.token for t in created.tokens}
-        to_act = list((await view(pb.GetViewRequest(match_id=match_id))).to_act)
-        count = 0
-        while to_act and done[0] < commands:
-            seat = to_act[0]
-            options = (await legal(pb.ListLegalCommandsRequest(match_id=match_id, token=tokens[seat]))).commands_json
-            reply = await submit(
-                pb.SubmitCommandRequest(
-                    match_id=match_id,
-                    token=tokens[seat],
-                    command_json=rng.choice([c for c in options if CONCEDE not in c]),
-                    command_id=f"c{count}",
-                )
-            )
-            to_act = list(reply.to_act)
-            count += 1
-            done[0] += 1
-
-
-async def run(database_url: str, matches: int, commands: int) -> tuple[float, float]:
+async def run(database_url: str, matches: int, seconds: float) -> tuple[float, float]:
     """(CPU us, wall us) per command of one run on a fresh server."""
     server = StandIn()
     with mock.patch("grpc.aio.server", lambda *args, **kwargs: server):
         running = await create_server(ServerConfig(database_url=database_url, listen=None))
     try:
-        await bot(server, random.Random(-1), [0], 200)  # warm-up: imports, caches, the first matches
-        done = [0]
+        stub: Any = Stub(server)
+        await bot_match(stub, random.Random(-1), [], time.perf_counter() + 0.5)  # warm-up: caches, first matches
+        latencies: list[float] = []
         wall, cpu = time.perf_counter(), time.process_time()
-        await asyncio.gather(*(bot(server, random.Random(i), done, commands) for i in range(matches)))
+        await asyncio.gather(*(bot_match(stub, random.Random(i), latencies, wall + seconds) for i in range(matches)))
         wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
-        return cpu / done[0] * 1e6, wall / done[0] * 1e6
+        return cpu / len(latencies) * 1e6, wall / len(latencies) * 1e6
     finally:
         await running.stop(0)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--commands", type=int, default=20_000)
+    parser.add_argument("--seconds", type=float, default=10.0, help="seconds of play per run")
     parser.add_argument("--matches", type=int, default=64)
     parser.add_argument("--log-level", choices=logs.LEVELS, default="info")
     parser.add_argument("--repeat", type=int, default=3, help="runs, each on a fresh database; the median is shown")
@@ -138,13 +113,13 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         for index in range(args.repeat):
             url = args.database_url or f"sqlite:///{Path(tmp) / f'run{index}.db'}"
-            runs.append(asyncio.run(run(url, args.matches, args.commands)))
+            runs.append(asyncio.run(run(url, args.matches, args.seconds)))
     cpu, wall = statistics.median(c for c, _ in runs), statistics.median(w for _, w in runs)
-    table = Table("store", "log level", "commands per run", "CPU us/command", "wall us/command", "runs (CPU)")
+    table = Table("store", "log level", "seconds per run", "CPU us/command", "wall us/command", "runs (CPU)")
     table.add_row(
         "postgres" if args.database_url and args.database_url.startswith("postgresql") else "sqlite",
         args.log_level,
-        f"{args.commands:,}",
+        f"{args.seconds:g}",
         f"{cpu:.1f}",
         f"{wall:.1f}",
         ", ".join(f"{c:.0f}" for c, _ in runs),

@@ -177,9 +177,10 @@ class MatchManager:
             await self._follower.stop()
 
     async def ends_recorded(self) -> None:
-        """Returns once every end this manager is recording is recorded and listed (``ListMatches`` waits for
-        it, so a client that has just played a match to its end finds it listed as ended)."""
-        while self._ends:
+        """Returns once the ends this manager was recording when called are recorded and listed (``ListMatches``
+        waits for it, so a client that has just played a match to its end finds it listed as ended). Ends begun
+        meanwhile are not waited for: under a steady stream of them the wait would never end."""
+        if self._ends:
             await asyncio.wait(set(self._ends))
 
     # -- creation ---------------------------------------------------------------------------------
@@ -357,6 +358,8 @@ class MatchManager:
         except StoreError as exc:
             # The command is stored and answered; the next start records the end (server.resume_timers).
             log.warning("end of match %s not recorded: %s", hot.match_id, exc)
+        except Exception:  # a bug: said where it happened, not left for the task's garbage collection
+            log.exception("end of match %s not recorded", hot.match_id)
 
     async def _replayed(self, hot: HotMatch, command_id: str, actor: Actor) -> Submitted:
         """The first result of a command id, as of the versions it appended. Ids are idempotency keys of the

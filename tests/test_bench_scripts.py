@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parent.parent
 RUNS = {
     "capacity": ["--hot", "20", "--events", "300", "--tail", "20", "--loads", "2"],
     "engine_speed": ["--games", "1", "--ruleset", "duel"],
-    "handlers": ["--commands", "50", "--matches", "2", "--repeat", "1"],
+    "handlers": ["--seconds", "0.5", "--matches", "2", "--repeat", "1"],
     "fanout": ["--spectators", "3", "--matches", "0", "--seconds", "0.5", "--processes", "1", "--bare", "--batched"],
     "pairing": ["--sizes", "16"],
     "service": ["--backend", "sqlite", "--matches", "2", "--seconds", "0.5", "--repeat", "1"],
