@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import secrets
@@ -24,7 +25,10 @@ def new_token() -> str:
     return secrets.token_urlsafe(24)
 
 
+@functools.lru_cache(maxsize=4096)
 def token_hash(token: str) -> bytes:
+    # Cached: every seat call hashes its token twice (authentication, then the access log's role), and a hash
+    # costs more than the rest of a lookup. Bounded, so unknown tokens cannot grow it.
     return hashlib.sha256(token.encode()).digest()
 
 
