@@ -17,7 +17,7 @@ from collections.abc import AsyncIterator
 
 import grpc
 
-from services import wire
+from services import limits, wire
 from services.api import duelhall_pb2 as pb
 from services.errors import InvalidArgument
 from services.manager import MatchManager
@@ -37,7 +37,8 @@ async def play(
         raise InvalidArgument("the first message of a Play stream must be a PlayStart", reason="PLAY_START_MISSING")
     start = first.start
     seat_of = functools.partial(seat_for, start.token)
-    with await feed.open(start.match_id, seat_of, start.from_version, start.include_view) as watch:
+    from_version = limits.version(start.from_version, "from_version")
+    with await feed.open(start.match_id, seat_of, from_version, start.include_view) as watch:
         seat = watch.viewer
         assert seat is not None  # seat_for opens a seat or raises
         # One waiter for both sources: the reader queues requests and wakes the watch.
