@@ -5,7 +5,7 @@ The viewer page steps through these; it never receives an event or a view the vi
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 
 import msgspec
 
@@ -21,7 +21,8 @@ class Step(msgspec.Struct, frozen=True):
     data: bytes
     """The event's JSON, redacted for the viewer."""
     actor: str
-    recorded_at: datetime
+    recorded_at: datetime | None
+    """In UTC; None when the file's ``recorded_at`` is no ISO 8601 time (it is informational and unchecked)."""
     view: bytes
     """The viewer's view after the event, as JSON."""
     to_act: tuple[int, ...]
@@ -51,10 +52,19 @@ def steps(replay: Replay, viewer: Viewer) -> list[Step]:
                 type=recorded.type,
                 data=data,
                 actor=actors.get(recorded.version, "system"),
-                recorded_at=datetime.fromisoformat(recorded.recorded_at),
+                recorded_at=recorded_time(recorded.recorded_at),
                 view=encode(ruleset.view(state, viewer)),
                 to_act=tuple(ruleset.to_act(state)),
                 deadline=ruleset.deadline(state) if running else None,
             )
         )
     return found
+
+
+def recorded_time(text: str) -> datetime | None:
+    """A replay event's time in UTC (a time without an offset is taken as UTC), None if it is none."""
+    try:
+        at = datetime.fromisoformat(text)
+        return at.replace(tzinfo=UTC) if at.tzinfo is None else at.astimezone(UTC)
+    except (ValueError, OverflowError):
+        return None

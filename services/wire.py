@@ -12,7 +12,7 @@ from engine import jsonbounds
 from engine.contract import Ruleset
 from engine.match import encode
 from replays.format import Replay
-from replays.steps import Step
+from replays.steps import Step, recorded_time
 from services import catalog
 from services.api import duelhall_pb2 as pb
 from services.errors import InvalidArgument
@@ -144,21 +144,31 @@ def replay_match(replay: Replay) -> pb.Match:
         status=pb.MATCH_STATUS_RUNNING if replay.outcome is None else pb.MATCH_STATUS_ENDED,
         version=last.version,
         outcome_json="" if replay.outcome is None else msgspec.json.encode(replay.outcome).decode(),
-        created_at=timestamp(datetime.fromisoformat(first.recorded_at)),
-        updated_at=timestamp(datetime.fromisoformat(last.recorded_at)),
+        created_at=_replay_time(first.recorded_at),
+        updated_at=_replay_time(last.recorded_at),
         seed_commitment=replay.seed_commitment,
     )
 
 
+def _replay_time(text: str) -> str:
+    at = recorded_time(text)
+    return "" if at is None else timestamp(at)
+
+
 def replay_step(step: Step) -> pb.ReplayStep:
-    at = timestamp(step.recorded_at)
+    at = "" if step.recorded_at is None else timestamp(step.recorded_at)
     clock = None
     if step.deadline is not None:
-        clock = deadline(
-            step.deadline.seat,
-            encode(step.deadline.timeout),
-            step.recorded_at + timedelta(seconds=step.deadline.seconds),
-            step.deadline.seconds,
+        # A replay file's times are unchecked: one that is no time, or too late to add a clock to, gives none.
+        try:
+            expires = step.recorded_at + timedelta(seconds=step.deadline.seconds) if step.recorded_at else None
+        except OverflowError:
+            expires = None
+        clock = pb.Deadline(
+            seat=-1 if step.deadline.seat is None else step.deadline.seat,
+            timeout_json=encode(step.deadline.timeout).decode(),
+            expires_at="" if expires is None else timestamp(expires),
+            seconds=step.deadline.seconds,
         )
     return pb.ReplayStep(
         event=pb.Event(

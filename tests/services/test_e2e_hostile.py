@@ -5,6 +5,8 @@ a replay file whose informational times are not times, and Connect bodies that d
 from __future__ import annotations
 
 import asyncio
+import copy
+import json
 
 import grpc
 
@@ -36,3 +38,21 @@ async def test_a_play_start_from_an_impossible_version_is_refused(matches: pb_gr
             ), version
         finally:
             call.cancel()
+
+
+async def test_replay_files_with_odd_recorded_times_are_viewable(matches: pb_grpc.MatchServiceStub) -> None:
+    """``recorded_at`` is informational (docs/replay-format.md): not a reason for an INTERNAL."""
+    created = await create_match(matches)
+    await matches.SubmitCommand(
+        pb.SubmitCommandRequest(match_id=created.match_id, token=created.tokens[0], command_json='{"type": "concede"}')
+    )
+    exported = json.loads((await matches.ExportReplay(pb.ExportReplayRequest(match_id=created.match_id))).replay)
+    for at in ("garbage", "", "2026-01-01T00:00:00", "9999-12-31T23:59:59+00:00", "2026-01-01T05:00:00+05:00"):
+        document = copy.deepcopy(exported)
+        for event in document["events"]:
+            event["recorded_at"] = at
+        data = json.dumps(document).encode()
+        viewed = await matches.ViewReplay(pb.ViewReplayRequest(replay=data, seat=0))
+        assert viewed.verification.ok and len(viewed.steps) == len(document["events"]), at
+        times = {step.event.recorded_at for step in viewed.steps}
+        assert times <= {"", "2026-01-01T00:00:00Z", "9999-12-31T23:59:59Z"}, (at, times)
