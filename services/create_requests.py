@@ -53,6 +53,7 @@ async def create_once(
     labels: dict[str, str],
 ) -> Created:
     """The match this request id stands for, created on first use; ``Conflict`` if the id meant another."""
+    matches.check(ruleset_id, seats, options, labels)
     store = matches.store
     fingerprint = hashlib.sha256(
         encode(

@@ -8,6 +8,11 @@ MAX_VERSION = 2**31 - 1
 """The largest stream version the store holds."""
 MAX_COMMAND_ID = 128
 """Also what replay verification allows (``replays/verify.py``)."""
+MAX_NAME = 100
+"""A player's name (a seat's, a tournament player's, a tournament's): every listing of it repeats it."""
+MAX_LABELS = 32
+MAX_LABEL = 100
+"""Characters of a label's key and of its value."""
 
 
 def version(value: int, what: str) -> int:
@@ -22,5 +27,34 @@ def command_id(text: str) -> str:
     if len(text) > MAX_COMMAND_ID or not text.isprintable():
         raise InvalidArgument(
             f"command_id must be at most {MAX_COMMAND_ID} printable characters", reason="COMMAND_ID_INVALID"
+        )
+    return text
+
+
+def name(text: str, what: str, reason: str, **details: str) -> str:
+    """A name the server stores and lists: at most ``MAX_NAME`` printable characters."""
+    if len(text) > MAX_NAME or not text.isprintable():
+        raise InvalidArgument(f"{what} must be at most {MAX_NAME} printable characters", reason=reason, **details)
+    return text
+
+
+def labels(found: dict[str, str]) -> dict[str, str]:
+    """A match's labels: at most ``MAX_LABELS``, keys of 1 and values of 0 to ``MAX_LABEL`` printable characters."""
+    if len(found) > MAX_LABELS or any(
+        not 0 < len(key) <= MAX_LABEL or len(value) > MAX_LABEL or not (key + value).isprintable()
+        for key, value in found.items()
+    ):
+        raise InvalidArgument(
+            f"labels are at most {MAX_LABELS}, each key 1 and each value 0 to {MAX_LABEL} printable characters",
+            reason="LABELS_INVALID",
+        )
+    return found
+
+
+def request_id(text: str) -> str:
+    """A client's ``CreateMatch.request_id``: up to 128 printable characters ('' for none)."""
+    if len(text) > MAX_COMMAND_ID or not text.isprintable():
+        raise InvalidArgument(
+            f"request_id must be at most {MAX_COMMAND_ID} printable characters", reason="REQUEST_ID_INVALID"
         )
     return text

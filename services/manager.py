@@ -185,21 +185,15 @@ class MatchManager:
 
     # -- creation ---------------------------------------------------------------------------------
 
-    async def create(
-        self,
-        ruleset_id: str,
-        seats: Sequence[SeatEntry],
-        options: dict[str, Any],
-        labels: dict[str, str] | None = None,
-        seed: bytes = b"",
-        tokens: Sequence[str] = (),
-    ) -> Created:
-        """A new match with fresh seed and seat tokens; ``ConfigError`` for a bad configuration.
+    def check(
+        self, ruleset_id: str, seats: Sequence[SeatEntry], options: dict[str, Any], labels: dict[str, str]
+    ) -> None:
+        """Raises what ``create`` would refuse this request with, before anything is stored (a request id's
+        claim must not be spent on a request that cannot create its match)."""
+        ruleset = self._checked(ruleset_id, seats, labels)
+        ruleset.configure({"seats": [seat.config for seat in seats], "options": options})
 
-        Its id follows from the seed (``match_id_for``). ``seed`` and ``tokens`` are chosen by the caller when
-        a retried request must land on the same match (services/create_requests.py); the append then fails
-        with ``WrongExpectedVersion`` if it exists.
-        """
+    def _checked(self, ruleset_id: str, seats: Sequence[SeatEntry], labels: dict[str, str]) -> Ruleset:
         ruleset = ruleset_for(ruleset_id)
         if not ruleset.min_seats <= len(seats) <= ruleset.max_seats:
             players = (
@@ -217,6 +211,26 @@ class MatchManager:
         for index, seat in enumerate(seats):
             if not seat.name.strip():
                 raise InvalidArgument(f"seat {index} has no name", reason="SEAT_NAME_MISSING", seat=str(index))
+            limits.name(seat.name, f"seat {index}'s name", "SEAT_NAME_INVALID", seat=str(index))
+        limits.labels(labels)
+        return ruleset
+
+    async def create(
+        self,
+        ruleset_id: str,
+        seats: Sequence[SeatEntry],
+        options: dict[str, Any],
+        labels: dict[str, str] | None = None,
+        seed: bytes = b"",
+        tokens: Sequence[str] = (),
+    ) -> Created:
+        """A new match with fresh seed and seat tokens; ``ConfigError`` for a bad configuration.
+
+        Its id follows from the seed (``match_id_for``). ``seed`` and ``tokens`` are chosen by the caller when
+        a retried request must land on the same match (services/create_requests.py); the append then fails
+        with ``WrongExpectedVersion`` if it exists.
+        """
+        ruleset = self._checked(ruleset_id, seats, labels or {})
         seed = seed or secrets.token_bytes(32)
         config_data = {"seats": [seat.config for seat in seats], "options": options}
         names = [seat.name for seat in seats]

@@ -62,7 +62,7 @@ class MatchServicer(pb_grpc.MatchServiceServicer):
             for i, s in enumerate(request.seats)
         ]
         options, labels = wire.json_object(request.options_json, "options_json"), dict(request.labels)
-        if request.request_id:
+        if limits.request_id(request.request_id):
             created = await create_once(self._matches, request.request_id, request.ruleset, seats, options, labels)
         else:
             created = await self._matches.create(request.ruleset, seats, options, labels)

@@ -13,6 +13,7 @@ from typing import Any
 
 from engine.contract import Ruleset
 from engine.rng import Rng
+from services import limits
 from services.errors import InvalidArgument, NotFound, Refused
 from services.tournament import brackets, pairing, standings
 from services.tournament.events import (
@@ -64,6 +65,7 @@ def create(
 ) -> list[Event]:
     if not name.strip():
         raise InvalidArgument("the tournament needs a name", reason="NAME_MISSING")
+    limits.name(name, "the tournament's name", "NAME_INVALID")
     if format not in FORMATS:
         raise InvalidArgument(f"format is one of {', '.join(FORMATS)}, not {format!r}", reason="FORMAT_INVALID")
     if tiebreak not in PRESETS:
@@ -99,6 +101,7 @@ def register(state: Tournament, ruleset: Ruleset, player: str, deck: dict[str, A
     _open(state)
     if not player.strip():
         raise InvalidArgument("the player needs a name", reason="PLAYER_NAME_MISSING")
+    limits.name(player, "a player's name", "PLAYER_NAME_INVALID")  # it becomes the name of a seat
     if player in state.players:
         raise Refused(f"{player!r} is already registered", reason="PLAYER_EXISTS", player=player)
     if state.started and (state.created.format != SWISS or state.cut_seeds or _swiss_over(state)):

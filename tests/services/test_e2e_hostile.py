@@ -12,9 +12,71 @@ import grpc
 
 from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
+from services.api import tournament_pb2 as tpb
+from services.api import tournament_pb2_grpc as tpb_grpc
 from tests.services.client import create_match, error_reason
+from tests.services.conftest import ADMIN_TOKEN
+from tests.services.test_e2e_errors import refused
 
 TWO = [pb.SeatSpec(name="ann"), pb.SeatSpec(name="bob")]
+
+
+async def test_names_labels_and_request_ids_are_bounded(matches: pb_grpc.MatchServiceStub) -> None:
+    """A 2 MB seat name would make every ListMatches page (and the match's replay, and the lifecycle stream)
+    too big to send or to verify: it is refused up front, and the listing stays readable."""
+    big = "x" * (2 << 20)
+    for seats, labels, request_id, reason in [
+        ([pb.SeatSpec(name=big), TWO[1]], {}, "", "SEAT_NAME_INVALID"),
+        ([pb.SeatSpec(name="a\x00b"), TWO[1]], {}, "", "SEAT_NAME_INVALID"),
+        (TWO, {"k": big}, "", "LABELS_INVALID"),
+        (TWO, {"k\x00": "v"}, "", "LABELS_INVALID"),
+        (TWO, {"": "v"}, "", "LABELS_INVALID"),
+        (TWO, {f"k{i}": "v" for i in range(1000)}, "", "LABELS_INVALID"),
+        (TWO, {}, big, "REQUEST_ID_INVALID"),
+        (TWO, {}, "a\x00b", "REQUEST_ID_INVALID"),
+    ]:
+        request = pb.CreateMatchRequest(ruleset="card_monsters", seats=seats, labels=labels, request_id=request_id)
+        assert await refused(matches.CreateMatch(request)) == (grpc.StatusCode.INVALID_ARGUMENT, reason)
+    fine = pb.CreateMatchRequest(
+        ruleset="card_monsters",
+        seats=[pb.SeatSpec(name="é" * 100), TWO[1]],
+        labels={f"k{i}": "v" * 100 for i in range(32)},
+        request_id="r" * 128,
+    )
+    await matches.CreateMatch(fine)
+    assert len((await matches.ListMatches(pb.ListMatchesRequest())).matches) == 1
+
+
+async def test_a_player_name_a_match_would_refuse_is_refused_at_registration(channel: grpc.aio.Channel) -> None:
+    tournaments = tpb_grpc.TournamentServiceStub(channel)
+    created = await tournaments.CreateTournament(
+        tpb.CreateTournamentRequest(
+            admin_token=ADMIN_TOKEN, name="cup", ruleset="card_monsters", format="swiss", tiebreak="mtg"
+        )
+    )
+    register = tpb.RegisterRequest(admin_token=ADMIN_TOKEN, tournament_id=created.tournament_id, player="p" * 101)
+    assert await refused(tournaments.Register(register)) == (grpc.StatusCode.INVALID_ARGUMENT, "PLAYER_NAME_INVALID")
+
+
+async def test_a_refused_create_does_not_burn_its_request_id(matches: pb_grpc.MatchServiceStub) -> None:
+    """The corrected retry of a refused request must create the match, not be told the id is taken by a
+    match that never existed."""
+    for bad in [
+        pb.CreateMatchRequest(ruleset="chess", seats=TWO, request_id="rid-1"),
+        pb.CreateMatchRequest(
+            ruleset="card_monsters",
+            seats=[pb.SeatSpec(name="ann", config_json='{"deck": "nope"}'), TWO[1]],
+            request_id="rid-2",
+        ),
+        pb.CreateMatchRequest(ruleset="card_monsters", seats=[*TWO, TWO[0]], request_id="rid-3"),
+    ]:
+        code, _ = await refused(matches.CreateMatch(bad))
+        assert code == grpc.StatusCode.INVALID_ARGUMENT
+        fixed = pb.CreateMatchRequest(ruleset="card_monsters", seats=TWO, request_id=bad.request_id)
+        created = await matches.CreateMatch(fixed)
+        again = await matches.CreateMatch(fixed)
+        assert again.match.match_id == created.match.match_id
+        assert (await matches.GetMatch(pb.GetMatchRequest(match_id=created.match.match_id))).version > 0
 
 
 async def test_a_play_start_from_an_impossible_version_is_refused(matches: pb_grpc.MatchServiceStub) -> None:
