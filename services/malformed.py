@@ -14,7 +14,7 @@ from collections.abc import AsyncIterator, Callable, Mapping
 from typing import Any
 
 import grpc
-from google.rpc import code_pb2
+from google.rpc import code_pb2, status_pb2
 from grpc_status import rpc_status
 
 from services.errors import InvalidArgument
@@ -37,12 +37,15 @@ class Malformed:
 _throttled = ThrottledLog(log)
 
 
-async def _refuse(method: str, malformed: Malformed, context: grpc.aio.ServicerContext) -> None:
-    _throttled.note(f"malformed request to {method} refused: {malformed.error}")
+def refusal(method: str, error: str) -> status_pb2.Status:
+    """The status a request that does not parse gets, over gRPC and over Connect; noted in the log, throttled."""
+    _throttled.note(f"malformed request to {method} refused: {error}")
     message = f"the request bytes are not a valid request message for {method}"
-    await context.abort_with_status(
-        rpc_status.to_status(status(code_pb2.INVALID_ARGUMENT, MALFORMED_REQUEST, message, {"method": method}))
-    )
+    return status(code_pb2.INVALID_ARGUMENT, MALFORMED_REQUEST, message, {"method": method})
+
+
+async def _refuse(method: str, malformed: Malformed, context: grpc.aio.ServicerContext) -> None:
+    await context.abort_with_status(rpc_status.to_status(refusal(method, malformed.error)))
 
 
 def _tolerant(decode: Callable[[bytes], Any]) -> Callable[[bytes], Any]:

@@ -11,6 +11,7 @@ WatchMatch.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import inspect
 from collections.abc import AsyncIterator, Sequence
 from typing import Any, NoReturn
@@ -26,6 +27,7 @@ from google.protobuf.message import Message
 from google.rpc import code_pb2, status_pb2
 from protobuf.wkt import Any as AnyDetail
 
+from services import malformed
 from services.methods import Method
 from services.tasks import cancel
 
@@ -89,6 +91,33 @@ class CompactJson:
         return message
 
 
+_method: contextvars.ContextVar[str] = contextvars.ContextVar("connect_method", default="")
+"""The method the request being decoded is for (``duelhall.v1.MatchService/GetView``), as gRPC names it."""
+
+
+class Refusing:
+    """A codec whose decode failures are refused as over gRPC: INVALID_ARGUMENT MALFORMED_REQUEST (metadata
+    ``method``), rather than connectrpc's bare ``invalid_argument`` without an ErrorInfo."""
+
+    def __init__(self, codec: Any) -> None:
+        self._codec = codec
+
+    def name(self) -> str:
+        name: str = self._codec.name()
+        return name
+
+    def encode(self, message: Message) -> bytes:
+        encoded: bytes = self._codec.encode(message)
+        return encoded
+
+    def decode(self, data: bytes | bytearray, message_class: type[Message]) -> Message:
+        try:
+            decoded: Message = self._codec.decode(data, message_class)
+        except Exception as exc:
+            raise connect_error(malformed.refusal(_method.get(), f"{type(exc).__name__}: {exc}")) from None
+        return decoded
+
+
 class ConnectApp(ConnectASGIApplication[None]):
     """Every method of ``methods`` at ``/<service>/<method>``."""
 
@@ -97,9 +126,16 @@ class ConnectApp(ConnectASGIApplication[None]):
         super().__init__(
             service=None,
             endpoints=lambda _: endpoints,
-            codecs=[google_protobuf_binary_codec(), CompactJson()],
+            codecs=[Refusing(google_protobuf_binary_codec()), Refusing(CompactJson())],
             read_max_bytes=MAX_REQUEST,
         )
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        token = _method.set(str(scope.get("path", "")).lstrip("/"))
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            _method.reset(token)
 
     @property
     def path(self) -> str:

@@ -9,13 +9,16 @@ import copy
 import json
 
 import grpc
+import httpx
 
 from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
 from services.api import tournament_pb2 as tpb
 from services.api import tournament_pb2_grpc as tpb_grpc
+from services.server import Running
 from tests.services.client import create_match, error_reason
 from tests.services.conftest import ADMIN_TOKEN
+from tests.services.connect_client import MATCHES, failure
 from tests.services.test_e2e_errors import refused
 
 TWO = [pb.SeatSpec(name="ann"), pb.SeatSpec(name="bob")]
@@ -118,3 +121,21 @@ async def test_replay_files_with_odd_recorded_times_are_viewable(matches: pb_grp
         assert viewed.verification.ok and len(viewed.steps) == len(document["events"]), at
         times = {step.event.recorded_at for step in viewed.steps}
         assert times <= {"", "2026-01-01T00:00:00Z", "9999-12-31T23:59:59Z"}, (at, times)
+
+
+async def test_connect_bodies_that_do_not_parse_carry_the_grpc_reason(server: Running) -> None:
+    """The same INVALID_ARGUMENT MALFORMED_REQUEST (metadata method) as over gRPC, not a bare code."""
+    assert server.http is not None
+    async with httpx.AsyncClient(base_url=server.http.address, timeout=30) as web:
+        for body, content_type in [
+            (b'{"matchId": "\xff"}', "application/json"),
+            (b'{"matchId": ', "application/json"),
+            (b"null", "application/json"),
+            (b'{"matchId": 5}', "application/json"),
+            (b'{"minVersion": "abc"}', "application/json"),
+            (b"\xff\xff\xff", "application/proto"),
+        ]:
+            response = await web.post(f"/{MATCHES}/GetMatch", content=body, headers={"content-type": content_type})
+            assert response.status_code == 400, body
+            refusal = failure(response.json())
+            assert (refusal.code, refusal.reason) == ("invalid_argument", "MALFORMED_REQUEST"), body
