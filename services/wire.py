@@ -124,11 +124,11 @@ def decision(decided: Decision) -> pb.ListLegalCommandsResponse:
     )
 
 
-def deadline(seat: int | None, timeout: bytes, expires_at: datetime, seconds: float) -> pb.Deadline:
+def deadline(seat: int | None, timeout: bytes, expires_at: datetime | None, seconds: float) -> pb.Deadline:
     return pb.Deadline(
         seat=-1 if seat is None else seat,
         timeout_json=timeout.decode(),
-        expires_at=timestamp(expires_at),
+        expires_at="" if expires_at is None else timestamp(expires_at),
         seconds=seconds,
     )
 
@@ -164,12 +164,7 @@ def replay_step(step: Step) -> pb.ReplayStep:
             expires = step.recorded_at + timedelta(seconds=step.deadline.seconds) if step.recorded_at else None
         except OverflowError:
             expires = None
-        clock = pb.Deadline(
-            seat=-1 if step.deadline.seat is None else step.deadline.seat,
-            timeout_json=encode(step.deadline.timeout).decode(),
-            expires_at="" if expires is None else timestamp(expires),
-            seconds=step.deadline.seconds,
-        )
+        clock = deadline(step.deadline.seat, encode(step.deadline.timeout), expires, step.deadline.seconds)
     return pb.ReplayStep(
         event=pb.Event(
             version=step.version, type=step.type, data_json=step.data.decode(), actor=step.actor, recorded_at=at
