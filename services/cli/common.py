@@ -12,9 +12,18 @@ from rich.console import Console
 from eventstore.urls import DATABASE_URL_ENV
 from services.secrets import hide_url_password
 
+
+
+class _Console(Console):
+    def on_broken_pipe(self) -> None:
+        # rich exits 1 here; a reader that went away (``| head``) is no failure: main() ends with 141.
+        self.quiet = True
+        raise BrokenPipeError
+
+
 # Piped output is not cut at 80 columns: ids and outcomes stay whole for scripts and logs.
-out = Console(highlight=False, width=None if sys.stdout.isatty() else 160)
-err = Console(stderr=True, highlight=False)
+out = _Console(highlight=False, width=None if sys.stdout.isatty() else 160)
+err = _Console(stderr=True, highlight=False)
 
 DATA_DIR_ENV = "DUELHALL_DATA_DIR"
 DEFAULT_SERVER = "127.0.0.1:50051"

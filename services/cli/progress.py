@@ -18,6 +18,8 @@ class Bar:
             TimeElapsedColumn(),
             console=err,
             transient=True,
+            # Off a terminal rich draws no live bar anyway, only a stray blank line at the end.
+            disable=not err.is_terminal,
         )
         self._task = self._progress.add_task(description, total=total)
 
