@@ -13,7 +13,6 @@ from eventstore.urls import DATABASE_URL_ENV
 from services.secrets import hide_url_password
 
 
-
 class _Console(Console):
     def on_broken_pipe(self) -> None:
         # rich exits 1 here; a reader that went away (``| head``) is no failure: main() ends with 141.
