@@ -22,6 +22,13 @@ def version(value: int, what: str) -> int:
     return value
 
 
+def position(value: int, what: str) -> int:
+    """A global position a client asks for (``from_position``): 0 or more (0 and 1 both mean the start)."""
+    if value < 0:
+        raise InvalidArgument(f"{what} must be 0 or more, not {value}", reason="POSITION_OUT_OF_RANGE")
+    return value
+
+
 def command_id(text: str) -> str:
     """A client's command id: up to 128 printable characters ('' lets the server pick one)."""
     if len(text) > MAX_COMMAND_ID or not text.isprintable():

@@ -232,7 +232,8 @@ class MatchServicer(pb_grpc.MatchServiceServicer):
         request: pb.WatchLifecycleRequest,
         context: Context,
     ) -> AsyncIterator[pb.LifecycleChange]:
-        async for change in lifecycle.changes(self._matches.store, request.from_position, dict(request.labels)):
+        from_position = limits.position(request.from_position, "from_position")
+        async for change in lifecycle.changes(self._matches.store, from_position, dict(request.labels)):
             yield wire.lifecycle_change(change)
 
 

@@ -573,6 +573,11 @@ def _check_result(table: TableState, result: Result) -> None:
         raise Refused("a bye has no result to enter", reason="BYE_TABLE")
     if min(result.wins_a, result.wins_b, result.draws) < 0 or result.wins_a + result.wins_b + result.draws == 0:
         raise InvalidArgument("a result counts games won and drawn, at least one", reason="RESULT_INVALID")
+    needed = table.best_of // 2 + 1
+    if max(result.wins_a, result.wins_b) > needed or min(result.wins_a, result.wins_b) == needed:
+        raise InvalidArgument(
+            f"a best-of-{table.best_of} match ends when one player has won {needed}", reason="RESULT_INVALID"
+        )
     if table.stage in ELIMINATION_STAGES and result.wins_a == result.wins_b:
         raise Refused("an elimination match cannot end in a draw", reason="DRAW_NOT_ALLOWED")
 

@@ -1,6 +1,7 @@
 """Hostile or unlucky clients the fuzz tests miss: oversized names and labels that would poison every listing
 and the match's own replay, a request id burnt by a refused request, a Play start from an impossible version,
-a replay file whose informational times are not times, and Connect bodies that do not parse."""
+a lifecycle watch from a negative position, a replay file whose informational times are not times, and Connect
+bodies that do not parse."""
 
 from __future__ import annotations
 
@@ -103,6 +104,18 @@ async def test_a_play_start_from_an_impossible_version_is_refused(matches: pb_gr
             ), version
         finally:
             call.cancel()
+
+
+async def test_a_lifecycle_watch_from_a_negative_position_is_refused(matches: pb_grpc.MatchServiceStub) -> None:
+    """Not taken as "from the start": the proto names 0 and 1 for that."""
+    call = matches.WatchLifecycle(pb.WatchLifecycleRequest(from_position=-1))
+    caught = None
+    try:
+        await asyncio.wait_for(call.read(), 10)
+    except grpc.aio.AioRpcError as error:
+        caught = error
+    assert caught is not None
+    assert (caught.code(), error_reason(caught)) == (grpc.StatusCode.INVALID_ARGUMENT, "POSITION_OUT_OF_RANGE")
 
 
 async def test_replay_files_with_odd_recorded_times_are_viewable(matches: pb_grpc.MatchServiceStub) -> None:

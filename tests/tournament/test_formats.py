@@ -50,6 +50,10 @@ def test_single_elimination_runs_to_one_winner_and_refuses_draws() -> None:
     with pytest.raises(Refused) as draw:
         run(state, lambda t: decide.report(t, 1, 1, Result(0, 0, 1), "judge", "time"))
     assert _reason(draw) == "DRAW_NOT_ALLOWED"
+    for impossible in (Result(2, 0, 0), Result(1, 1, 0), Result(2**31 - 1, 0, 0)):  # best of 1: one win ends it
+        with pytest.raises(InvalidArgument) as refused:
+            run(state, lambda t, result=impossible: decide.report(t, 1, 1, result, "judge", "slip"))
+        assert _reason(refused) == "RESULT_INVALID"
     rng = random.Random(4)
     for expected in (4, 2, 1):
         assert len(state.rounds[-1].tables) == expected
