@@ -29,20 +29,26 @@ def position(value: int, what: str) -> int:
     return value
 
 
+def printable(text: str, most: int, what: str, reason: str, **details: str) -> str:
+    """``text`` if it is at most ``most`` printable characters, else ``InvalidArgument(reason)``."""
+    if len(text) > most or not text.isprintable():
+        raise InvalidArgument(f"{what} must be at most {most} printable characters", reason=reason, **details)
+    return text
+
+
 def command_id(text: str) -> str:
     """A client's command id: up to 128 printable characters ('' lets the server pick one)."""
-    if len(text) > MAX_COMMAND_ID or not text.isprintable():
-        raise InvalidArgument(
-            f"command_id must be at most {MAX_COMMAND_ID} printable characters", reason="COMMAND_ID_INVALID"
-        )
-    return text
+    return printable(text, MAX_COMMAND_ID, "command_id", "COMMAND_ID_INVALID")
+
+
+def request_id(text: str) -> str:
+    """A client's ``CreateMatch.request_id``: up to 128 printable characters ('' for none)."""
+    return printable(text, MAX_COMMAND_ID, "request_id", "REQUEST_ID_INVALID")
 
 
 def name(text: str, what: str, reason: str, **details: str) -> str:
     """A name the server stores and lists: at most ``MAX_NAME`` printable characters."""
-    if len(text) > MAX_NAME or not text.isprintable():
-        raise InvalidArgument(f"{what} must be at most {MAX_NAME} printable characters", reason=reason, **details)
-    return text
+    return printable(text, MAX_NAME, what, reason, **details)
 
 
 def labels(found: dict[str, str]) -> dict[str, str]:
@@ -56,12 +62,3 @@ def labels(found: dict[str, str]) -> dict[str, str]:
             reason="LABELS_INVALID",
         )
     return found
-
-
-def request_id(text: str) -> str:
-    """A client's ``CreateMatch.request_id``: up to 128 printable characters ('' for none)."""
-    if len(text) > MAX_COMMAND_ID or not text.isprintable():
-        raise InvalidArgument(
-            f"request_id must be at most {MAX_COMMAND_ID} printable characters", reason="REQUEST_ID_INVALID"
-        )
-    return text
