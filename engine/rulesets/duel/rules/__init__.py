@@ -1,6 +1,6 @@
 """Commands and their checks (duel.md §7, §9, §10): ``decide``, ``legal_commands`` and the clock.
 
-One module per command family; ``decide.check`` is the single source of legality. The contract's members
+One module per command family, whose checks are the single source of legality. The contract's members
 are named here, as ``rules.py`` names them in a ruleset small enough for one module.
 """
 
