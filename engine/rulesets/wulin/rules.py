@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from itertools import combinations, product
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, get_args
 
 from engine.contract import ADMIN, Actor, Deadline, Outcome
 from engine.errors import Rejected
@@ -597,15 +597,16 @@ def clock_seat(state: State) -> int:
 
 def decide_folded(state: State, actor: Actor, cmd: Command, rng: Rng) -> tuple[list[Event], State]:
     """The events for ``cmd`` from ``actor`` and the state they fold to, or ``Rejected`` with the spec's code."""
-    kind = type(cmd).__struct_config__.tag
-    assert isinstance(kind, str)
+    kind, decide = _DECIDERS[type(cmd)]
     precheck(state, actor, kind)
     tape: Tape[State, Event] = Tape(state, evolve)
-    # Found by the exact type, as the fold does (``isinstance`` on msgspec Structs is slow).
-    DECIDERS[type(cmd)](tape, state, actor, cmd)
+    decide(tape, state, actor, cmd)
     _restart_clock(tape, state, actor, kind)
     return tape.events, tape.state
 
+
+# Each command's check and emission, found by one lookup on the exact type, as the fold does (isinstance on
+# msgspec Structs is slow).
 
 Tape_ = Tape[State, Event]
 
@@ -692,26 +693,30 @@ def _ruling(tape: Tape_, state: State, actor: Actor, cmd: RefereeRuling) -> None
     tape.emit(MatchEnded(cmd.winner, "referee"))
 
 
-DECIDERS: dict[type, Callable[[Tape_, State, Actor, Any], None]] = {
-    UseCard: _use,
-    PlayCard: _play,
-    DiscardCard: _discard,
-    FlipCard: _flip,
-    Attack: _attack,
-    Defend: _defend,
-    NoDefence: _no_defence,
-    Block: _block,
-    NoBlock: _no_block,
-    ChooseLoss: _choose_loss,
-    EndPhase: _end_phase,
-    ProposeTruce: _propose,
-    AcceptTruce: _accept,
-    RejectTruce: _reject,
-    Concede: _concede,
-    Timeout: _timeout,
-    RefereeRuling: _ruling,
+_DECIDERS: dict[type, tuple[str, Callable[[Tape_, State, Actor, Any], None]]] = {
+    command: (str(command.__struct_config__.tag), decide)
+    for command, decide in (
+        (UseCard, _use),
+        (PlayCard, _play),
+        (DiscardCard, _discard),
+        (FlipCard, _flip),
+        (Attack, _attack),
+        (Defend, _defend),
+        (NoDefence, _no_defence),
+        (Block, _block),
+        (NoBlock, _no_block),
+        (ChooseLoss, _choose_loss),
+        (EndPhase, _end_phase),
+        (ProposeTruce, _propose),
+        (AcceptTruce, _accept),
+        (RejectTruce, _reject),
+        (Concede, _concede),
+        (Timeout, _timeout),
+        (RefereeRuling, _ruling),
+    )
 }
-"""Every command type of model.Command and how it is decided (test_rules checks the table covers the union)."""
+"""Each command type's tag (for ``precheck``) and the function that checks and emits it."""
+assert set(_DECIDERS) == set(get_args(Command)), "every command type has its decider"
 
 
 def _restart_clock(tape: Tape[State, Event], before: State, actor: Actor, kind: str) -> None:
