@@ -182,3 +182,23 @@ async def test_a_watch_says_the_connection_is_lost_and_resumes_when_the_server_i
         assert await page.locator(".clock.live").count() == 1
         await play_random(stub, created, seed=3)
         await page.wait_for_selector("#status[data-live='ended']")
+
+
+async def test_versions_arriving_while_an_earlier_one_is_shown_are_counted(
+    page: Page, web_server: Running, matches: pb_grpc.MatchServiceStub
+) -> None:
+    assert web_server.http is not None
+    created = await create_match(matches, ruleset="duel")
+    await page.goto(f"{web_server.http.address}/?watch={created.match_id}")
+    await page.wait_for_selector(f"#board[data-version='{created.version}']")
+    await page.keyboard.press("ArrowLeft")
+    await page.wait_for_selector(f"#board[data-version='{created.version - 1}']")
+    await play_random(matches, created, seed=1, max_commands=5)
+    now = (await matches.GetView(pb.GetViewRequest(match_id=created.match_id))).version
+    await page.wait_for_function(
+        f"document.querySelector('#position').textContent === 'version {created.version - 1} of {now}'"
+    )
+    assert await page.get_attribute("#scrubber", "max") == str(now)
+    assert await page.get_attribute("#board", "data-version") == str(created.version - 1)
+    await page.keyboard.press("End")
+    await page.wait_for_selector(f"#board[data-version='{now}']")

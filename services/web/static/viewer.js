@@ -125,14 +125,19 @@ function show(index) {
     viewer: state.seat === -1 ? null : state.seat, toAct: step.toAct, deadline: step.deadline,
     live: state.live !== null, version: step.event.version };
   $("#board").replaceWith(drawBoard(ctx));
-  const scrubber = $("#scrubber");
-  scrubber.max = String(state.steps.length);
-  scrubber.value = String(state.index + 1);
-  $("#position").textContent = `version ${step.event.version} of ${state.steps.length}`;
+  counted();
   showLog(ctx);
   showOutcome();
   tick();
   document.body.dataset.stepMs = String(Math.round(performance.now() - started));
+}
+
+// The scrubber and the position over every version there is (live, more arrive while an earlier one is shown).
+function counted() {
+  const scrubber = $("#scrubber");
+  scrubber.max = String(state.steps.length);
+  scrubber.value = String(state.index + 1);
+  $("#position").textContent = `version ${state.steps[state.index].event.version} of ${state.steps.length}`;
 }
 
 function showLog(ctx) {
@@ -191,6 +196,7 @@ async function watch(matchId, token) {
     state.steps.push({ event: update.event, viewJson: update.viewJson, toAct: update.toAct || [],
       deadline: update.deadline || null });
     if (following) schedule();
+    else counted();
   };
   // A lost connection (the server restarted, the network dropped) is said and retried, the watch resuming
   // after the last version received; any other refusal ends the watch.
