@@ -11,7 +11,9 @@ import { sentence } from "./sentences.js";
 const $ = (selector) => document.querySelector(selector);
 const rulesets = new Map();
 const state = { source: null, match: null, seat: -1, steps: [], index: -1, ruleset: null, cards: null,
-  live: null, rendered: 0, pending: false };
+  live: null, rendered: 0, pending: false, load: 0, at: 0 };
+// Waits before each attempt to reconnect a live watch whose connection was lost (the last one repeats).
+const RETRY_MS = [500, 1000, 2000, 5000];
 
 async function describe(rulesetId) {
   if (!rulesets.has(rulesetId)) {
@@ -37,29 +39,39 @@ function failed(error) {
   else status(`Failed: ${error.message}`, "error");
 }
 
+// Starts a load (a file, a match, a watch, another viewer) and returns its number: a load whose number is no
+// longer state.load was replaced by a later one while it waited on the server, and its answers are dropped.
 function reset() {
   if (state.live) state.live.abort();
-  Object.assign(state, { live: null, steps: [], index: -1, rendered: 0, match: null });
+  Object.assign(state, { live: null, steps: [], index: -1, rendered: 0, match: null, load: state.load + 1 });
   $("#board").replaceChildren();
   $("#log").replaceChildren();
   $("#outcome").replaceChildren();
   $("#match").replaceChildren();
+  return state.load;
+}
+
+// True, and counted in data-stale, when load ``mine`` was replaced by a later one.
+function stale(mine) {
+  if (mine === state.load) return false;
+  document.body.dataset.stale = String(Number(document.body.dataset.stale || 0) + 1);
+  return true;
 }
 
 // -- replays and ended matches ---------------------------------------------------------------------
 
 async function openReplay(source, seat, at = 0, started = performance.now()) {
-  reset();
-  state.source = source;
-  state.seat = seat;
+  const mine = reset();
+  Object.assign(state, { source, seat, at });
   status("Loading…");
   let viewed;
   try {
     viewed = await call("MatchService", "ViewReplay", { ...source, seat });
   } catch (error) {
-    failed(error);
+    if (!stale(mine)) failed(error);
     return;
   }
+  if (stale(mine)) return;
   const verification = viewed.verification;
   if (verification && !verification.ok) {
     const failure = verification.failure || {};
@@ -68,7 +80,7 @@ async function openReplay(source, seat, at = 0, started = performance.now()) {
       { "data-check": failure.check, "data-ok": "false" });
     return;
   }
-  await useMatch(viewed.match, seat);
+  if (!(await useMatch(viewed.match, seat, mine))) return;
   state.steps = viewed.steps.map((step) => ({ event: step.event, viewJson: step.viewJson, toAct: step.toAct || [],
     deadline: step.deadline || null }));
   const checks = verification ? `verified: ${verification.checks.join(", ")}` : "stored match";
@@ -77,9 +89,18 @@ async function openReplay(source, seat, at = 0, started = performance.now()) {
   document.body.dataset.loadMs = String(Math.round(performance.now() - started));
 }
 
-async function useMatch(match, seat) {
+// False when load ``mine`` was replaced while the ruleset was described.
+async function useMatch(match, seat, mine) {
+  let ruleset;
+  try {
+    ruleset = await describe(match.ruleset);
+  } catch (error) {
+    if (!stale(mine)) failed(error);
+    return false;
+  }
+  if (stale(mine)) return false;
   state.match = match;
-  state.ruleset = await describe(match.ruleset);
+  state.ruleset = ruleset;
   state.cards = new Cards(state.ruleset.catalog, state.ruleset.layout);
   const picker = $("#seat");
   picker.replaceChildren(el("option", { value: "-1" }, "spectator"),
@@ -88,6 +109,7 @@ async function useMatch(match, seat) {
   $("#match").replaceChildren(el("strong", {}, state.ruleset.title), ` · ${match.matchId} · `,
     match.seats.map((name, index) => `${index}=${name}`).join(", "));
   document.body.dataset.ruleset = match.ruleset;
+  return true;
 }
 
 // -- one step --------------------------------------------------------------------------------------
@@ -103,14 +125,19 @@ function show(index) {
     viewer: state.seat === -1 ? null : state.seat, toAct: step.toAct, deadline: step.deadline,
     live: state.live !== null, version: step.event.version };
   $("#board").replaceWith(drawBoard(ctx));
-  const scrubber = $("#scrubber");
-  scrubber.max = String(state.steps.length);
-  scrubber.value = String(state.index + 1);
-  $("#position").textContent = `version ${step.event.version} of ${state.steps.length}`;
+  counted();
   showLog(ctx);
   showOutcome();
   tick();
   document.body.dataset.stepMs = String(Math.round(performance.now() - started));
+}
+
+// The scrubber and the position over every version there is (live, more arrive while an earlier one is shown).
+function counted() {
+  const scrubber = $("#scrubber");
+  scrubber.max = String(state.steps.length);
+  scrubber.value = String(state.index + 1);
+  $("#position").textContent = `version ${state.steps[state.index].event.version} of ${state.steps.length}`;
 }
 
 function showLog(ctx) {
@@ -144,7 +171,7 @@ function showOutcome() {
 // -- live ------------------------------------------------------------------------------------------
 
 async function watch(matchId, token) {
-  reset();
+  const mine = reset();
   state.source = null;
   status("Connecting…");
   const controller = new AbortController();
@@ -152,29 +179,83 @@ async function watch(matchId, token) {
   try {
     const seen = await call("MatchService", "GetView", { matchId, token });
     match = await call("MatchService", "GetMatch", { matchId });
+    if (stale(mine)) return;
     state.seat = seen.seat ?? 0;
   } catch (error) {
-    failed(error);
+    if (!stale(mine)) failed(error);
     return;
   }
   state.live = controller;
-  await useMatch(match, state.seat);
+  if (!(await useMatch(match, state.seat, mine))) return;
   $("#seat").disabled = true;
-  status(`Live as ${state.seat === -1 ? "a spectator" : `seat ${state.seat}`}`, "ok", { "data-live": "true" });
+  const live = () => status(`Live as ${state.seat === -1 ? "a spectator" : `seat ${state.seat}`}`, "ok",
+    { "data-live": "true" });
+  live();
+  const onUpdate = (update) => {
+    const following = state.index >= state.steps.length - 1;
+    state.steps.push({ event: update.event, viewJson: update.viewJson, toAct: update.toAct || [],
+      deadline: update.deadline || null });
+    if (following) schedule();
+    else counted();
+  };
+  // A lost connection (the server restarted, the network dropped) is said and retried, the watch resuming
+  // after the last version received; any other refusal ends the watch.
+  const reached = () => (state.steps.length ? Number(state.steps[state.steps.length - 1].event.version) : 0);
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      if (attempt) {
+        await call("MatchService", "GetView", { matchId, token });
+        live();
+        if (state.steps.length) show(state.index);
+      }
+      await stream("MatchService", "WatchMatch", { matchId, token, includeView: true, fromVersion: reached() },
+        onUpdate, controller.signal);
+      break;
+    } catch (error) {
+      if (controller.signal.aborted) return;
+      if (!lost(error)) {
+        failed(error);
+        stopLive();
+        return;
+      }
+      const wait = RETRY_MS[Math.min(attempt, RETRY_MS.length - 1)];
+      status(`Connection to the server lost after version ${reached()}; reconnecting in ${wait / 1000} s ` +
+        `(attempt ${attempt + 1})…`, "error", { "data-live": "reconnecting" });
+      for (const clock of document.querySelectorAll(".clock.live")) {
+        clock.classList.remove("live");
+        clock.querySelector(".remaining").textContent = "(not connected)";
+      }
+      if (!(await delay(wait, controller.signal))) return;
+    }
+  }
   try {
-    await stream("MatchService", "WatchMatch", { matchId, token, includeView: true }, (update) => {
-      const following = state.index >= state.steps.length - 1;
-      state.steps.push({ event: update.event, viewJson: update.viewJson, toAct: update.toAct || [],
-        deadline: update.deadline || null });
-      if (following) schedule();
-    }, controller.signal);
     state.match = await call("MatchService", "GetMatch", { matchId });
-    state.live = null;
-    status("The match has ended", "ok", { "data-live": "ended" });
-    show(state.steps.length - 1);
   } catch (error) {
     if (!controller.signal.aborted) failed(error);
+    stopLive();
+    return;
   }
+  state.live = null;
+  status("The match has ended", "ok", { "data-live": "ended" });
+  show(state.steps.length - 1);
+}
+
+// The connection failed (fetch's TypeError), or the server closed it or is shutting down: worth a retry.
+function lost(error) {
+  return error instanceof TypeError || (error instanceof ApiError && error.code === "unavailable");
+}
+
+function stopLive() {
+  state.live = null;
+  if (state.steps.length) show(state.index);
+}
+
+// Resolves true after ``ms``, false at once when ``signal`` aborts (the watch was replaced).
+function delay(ms, signal) {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(true), ms);
+    signal.addEventListener("abort", () => { clearTimeout(timer); resolve(false); }, { once: true });
+  });
 }
 
 // Many updates can arrive at once (a watch starts with the history): draw once per frame.
@@ -224,7 +305,8 @@ function wire() {
     watch($("#watch-id").value.trim(), $("#token").value.trim());
   });
   $("#seat").addEventListener("change", (event) => {
-    if (state.source) openReplay(state.source, Number(event.target.value), state.index);
+    // While a load is under way, the version it was to open is kept (state.at), not lost to its reset.
+    if (state.source) openReplay(state.source, Number(event.target.value), state.index >= 0 ? state.index : state.at);
   });
   $("#scrubber").addEventListener("input", (event) => show(Number(event.target.value) - 1));
   $("#first").addEventListener("click", () => show(0));
@@ -245,8 +327,17 @@ function wire() {
 async function fromAddress() {
   const query = new URLSearchParams(location.search);
   if (query.get("replay")) {
-    const response = await fetch(query.get("replay"));
-    await openReplay({ replay: bytesBase64(new Uint8Array(await response.arrayBuffer())) }, -1);
+    const address = query.get("replay");
+    let bytes;
+    try {
+      const response = await fetch(address);
+      if (!response.ok) throw new Error(`the server answered ${response.status} ${response.statusText}`.trimEnd());
+      bytes = new Uint8Array(await response.arrayBuffer());
+    } catch (error) {
+      status(`Failed to fetch the replay file ${address}: ${error.message}`, "error", { "data-fetch": "failed" });
+      return;
+    }
+    await openReplay({ replay: bytesBase64(bytes) }, -1);
   } else if (query.get("match")) {
     await openReplay({ matchId: query.get("match") }, -1);
   } else if (query.get("watch")) {

@@ -1,0 +1,204 @@
+"""The viewer page against what clients control and what goes wrong: hostile names, addresses that cannot be
+fetched, answers overtaken by a later choice, a server that goes away while a match is watched."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import grpc
+import msgspec
+import pytest
+from playwright.async_api import Browser, Page, Route
+
+from services.api import duelhall_pb2 as pb
+from services.api import duelhall_pb2_grpc as pb_grpc
+from services.server import Running, ServerConfig, create_server
+from tests.services.client import Created, create_match, play_random
+from tests.web.test_viewer import choose_seat, ended_match, go_to, open_match, views
+
+HOSTILE = ["<img src=x onerror=alert(1)>", "W" * 100, "</script><script>alert(2)</script>", "javascript:alert(3)"]
+"""Seat names (printable, up to 100 characters) a client may choose."""
+
+
+async def test_hostile_seat_names_are_drawn_as_text_and_do_not_widen_the_page(
+    page: Page, web_server: Running, matches: pb_grpc.MatchServiceStub
+) -> None:
+    dialogs: list[str] = []
+    page.on("dialog", lambda dialog: dialogs.append(dialog.message))
+    reply = await matches.CreateMatch(
+        pb.CreateMatchRequest(ruleset="aq", seats=[pb.SeatSpec(name=name) for name in HOSTILE])
+    )
+    tokens = [t.token for t in sorted(reply.tokens, key=lambda t: t.seat)]
+    await play_random(matches, Created(reply.match.match_id, tokens, reply.match.version), seed=3)
+    await open_match(page, web_server, reply.match.match_id)
+    await choose_seat(page, 1)
+    await page.keyboard.press("End")
+    await page.wait_for_selector("#outcome h2")
+    assert HOSTILE[0] in await page.inner_text("#match")
+    assert HOSTILE[2] in await page.inner_text("#board .seat[data-seat='2'] h2")
+    assert await page.locator("img, script:not([src])").count() == 0
+    too_wide = await page.evaluate(
+        """() => [document.documentElement, ...document.querySelectorAll('.steps, #match, .seat, aside, #log li')]
+            .filter((node) => node.scrollWidth > node.clientWidth + 1)
+            .map((node) => `${node.tagName}.${node.className}: ${node.scrollWidth} > ${node.clientWidth}`)"""
+    )
+    assert too_wide == []
+    assert dialogs == []
+
+
+@pytest.mark.parametrize("address", ["/missing.json", "javascript:alert(1)"])
+async def test_a_replay_address_that_cannot_be_fetched_is_said_so(
+    page: Page, web_server: Running, address: str
+) -> None:
+    assert web_server.http is not None
+    await page.goto(f"{web_server.http.address}/?replay={address}")
+    await page.wait_for_selector("#status.error[data-fetch='failed']")
+    assert f"Failed to fetch the replay file {address}" in await page.inner_text("#status")
+    if address == "/missing.json":
+        assert "404" in await page.inner_text("#status")
+
+
+async def test_loading_the_page_logs_no_error(page: Page, web_server: Running) -> None:
+    assert web_server.http is not None
+    errors: list[str] = []
+    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    await page.goto(web_server.http.address, wait_until="networkidle")
+    assert errors == []
+
+
+async def test_an_answer_for_a_viewer_since_replaced_is_dropped(
+    page: Page, web_server: Running, matches: pb_grpc.MatchServiceStub
+) -> None:
+    created = await ended_match(matches, "duel", commands=60)
+    await open_match(page, web_server, created.match_id)
+    steps = await views(matches, created.match_id, 1)
+    version = next(
+        s.event.version
+        for s in reversed(steps)
+        if msgspec.json.decode(s.view_json)["sides"][1]["hand"].get("cards")
+        and not msgspec.json.decode(s.view_json)["sides"][0]["hand"].get("cards")
+    )
+    await go_to(page, version)
+    held: list[Route] = []
+
+    async def hold_seat_0(route: Route) -> None:
+        if msgspec.json.decode(route.request.post_data or "{}").get("seat") == 0 and not held:
+            held.append(route)
+        else:
+            await route.continue_()
+
+    await page.route("**/ViewReplay", hold_seat_0)
+    await page.select_option("#seat", "0")
+    await page.wait_for_function("document.querySelector('#status').textContent === 'Loading…'")
+    assert held
+    await choose_seat(page, 1)
+    await held[0].continue_()
+    await page.wait_for_function("document.body.dataset.stale === '1'")
+    assert await page.input_value("#seat") == "1"
+    assert await page.get_attribute("#board", "data-version") == str(version)
+    you = await page.locator("#board .badge.you").evaluate_all("ns => ns.map(n => n.closest('.seat').dataset.seat)")
+    assert you == ["1"]
+    assert await page.locator("#board .seat[data-seat='1'] [data-zone='hand'] .card").count() > 0
+
+
+async def test_a_watch_overtaken_by_opening_an_ended_match_leaves_it_alone(
+    page: Page, web_server: Running, matches: pb_grpc.MatchServiceStub
+) -> None:
+    assert web_server.http is not None
+    ended = await ended_match(matches, "card_monsters")
+    running = await create_match(matches, ruleset="duel")
+    await page.goto(web_server.http.address)
+    held: list[Route] = []
+
+    async def hold_first(route: Route) -> None:
+        if not held:
+            held.append(route)
+        else:
+            await route.continue_()
+
+    await page.route("**/GetMatch", hold_first)
+    await page.fill("#watch-id", running.match_id)
+    await page.click("#watch button")
+    await page.wait_for_function("document.querySelector('#status').textContent === 'Connecting…'")
+    await page.fill("#match-id", ended.match_id)
+    await page.click("#open-match button")
+    await page.wait_for_selector("#status.ok")
+    await held[0].continue_()
+    await page.wait_for_function("document.body.dataset.stale === '1'")
+    steps = await views(matches, ended.match_id, -1)
+    assert await page.get_attribute("body", "data-ruleset") == "card_monsters"
+    assert await page.inner_text("#position") == f"version 1 of {len(steps)}"
+    assert await page.get_attribute("#status", "data-live") is None
+    assert not await page.is_disabled("#seat")
+
+
+async def _serve(database: Path, http: str = "127.0.0.1:0") -> Running:
+    return await create_server(ServerConfig(database_url=f"sqlite:///{database}", listen="127.0.0.1:0", http=http))
+
+
+@pytest.fixture
+async def restartable(browser: Browser, tmp_path: Path) -> AsyncIterator[tuple[list[Running], Page]]:
+    """A server (restarted by the test: the last of the list runs) and a page of its own."""
+    servers = [await _serve(tmp_path / "restart.db")]
+    context = await browser.new_context(viewport={"width": 1400, "height": 1000})
+    opened = await context.new_page()
+    errors: list[str] = []
+    opened.on("pageerror", lambda error: errors.append(str(error)))
+    try:
+        yield servers, opened
+    finally:
+        await context.close()
+        await servers[-1].stop(0)
+    assert not errors, f"the page raised: {errors}"
+
+
+async def test_a_watch_says_the_connection_is_lost_and_resumes_when_the_server_is_back(
+    restartable: tuple[list[Running], Page], tmp_path: Path
+) -> None:
+    servers, page = restartable
+    first = servers[0]
+    assert first.http is not None
+    async with grpc.aio.insecure_channel(f"127.0.0.1:{first.port}") as channel:
+        stub = pb_grpc.MatchServiceStub(channel)
+        created = await create_match(stub, options='{"turn_seconds": 60}')
+        await page.goto(f"{first.http.address}/?watch={created.match_id}&token={created.tokens[0]}")
+        await page.wait_for_selector("#status[data-live='true']")
+        await play_random(stub, created, seed=1, max_commands=3)
+        before = (await stub.GetView(pb.GetViewRequest(match_id=created.match_id))).version
+        await page.wait_for_selector(f"#board[data-version='{before}']")
+    await first.stop(0)
+    await page.wait_for_selector("#status[data-live='reconnecting']")
+    assert f"lost after version {before}" in await page.inner_text("#status")
+    assert await page.locator(".clock.live").count() == 0
+    servers.append(await _serve(tmp_path / "restart.db", http=f"127.0.0.1:{first.http.port}"))
+    await page.wait_for_selector("#status[data-live='true']")
+    async with grpc.aio.insecure_channel(f"127.0.0.1:{servers[-1].port}") as channel:
+        stub = pb_grpc.MatchServiceStub(channel)
+        await play_random(stub, created, seed=2, max_commands=3)
+        now = (await stub.GetView(pb.GetViewRequest(match_id=created.match_id))).version
+        await page.wait_for_selector(f"#board[data-version='{now}']")
+        assert await page.locator("#log li").count() == now
+        assert await page.locator(".clock.live").count() == 1
+        await play_random(stub, created, seed=3)
+        await page.wait_for_selector("#status[data-live='ended']")
+
+
+async def test_versions_arriving_while_an_earlier_one_is_shown_are_counted(
+    page: Page, web_server: Running, matches: pb_grpc.MatchServiceStub
+) -> None:
+    assert web_server.http is not None
+    created = await create_match(matches, ruleset="duel")
+    await page.goto(f"{web_server.http.address}/?watch={created.match_id}")
+    await page.wait_for_selector(f"#board[data-version='{created.version}']")
+    await page.keyboard.press("ArrowLeft")
+    await page.wait_for_selector(f"#board[data-version='{created.version - 1}']")
+    await play_random(matches, created, seed=1, max_commands=5)
+    now = (await matches.GetView(pb.GetViewRequest(match_id=created.match_id))).version
+    await page.wait_for_function(
+        f"document.querySelector('#position').textContent === 'version {created.version - 1} of {now}'"
+    )
+    assert await page.get_attribute("#scrubber", "max") == str(now)
+    assert await page.get_attribute("#board", "data-version") == str(created.version - 1)
+    await page.keyboard.press("End")
+    await page.wait_for_selector(f"#board[data-version='{now}']")
