@@ -157,6 +157,9 @@ class MatchManager:
         self._on_change: list[OnChange] = []
         self._on_events: list[OnEvents] = []
         self._follower = Follower(store, self.apply_foreign) if shared else None
+        self._loading: dict[str, list[int]] = {}
+        """Matches being loaded: [loads under way, the highest version the follower handed over meanwhile]. An
+        event committed after a load read the tail would otherwise pass unseen, its match loaded behind it."""
         self._ends: set[asyncio.Task[None]] = set()
         """Ends being recorded after the command that ended the match was answered (``ends_recorded``)."""
 
@@ -409,11 +412,22 @@ class MatchManager:
         if hot is not None:
             self._hot.move_to_end(match_id)
             return hot
-        hot = await self._load(match_id)
+        loading = self._loading.setdefault(match_id, [0, 0])
+        loading[0] += 1
+        try:
+            hot = await self._load(match_id)
+        finally:
+            loading[0] -= 1
+            if not loading[0]:
+                del self._loading[match_id]
+        passed = loading[1]
         existing = self._hot.get(match_id)
         if existing is not None:
             return existing
         self._remember(hot)
+        if passed > hot.version:  # folded now, in order, so the watchers and timers hear of it
+            async with hot.lock:
+                await self._catch_up(hot)
         self._changed(hot)
         return hot
 
@@ -484,7 +498,12 @@ class MatchManager:
     async def apply_foreign(self, recorded: RecordedEvent) -> None:
         """Folds an event another instance appended into its match, if loaded (the follower's callback)."""
         hot = self._hot.get(recorded.stream_id)
-        if hot is None or recorded.version <= hot.version:
+        if hot is None:
+            loading = self._loading.get(recorded.stream_id)
+            if loading is not None:
+                loading[1] = max(loading[1], recorded.version)
+            return
+        if recorded.version <= hot.version:
             return
         async with hot.lock:
             if recorded.version == hot.version + 1:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import cast
@@ -162,3 +163,43 @@ async def test_a_retry_of_a_command_from_before_a_reload_gets_its_first_result(s
     assert counting.reads.count("read_commands") == 1
     again = await cold.submit(match_id, actor, raw, command_id=command_id)
     assert again.duplicate and counting.reads.count("read_commands") == 1
+
+
+class HeldTail:
+    """The store, whose next read of a stream's tail (from version 2 on) is read at once and then held back
+    until ``release``: an append committed meanwhile is not in it."""
+
+    def __init__(self, store: AsyncEventStore) -> None:
+        self._store = store
+        self.reading = asyncio.Event()
+        self.release = asyncio.Event()
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._store, name)
+
+    async def read_stream(self, stream_id: str, from_version: int = 1, to_version: int | None = None) -> object:
+        read = await self._store.read_stream(stream_id, from_version, to_version)
+        if from_version > 1 and not self.reading.is_set():
+            self.reading.set()
+            await self.release.wait()
+        return read
+
+
+async def test_an_event_folded_by_the_follower_while_the_match_loads_is_not_lost(store: AsyncEventStore) -> None:
+    """Another instance appends after this one read the tail of a match it is loading, and the follower hands
+    that event over before the load is done: the loaded match must not stay behind it (its watchers would
+    wait for an event that already passed, e.g. the match's end)."""
+    writer = MatchManager(store)
+    match_id = (await writer.create("card_monsters", SEATS, {})).row.match_id
+    await play(writer, match_id, 2)
+    held = HeldTail(store)
+    reader = MatchManager(cast(AsyncEventStore, held), shared=True)
+    loading = asyncio.create_task(reader.get(match_id))
+    await held.reading.wait()
+    before = await store.last_version(match_id)
+    await play(writer, match_id, 1)
+    for recorded in await store.read_stream(match_id, before + 1):
+        await reader.apply_foreign(recorded)  # as the follower does
+    held.release.set()
+    loaded = await loading
+    assert loaded.version == await store.last_version(match_id)
