@@ -13,8 +13,11 @@ from engine.bots import RandomBot
 from engine.errors import Rejected
 from engine.match import encode
 from engine.selfplay import next_move
-from eventstore import AsyncEventStore, migrate, open_store
+from eventstore import AsyncEventStore, DatabaseError, migrate, open_store
+from services import lifecycle
+from services import manager as manager_module
 from services.manager import MatchManager, SeatEntry
+from services.readmodel import ENDED
 from services.timers import Timers
 
 SEATS = [SeatEntry(name="a", config={}), SeatEntry(name="b", config={})]
@@ -203,3 +206,43 @@ async def test_an_event_folded_by_the_follower_while_the_match_loads_is_not_lost
     held.release.set()
     loaded = await loading
     assert loaded.version == await store.last_version(match_id)
+
+
+class EndFails:
+    """The store, whose first append of a match's end record fails as a lost connection does."""
+
+    def __init__(self, store: AsyncEventStore) -> None:
+        self._store = store
+        self.failed = 0
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._store, name)
+
+    async def append(self, stream_id: str, *args: object, **kwargs: object) -> object:
+        if stream_id.startswith(lifecycle.ENDED_STREAM_PREFIX) and not self.failed:
+            self.failed += 1
+            raise DatabaseError("connection lost")
+        return await self._store.append(stream_id, *args, **kwargs)  # type: ignore[arg-type]
+
+
+async def test_an_end_the_store_failed_to_record_is_recorded_once_it_is_back(
+    store: AsyncEventStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The command that ended the match is stored and answered; a store fault while its end is recorded must not
+    leave the match without an end record (lifecycle, list, tournament result) until the server restarts."""
+    monkeypatch.setattr(manager_module, "END_RETRY", 0.01)
+    failing = EndFails(store)
+    manager = MatchManager(cast(AsyncEventStore, failing))
+    match_id = (await manager.create("card_monsters", SEATS, {})).row.match_id
+    hot = manager.loaded(match_id)
+    assert hot is not None
+    await manager.submit(match_id, hot.ruleset.to_act(hot.state)[0], b'{"type": "concede"}')
+    await manager.ends_recorded()
+    assert failing.failed == 1
+    async with asyncio.timeout(5):
+        while not await store.read_stream(f"{lifecycle.ENDED_STREAM_PREFIX}{match_id}"):
+            await asyncio.sleep(0.01)
+    async with asyncio.timeout(5):
+        while (row := await manager.read_model.get(match_id)) is None or row.status != ENDED:
+            await asyncio.sleep(0.01)
+    await manager.stop()
