@@ -517,20 +517,25 @@ class MatchManager:
         """How many matches are in memory."""
         return len(self._hot)
 
-    async def apply_foreign(self, recorded: RecordedEvent) -> None:
-        """Folds an event another instance appended into its match, if loaded (the follower's callback)."""
-        hot = self._hot.get(recorded.stream_id)
-        if hot is None:
-            loading = self._loading.get(recorded.stream_id)
-            if loading is not None:
-                loading[1] = max(loading[1], recorded.version)
+    async def apply_foreign(self, events: Sequence[RecordedEvent]) -> None:
+        """Folds consecutive events of one stream, which another instance appended, into their match if it is
+        loaded (the follower's callback: the events of one command at once)."""
+        if not events:
             return
-        if recorded.version <= hot.version:
+        last = events[-1]
+        hot = self._hot.get(last.stream_id)
+        if hot is None:
+            loading = self._loading.get(last.stream_id)
+            if loading is not None:
+                loading[1] = max(loading[1], last.version)
+            return
+        if last.version <= hot.version:
             return
         async with hot.lock:
-            if recorded.version == hot.version + 1:
-                await self._fold_in(hot, [recorded])
-            elif recorded.version > hot.version:
+            fresh = [recorded for recorded in events if recorded.version > hot.version]
+            if fresh and fresh[0].version == hot.version + 1:
+                await self._fold_in(hot, fresh)
+            elif fresh:
                 await self._catch_up(hot)
 
     # -- loading ----------------------------------------------------------------------------------

@@ -201,8 +201,7 @@ async def test_an_event_folded_by_the_follower_while_the_match_loads_is_not_lost
     await held.reading.wait()
     before = await store.last_version(match_id)
     await play(writer, match_id, 1)
-    for recorded in await store.read_stream(match_id, before + 1):
-        await reader.apply_foreign(recorded)  # as the follower does
+    await reader.apply_foreign(await store.read_stream(match_id, before + 1))  # as the follower does
     held.release.set()
     loaded = await loading
     assert loaded.version == await store.last_version(match_id)
