@@ -1,14 +1,16 @@
 """Following the store's global order, for a server that shares its database with other instances.
 
 One subscription per process: each event is read once, and those another instance appended are folded
-into the loaded matches (``MatchManager.apply_foreign``), which hands them to their watchers.
+into the loaded matches (``MatchManager.apply_foreign``), which hands them to their watchers. The events of
+one command (one transaction, consecutive in the global order) are handed over together, as the instance that
+appended them hands them to its own watchers: the states between them are no state a seat can act on.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from typing import Protocol
 
 from eventstore import RecordedEvent, StoreError
@@ -20,6 +22,8 @@ LINGER = 0.02
 """Seconds the follower lets commits gather between reads: one query per interval instead of one per commit."""
 RETRY = 1.0
 """Seconds before the follower reads the store again after it failed."""
+AHEAD = 4096
+"""Events the reader may get ahead of the folding."""
 
 
 class GlobalOrder(Protocol):
@@ -29,10 +33,14 @@ class GlobalOrder(Protocol):
     def subscribe(self, from_position: int = 1, linger: float = 0.0) -> AsyncIterator[RecordedEvent]: ...
 
 
-class Follower:
-    """Hands every event committed from now on, in global order, to ``fold``."""
+_End = StoreError | None
+"""What ends a subscription: a store fault, or the store closing."""
 
-    def __init__(self, source: GlobalOrder, fold: Callable[[RecordedEvent], Awaitable[None]]) -> None:
+
+class Follower:
+    """Hands every event committed from now on, in global order, to ``fold``: a command's events at once."""
+
+    def __init__(self, source: GlobalOrder, fold: Callable[[Sequence[RecordedEvent]], Awaitable[None]]) -> None:
         self._source = source
         self._fold = fold
         self._task: asyncio.Task[None] | None = None
@@ -51,11 +59,52 @@ class Follower:
         """Until the store closes; a store fault pauses it, and it resumes after the last event it folded."""
         position = from_position
         while True:
+            # The subscription hands over what one read returned without pausing in between: a reader task
+            # queues it whole, and what is queued when the folding looks is folded command by command.
+            queue: asyncio.Queue[RecordedEvent | _End] = asyncio.Queue(AHEAD)
+            reader = asyncio.create_task(self._read(position, queue), name="duelhall-follower-read")
             try:
-                async for recorded in self._source.subscribe(position, linger=LINGER):
-                    await self._fold(recorded)
-                    position = recorded.position + 1
-                return
+                while True:
+                    taken = [await queue.get()]
+                    while isinstance(taken[-1], RecordedEvent) and not queue.empty():
+                        taken.append(queue.get_nowait())
+                    events = [item for item in taken if isinstance(item, RecordedEvent)]
+                    for command in commands(events):
+                        await self._fold(command)
+                        position = command[-1].position + 1
+                    end = taken[-1]
+                    if end is None:
+                        return
+                    if isinstance(end, StoreError):
+                        raise end
             except StoreError as exc:
                 log.warning("following paused at position %d: %s; retrying in %.0f s", position, exc, RETRY)
                 await asyncio.sleep(RETRY)
+            finally:
+                await cancel(reader)
+
+    async def _read(self, position: int, queue: asyncio.Queue[RecordedEvent | _End]) -> None:
+        try:
+            async for recorded in self._source.subscribe(position, linger=LINGER):
+                await queue.put(recorded)
+        except StoreError as exc:
+            await queue.put(exc)
+        else:
+            await queue.put(None)
+
+
+def commands(events: Sequence[RecordedEvent]) -> list[list[RecordedEvent]]:
+    """Consecutive events of one stream and one command, grouped, in order."""
+    grouped: list[list[RecordedEvent]] = []
+    for recorded in events:
+        previous = grouped[-1][-1] if grouped else None
+        if (
+            previous is not None
+            and previous.stream_id == recorded.stream_id
+            and previous.meta.command_id == recorded.meta.command_id
+            and previous.version + 1 == recorded.version
+        ):
+            grouped[-1].append(recorded)
+        else:
+            grouped.append([recorded])
+    return grouped

@@ -134,6 +134,30 @@ class BatchedHandler(logging.StreamHandler[TextIO]):
             self.flush()
 
 
+class _OneLine(logging.Filter):
+    """A record's exception folded into its message, without the traceback."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.exc_info and record.exc_info[1] is not None:
+            error = record.exc_info[1]
+            record.msg = f"{record.getMessage()}: {type(error).__name__}: {error}"
+            record.args = None
+            record.exc_info = None
+            record.exc_text = None
+        return True
+
+
+_ONE_LINE = _OneLine()
+
+
+def quiet_driver_retries() -> None:
+    """asyncpg's pool warns once a second while it cannot reconnect (the database is down), each time with the
+    traceback of its own connect path: one line each, its message and the exception's."""
+    pool = logging.getLogger("asyncpg.pool")
+    if _ONE_LINE not in pool.filters:
+        pool.addFilter(_ONE_LINE)
+
+
 def configure(log_format: str = "console", level: str = "info") -> None:
     """Send every logger's records to stderr in ``log_format`` from ``level`` up (replacing an earlier call's)."""
     global _handler
@@ -147,6 +171,7 @@ def configure(log_format: str = "console", level: str = "info") -> None:
     _handler.setFormatter(JsonFormatter() if log_format == "json" else ConsoleFormatter())
     root.addHandler(_handler)
     root.setLevel(level.upper())
+    quiet_driver_retries()
     # The formatters use none of these record attributes; computing them (a stack walk for the caller's file
     # and line) was a third of the cost of a line, and the server writes one per call.
     logging._srcfile = None

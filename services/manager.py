@@ -54,12 +54,15 @@ from services.follower import Follower
 from services.hot import HotMatch, MatchEvent, seen
 from services.projection import MatchList
 from services.readmodel import MatchRow, row_for
+from services.tasks import cancel
 from services.tokens import TOKEN_SECRET_PREFIX, SeatToken, new_token, seat_for, token_hash, viewer_for
 
 log = logging.getLogger(__name__)
 
 CREATE_COMMAND = "create_match"
 _RETRIES = 8
+END_RETRY = 1.0
+"""Seconds before an end the store failed to record is recorded again."""
 
 OnChange = Callable[[HotMatch], None]
 """Told that a match was loaded or changed (the timers re-arm)."""
@@ -157,8 +160,13 @@ class MatchManager:
         self._on_change: list[OnChange] = []
         self._on_events: list[OnEvents] = []
         self._follower = Follower(store, self.apply_foreign) if shared else None
+        self._loading: dict[str, list[int]] = {}
+        """Matches being loaded: [loads under way, the highest version the follower handed over meanwhile]. An
+        event committed after a load read the tail would otherwise pass unseen, its match loaded behind it."""
         self._ends: set[asyncio.Task[None]] = set()
         """Ends being recorded after the command that ended the match was answered (``ends_recorded``)."""
+        self._end_retries: set[asyncio.Task[None]] = set()
+        """Ends the store failed to record, recorded again until it takes them (not waited for: an outage)."""
 
     def on_change(self, listener: OnChange) -> None:
         self._on_change.append(listener)
@@ -172,9 +180,11 @@ class MatchManager:
             await self._follower.start()
 
     async def stop(self) -> None:
-        await self.ends_recorded()
-        if self._follower is not None:
+        if self._follower is not None:  # first: folding an end starts recording it
             await self._follower.stop()
+        await self.ends_recorded()
+        for retry in list(self._end_retries):  # the next start records these ends (server.resume_timers)
+            await cancel(retry)
 
     async def ends_recorded(self) -> None:
         """Returns once the ends this manager was recording when called are recorded and listed (``ListMatches``
@@ -370,10 +380,25 @@ class MatchManager:
         try:
             await self.ended(hot)
         except StoreError as exc:
-            # The command is stored and answered; the next start records the end (server.resume_timers).
-            log.warning("end of match %s not recorded: %s", hot.match_id, exc)
+            # The command is stored and answered: the end is recorded again until the store takes it (it is
+            # recorded once, whoever tries), else by the next start (server.resume_timers).
+            log.warning("end of match %s not recorded: %s; retrying in %.0f s", hot.match_id, exc, END_RETRY)
+            task = asyncio.create_task(self._end_retried(hot), name=f"duelhall-end-retry-{hot.match_id}")
+            self._end_retries.add(task)
+            task.add_done_callback(self._end_retries.discard)
         except Exception:  # a bug: said where it happened, not left for the task's garbage collection
             log.exception("end of match %s not recorded", hot.match_id)
+
+    async def _end_retried(self, hot: HotMatch) -> None:
+        while True:
+            await asyncio.sleep(END_RETRY)
+            try:
+                await self.ended(hot)
+            except StoreError:
+                continue
+            except Exception:
+                log.exception("end of match %s not recorded", hot.match_id)
+            return
 
     async def _replayed(self, hot: HotMatch, command_id: str, actor: Actor) -> Submitted:
         """The first result of a command id, as of the versions it appended. Ids are idempotency keys of the
@@ -409,11 +434,22 @@ class MatchManager:
         if hot is not None:
             self._hot.move_to_end(match_id)
             return hot
-        hot = await self._load(match_id)
+        loading = self._loading.setdefault(match_id, [0, 0])
+        loading[0] += 1
+        try:
+            hot = await self._load(match_id)
+        finally:
+            loading[0] -= 1
+            if not loading[0]:
+                del self._loading[match_id]
+        passed = loading[1]
         existing = self._hot.get(match_id)
         if existing is not None:
             return existing
         self._remember(hot)
+        if passed > hot.version:  # folded now, in order, so the watchers and timers hear of it
+            async with hot.lock:
+                await self._catch_up(hot)
         self._changed(hot)
         return hot
 
@@ -481,15 +517,25 @@ class MatchManager:
         """How many matches are in memory."""
         return len(self._hot)
 
-    async def apply_foreign(self, recorded: RecordedEvent) -> None:
-        """Folds an event another instance appended into its match, if loaded (the follower's callback)."""
-        hot = self._hot.get(recorded.stream_id)
-        if hot is None or recorded.version <= hot.version:
+    async def apply_foreign(self, events: Sequence[RecordedEvent]) -> None:
+        """Folds consecutive events of one stream, which another instance appended, into their match if it is
+        loaded (the follower's callback: the events of one command at once)."""
+        if not events:
+            return
+        last = events[-1]
+        hot = self._hot.get(last.stream_id)
+        if hot is None:
+            loading = self._loading.get(last.stream_id)
+            if loading is not None:
+                loading[1] = max(loading[1], last.version)
+            return
+        if last.version <= hot.version:
             return
         async with hot.lock:
-            if recorded.version == hot.version + 1:
-                await self._fold_in(hot, [recorded])
-            elif recorded.version > hot.version:
+            fresh = [recorded for recorded in events if recorded.version > hot.version]
+            if fresh and fresh[0].version == hot.version + 1:
+                await self._fold_in(hot, fresh)
+            elif fresh:
                 await self._catch_up(hot)
 
     # -- loading ----------------------------------------------------------------------------------
@@ -554,7 +600,9 @@ class MatchManager:
         hot.last_event_at = tail[-1].meta.recorded_at
         self._publish(hot, happened)
         if was_running and hot.outcome is not None:
-            await self.ended(hot)
+            # In the background, as after a command: a store fault here must not lose the end, nor stall the
+            # follower (every other match's events) on its round trips.
+            self._record_end(hot)
 
     async def _snapshot(self, hot: HotMatch) -> None:
         """Saves a snapshot, a cache: a store fault only means the next load folds more events."""

@@ -14,7 +14,7 @@ import logging
 
 import msgspec
 
-from eventstore import AsyncEventStore
+from eventstore import AsyncEventStore, StoreError
 from replays import storage as replay_io
 from replays.verify import verify_bytes
 from services import lifecycle
@@ -57,6 +57,9 @@ class Results:
         while True:
             try:
                 await self._follow()
+            except StoreError as exc:  # the database gone a moment: no bug, no traceback
+                log.warning("tournament results paused: %s; resuming from the checkpoint", exc)
+                await asyncio.sleep(RETRY_SECONDS)
             except Exception:
                 log.exception("tournament results stopped; resuming from the checkpoint")
                 await asyncio.sleep(RETRY_SECONDS)

@@ -158,3 +158,19 @@ async def test_this_processs_own_commits_are_read_back_from_memory_and_anothers_
         assert [e.type for e in await other.read_all(3)] == ["X"]
     finally:
         await other.close()
+
+
+async def test_catching_up_over_another_process_commits_does_not_wait_for_the_next_commit(database: str) -> None:
+    """This process's recent commits are read back from memory up to the first position another process
+    committed; the subscriber must read on at once, not wait for a commit (or a poll) per such gap: a
+    ``WatchLifecycle`` resumed on an instance that shares its database crawled through the missed changes."""
+    stores = [await open_store(database, poll_interval=3600) for _ in range(2)]
+    try:
+        for n in range(6):
+            await stores[n % 2].append(f"m{n}", 0, events("A"), command(f"c{n}"))
+        await stores[0].head()  # the other process's commits are known to have happened
+        seen = await asyncio.wait_for(collect(stores[0].subscribe(1), 6), 5)
+        assert [e.position for e in seen] == list(range(1, 7))
+    finally:
+        for store in stores:
+            await store.close()

@@ -133,3 +133,55 @@ async def test_a_retry_answered_by_the_other_instance_returns_the_first_result(d
     finally:
         await second.stop(0)
         await first.stop(0)
+
+
+@pytest.mark.postgres
+async def test_another_instance_shows_who_acts_only_once_a_command_is_folded_whole(database_url: str) -> None:
+    """The events of one command are one transaction: the instance that follows them must not hand its watchers
+    (nor its Play streams' turns, nor its timers) the states in between, which no seat can act on, e.g. the seat
+    whose turn just ended still on the clock after its ``TurnEnded``."""
+    first = await create_server(ServerConfig(database_url=database_url, listen="127.0.0.1:0"))
+    second = await create_server(ServerConfig(database_url=database_url, listen="127.0.0.1:0"))
+    try:
+        async with (
+            grpc.aio.insecure_channel(f"127.0.0.1:{first.port}") as a,
+            grpc.aio.insecure_channel(f"127.0.0.1:{second.port}") as b,
+        ):
+            stubs = [pb_grpc.MatchServiceStub(a), pb_grpc.MatchServiceStub(b)]
+            created = await create_match(stubs[0])
+            watches = [s.WatchMatch(pb.WatchMatchRequest(match_id=created.match_id)) for s in stubs]
+            for watch in watches:
+                await watch.initial_metadata()
+            rng = random.Random(3)
+            last = created.version
+            for index in range(12):
+                seat = (await stubs[0].GetView(pb.GetViewRequest(match_id=created.match_id))).to_act[0]
+                legal = await stubs[0].ListLegalCommands(
+                    pb.ListLegalCommandsRequest(match_id=created.match_id, token=created.tokens[seat])
+                )
+                options = [c for c in legal.commands_json if msgspec.json.decode(c)["type"] != "concede"]
+                reply = await stubs[0].SubmitCommand(
+                    pb.SubmitCommandRequest(
+                        match_id=created.match_id,
+                        token=created.tokens[seat],
+                        command_json=rng.choice(options),
+                        command_id=f"w{index}",
+                    )
+                )
+                last = reply.version
+                await asyncio.sleep(0.05)  # the follower reads each command on its own, not several at once
+
+            async def acting(watch: grpc.aio.UnaryStreamCall) -> list[int]:
+                versions = []
+                async for update in watch:
+                    if update.to_act:
+                        versions.append(update.event.version)
+                    if update.event.version == last:
+                        return versions
+                return versions
+
+            here, there = [await asyncio.wait_for(acting(w), 30) for w in watches]
+            assert there == here
+    finally:
+        await first.stop(0)
+        await second.stop(0)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from datetime import UTC, datetime
 
 import pytest
@@ -42,9 +42,9 @@ async def test_a_store_fault_pauses_following_and_it_resumes_after_the_last_even
     folded: list[int] = []
     done = asyncio.Event()
 
-    async def fold(recorded: RecordedEvent) -> None:
-        folded.append(recorded.position)
-        if recorded.position == 7:
+    async def fold(command: Sequence[RecordedEvent]) -> None:
+        folded.extend(recorded.position for recorded in command)
+        if command[-1].position == 7:
             done.set()
 
     follower = Follower(source, fold)
@@ -53,3 +53,33 @@ async def test_a_store_fault_pauses_following_and_it_resumes_after_the_last_even
     await follower.stop()
     assert folded == [3, 4, 5, 6, 7], "each event once, in order, across the fault"
     assert source.subscribed == [3, 4]
+
+
+class Commands:
+    """After a head of 2, one read: three events of command c1 of match m1, one of m2, two of c2 of m1."""
+
+    async def head(self) -> int:
+        return 2
+
+    async def subscribe(self, from_position: int = 1, linger: float = 0.0) -> AsyncIterator[RecordedEvent]:
+        layout = [("m1", 5, "c1"), ("m1", 6, "c1"), ("m1", 7, "c1"), ("m2", 2, "d1"), ("m1", 8, "c2"), ("m1", 9, "c2")]
+        for position, (stream, version, command) in enumerate(layout, start=from_position):
+            yield RecordedEvent(position, stream, version, "E", b"{}", EventMeta(command, "0", datetime.now(UTC)), b"")
+        await asyncio.Event().wait()  # caught up: nothing more commits
+
+
+async def test_the_events_of_one_command_are_folded_together() -> None:
+    """A watcher of the other instance's match must not see the states between a command's events."""
+    folded: list[list[tuple[str, int]]] = []
+    done = asyncio.Event()
+
+    async def fold(command: Sequence[RecordedEvent]) -> None:
+        folded.append([(recorded.stream_id, recorded.version) for recorded in command])
+        if len(folded) == 3:
+            done.set()
+
+    follower = Follower(Commands(), fold)
+    await follower.start()
+    await asyncio.wait_for(done.wait(), 10)
+    await follower.stop()
+    assert folded == [[("m1", 5), ("m1", 6), ("m1", 7)], [("m2", 2)], [("m1", 8), ("m1", 9)]]

@@ -6,7 +6,7 @@ import io
 import logging
 import threading
 
-from services.logs import BATCH_LINES, BatchedHandler, ConsoleFormatter
+from services.logs import BATCH_LINES, BatchedHandler, ConsoleFormatter, quiet_driver_retries
 
 
 class Stream(io.StringIO):
@@ -79,3 +79,27 @@ def test_a_closed_handler_writes_each_line_at_once() -> None:
     batched.close()
     batched.handle(record("after close"))
     assert lines(stream) == ["after close"]
+
+
+def test_the_drivers_reconnect_retries_are_one_line_each() -> None:
+    """While the database is down asyncpg's pool warns once a second that it cannot reconnect, with a traceback
+    of its own connect path: its message and the exception's say everything, on one line."""
+    quiet_driver_retries()
+    quiet_driver_retries()  # configuring again adds nothing
+    stream = Stream()
+    batched = handler(stream)
+    pool = logging.getLogger("asyncpg.pool")
+    pool.addHandler(batched)
+    try:
+        try:
+            raise ConnectionRefusedError(111, "Connect call failed ('127.0.0.1', 5432)")
+        except OSError:
+            pool.warning("Failed to restore the pool connection floor; retrying", exc_info=True)
+    finally:
+        pool.removeHandler(batched)
+        batched.close()
+    assert len(pool.filters) == 1
+    assert lines(stream) == [
+        "Failed to restore the pool connection floor; retrying: ConnectionRefusedError: "
+        "[Errno 111] Connect call failed ('127.0.0.1', 5432)"
+    ]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import cast
@@ -12,8 +13,11 @@ from engine.bots import RandomBot
 from engine.errors import Rejected
 from engine.match import encode
 from engine.selfplay import next_move
-from eventstore import AsyncEventStore, migrate, open_store
+from eventstore import AsyncEventStore, DatabaseError, migrate, open_store
+from services import lifecycle
+from services import manager as manager_module
 from services.manager import MatchManager, SeatEntry
+from services.readmodel import ENDED
 from services.timers import Timers
 
 SEATS = [SeatEntry(name="a", config={}), SeatEntry(name="b", config={})]
@@ -162,3 +166,82 @@ async def test_a_retry_of_a_command_from_before_a_reload_gets_its_first_result(s
     assert counting.reads.count("read_commands") == 1
     again = await cold.submit(match_id, actor, raw, command_id=command_id)
     assert again.duplicate and counting.reads.count("read_commands") == 1
+
+
+class HeldTail:
+    """The store, whose next read of a stream's tail (from version 2 on) is read at once and then held back
+    until ``release``: an append committed meanwhile is not in it."""
+
+    def __init__(self, store: AsyncEventStore) -> None:
+        self._store = store
+        self.reading = asyncio.Event()
+        self.release = asyncio.Event()
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._store, name)
+
+    async def read_stream(self, stream_id: str, from_version: int = 1, to_version: int | None = None) -> object:
+        read = await self._store.read_stream(stream_id, from_version, to_version)
+        if from_version > 1 and not self.reading.is_set():
+            self.reading.set()
+            await self.release.wait()
+        return read
+
+
+async def test_an_event_folded_by_the_follower_while_the_match_loads_is_not_lost(store: AsyncEventStore) -> None:
+    """Another instance appends after this one read the tail of a match it is loading, and the follower hands
+    that event over before the load is done: the loaded match must not stay behind it (its watchers would
+    wait for an event that already passed, e.g. the match's end)."""
+    writer = MatchManager(store)
+    match_id = (await writer.create("card_monsters", SEATS, {})).row.match_id
+    await play(writer, match_id, 2)
+    held = HeldTail(store)
+    reader = MatchManager(cast(AsyncEventStore, held), shared=True)
+    loading = asyncio.create_task(reader.get(match_id))
+    await held.reading.wait()
+    before = await store.last_version(match_id)
+    await play(writer, match_id, 1)
+    await reader.apply_foreign(await store.read_stream(match_id, before + 1))  # as the follower does
+    held.release.set()
+    loaded = await loading
+    assert loaded.version == await store.last_version(match_id)
+
+
+class EndFails:
+    """The store, whose first append of a match's end record fails as a lost connection does."""
+
+    def __init__(self, store: AsyncEventStore) -> None:
+        self._store = store
+        self.failed = 0
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._store, name)
+
+    async def append(self, stream_id: str, *args: object, **kwargs: object) -> object:
+        if stream_id.startswith(lifecycle.ENDED_STREAM_PREFIX) and not self.failed:
+            self.failed += 1
+            raise DatabaseError("connection lost")
+        return await self._store.append(stream_id, *args, **kwargs)  # type: ignore[arg-type]
+
+
+async def test_an_end_the_store_failed_to_record_is_recorded_once_it_is_back(
+    store: AsyncEventStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The command that ended the match is stored and answered; a store fault while its end is recorded must not
+    leave the match without an end record (lifecycle, list, tournament result) until the server restarts."""
+    monkeypatch.setattr(manager_module, "END_RETRY", 0.01)
+    failing = EndFails(store)
+    manager = MatchManager(cast(AsyncEventStore, failing))
+    match_id = (await manager.create("card_monsters", SEATS, {})).row.match_id
+    hot = manager.loaded(match_id)
+    assert hot is not None
+    await manager.submit(match_id, hot.ruleset.to_act(hot.state)[0], b'{"type": "concede"}')
+    await manager.ends_recorded()
+    assert failing.failed == 1
+    async with asyncio.timeout(5):
+        while not await store.read_stream(f"{lifecycle.ENDED_STREAM_PREFIX}{match_id}"):
+            await asyncio.sleep(0.01)
+    async with asyncio.timeout(5):
+        while (row := await manager.read_model.get(match_id)) is None or row.status != ENDED:
+            await asyncio.sleep(0.01)
+    await manager.stop()
