@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import os
 import socket
 from collections.abc import Iterator
@@ -14,8 +15,37 @@ from typing import Any
 
 import uvicorn
 
+from services.logs import fields
+
+log = logging.getLogger(__name__)
+
 GRACE = 2.0
 """Seconds open requests (watch streams) get to finish when the listener stops."""
+_CANCELLING = "Cancel %s running task(s), timeout graceful shutdown exceeded"
+"""What uvicorn logs, as an ERROR, when requests are still open at the end of its graceful shutdown."""
+
+
+class _Cancelled(logging.Filter):
+    """uvicorn's report of the requests it cancels at the end of the grace period, as one warning.
+
+    uvicorn logs an ERROR, then an ERROR with a traceback per request (its ``CancelledError``): any client that
+    keeps a request open (a body never finished) causes them, so they are not errors of the server.
+    """
+
+    def __init__(self, grace: float) -> None:
+        super().__init__()
+        self._grace = grace
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.msg == _CANCELLING:
+            log.warning(
+                "HTTP requests still open after the grace period are cancelled",
+                extra=fields(
+                    requests=record.args[0] if isinstance(record.args, tuple) else 0, grace_seconds=self._grace
+                ),
+            )
+            return False
+        return not (record.exc_info and isinstance(record.exc_info[1], asyncio.CancelledError))
 
 
 class _Embedded(uvicorn.Server):
@@ -81,5 +111,11 @@ class HttpListener:
             # uvicorn's wait for open requests times out at once when given 0, even with none open.
             self._server.config.timeout_graceful_shutdown = max(1, round(grace))
             self._server.should_exit = True
-            await self._task
+            cancelled = _Cancelled(grace)
+            uvicorn_log = logging.getLogger("uvicorn.error")
+            uvicorn_log.addFilter(cancelled)
+            try:
+                await self._task
+            finally:
+                uvicorn_log.removeFilter(cancelled)
         self._socket.close()

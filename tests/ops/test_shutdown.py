@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import random
 import signal
+import socket
 from pathlib import Path
 
 import grpc
@@ -119,3 +120,26 @@ async def test_shutdown_ends_an_open_play_stream_unavailable(tmp_path: Path) -> 
     finally:
         if not stopped:
             await running.stop(0)
+
+
+async def test_an_http_request_still_open_after_the_grace_is_one_warning(tmp_path: Path) -> None:
+    """A client that never finishes sending its request holds the HTTP port until the grace ends; cancelling it
+    is a warning (as for gRPC calls), not an ERROR with uvicorn's traceback: any client can cause it."""
+    server = ServerProcess(f"sqlite:///{tmp_path / 'slow.db'}", "--grace-seconds", "1", capture=True)
+    try:
+        host, port = server.http_address.removeprefix("http://").rsplit(":", 1)
+        with socket.create_connection((host, int(port))) as slow:
+            slow.sendall(
+                b"POST /duelhall.v1.MatchService/ListMatches HTTP/1.1\r\nHost: duelhall\r\n"
+                b"Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{"
+            )
+            server.proc.send_signal(signal.SIGTERM)
+            returncode = await asyncio.to_thread(server.proc.wait, 30)
+    finally:
+        output = server.stop()
+    assert returncode == 0, output
+    assert "Traceback" not in output and " ERROR " not in output, output
+    assert (
+        "WARNING services.web.http: HTTP requests still open after the grace period are cancelled requests=1" in output
+    )
+    assert output.rstrip().endswith("stopped"), output
