@@ -72,14 +72,19 @@ class ConsoleFormatter(logging.Formatter):
 
     def format(self, record: logging.LogRecord) -> str:
         pairs = "".join(f" {key}={_console_value(value)}" for key, value in getattr(record, _FIELDS, {}).items())
-        line = f"{_timestamp(record)} {record.levelname} {record.name}: {record.getMessage()}{pairs}"
+        message = record.getMessage()
+        if not message.isprintable():  # a client's text in it (a parse error quotes the request) stays on the line
+            message = repr(message)[1:-1]
+        line = f"{_timestamp(record)} {record.levelname} {record.name}: {message}{pairs}"
         exception = _exception(self, record)
         return scrub(f"{line}\n{exception}" if exception else line)
 
 
 def _console_value(value: Any) -> str:
+    """The value as is, or quoted when empty or holding a space, a line break or another unprintable character
+    (a field may carry a client's text, which must not end the line or forge the next one)."""
     text = str(value)
-    return repr(text) if not text or " " in text else text
+    return repr(text) if not text or " " in text or not text.isprintable() else text
 
 
 class BatchedHandler(logging.StreamHandler[TextIO]):

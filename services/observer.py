@@ -29,7 +29,7 @@ from services.errors import Unavailable
 from services.logs import fields
 from services.manager import MatchManager
 from services.methods import Method
-from services.rpc_errors import to_status
+from services.rpc_errors import clip, to_status
 from services.tokens import token_hash
 
 log = logging.getLogger(__name__)
@@ -216,7 +216,7 @@ class CallObserver:
                 extra=fields(
                     method=finished.method,
                     protocol=protocol,
-                    match_id=finished.match_id,
+                    match_id=clip(finished.match_id),  # the client's text: a match id is 32 characters
                     role=finished.role,
                     code=code,
                     reason=reason,

@@ -56,3 +56,35 @@ async def test_every_rpc_is_one_json_line(tmp_path: Path) -> None:
     assert messages[-1] == "stopped" and "shutting down" in messages, lines[-3:]
     assert "not-a-token" not in output and "adm1n" not in output
     assert created.tokens[1] not in output
+
+
+async def test_a_hostile_match_id_stays_within_its_rpc_line(tmp_path: Path) -> None:
+    """The rpc line echoes the match id the client sent: cut like an error message's echo, and quoted in the
+    console format when it holds a line break (as a message quoting a request escapes it), so a client can
+    neither flood the log nor forge a line."""
+    server = ServerProcess(f"sqlite:///{tmp_path / 'hostile.db'}", capture=True)
+    forged = "x\n2026-01-01T00:00:00.000Z\tWARNING\tservices.server:\tforged"
+    try:
+        async with grpc.aio.insecure_channel(server.address) as channel:
+            stub = pb_grpc.MatchServiceStub(channel)
+            for match_id in ("a" * 100_000, forged):
+                with pytest.raises(grpc.aio.AioRpcError) as refused:
+                    await stub.GetView(pb.GetViewRequest(match_id=match_id))
+                assert error_reason(refused.value) == "MATCH_NOT_FOUND"
+        async with httpx.AsyncClient(base_url=server.http_address, timeout=30) as web:
+            with pytest.raises(ConnectFailure):  # the parse error in the warning quotes the value
+                await call(
+                    web,
+                    MATCHES,
+                    "GetMatch",
+                    {"matchId": "m", "minVersion": "1\n2026-01-01T00:00:00.000Z WARNING forged"},
+                )
+    finally:
+        output = server.stop()
+    assert r"WARNING services.malformed: malformed request" in output and r'"1\n2026-01-01' in output, output
+    rpcs = [line for line in output.splitlines() if " rpc method=GetView " in line]
+    assert len(rpcs) == 2, output
+    assert all(len(line) < 500 for line in rpcs), [len(line) for line in rpcs]
+    assert "match_id=aaaa" in rpcs[0] and "…" in rpcs[0]
+    assert not any(line.startswith("2026-01-01") for line in output.splitlines()), output
+    assert r"match_id='x\n2026-01-01" in rpcs[1]
