@@ -101,5 +101,21 @@ projection_rows = Table(
 
 def check_revision(found: str | None) -> None:
     """Refuse a database not at ``SCHEMA_REVISION``: ``found`` is its revision, None if never migrated."""
-    if found != SCHEMA_REVISION:
-        raise DatabaseError(f"schema revision is {found or 'none'}, need {SCHEMA_REVISION}: run `duelhall migrate`")
+    if found == SCHEMA_REVISION:
+        return
+    if found is not None and is_newer(found):
+        raise newer_schema(found)
+    raise DatabaseError(f"schema revision is {found or 'none'}, need {SCHEMA_REVISION}: run `duelhall migrate`")
+
+
+def is_newer(revision: str) -> bool:
+    """Whether ``revision`` comes after ``SCHEMA_REVISION`` (revisions are numbered 0001, 0002, ...)."""
+    return revision.isdigit() and int(revision) > int(SCHEMA_REVISION)
+
+
+def newer_schema(found: str) -> DatabaseError:
+    """The refusal of a database a newer duelhall migrated: ``duelhall migrate`` cannot take it back."""
+    return DatabaseError(
+        f"schema revision is {found}, newer than this duelhall's {SCHEMA_REVISION}: "
+        "the database was migrated by a newer duelhall; run that version"
+    )

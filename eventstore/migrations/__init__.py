@@ -8,7 +8,10 @@ from __future__ import annotations
 
 from alembic import command
 from alembic.config import Config
+from alembic.script.revision import ResolutionError
+from alembic.util.exc import CommandError
 
+from eventstore.schema import is_newer, newer_schema
 from eventstore.urls import sync_url
 
 
@@ -21,8 +24,15 @@ def _config(url: str) -> Config:
 
 
 def migrate(url: str, revision: str = "head") -> None:
-    """Upgrade the database at ``url`` to ``revision`` (creating the SQLite file if needed)."""
-    command.upgrade(_config(url), revision)
+    """Upgrade the database at ``url`` to ``revision`` (creating the SQLite file if needed); a database at a
+    revision newer than the code's is refused with ``DatabaseError`` (alembic does not know its revision)."""
+    try:
+        command.upgrade(_config(url), revision)
+    except CommandError as exc:
+        unknown = exc.__cause__
+        if isinstance(unknown, ResolutionError) and unknown.argument != revision and is_newer(unknown.argument):
+            raise newer_schema(unknown.argument) from None
+        raise
 
 
 def downgrade(url: str, revision: str) -> None:

@@ -9,15 +9,18 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+import sqlalchemy
 from alembic.config import Config
 from alembic.script import ScriptDirectory
 
 from eventstore.schema import SCHEMA_REVISION
+from eventstore.urls import sync_url
 from tests.postgres import throwaway_database
 from tests.services.process import ServerProcess
 
 ROOT = Path(__file__).resolve().parents[2]
 ALEMBIC = Path(sys.executable).parent / "alembic"
+DUELHALL = Path(sys.executable).parent / "duelhall"
 
 
 def alembic(*args: str, url: str | None = None, env: dict[str, str] | None = None) -> str:
@@ -71,3 +74,29 @@ def test_three_replicas_migrate_a_fresh_database_at_once() -> None:
         assert all("duelhall serving on" in log for log in logs), logs
         assert all(replica.proc.returncode == 0 for replica in replicas)
         assert alembic("current", url=url).split()[0] == SCHEMA_REVISION
+
+
+def test_a_database_migrated_by_a_newer_duelhall_is_refused_with_the_right_advice(database_url: str) -> None:
+    """`duelhall migrate` cannot go back: a database at a revision newer than the code's is refused by every
+    command with that said, not with "run `duelhall migrate`" (which fails) or alembic's unknown revision."""
+    alembic("upgrade", "head", url=database_url)
+    newer = f"{int(SCHEMA_REVISION) + 1:04d}"
+    engine = sqlalchemy.create_engine(sync_url(database_url))
+    with engine.begin() as connection:
+        connection.execute(sqlalchemy.text("UPDATE alembic_version SET version_num = :v"), {"v": newer})
+    engine.dispose()
+    for command in (
+        ["migrate"],
+        ["serve", "--listen", "127.0.0.1:0", "--http", "off"],
+        ["serve", "--no-migrate", "--listen", "127.0.0.1:0", "--http", "off"],
+        ["matches"],
+    ):
+        done = subprocess.run(
+            [str(DUELHALL), *command, "--database-url", database_url], capture_output=True, text=True, timeout=60
+        )
+        assert done.returncode == 1, (command, done.stderr)
+        assert "duelhall migrate" not in done.stderr and "Can't locate" not in done.stderr, (command, done.stderr)
+        assert (
+            f"duelhall: cannot use the database: schema revision is {newer}, newer than this duelhall's "
+            f"{SCHEMA_REVISION}: the database was migrated by a newer duelhall; run that version"
+        ) in done.stderr.splitlines(), (command, done.stderr)
