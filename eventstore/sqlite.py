@@ -7,6 +7,7 @@ across processes too (docs/eventstore.md). Statements are Core's, compiled once 
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -65,6 +66,15 @@ def connect(url: str, synchronous: str = "NORMAL") -> sqlite3.Connection:
     return connection
 
 
+def _identity(path: str) -> tuple[int, int] | None:
+    """(device, inode) of the file at ``path``, None if there is none."""
+    try:
+        found = os.stat(path)
+    except FileNotFoundError:
+        return None
+    return found.st_dev, found.st_ino
+
+
 class SqliteRunner:
     """Runs compiled statements on one connection (``SyncRunner``); a write outside a transaction block
     is its own transaction."""
@@ -91,6 +101,9 @@ class SyncSqliteStore:
         self, url: str, *, synchronous: str = "NORMAL", on_commit: Callable[[int], None] | None = None
     ) -> None:
         self._connection = connect(url, synchronous)
+        self._path = sqlite_path(url)
+        self._file = _identity(self._path)
+        """The database file opened: appends check that the path still names it."""
         self.runner = SqliteRunner(self._connection)
         self.secrets = SyncSecretsPart(self.runner)
         self.snapshots = SyncSnapshotsPart(self.runner)
@@ -163,12 +176,23 @@ class SyncSqliteStore:
         connection = self._connection
         connection.execute("BEGIN IMMEDIATE")
         try:
+            self._check_file()
             yield connection
             connection.execute("COMMIT")
         except BaseException:
             if connection.in_transaction:
                 connection.execute("ROLLBACK")
             raise
+
+    def _check_file(self) -> None:
+        """Refuse to write once the path no longer names the file opened: SQLite goes on writing to a deleted
+        (or replaced) file, whose contents vanish when the process ends, so every write acknowledged from then
+        on would be lost. A stat per transaction, not per append (group commit)."""
+        if _identity(self._path) != self._file:
+            raise sqlite3.OperationalError(
+                f"the database file {self._path} was deleted or replaced while the server had it open; "
+                "writes are refused: put the file back or restore it, then restart"
+            )
 
     def read_stream(self, stream_id: str, from_version: int = 1, to_version: int | None = None) -> list[RecordedEvent]:
         """The stream's events from ``from_version`` to ``to_version`` (both inclusive), in order."""

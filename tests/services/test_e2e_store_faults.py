@@ -7,6 +7,7 @@ import asyncio
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import grpc
@@ -230,3 +231,25 @@ async def test_sigterm_after_a_postgres_outage_exits_cleanly(database_url: str) 
         process.proc.terminate()
         assert process.proc.wait(20) == 0
         process.stop()
+
+
+async def test_a_sqlite_file_deleted_under_the_server_refuses_writes(tmp_path: Path) -> None:
+    """Deleting the database file does not stop SQLite writing to the open, unlinked file, which vanishes with
+    the process: every command acknowledged after the deletion would be lost. Appends are refused instead
+    (UNAVAILABLE, as for any store fault), and the log says why; putting a file back (a restore) takes a restart."""
+    path = tmp_path / "deleted.db"
+    process = ServerProcess(f"sqlite:///{path}", capture=True)
+    try:
+        async with grpc.aio.insecure_channel(process.address) as channel:
+            stub = pb_grpc.MatchServiceStub(channel)
+            player = Player(stub, await create_match(stub))
+            assert await player.step()
+            path.unlink()
+            assert not await player.step()
+            assert player.refusals == [UNAVAILABLE]
+            with pytest.raises(grpc.aio.AioRpcError) as refused:
+                await create_match(stub)
+            assert (refused.value.code(), error_reason(refused.value)) == UNAVAILABLE
+    finally:
+        output = process.stop()
+    assert f"the database file {path} was deleted or replaced while the server had it open" in output, output
