@@ -150,7 +150,7 @@ async def create_server(config: ServerConfig, clock: Clock | None = None, replay
     """
     if config.listen is not None:
         listen_address(config.listen)
-    http = None if config.http is None else HttpListener(config.http)
+    http = None if config.http is None else HttpListener(config.http, config.tls)
     try:
         return await _start(config, clock, replay, http)
     except BaseException:

@@ -10,12 +10,14 @@ import contextlib
 import logging
 import os
 import socket
+import ssl
 from collections.abc import Iterator
 from typing import Any
 
 import uvicorn
 
 from services.logs import fields
+from services.transport import Tls
 
 log = logging.getLogger(__name__)
 
@@ -68,10 +70,13 @@ class _Embedded(uvicorn.Server):
 class HttpListener:
     """Listens on ``listen`` (HOST:PORT; port 0 picks a free one) from construction, serves from ``start``.
 
-    Binding first lets a server refuse to start, before it opens anything else, when the port is taken.
+    Binding first lets a server refuse to start, before it opens anything else, when the port is taken. With
+    ``tls`` it serves HTTPS with the gRPC port's certificate, and its client CA if any: the same API is on both
+    ports, so mutual TLS on one only would leave the other open.
     """
 
-    def __init__(self, listen: str) -> None:
+    def __init__(self, listen: str, tls: Tls | None = None) -> None:
+        self._tls = tls
         host, _, port = listen.rpartition(":")
         self.host = host or "127.0.0.1"
         try:
@@ -85,7 +90,7 @@ class HttpListener:
 
     @property
     def address(self) -> str:
-        return f"http://{self.host}:{self.port}"
+        return f"{'https' if self._tls else 'http'}://{self.host}:{self.port}"
 
     async def start(self, app: Any) -> None:
         # log_config=None: uvicorn's own logging setup would close the process's log handler (services/logs.py).
@@ -96,6 +101,7 @@ class HttpListener:
             log_level="warning",
             access_log=False,
             timeout_graceful_shutdown=int(GRACE),
+            **_tls_options(self._tls),
         )
         self._server = _Embedded(config)
         self._task = asyncio.create_task(self._server.serve(sockets=[self._socket]))
@@ -119,3 +125,12 @@ class HttpListener:
             finally:
                 uvicorn_log.removeFilter(cancelled)
         self._socket.close()
+
+
+def _tls_options(tls: Tls | None) -> dict[str, Any]:
+    if tls is None:
+        return {}
+    options: dict[str, Any] = {"ssl_certfile": str(tls.cert), "ssl_keyfile": str(tls.key)}
+    if tls.client_ca is not None:
+        options |= {"ssl_ca_certs": str(tls.client_ca), "ssl_cert_reqs": ssl.CERT_REQUIRED}
+    return options

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import ssl
 from pathlib import Path
 
 import grpc
+import httpx
 import pytest
 
 from services.api import duelhall_pb2 as pb
@@ -71,5 +73,31 @@ async def test_tls_round_trip_and_client_certificates(tmp_path: Path) -> None:
         async with grpc.aio.insecure_channel(f"127.0.0.1:{server.port}") as channel:
             with pytest.raises(grpc.aio.AioRpcError):
                 await pb_grpc.RulesetServiceStub(channel).ListRulesets(pb.ListRulesetsRequest(), timeout=10)
+    finally:
+        await server.stop(0)
+
+
+async def test_the_http_port_requires_the_same_client_certificates(tmp_path: Path) -> None:
+    """The same API is served over Connect on the HTTP port: mutual TLS on gRPC alone would leave it open."""
+    certs = Certificates(tmp_path)
+    tls = Tls(certs.server_cert, certs.server_key, client_ca=certs.ca)
+    server = await create_server(
+        ServerConfig(database_url=f"sqlite:///{tmp_path / 't.db'}", listen="127.0.0.1:0", http="127.0.0.1:0", tls=tls)
+    )
+    assert server.http is not None
+    url = f"{server.http.address}/duelhall.v1.RulesetService/ListRulesets"
+    assert url.startswith("https://")
+    trusted = ssl.create_default_context(cafile=certs.ca)
+    trusted.load_cert_chain(certs.client_cert, certs.client_key)
+    try:
+        async with httpx.AsyncClient(verify=trusted) as client:
+            reply = await client.post(url, json={}, timeout=10)
+            assert reply.status_code == 200 and "card_monsters" in reply.text
+        async with httpx.AsyncClient(verify=ssl.create_default_context(cafile=certs.ca)) as client:
+            with pytest.raises(httpx.TransportError):
+                (await client.post(url, json={}, timeout=10)).raise_for_status()
+        async with httpx.AsyncClient() as client:
+            with pytest.raises(httpx.TransportError):
+                await client.post(url.replace("https://", "http://"), json={}, timeout=10)
     finally:
         await server.stop(0)
