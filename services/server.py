@@ -106,9 +106,11 @@ class Running:
             await asyncio.sleep(drain)
         self.observer.refuse()
         self.feed.end_watches()
-        if self.http is not None:
-            await self.http.stop(grace or 0.0)
+        # One grace period for both ports: their open requests are waited for together.
+        http = asyncio.ensure_future(self.http.stop(grace or 0.0)) if self.http is not None else None
         settled = await self.observer.settled(grace)
+        if http is not None:
+            await http
         if not settled:
             log.warning("calls still in flight after the grace period are cancelled", extra=fields(grace_seconds=grace))
         # A handler that returned has not necessarily had its status sent: closing the port at once cancels

@@ -143,3 +143,36 @@ async def test_an_http_request_still_open_after_the_grace_is_one_warning(tmp_pat
         "WARNING services.web.http: HTTP requests still open after the grace period are cancelled requests=1" in output
     )
     assert output.rstrip().endswith("stopped"), output
+
+
+async def test_http_and_grpc_calls_share_one_grace_period(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Shutdown waits for open HTTP requests and in-flight gRPC calls at once: one after the other, a stuck
+    request on each port made it take two grace periods. Each wait here returns only once both have begun."""
+    server = await create_server(
+        ServerConfig(database_url=f"sqlite:///{tmp_path / 's.db'}", listen="127.0.0.1:0", http="127.0.0.1:0")
+    )
+    assert server.http is not None
+    begun: list[str] = []
+    both = asyncio.Event()
+
+    def waiting(what: str) -> None:
+        begun.append(what)
+        if len(begun) == 2:
+            both.set()
+
+    stop_http, settled = server.http.stop, server.observer.settled
+
+    async def http_stop(grace: float = 0.0) -> None:
+        waiting("http")
+        await both.wait()
+        await stop_http(grace)
+
+    async def calls_settled(grace: float | None) -> bool:
+        waiting("grpc")
+        await both.wait()
+        return await settled(grace)
+
+    monkeypatch.setattr(server.http, "stop", http_stop)
+    monkeypatch.setattr(server.observer, "settled", calls_settled)
+    await asyncio.wait_for(server.stop(1.0), 30)
+    assert sorted(begun) == ["grpc", "http"]
