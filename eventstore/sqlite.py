@@ -60,10 +60,23 @@ def connect(url: str, synchronous: str = "NORMAL") -> sqlite3.Connection:
     if level not in SYNCHRONOUS:
         raise ValueError(f"sqlite_synchronous must be one of {', '.join(SYNCHRONOUS)}, got {synchronous!r}")
     path = sqlite_path(url)
-    connection = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=BUSY_TIMEOUT)
-    connection.execute("PRAGMA journal_mode=WAL")
+    try:
+        connection = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=BUSY_TIMEOUT)
+        connection.execute("PRAGMA journal_mode=WAL")
+    except sqlite3.OperationalError as exc:
+        raise sqlite3.OperationalError(f"{exc}: {_unopenable(path)}") from exc
     connection.execute(f"PRAGMA synchronous={level}")
     return connection
+
+
+def _unopenable(path: str) -> str:
+    """The file SQLite could not open, and the likely reason (SQLite says only "unable to open")."""
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        return f"{path} (the directory {folder} does not exist)"
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return f"{path} (no permission to write in {folder})"
+    return path
 
 
 def _identity(path: str) -> tuple[int, int] | None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import subprocess
 from pathlib import Path
 
@@ -56,6 +57,8 @@ def test_failures_are_one_plain_sentence(tmp_path: Path, capsys: pytest.CaptureF
     assert "cannot reach the server" in _one_sentence(capsys.readouterr().err)
     assert main(["matches", "--database-url", "postgresql://postgres@127.0.0.1:1/none"]) == 1
     assert "cannot use the database" in _one_sentence(capsys.readouterr().err)
+    assert main(["matches", "--database-url", f"sqlite:///{tmp_path / 'none' / 'x.db'}"]) == 1
+    assert f"the directory {tmp_path / 'none'} does not exist" in _one_sentence(capsys.readouterr().err)
     (tmp_path / "deep.json").write_text("[" * 5000 + "]" * 5000)
     assert main(["replay", "show", str(tmp_path / "deep.json")]) == 1
     assert "not a replay file" in _one_sentence(capsys.readouterr().err)
@@ -132,6 +135,28 @@ def test_piping_into_head_is_quiet(tmp_path: Path) -> None:
         err = proc.stderr.read().decode()
         proc.wait(60)
     assert "BrokenPipeError" not in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    "command",
+    [["rulesets"], ["selfplay", "card_monsters", "--games", "1"]],
+    ids=["plain", "rich table"],
+)
+def test_output_cut_short_by_its_reader_ends_quietly_with_141(command: list[str]) -> None:
+    # The reader is gone before the first write: every write fails with EPIPE, as after `| head` has exited.
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        done = subprocess.run(
+            [str(BIN), *command],
+            stdout=write,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=60,
+        )
+    finally:
+        os.close(write)
+    assert (done.returncode, done.stderr) == (141, "")
 
 
 async def test_a_port_in_use_is_refused(server: Running, tmp_path: Path) -> None:
