@@ -20,7 +20,7 @@ from eventstore import AsyncEventStore
 from eventstore.prune import delete_streams
 from replays import storage
 from replays.verify import verify_bytes
-from services.readmodel import ENDED, NEWEST, TABLE, MatchRow, ReadModel, order_key
+from services.readmodel import ENDED, TABLES, MatchRow, ReadModel, order_key
 
 
 class Progress(Protocol):
@@ -112,5 +112,5 @@ async def prune(
     if doomed and not dry_run:
         rows = ReadModel(store)
         listed = [order_key(row.position) for match_id in doomed if (row := await rows.get(match_id)) is not None]
-        await asyncio.to_thread(delete_streams, url, doomed, (TABLE, NEWEST), listed)
+        await asyncio.to_thread(delete_streams, url, doomed, TABLES, listed)
     return verdicts
