@@ -135,7 +135,8 @@ class MatchList:
         while batch := await self._store.read_all(self._position + 1, _PAGE):
             for recorded in batch:
                 created += await self._project(recorded, trusted)
-        await self._save()
+            # Saved as it goes: a start stopped half-way through a long history resumes where it was.
+            await self._save()
         return created
 
     async def rebuild(self) -> int:

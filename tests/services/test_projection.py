@@ -9,8 +9,8 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from eventstore import AsyncEventStore, CommandRecord, migrate, open_store
-from services import lifecycle
+from eventstore import AsyncEventStore, CommandRecord, RecordedEvent, StoreError, migrate, open_store
+from services import lifecycle, projection
 from services.manager import MatchManager
 from services.projection import CHECKPOINT, MatchList
 from services.readmodel import ENDED, RUNNING, RUNNING_INDEX, MatchRow, ReadModel
@@ -185,3 +185,26 @@ async def test_a_list_without_its_running_table_is_indexed_once_at_catch_up(stor
     await MatchList(store).catch_up()
     listed, _ = await ReadModel(store).page(None, 10, status=RUNNING)
     assert [row.match_id for row in listed] == [running]
+
+
+async def test_catch_up_saves_its_checkpoint_page_by_page(
+    store: AsyncEventStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    manager = MatchManager(store)
+    for _ in range(3):
+        await manager.create("aq", SEATS, {})
+    monkeypatch.setattr(projection, "_PAGE", 2)
+    read_all = store.read_all
+    reads = 0
+
+    async def failing(from_position: int = 1, limit: int = 1000) -> list[RecordedEvent]:
+        nonlocal reads
+        reads += 1
+        if reads == 2:
+            raise StoreError("the database went away")
+        return await read_all(from_position, limit)
+
+    monkeypatch.setattr(store, "read_all", failing)
+    with pytest.raises(StoreError):
+        await MatchList(store).catch_up()
+    assert await store.rows.get(CHECKPOINT, "position") == b"2"
