@@ -111,6 +111,6 @@ async def prune(
     doomed = sorted({v.match_id for v in verdicts if v.pruned})
     if doomed and not dry_run:
         rows = ReadModel(store)
-        listed = [order_key(row.position) for match_id in doomed if (row := await rows.get(match_id)) is not None]
+        listed = {match_id: [order_key(row.position)] for match_id in doomed if (row := await rows.get(match_id))}
         await asyncio.to_thread(delete_streams, url, doomed, TABLES, listed)
     return verdicts
