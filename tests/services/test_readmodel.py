@@ -10,6 +10,7 @@ import msgspec
 import pytest
 
 from eventstore import AsyncEventStore, migrate, open_store
+from services import archive
 from services.readmodel import (
     ENDED,
     NEWEST,
@@ -127,3 +128,23 @@ async def test_a_list_made_before_the_running_table_is_indexed_from_its_rows(row
     assert await rows.index_running() == 5
     page, _ = await rows.page(None, 10, status=RUNNING)
     assert [r.position for r in page] == [10, 8, 6, 4, 2]
+
+
+async def test_the_ended_matches_are_exported_a_page_of_the_list_at_a_time(
+    rows: ReadModel, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for position in range(1, 2001):
+        await rows.put(row(position, status=ENDED))
+    store = rows._store
+    listed = store.rows.list
+    pages = 0
+
+    async def counted(table: str, after_key: str | None = None, limit: int = 100) -> list[tuple[str, bytes]]:
+        nonlocal pages
+        pages += 1
+        return await listed(table, after_key, limit)
+
+    monkeypatch.setattr(store.rows, "list", counted)
+    ended = archive.ended_since(store, None)
+    assert (await anext(ended)).position == 2000 and pages == 1  # not the whole list read first
+    assert len([r async for r in ended]) == 1999
