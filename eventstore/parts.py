@@ -106,6 +106,9 @@ class SyncRowsPart:
         statement, values = _listing(self._run.sql, table, after_key, limit)
         return _pairs(self._run.read(statement, **values))
 
+    def delete(self, table: str, key: str) -> None:
+        self._run.write(self._run.sql.DELETE_ROW, projection=table, key=key)
+
     def clear(self, table: str) -> None:
         self._run.write(self._run.sql.CLEAR_ROWS, projection=table)
 
@@ -154,6 +157,9 @@ class AsyncRowsPart:
     ) -> builtins.list[tuple[str, bytes]]:
         statement, values = _listing(self._run.sql, table, after_key, limit)
         return _pairs(await self._run.read(statement, **values))
+
+    async def delete(self, table: str, key: str) -> None:
+        await self._run.write(self._run.sql.DELETE_ROW, projection=table, key=key)
 
     async def clear(self, table: str) -> None:
         await self._run.write(self._run.sql.CLEAR_ROWS, projection=table)

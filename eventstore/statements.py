@@ -158,6 +158,9 @@ LIST_ROWS = (
     .limit(bindparam("limit"))
 )
 LIST_ROWS_AFTER = LIST_ROWS.where(projection_rows.c.key > bindparam("after_key"))
+DELETE_ROW = delete(projection_rows).where(
+    projection_rows.c.projection == bindparam("projection"), projection_rows.c.key == bindparam("key")
+)
 CLEAR_ROWS = delete(projection_rows).where(projection_rows.c.projection == bindparam("projection"))
 
 
@@ -210,6 +213,7 @@ class Compiled(NamedTuple):
     PUT_ROW: Sql
     LIST_ROWS: Sql
     LIST_ROWS_AFTER: Sql
+    DELETE_ROW: Sql
     CLEAR_ROWS: Sql
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+from collections.abc import AsyncIterator
 from datetime import datetime
 from pathlib import Path
 from typing import Protocol
@@ -20,7 +21,7 @@ from eventstore import AsyncEventStore
 from eventstore.prune import delete_streams
 from replays import storage
 from replays.verify import verify_bytes
-from services.readmodel import ENDED, NEWEST, TABLE, MatchRow, ReadModel, order_key
+from services.readmodel import ENDED, TABLES, MatchRow, ReadModel, order_key
 
 
 class Progress(Protocol):
@@ -40,27 +41,32 @@ class Verdict(msgspec.Struct, frozen=True):
     reason: str
 
 
-async def ended_since(store: AsyncEventStore, since: datetime | None) -> list[MatchRow]:
-    """Ended matches whose last status change (their end) is at or after ``since``, in creation order."""
-    rows: list[MatchRow] = []
+async def ended_since(store: AsyncEventStore, since: datetime | None) -> AsyncIterator[MatchRow]:
+    """Ended matches whose last status change (their end) is at or after ``since``, newest first, a page of
+    the list at a time."""
+    rows = ReadModel(store)
     after = None
     while True:
-        page, after = await ReadModel(store).page(after, 500, status=ENDED)
-        rows.extend(row for row in page if since is None or row.updated_at >= since)
+        page, after = await rows.page(after, 500, status=ENDED)
+        for row in page:
+            if since is None or row.updated_at >= since:
+                yield row
         if after is None:
-            return rows
+            return
 
 
 async def export_ended(
     store: AsyncEventStore, folder: Path, since: datetime | None, progress: Progress | None = None
-) -> list[Path]:
-    """Writes and verifies one replay file per ended match; returns the files."""
-    rows = await ended_since(store, since)
+) -> int:
+    """Writes and verifies one replay file per ended match; returns how many it wrote.
+
+    The list is read twice, a page at a time: once to count the matches (for the progress), once to export
+    them; memory stays that of one page and one match, however many there are."""
     if progress:
-        progress.total(len(rows))
+        progress.total(sum([1 async for _ in ended_since(store, since)]))
     folder.mkdir(parents=True, exist_ok=True)
-    written = []
-    for row in rows:
+    written = 0
+    async for row in ended_since(store, since):
         data = await storage.export(store, row.match_id, include_seed=True)
         path = folder / f"{row.match_id}.json"
         partial = path.with_suffix(".json.partial")
@@ -69,7 +75,7 @@ async def export_ended(
         verdict = await asyncio.to_thread(verify_bytes, path.read_bytes())
         if verdict.failure is not None:
             raise storage.ReplayInvalid(verdict.failure.check, verdict.failure.version, verdict.failure.message)
-        written.append(path)
+        written += 1
         if progress:
             progress.advance()
     return written
@@ -111,6 +117,6 @@ async def prune(
     doomed = sorted({v.match_id for v in verdicts if v.pruned})
     if doomed and not dry_run:
         rows = ReadModel(store)
-        listed = [order_key(row.position) for match_id in doomed if (row := await rows.get(match_id)) is not None]
-        await asyncio.to_thread(delete_streams, url, doomed, (TABLE, NEWEST), listed)
+        listed = {match_id: [order_key(row.position)] for match_id in doomed if (row := await rows.get(match_id))}
+        await asyncio.to_thread(delete_streams, url, doomed, TABLES, listed)
     return verdicts

@@ -29,6 +29,8 @@ log = logging.getLogger(__name__)
 
 CHECKPOINT = "matches_checkpoint"
 _CHECKPOINT_KEY = "position"
+_INDEXED_KEY = "running_index"
+"""Present once ``matches_running`` is complete: a list made before that table existed is indexed once."""
 _PAGE = 500
 _SAVE_EVERY = 256
 """Events projected between checkpoint writes; replaying a few after a crash changes nothing."""
@@ -125,12 +127,16 @@ class MatchList:
         saved = await self._store.rows.get(CHECKPOINT, _CHECKPOINT_KEY)
         if saved is None:
             await self.rows.clear()
+        elif await self._store.rows.get(CHECKPOINT, _INDEXED_KEY) is None:
+            log.info("indexed the running matches of the match list: %d", await self.rows.index_running())
+        await self._store.rows.put(CHECKPOINT, _INDEXED_KEY, b"1")
         self._position = self._saved = int(saved or 0)
         created = 0
         while batch := await self._store.read_all(self._position + 1, _PAGE):
             for recorded in batch:
                 created += await self._project(recorded, trusted)
-        await self._save()
+            # Saved as it goes: a start stopped half-way through a long history resumes where it was.
+            await self._save()
         return created
 
     async def rebuild(self) -> int:

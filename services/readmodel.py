@@ -1,9 +1,10 @@
 """The match list: a read model kept in the store's projection rows, a projection of the events.
 
 Two projection tables hold the same rows: ``matches`` by match id (lookups) and ``matches_newest`` by a key
-that sorts the newest creation first (listing). ``services/projection.py`` keeps them caught up with the
-store's global order; the manager also writes a row as soon as it creates or ends a match, so a client
-reads its own writes. Rows only move forward: running, then ended.
+that sorts the newest creation first (listing); ``matches_running`` holds the running ones alone, under the
+same key, so that listing them (the server's start resumes their timers) reads no ended match.
+``services/projection.py`` keeps them caught up with the store's global order; the manager also writes a row
+as soon as it creates or ends a match, so a client reads its own writes. Rows only move forward: running, then ended.
 """
 
 from __future__ import annotations
@@ -18,6 +19,9 @@ from eventstore import AsyncEventStore
 
 TABLE = "matches"
 NEWEST = "matches_newest"
+RUNNING_INDEX = "matches_running"
+"""The running matches' rows by ``order_key``: a row leaves it when its match ends."""
+TABLES = (TABLE, NEWEST, RUNNING_INDEX)
 RUNNING = "running"
 ENDED = "ended"
 _ORDER_BASE = 10**18
@@ -88,10 +92,15 @@ class ReadModel:
         self._store = store
 
     async def put(self, row: MatchRow) -> None:
-        """Writes the listing row, then the row by id: a row found by id (what the projection checks)
-        implies the listing row is at least as new, whenever the process stopped in between."""
+        """Writes the listing rows, then the row by id: a row found by id (what the projection checks)
+        implies the listing rows are at least as new, whenever the process stopped in between."""
         data = msgspec.json.encode(row)
-        await self._store.rows.put(NEWEST, order_key(row.position), data)
+        key = order_key(row.position)
+        await self._store.rows.put(NEWEST, key, data)
+        if row.status == RUNNING:
+            await self._store.rows.put(RUNNING_INDEX, key, data)
+        else:
+            await self._store.rows.delete(RUNNING_INDEX, key)
         await self._store.rows.put(TABLE, row.match_id, data)
 
     async def get(self, match_id: str) -> MatchRow | None:
@@ -111,8 +120,10 @@ class ReadModel:
         found: list[MatchRow] = []
         found_key = ""
         cursor = after
+        # The running ones from their own table: the filter then reads no ended row.
+        table = RUNNING_INDEX if status == RUNNING else NEWEST
         while True:
-            batch = await self._store.rows.list(NEWEST, after_key=cursor, limit=max(size * 2, 100))
+            batch = await self._store.rows.list(table, after_key=cursor, limit=max(size * 2, 100))
             for key, data in batch:
                 cursor = key
                 row = _decoder.decode(data)
@@ -129,8 +140,21 @@ class ReadModel:
                 return found, None
 
     async def clear(self) -> None:
-        await self._store.rows.clear(TABLE)
-        await self._store.rows.clear(NEWEST)
+        for table in TABLES:
+            await self._store.rows.clear(table)
+
+    async def index_running(self) -> int:
+        """Writes ``matches_running`` from ``matches_newest`` (a list made before that table existed); returns
+        how many running matches it found."""
+        count = 0
+        cursor = None
+        while batch := await self._store.rows.list(NEWEST, after_key=cursor, limit=500):
+            for key, data in batch:
+                cursor = key
+                if _decoder.decode(data).status == RUNNING:
+                    await self._store.rows.put(RUNNING_INDEX, key, data)
+                    count += 1
+        return count
 
 
 def has_labels(labels: dict[str, str], wanted: dict[str, str] | None) -> bool:

@@ -47,7 +47,9 @@ def register(commands: Any) -> None:
     export.add_argument("--token", default="", help="with --server: the admin token, to export a running match")
     export.set_defaults(run=run_export, parser=export)
     imp = verbs.add_parser("import", help="verify replay files, then store their matches")
-    imp.add_argument("files", nargs="+", type=Path, metavar="FILE")
+    imp.add_argument(
+        "files", nargs="+", type=Path, metavar="FILE", help="a replay file, or a folder: every *.json in it"
+    )
     add_database_option(imp)
     imp.set_defaults(run=run_import)
     verify = verbs.add_parser("verify", help="check replays: chain, fold, outcome, seed, re-execution")
@@ -72,7 +74,7 @@ def run_export(args: argparse.Namespace) -> int:
     if args.all:
         with Bar("exporting ended matches") as bar:
             written = asyncio.run(_export_all(database(args), args.output, args.since, bar))
-        err.print(f"wrote and verified {len(written)} replay files in {args.output}")
+        err.print(f"wrote and verified {written} replay files in {args.output}")
         return 0
     if args.server:
         data = asyncio.run(_export_from_server(args.server, args.match_id, args.token))
@@ -97,7 +99,7 @@ async def _export(url: str, match_id: str) -> bytes:
         await store.close()
 
 
-async def _export_all(url: str, folder: Path, since: datetime | None, bar: Bar) -> list[Path]:
+async def _export_all(url: str, folder: Path, since: datetime | None, bar: Bar) -> int:
     store = await open_store(url)
     try:
         return await archive.export_ended(store, folder, since, bar)
@@ -131,28 +133,38 @@ def _each(files: Sequence[Path], what: str, check: Callable[[Path], tuple[bool, 
 def run_import(args: argparse.Namespace) -> int:
     url = database(args)
     migrate(url)
-
-    def one(path: Path) -> tuple[bool, str]:
-        match_id, imported = asyncio.run(_import(url, path.read_bytes()))
-        return True, f"{'imported' if imported else 'already stored'}: {match_id}"
-
-    failures, table = _each(args.files, "import", one)
+    # A folder stands for its files: an archive of many matches exceeds what a shell passes as arguments.
+    files = [file for path in args.files for file in (sorted(path.glob("*.json")) if path.is_dir() else [path])]
+    failures, table = asyncio.run(_import_all(url, files))
     out.print(table)
     out.print(
-        f"{len(args.files) - failures} of {len(args.files)} replay files stored in {url}"
+        f"{len(files) - failures} of {len(files)} replay files stored in {url}"
         + (f"; {failures} refused" if failures else "")
     )
     return 1 if failures else 0
 
 
-async def _import(url: str, data: bytes) -> tuple[str, bool]:
+async def _import_all(url: str, files: Sequence[Path]) -> tuple[int, Table]:
+    """Imports the files through one store, each under the progress bar; (failures, the summary table)."""
+    table = Table("file", "result", "detail", title="replay import")
+    failures = 0
     store = await open_store(url)
     try:
-        match_id, imported = await storage.import_(store, data)
-        await MatchManager(store).reindex(match_id)
-        return match_id, imported
+        manager = MatchManager(store, capacity=16)
+        with Bar("import", len(files)) as bar:
+            for path in files:
+                try:
+                    match_id, imported = await storage.import_(store, path.read_bytes())
+                    await manager.reindex(match_id)
+                    ok, detail = True, f"{'imported' if imported else 'already stored'}: {match_id}"
+                except Exception as exc:
+                    ok, detail = False, describe(exc)
+                failures += not ok
+                table.add_row(str(path), "ok" if ok else "FAIL", detail)
+                bar.advance()
     finally:
         await store.close()
+    return failures, table
 
 
 def run_verify(args: argparse.Namespace) -> int:

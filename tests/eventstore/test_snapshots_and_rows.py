@@ -66,3 +66,13 @@ async def test_clearing_a_table_leaves_the_others(store: AsyncEventStore) -> Non
     await store.rows.clear("matches")
     assert await store.rows.list("matches") == []
     assert await store.rows.list("standings") == [("t1", b"y")]
+
+
+async def test_deleting_a_row_leaves_the_others(store: AsyncEventStore) -> None:
+    await store.rows.put("matches", "m1", b"x")
+    await store.rows.put("matches", "m2", b"y")
+    await store.rows.put("standings", "m1", b"z")
+    await store.rows.delete("matches", "m1")
+    await store.rows.delete("matches", "absent")
+    assert await store.rows.list("matches") == [("m2", b"y")]
+    assert await store.rows.list("standings") == [("m1", b"z")]

@@ -88,3 +88,8 @@ def test_export_prune_import_restores_the_same_matches(
     assert all(f"imported: {f.stem}" in imported for f in files[1:]) and "2 of 2 replay files stored" in imported
     assert asyncio.run(last_events(url)) == before
     assert listed(url, capsys) == {**{m: "ended" for m in ended}, running: "running"}
+    # A folder stands for its files (an archive of 100,000 matches is more than a shell passes as arguments).
+    assert main(["replay", "import", str(archive), "--database-url", url]) == 1
+    summary = capsys.readouterr().out
+    assert "2 of 3 replay files stored" in summary and "1 refused" in summary
+    assert all(f"already stored: {f.stem}" in summary for f in files[1:])

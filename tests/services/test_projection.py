@@ -9,11 +9,11 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from eventstore import AsyncEventStore, CommandRecord, migrate, open_store
-from services import lifecycle
+from eventstore import AsyncEventStore, CommandRecord, RecordedEvent, StoreError, migrate, open_store
+from services import lifecycle, projection
 from services.manager import MatchManager
 from services.projection import CHECKPOINT, MatchList
-from services.readmodel import ENDED, RUNNING, MatchRow, ReadModel
+from services.readmodel import ENDED, RUNNING, RUNNING_INDEX, MatchRow, ReadModel
 from tests.services.test_manager import SEATS, play
 
 
@@ -174,3 +174,37 @@ async def test_the_command_that_ends_a_match_is_answered_before_its_end_is_liste
     await manager.ends_recorded()
     row = await ReadModel(store).get(match_id)
     assert row is not None and row.status == ENDED
+
+
+async def test_a_list_without_its_running_table_is_indexed_once_at_catch_up(store: AsyncEventStore) -> None:
+    manager = MatchManager(store)
+    running = (await manager.create("aq", SEATS, {})).row.match_id
+    await MatchList(store).catch_up()
+    await store.rows.clear(RUNNING_INDEX)  # as a list written before the table existed
+    await store.rows.delete(CHECKPOINT, "running_index")
+    await MatchList(store).catch_up()
+    listed, _ = await ReadModel(store).page(None, 10, status=RUNNING)
+    assert [row.match_id for row in listed] == [running]
+
+
+async def test_catch_up_saves_its_checkpoint_page_by_page(
+    store: AsyncEventStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    manager = MatchManager(store)
+    for _ in range(3):
+        await manager.create("aq", SEATS, {})
+    monkeypatch.setattr(projection, "_PAGE", 2)
+    read_all = store.read_all
+    reads = 0
+
+    async def failing(from_position: int = 1, limit: int = 1000) -> list[RecordedEvent]:
+        nonlocal reads
+        reads += 1
+        if reads == 2:
+            raise StoreError("the database went away")
+        return await read_all(from_position, limit)
+
+    monkeypatch.setattr(store, "read_all", failing)
+    with pytest.raises(StoreError):
+        await MatchList(store).catch_up()
+    assert await store.rows.get(CHECKPOINT, "position") == b"2"

@@ -6,10 +6,22 @@ from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from pathlib import Path
 
+import msgspec
 import pytest
 
 from eventstore import AsyncEventStore, migrate, open_store
-from services.readmodel import ENDED, RUNNING, MatchRow, ReadModel, has_labels, is_order_key, order_key
+from services import archive
+from services.readmodel import (
+    ENDED,
+    NEWEST,
+    RUNNING,
+    RUNNING_INDEX,
+    MatchRow,
+    ReadModel,
+    has_labels,
+    is_order_key,
+    order_key,
+)
 
 AT = datetime(2026, 12, 1, tzinfo=UTC)
 
@@ -86,3 +98,53 @@ async def test_pages_run_newest_first_through_the_filters_and_continue_after_the
     assert [r.position for r in everything] == list(range(300, 0, -1)) and more is None
     await rows.clear()
     assert await rows.page(None, 10) == ([], None)
+
+
+async def test_listing_the_running_matches_reads_no_ended_one(rows: ReadModel, monkeypatch: pytest.MonkeyPatch) -> None:
+    for position in range(1, 1001):
+        await rows.put(row(position, status=RUNNING if position % 250 == 0 else ENDED))
+    await rows.put(row(1000, status=ENDED))  # ended since: it leaves the running ones
+    store = rows._store
+    listed = store.rows.list
+    tables: list[str] = []
+
+    async def counted(table: str, after_key: str | None = None, limit: int = 100) -> list[tuple[str, bytes]]:
+        tables.append(table)
+        return await listed(table, after_key, limit)
+
+    monkeypatch.setattr(store.rows, "list", counted)
+    page, after = await rows.page(None, 10, status=RUNNING)
+    assert [r.position for r in page] == [750, 500, 250] and after is None
+    assert tables == [RUNNING_INDEX]
+
+
+async def test_a_list_made_before_the_running_table_is_indexed_from_its_rows(rows: ReadModel) -> None:
+    store = rows._store
+    for position in range(1, 11):
+        await store.rows.put(
+            NEWEST, order_key(position), msgspec.json.encode(row(position, status=ENDED if position % 2 else RUNNING))
+        )
+    assert await rows.page(None, 10, status=RUNNING) == ([], None)
+    assert await rows.index_running() == 5
+    page, _ = await rows.page(None, 10, status=RUNNING)
+    assert [r.position for r in page] == [10, 8, 6, 4, 2]
+
+
+async def test_the_ended_matches_are_exported_a_page_of_the_list_at_a_time(
+    rows: ReadModel, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for position in range(1, 2001):
+        await rows.put(row(position, status=ENDED))
+    store = rows._store
+    listed = store.rows.list
+    pages = 0
+
+    async def counted(table: str, after_key: str | None = None, limit: int = 100) -> list[tuple[str, bytes]]:
+        nonlocal pages
+        pages += 1
+        return await listed(table, after_key, limit)
+
+    monkeypatch.setattr(store.rows, "list", counted)
+    ended = archive.ended_since(store, None)
+    assert (await anext(ended)).position == 2000 and pages == 1  # not the whole list read first
+    assert len([r async for r in ended]) == 1999
