@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.bots import make_bot
-from engine.commands import decide_json
+from engine.commands import decide_json, deciders
 from engine.contract import ADMIN, CONCEDE, SYSTEM, Ruleset
 from engine.errors import Rejected
 from engine.match import apply, encode, event_decoder, fold, restore, snapshot
@@ -209,3 +209,18 @@ def test_schemas_presets_and_config_round_trip(key: str) -> None:
     assert len(ruleset.card_data_hash) == 64
     configured = ruleset.configure(config(ruleset.min_seats))
     assert msgspec.convert(msgspec.to_builtins(configured), ruleset.Config) == configured
+
+
+def test_a_decide_table_must_cover_its_command_union_exactly() -> None:
+    class Go(msgspec.Struct, tag="go"):
+        pass
+
+    class Stop(msgspec.Struct, tag="stop"):
+        pass
+
+    def go(*_: object) -> None:
+        return None
+
+    assert deciders(Go | Stop, [(Go, go), (Stop, go)]) == {Go: ("go", go), Stop: ("stop", go)}
+    with pytest.raises(TypeError, match="Stop"):
+        deciders(Go | Stop, [(Go, go)])

@@ -8,8 +8,9 @@ the canonical candidates of §7 through the same two, so there is no second lega
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, get_args
+from typing import Any
 
+from engine.commands import deciders
 from engine.contract import Actor, Deadline, Outcome
 from engine.errors import Rejected
 from engine.legal import Family, legal
@@ -303,9 +304,9 @@ def _decide_timeout(tape: Tape[State, Event], actor: Actor, cmd: Timeout, rng: R
     end_turn(tape, "timeout", rng)
 
 
-_DECIDERS: dict[type, tuple[str, Callable[[Tape[State, Event], Actor, Any, Rng], None]]] = {
-    command: (str(command.__struct_config__.tag), decide)
-    for command, decide in (
+_DECIDERS: dict[type, tuple[str, Callable[[Tape[State, Event], Actor, Any, Rng], None]]] = deciders(
+    Command,
+    (
         (PlayMonster, _decide_play_monster),
         (Equip, _decide_equip),
         (UseConsumable, _decide_use_consumable),
@@ -313,10 +314,9 @@ _DECIDERS: dict[type, tuple[str, Callable[[Tape[State, Event], Actor, Any, Rng],
         (Engage, _decide_engage),
         (Concede, _decide_concede),
         (Timeout, _decide_timeout),
-    )
-}
+    ),
+)
 """Each command type's tag (for ``precheck``) and the function that checks and emits it."""
-assert set(_DECIDERS) == set(get_args(Command)), "every command type has its decider"
 
 
 def _play_candidates(state: State, seat: int) -> list[PlayMonster]:

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from itertools import combinations
-from typing import Any, get_args
+from typing import Any
 
+from engine.commands import deciders
 from engine.contract import SYSTEM, Actor, Deadline, Outcome
 from engine.errors import Rejected
 from engine.legal import Family, legal
@@ -330,9 +331,9 @@ def _decide_concede(tape: Tape, actor: Actor, cmd: Concede) -> None:
     tape.emit(MatchEnded("win", 1 - seat, "concede"))
 
 
-_DECIDERS: dict[type, tuple[str, Callable[[Tape, Actor, Any], None]]] = {
-    command: (str(command.__struct_config__.tag), decide)
-    for command, decide in (
+_DECIDERS: dict[type, tuple[str, Callable[[Tape, Actor, Any], None]]] = deciders(
+    Command,
+    (
         (NormalSummon, _decide_normal_summon),
         (TributeSummon, _decide_tribute_summon),
         (MythSummon, _decide_myth_summon),
@@ -350,10 +351,9 @@ _DECIDERS: dict[type, tuple[str, Callable[[Tape, Actor, Any], None]]] = {
         (Discard, _decide_discard),
         (Concede, _decide_concede),
         (Timeout, _timeout),
-    )
-}
+    ),
+)
 """Each command type's tag (for ``precheck``) and the function that checks and emits it."""
-assert set(_DECIDERS) == set(get_args(Command)), "every command type has its decider"
 
 
 # --- canonical candidates (§7.2 legal_commands) ------------------------------------------------------------------

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from itertools import combinations, product
-from typing import Any, NamedTuple, get_args
+from typing import Any, NamedTuple
 
+from engine.commands import deciders
 from engine.contract import ADMIN, Actor, Deadline, Outcome
 from engine.errors import Rejected
 from engine.legal import Family, legal
@@ -693,9 +694,9 @@ def _ruling(tape: Tape_, state: State, actor: Actor, cmd: RefereeRuling) -> None
     tape.emit(MatchEnded(cmd.winner, "referee"))
 
 
-_DECIDERS: dict[type, tuple[str, Callable[[Tape_, State, Actor, Any], None]]] = {
-    command: (str(command.__struct_config__.tag), decide)
-    for command, decide in (
+_DECIDERS: dict[type, tuple[str, Callable[[Tape_, State, Actor, Any], None]]] = deciders(
+    Command,
+    (
         (UseCard, _use),
         (PlayCard, _play),
         (DiscardCard, _discard),
@@ -713,10 +714,9 @@ _DECIDERS: dict[type, tuple[str, Callable[[Tape_, State, Actor, Any], None]]] = 
         (Concede, _concede),
         (Timeout, _timeout),
         (RefereeRuling, _ruling),
-    )
-}
+    ),
+)
 """Each command type's tag (for ``precheck``) and the function that checks and emits it."""
-assert set(_DECIDERS) == set(get_args(Command)), "every command type has its decider"
 
 
 def _restart_clock(tape: Tape[State, Event], before: State, actor: Actor, kind: str) -> None:

@@ -6,8 +6,9 @@ The checks are the single source of legality: ``decide`` and ``legal_commands`` 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, get_args
+from typing import Any
 
+from engine.commands import deciders
 from engine.contract import Actor
 from engine.rng import Rng
 from engine.rulesets.duel.evolve import evolve
@@ -127,9 +128,9 @@ def _decide_timeout(tape: Tape[State, Event], seat: None, cmd: Timeout) -> None:
     answers.emit_timeout(tape, cmd)
 
 
-_DECIDERS: dict[type, tuple[str, Callable[[Tape[State, Event], Any, Any], None]]] = {
-    command: (str(command.__struct_config__.tag), decide)
-    for command, decide in (
+_DECIDERS: dict[type, tuple[str, Callable[[Tape[State, Event], Any, Any], None]]] = deciders(
+    Command,
+    (
         (NormalSummon, _decide_summon),
         (SetMonster, _decide_summon),
         (FlipSummon, _decide_flip_summon),
@@ -145,7 +146,6 @@ _DECIDERS: dict[type, tuple[str, Callable[[Tape[State, Event], Any, Any], None]]
         (Discard, _decide_discard),
         (Concede, _decide_concede),
         (Timeout, _decide_timeout),
-    )
-}
+    ),
+)
 """Each command type's tag (for ``precheck``) and the function that checks and emits it."""
-assert set(_DECIDERS) == set(get_args(Command)), "every command type has its decider"
