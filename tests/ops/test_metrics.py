@@ -14,6 +14,7 @@ from services.api import duelhall_pb2_grpc as pb_grpc
 from services.server import Running, ServerConfig, create_server
 from tests.services.client import create_match, error_reason, play_random
 from tests.services.clock import ManualClock
+from tests.services.instances import two_instances
 
 
 def value(server: Running, name: str, **labels: str) -> float:
@@ -52,33 +53,23 @@ async def test_counters_move_under_a_bot_match(server: Running, matches: pb_grpc
 async def test_a_stale_instance_counts_its_conflict(tmp_path: Path) -> None:
     # Embedded SQLite servers do not follow each other's appends until someone watches: the second stays stale.
     url = f"sqlite:///{tmp_path / 'shared.db'}"
-    first = await create_server(ServerConfig(database_url=url, listen="127.0.0.1:0"))
-    second = await create_server(ServerConfig(database_url=url, listen="127.0.0.1:0"))
-    try:
-        async with (
-            grpc.aio.insecure_channel(f"127.0.0.1:{first.port}") as a,
-            grpc.aio.insecure_channel(f"127.0.0.1:{second.port}") as b,
-        ):
-            stubs = [pb_grpc.MatchServiceStub(a), pb_grpc.MatchServiceStub(b)]
-            created = await create_match(stubs[0])
-            seat = (await stubs[1].GetView(pb.GetViewRequest(match_id=created.match_id))).to_act[0]
-            for stub, command_id in zip(stubs, ("on-first", "on-second"), strict=True):
-                try:
-                    await stub.SubmitCommand(
-                        pb.SubmitCommandRequest(
-                            match_id=created.match_id,
-                            token=created.tokens[seat],
-                            command_json='{"type": "engage"}',
-                            command_id=command_id,
-                        )
+    async with two_instances(url) as (first, second, stubs):
+        created = await create_match(stubs[0])
+        seat = (await stubs[1].GetView(pb.GetViewRequest(match_id=created.match_id))).to_act[0]
+        for stub, command_id in zip(stubs, ("on-first", "on-second"), strict=True):
+            try:
+                await stub.SubmitCommand(
+                    pb.SubmitCommandRequest(
+                        match_id=created.match_id,
+                        token=created.tokens[seat],
+                        command_json='{"type": "engage"}',
+                        command_id=command_id,
                     )
-                except grpc.aio.AioRpcError as exc:
-                    assert exc.code() == grpc.StatusCode.FAILED_PRECONDITION
+                )
+            except grpc.aio.AioRpcError as exc:
+                assert exc.code() == grpc.StatusCode.FAILED_PRECONDITION
         assert value(second, "duelhall_conflicts_total", kind="version") == 1
         assert value(first, "duelhall_conflicts_total", kind="version") == 0
-    finally:
-        await first.stop(0)
-        await second.stop(0)
 
 
 async def test_the_listener_serves_the_registry(tmp_path: Path) -> None:

@@ -1,4 +1,5 @@
-"""End-to-end fixtures: a real server on a free port over SQLite and PostgreSQL, and real channels."""
+"""End-to-end fixtures: a real server on a free port over SQLite and PostgreSQL, and real channels; a store of
+the test's own for tests of one part without a server."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from pathlib import Path
 import grpc
 import pytest
 
+from eventstore import AsyncEventStore, migrate, open_store
 from services.api import duelhall_pb2_grpc as pb_grpc
 from services.server import Running, ServerConfig, create_server
 from tests.postgres import throwaway_database
@@ -22,6 +24,18 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
         return
     with throwaway_database("duelhall_e2e") as url:
         yield url
+
+
+@pytest.fixture
+async def store(tmp_path: Path) -> AsyncIterator[AsyncEventStore]:
+    """A migrated SQLite store."""
+    url = f"sqlite:///{tmp_path / 'parts.db'}"
+    migrate(url)
+    opened = await open_store(url)
+    try:
+        yield opened
+    finally:
+        await opened.close()
 
 
 @pytest.fixture

@@ -16,9 +16,9 @@ import pytest
 
 from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
-from services.server import ServerConfig, create_server
 from tests.postgres import throwaway_database
 from tests.services.client import Created, create_match
+from tests.services.instances import two_instances
 
 
 @pytest.fixture
@@ -29,60 +29,48 @@ def database_url() -> Iterator[str]:
 
 @pytest.mark.postgres
 async def test_two_instances_share_matches_and_their_watchers_see_both(database_url: str) -> None:
-    first = await create_server(ServerConfig(database_url=database_url, listen="127.0.0.1:0"))
-    second = await create_server(ServerConfig(database_url=database_url, listen="127.0.0.1:0"))
-    try:
-        async with (
-            grpc.aio.insecure_channel(f"127.0.0.1:{first.port}") as a,
-            grpc.aio.insecure_channel(f"127.0.0.1:{second.port}") as b,
-        ):
-            stubs = [pb_grpc.MatchServiceStub(a), pb_grpc.MatchServiceStub(b)]
-            created = await create_match(stubs[0])
-            watch = stubs[1].WatchMatch(pb.WatchMatchRequest(match_id=created.match_id))
-            version = await stale_instance_decides_again(stubs, created)
-            rng = random.Random(8)
-            to_act = list(
-                (await stubs[0].GetView(pb.GetViewRequest(match_id=created.match_id, min_version=version))).to_act
+    async with two_instances(database_url) as (_, _, stubs):
+        created = await create_match(stubs[0])
+        watch = stubs[1].WatchMatch(pb.WatchMatchRequest(match_id=created.match_id))
+        version = await stale_instance_decides_again(stubs, created)
+        rng = random.Random(8)
+        to_act = list(
+            (await stubs[0].GetView(pb.GetViewRequest(match_id=created.match_id, min_version=version))).to_act
+        )
+        commands = 0
+        while to_act:
+            stub = stubs[commands % 2]
+            seat = to_act[0]
+            legal = await stub.ListLegalCommands(
+                pb.ListLegalCommandsRequest(match_id=created.match_id, token=created.tokens[seat], min_version=version)
             )
-            commands = 0
-            while to_act:
-                stub = stubs[commands % 2]
-                seat = to_act[0]
-                legal = await stub.ListLegalCommands(
-                    pb.ListLegalCommandsRequest(
-                        match_id=created.match_id, token=created.tokens[seat], min_version=version
-                    )
+            options = [c for c in legal.commands_json if msgspec.json.decode(c)["type"] != "concede"]
+            reply = await stub.SubmitCommand(
+                pb.SubmitCommandRequest(
+                    match_id=created.match_id,
+                    token=created.tokens[seat],
+                    command_json=rng.choice(options),
+                    command_id=f"x{commands}",
                 )
-                options = [c for c in legal.commands_json if msgspec.json.decode(c)["type"] != "concede"]
-                reply = await stub.SubmitCommand(
-                    pb.SubmitCommandRequest(
-                        match_id=created.match_id,
-                        token=created.tokens[seat],
-                        command_json=rng.choice(options),
-                        command_id=f"x{commands}",
-                    )
-                )
-                to_act, version = list(reply.to_act), reply.version
-                commands += 1
+            )
+            to_act, version = list(reply.to_act), reply.version
+            commands += 1
 
-            async def watched() -> list[int]:
-                versions = []
-                async for update in watch:
-                    versions.append(update.event.version)
-                    if update.match_ended:
-                        return versions
-                return versions
+        async def watched() -> list[int]:
+            versions = []
+            async for update in watch:
+                versions.append(update.event.version)
+                if update.match_ended:
+                    return versions
+            return versions
 
-            versions = await asyncio.wait_for(watched(), 30)
-            ends = [await s.GetMatch(pb.GetMatchRequest(match_id=created.match_id, min_version=version)) for s in stubs]
-            assert ends[0].version == ends[1].version == versions[-1]
-            assert versions == list(range(1, versions[-1] + 1))
-            assert all(e.status == pb.MATCH_STATUS_ENDED for e in ends) and commands > 10
-            replay = (await stubs[1].ExportReplay(pb.ExportReplayRequest(match_id=created.match_id))).replay
-            assert (await stubs[0].VerifyReplay(pb.VerifyReplayRequest(replay=replay))).ok
-    finally:
-        await first.stop(0)
-        await second.stop(0)
+        versions = await asyncio.wait_for(watched(), 30)
+        ends = [await s.GetMatch(pb.GetMatchRequest(match_id=created.match_id, min_version=version)) for s in stubs]
+        assert ends[0].version == ends[1].version == versions[-1]
+        assert versions == list(range(1, versions[-1] + 1))
+        assert all(e.status == pb.MATCH_STATUS_ENDED for e in ends) and commands > 10
+        replay = (await stubs[1].ExportReplay(pb.ExportReplayRequest(match_id=created.match_id))).replay
+        assert (await stubs[0].VerifyReplay(pb.VerifyReplayRequest(replay=replay))).ok
 
 
 async def stale_instance_decides_again(stubs: list[pb_grpc.MatchServiceStub], created: Created) -> int:
@@ -105,34 +93,24 @@ async def stale_instance_decides_again(stubs: list[pb_grpc.MatchServiceStub], cr
 
 
 async def test_a_retry_answered_by_the_other_instance_returns_the_first_result(database_url: str) -> None:
-    first = await create_server(ServerConfig(database_url=database_url, listen="127.0.0.1:0"))
-    second = await create_server(ServerConfig(database_url=database_url, listen="127.0.0.1:0"))
-    try:
-        async with (
-            grpc.aio.insecure_channel(f"127.0.0.1:{first.port}") as a,
-            grpc.aio.insecure_channel(f"127.0.0.1:{second.port}") as b,
-        ):
-            stubs = [pb_grpc.MatchServiceStub(a), pb_grpc.MatchServiceStub(b)]
-            created = await create_match(stubs[0])
-            replies = []
-            for index in range(4):
-                seat = (await stubs[0].GetView(pb.GetViewRequest(match_id=created.match_id))).to_act[0]
-                legal = await stubs[0].ListLegalCommands(
-                    pb.ListLegalCommandsRequest(match_id=created.match_id, token=created.tokens[seat])
-                )
-                command = next(c for c in legal.commands_json if '"concede"' not in c)
-                request = pb.SubmitCommandRequest(
-                    match_id=created.match_id, token=created.tokens[seat], command_json=command, command_id=f"d{index}"
-                )
-                replies.append((request, await stubs[0].SubmitCommand(request)))
-            request, original = replies[0]
-            retried = await stubs[1].SubmitCommand(request)
-            assert retried.duplicate and retried.version == original.version < replies[-1][1].version
-            assert [e.version for e in retried.events] == [e.version for e in original.events]
-            assert [e.data_json for e in retried.events] == [e.data_json for e in original.events]
-    finally:
-        await second.stop(0)
-        await first.stop(0)
+    async with two_instances(database_url) as (_, _, stubs):
+        created = await create_match(stubs[0])
+        replies = []
+        for index in range(4):
+            seat = (await stubs[0].GetView(pb.GetViewRequest(match_id=created.match_id))).to_act[0]
+            legal = await stubs[0].ListLegalCommands(
+                pb.ListLegalCommandsRequest(match_id=created.match_id, token=created.tokens[seat])
+            )
+            command = next(c for c in legal.commands_json if '"concede"' not in c)
+            request = pb.SubmitCommandRequest(
+                match_id=created.match_id, token=created.tokens[seat], command_json=command, command_id=f"d{index}"
+            )
+            replies.append((request, await stubs[0].SubmitCommand(request)))
+        request, original = replies[0]
+        retried = await stubs[1].SubmitCommand(request)
+        assert retried.duplicate and retried.version == original.version < replies[-1][1].version
+        assert [e.version for e in retried.events] == [e.version for e in original.events]
+        assert [e.data_json for e in retried.events] == [e.data_json for e in original.events]
 
 
 @pytest.mark.postgres
@@ -140,48 +118,38 @@ async def test_another_instance_shows_who_acts_only_once_a_command_is_folded_who
     """The events of one command are one transaction: the instance that follows them must not hand its watchers
     (nor its Play streams' turns, nor its timers) the states in between, which no seat can act on, e.g. the seat
     whose turn just ended still on the clock after its ``TurnEnded``."""
-    first = await create_server(ServerConfig(database_url=database_url, listen="127.0.0.1:0"))
-    second = await create_server(ServerConfig(database_url=database_url, listen="127.0.0.1:0"))
-    try:
-        async with (
-            grpc.aio.insecure_channel(f"127.0.0.1:{first.port}") as a,
-            grpc.aio.insecure_channel(f"127.0.0.1:{second.port}") as b,
-        ):
-            stubs = [pb_grpc.MatchServiceStub(a), pb_grpc.MatchServiceStub(b)]
-            created = await create_match(stubs[0])
-            watches = [s.WatchMatch(pb.WatchMatchRequest(match_id=created.match_id)) for s in stubs]
-            for watch in watches:
-                await watch.initial_metadata()
-            rng = random.Random(3)
-            last = created.version
-            for index in range(12):
-                seat = (await stubs[0].GetView(pb.GetViewRequest(match_id=created.match_id))).to_act[0]
-                legal = await stubs[0].ListLegalCommands(
-                    pb.ListLegalCommandsRequest(match_id=created.match_id, token=created.tokens[seat])
+    async with two_instances(database_url) as (_, _, stubs):
+        created = await create_match(stubs[0])
+        watches = [s.WatchMatch(pb.WatchMatchRequest(match_id=created.match_id)) for s in stubs]
+        for watch in watches:
+            await watch.initial_metadata()
+        rng = random.Random(3)
+        last = created.version
+        for index in range(12):
+            seat = (await stubs[0].GetView(pb.GetViewRequest(match_id=created.match_id))).to_act[0]
+            legal = await stubs[0].ListLegalCommands(
+                pb.ListLegalCommandsRequest(match_id=created.match_id, token=created.tokens[seat])
+            )
+            options = [c for c in legal.commands_json if msgspec.json.decode(c)["type"] != "concede"]
+            reply = await stubs[0].SubmitCommand(
+                pb.SubmitCommandRequest(
+                    match_id=created.match_id,
+                    token=created.tokens[seat],
+                    command_json=rng.choice(options),
+                    command_id=f"w{index}",
                 )
-                options = [c for c in legal.commands_json if msgspec.json.decode(c)["type"] != "concede"]
-                reply = await stubs[0].SubmitCommand(
-                    pb.SubmitCommandRequest(
-                        match_id=created.match_id,
-                        token=created.tokens[seat],
-                        command_json=rng.choice(options),
-                        command_id=f"w{index}",
-                    )
-                )
-                last = reply.version
-                await asyncio.sleep(0.05)  # the follower reads each command on its own, not several at once
+            )
+            last = reply.version
+            await asyncio.sleep(0.05)  # the follower reads each command on its own, not several at once
 
-            async def acting(watch: grpc.aio.UnaryStreamCall) -> list[int]:
-                versions = []
-                async for update in watch:
-                    if update.to_act:
-                        versions.append(update.event.version)
-                    if update.event.version == last:
-                        return versions
-                return versions
+        async def acting(watch: grpc.aio.UnaryStreamCall) -> list[int]:
+            versions = []
+            async for update in watch:
+                if update.to_act:
+                    versions.append(update.event.version)
+                if update.event.version == last:
+                    return versions
+            return versions
 
-            here, there = [await asyncio.wait_for(acting(w), 30) for w in watches]
-            assert there == here
-    finally:
-        await first.stop(0)
-        await second.stop(0)
+        here, there = [await asyncio.wait_for(acting(w), 30) for w in watches]
+        assert there == here

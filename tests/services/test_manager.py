@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import cast
 
 import pytest
@@ -13,7 +11,7 @@ from engine.bots import RandomBot
 from engine.errors import Rejected
 from engine.match import encode
 from engine.selfplay import next_move
-from eventstore import AsyncEventStore, DatabaseError, migrate, open_store
+from eventstore import AsyncEventStore, DatabaseError
 from services import lifecycle
 from services import manager as manager_module
 from services.manager import MatchManager, SeatEntry
@@ -21,17 +19,6 @@ from services.readmodel import ENDED
 from services.timers import Timers
 
 SEATS = [SeatEntry(name="a", config={}), SeatEntry(name="b", config={})]
-
-
-@pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[AsyncEventStore]:
-    url = f"sqlite:///{tmp_path / 'manager.db'}"
-    migrate(url)
-    opened = await open_store(url)
-    try:
-        yield opened
-    finally:
-        await opened.close()
 
 
 async def play(manager: MatchManager, match_id: str, commands: int) -> None:

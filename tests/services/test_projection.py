@@ -3,29 +3,16 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import msgspec
 import pytest
 
-from eventstore import AsyncEventStore, CommandRecord, RecordedEvent, StoreError, migrate, open_store
+from eventstore import AsyncEventStore, CommandRecord, RecordedEvent, StoreError
 from services import lifecycle, projection
 from services.manager import MatchManager
 from services.projection import CHECKPOINT, MatchList
 from services.readmodel import ENDED, RUNNING, RUNNING_INDEX, MatchRow, ReadModel
 from tests.services.test_manager import SEATS, play
-
-
-@pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[AsyncEventStore]:
-    url = f"sqlite:///{tmp_path / 'projection.db'}"
-    migrate(url)
-    opened = await open_store(url)
-    try:
-        yield opened
-    finally:
-        await opened.close()
 
 
 async def _no_row(row: MatchRow) -> None:

@@ -4,13 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import cast
 
 import pytest
 
-from eventstore import AsyncEventStore, DatabaseError, migrate, open_store
+from eventstore import AsyncEventStore, DatabaseError
 from services.manager import MatchManager, SeatEntry
 from services.tournament import results as results_module
 from services.tournament.manager import TournamentManager
@@ -18,17 +16,6 @@ from services.tournament.results import Results
 
 SEATS = [SeatEntry(name="a", config={}), SeatEntry(name="b", config={})]
 LABELS = {"tournament": "t1", "round": "1", "table": "1", "game": "1", "pairing": "1"}
-
-
-@pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[AsyncEventStore]:
-    url = f"sqlite:///{tmp_path / 'results.db'}"
-    migrate(url)
-    opened = await open_store(url)
-    try:
-        yield opened
-    finally:
-        await opened.close()
 
 
 class ExportFails:

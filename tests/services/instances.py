@@ -1,0 +1,28 @@
+"""Two servers on one database, with a MatchService stub on each: the start of every multi-instance test."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator
+
+import grpc
+
+from services.api import duelhall_pb2_grpc as pb_grpc
+from services.server import Running, ServerConfig, create_server
+
+
+@contextlib.asynccontextmanager
+async def two_instances(
+    database_url: str,
+) -> AsyncIterator[tuple[Running, Running, list[pb_grpc.MatchServiceStub]]]:
+    first = await create_server(ServerConfig(database_url=database_url, listen="127.0.0.1:0"))
+    second = await create_server(ServerConfig(database_url=database_url, listen="127.0.0.1:0"))
+    try:
+        async with (
+            grpc.aio.insecure_channel(f"127.0.0.1:{first.port}") as a,
+            grpc.aio.insecure_channel(f"127.0.0.1:{second.port}") as b,
+        ):
+            yield first, second, [pb_grpc.MatchServiceStub(a), pb_grpc.MatchServiceStub(b)]
+    finally:
+        await second.stop(0)
+        await first.stop(0)
