@@ -75,6 +75,8 @@ def register(commands: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     try:
         listen_address(args.listen)
+        if args.http != "off":
+            listen_address(args.http, "--http")
     except ListenError as exc:
         args.parser.error(str(exc))
     hide(args.admin_token)

@@ -25,6 +25,8 @@ USAGE = [
     ["matches", "--limit", "0"],
     ["serve", "--listen", "127.0.0.1:99999"],
     ["serve", "--listen", "nonsense"],
+    ["serve", "--http", "127.0.0.1:70000"],
+    ["serve", "--http", "nonsense"],
     ["matches", "--server", "127.0.0.1:1", "--rebuild"],
 ]
 
