@@ -10,9 +10,11 @@ observer, the observed store, the turn timers and the match manager; the store's
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 
+from services.api import duelhall_pb2 as pb
 from services.manager import MatchManager
 from services.observed_store import ObservedStore
 from services.observer import CallObserver, Finished
@@ -68,21 +70,35 @@ class Metrics:
         )
         self.hot_matches = Gauge("duelhall_hot_matches", "Matches loaded in memory", registry=r)
 
-    def attach(self, observer: CallObserver, store: ObservedStore, timers: Timers, manager: MatchManager) -> None:
-        """Feed the collectors from the server's parts."""
+    def attach(
+        self,
+        observer: CallObserver,
+        store: ObservedStore,
+        timers: Timers,
+        manager: MatchManager,
+        play_results: list[Callable[[str, pb.CommandResult], None]],
+    ) -> None:
+        """Feed the collectors from the server's parts (``play_results``: the Play streams' commands)."""
 
         # One child per label set, looked up once: ``labels`` takes a lock and checks its arguments every call.
         latency = functools.cache(self.rpc_seconds.labels)
         commands = functools.cache(self.commands.labels)
 
+        def counted(match_id: str, accepted: bool, reason: str) -> None:
+            hot = manager.loaded(match_id)
+            commands(hot.ruleset.id if hot else "", ACCEPTED if accepted else REJECTED, reason).inc()
+
         def finished(call: Finished) -> None:
             latency(call.method, call.code).observe(call.seconds)
             if call.method == SUBMIT:
-                hot = manager.loaded(call.match_id)
-                result = ACCEPTED if call.code == "OK" else REJECTED
-                commands(hot.ruleset.id if hot else "", result, call.reason).inc()
+                counted(call.match_id, call.code == "OK", call.reason)
+
+        def played(match_id: str, result: pb.CommandResult) -> None:
+            refused = result.HasField("error")
+            counted(match_id, not refused, result.error.reason if refused else "")
 
         observer.listeners.append(finished)
+        play_results.append(played)
         observer.stream_listeners.append(lambda method, change: self.watch_streams.labels(method).inc(change))
         store.append_listeners.append(self.append_seconds.observe)
         store.conflict_listeners.append(lambda kind: self.conflicts.labels(kind).inc())

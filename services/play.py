@@ -13,7 +13,7 @@ import asyncio
 import contextlib
 import functools
 from collections import deque
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable, Sequence
 
 import grpc
 
@@ -31,7 +31,9 @@ async def play(
     feed: Feed[pb.MatchUpdate],
     requests: AsyncIterator[pb.PlayRequest],
     context: grpc.aio.ServicerContext,
+    listeners: Sequence[Callable[[str, pb.CommandResult], None]] = (),
 ) -> None:
+    """``listeners`` are told of each command's result, with its match id (metrics count them)."""
     first = await anext(requests, None)
     if first is None or first.WhichOneof("kind") != "start":
         raise InvalidArgument("the first message of a Play stream must be a PlayStart", reason="PLAY_START_MISSING")
@@ -53,6 +55,8 @@ async def play(
                     if request is None:  # the client is done
                         return
                     result = await _command(matches, start.match_id, seat, request)
+                    for listener in listeners:
+                        listener(start.match_id, result)
                 updates = await watch.take()
                 turn = None
                 if watch.caught_up and watch.last != turn_version:

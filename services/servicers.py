@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import TypeAlias
 
 import grpc
@@ -54,6 +54,8 @@ class MatchServicer(pb_grpc.MatchServiceServicer):
         self, matches: MatchManager, feed: Feed[pb.MatchUpdate], admin_token: str | None, timers: Timers
     ) -> None:
         self._matches, self._feed, self._admin_token, self._timers = matches, feed, admin_token, timers
+        self.play_results: list[Callable[[str, pb.CommandResult], None]] = []
+        """Told of each command a Play stream submitted, with its match id (metrics)."""
 
     @rpc_errors
     async def CreateMatch(self, request: pb.CreateMatchRequest, context: Context) -> pb.CreateMatchResponse:
@@ -164,7 +166,7 @@ class MatchServicer(pb_grpc.MatchServiceServicer):
 
     @rpc_errors
     async def Play(self, requests: AsyncIterator[pb.PlayRequest], context: Context) -> None:
-        await play(self._matches, self._feed, requests, context)
+        await play(self._matches, self._feed, requests, context, self.play_results)
 
     @rpc_errors
     async def ExportReplay(self, request: pb.ExportReplayRequest, context: Context) -> pb.ExportReplayResponse:

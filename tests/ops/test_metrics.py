@@ -15,6 +15,7 @@ from services.server import Running, ServerConfig, create_server
 from tests.services.client import create_match, error_reason, play_random
 from tests.services.clock import ManualClock
 from tests.services.instances import two_instances
+from tests.services.test_e2e_play import command, read, start, until_turn
 
 
 def value(server: Running, name: str, **labels: str) -> float:
@@ -48,6 +49,25 @@ async def test_counters_move_under_a_bot_match(server: Running, matches: pb_grpc
     assert 1 <= value(server, "duelhall_store_commit_batch_size_count") <= appends
     assert value(server, "duelhall_hot_matches") == 1
     assert value(server, "duelhall_timers_total", event="armed") >= 2
+
+
+async def test_commands_over_play_streams_are_counted_like_submitted_ones(
+    server: Running, matches: pb_grpc.MatchServiceStub
+) -> None:
+    created = await create_match(matches)
+    seat = (await matches.GetView(pb.GetViewRequest(match_id=created.match_id))).to_act[0]
+    call = matches.Play()
+    await call.write(start(created, seat))
+    legal = (await until_turn(call, [])).turn.commands_json
+    await call.write(command('{"type": "no such thing"}', "bad"))
+    refused = (await read(call)).result.error.reason
+    await call.write(command(next(c for c in legal if '"concede"' not in c), "good"))
+    while not (await read(call)).HasField("result"):
+        pass
+    call.cancel()
+    assert value(server, "duelhall_commands_total", ruleset="card_monsters", result="accepted", reason="") == 1
+    assert value(server, "duelhall_commands_total", ruleset="card_monsters", result="rejected", reason=refused) == 1
+    assert refused == "UNKNOWN_COMMAND"
 
 
 async def test_a_stale_instance_counts_its_conflict(tmp_path: Path) -> None:
