@@ -19,7 +19,7 @@ import grpc
 
 from services import limits, wire
 from services.api import duelhall_pb2 as pb
-from services.errors import InvalidArgument
+from services.errors import InvalidArgument, Unavailable
 from services.manager import MatchManager
 from services.rpc_errors import command_error
 from services.tokens import seat_for
@@ -57,7 +57,12 @@ async def play(
                     result = await _command(matches, start.match_id, seat, request)
                     for listener in listeners:
                         listener(start.match_id, result)
-                updates = await watch.take()
+                try:
+                    updates = await watch.take()
+                except Unavailable:  # shutting down: a command already stored is answered before the end
+                    if result is not None:
+                        await context.write(pb.PlayResponse(result=result))
+                    raise
                 turn = None
                 if watch.caught_up and watch.last != turn_version:
                     turn, turn_version = wire.turn(matches.turn(start.match_id, seat)), watch.last

@@ -7,6 +7,7 @@ import random
 import signal
 import socket
 from pathlib import Path
+from typing import Any
 
 import grpc
 import msgspec
@@ -120,6 +121,39 @@ async def test_shutdown_ends_an_open_play_stream_unavailable(tmp_path: Path) -> 
     finally:
         if not stopped:
             await running.stop(0)
+
+
+async def test_a_play_command_stored_as_shutdown_begins_is_answered_before_the_stream_ends(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The command is in the store: its result reaches the client before UNAVAILABLE, so it need not retry."""
+    running = await create_server(ServerConfig(database_url=f"sqlite:///{tmp_path / 'p.db'}", listen="127.0.0.1:0"))
+    submit = running.manager.submit
+
+    async def stored_then_shutdown(*args: Any, **kwargs: Any) -> Any:
+        submitted = await submit(*args, **kwargs)
+        running.feed.end_watches()  # what Running.stop does, after this command was stored
+        return submitted
+
+    monkeypatch.setattr(running.manager, "submit", stored_then_shutdown)
+    try:
+        async with grpc.aio.insecure_channel(f"127.0.0.1:{running.port}") as channel:
+            stub = pb_grpc.MatchServiceStub(channel)
+            created = await create_match(stub)
+            seat = (await stub.GetView(pb.GetViewRequest(match_id=created.match_id))).to_act[0]
+            play = stub.Play()
+            await play.write(pb.PlayRequest(start=pb.PlayStart(match_id=created.match_id, token=created.tokens[seat])))
+            await play.read()
+            await play.write(
+                pb.PlayRequest(command=pb.PlayCommand(command_json='{"type": "engage"}', command_id="last"))
+            )
+            answered = await play.read()
+            assert answered.result.command_id == "last" and answered.result.version > created.version
+            with pytest.raises(grpc.aio.AioRpcError) as ended:
+                await play.read()
+            assert error_reason(ended.value) == "SERVER_SHUTTING_DOWN"
+    finally:
+        await running.stop(0)
 
 
 async def test_an_http_request_still_open_after_the_grace_is_one_warning(tmp_path: Path) -> None:
