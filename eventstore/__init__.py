@@ -20,6 +20,7 @@ from eventstore.model import (
     append_request,
 )
 from eventstore.store import (
+    AsyncBatches,
     AsyncEventStore,
     AsyncRows,
     AsyncSecrets,
@@ -39,6 +40,7 @@ __all__ = [
     "AppendOutcome",
     "AppendRequest",
     "Appended",
+    "AsyncBatches",
     "AsyncEventStore",
     "AsyncRows",
     "AsyncSecrets",

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import builtins
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
+from eventstore.batch import AppendOutcome
 from eventstore.blocking import SyncPostgresStore
-from eventstore.model import Appended, CommandRecord, NewEvent, RecordedEvent, Snapshot
+from eventstore.model import Appended, AppendRequest, CommandRecord, NewEvent, RecordedEvent, Snapshot
 from eventstore.postgres import AsyncPostgresStore
 from eventstore.sqlite import SyncSqliteStore
 from eventstore.sqlite_async import AsyncSqliteStore
@@ -128,6 +129,14 @@ class AsyncEventStore(Protocol):
     async def close(self) -> None:
         """Finish queued writes, end subscriptions and close every connection."""
         ...
+
+
+@runtime_checkable
+class AsyncBatches(Protocol):
+    """A store that commits many appends in one transaction, each with its own outcome (never raised): both
+    concrete async stores. Not part of ``AsyncEventStore``; a bulk job (an import) uses it when it is there."""
+
+    async def append_batch(self, requests: Sequence[AppendRequest]) -> list[AppendOutcome]: ...
 
 
 class SyncSecrets(Protocol):

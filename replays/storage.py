@@ -13,14 +13,14 @@ import msgspec
 
 from engine import registry
 from engine.match import event_decoder, fold
-from eventstore import AsyncEventStore, CommandRecord, NewEvent, RecordedEvent, StoreError, append_request
+from eventstore import AsyncBatches, AsyncEventStore, CommandRecord, NewEvent, RecordedEvent, StoreError, append_request
 from replays.format import FORMAT, FORMAT_VERSION, Replay, ReplayCommand, ReplayEvent, RulesetRef, encode_replay
 from replays.verify import verify_bytes
 
 SEED_SECRET = "seed"
+"""The store secret holding a match's seed, revealed only in replays of ended matches."""
 _IMPORT_BATCH = 500
 """Appends (commands) an import commits per transaction."""
-"""The store secret holding a match's seed, revealed only in replays of ended matches."""
 
 
 class ReplayInvalid(Exception):
@@ -141,15 +141,14 @@ async def import_(store: AsyncEventStore, data: bytes) -> tuple[str, bool]:
             return replay.match_id, False
         raise ReplayConflict(f"another match is stored under {replay.match_id}")
     steps = appends(replay)
-    append_batch = getattr(store, "append_batch", None)
-    if append_batch is None:
+    if not isinstance(store, AsyncBatches):
         for expected, events, record, secrets in steps:
             await store.append(replay.match_id, expected, events, record, secrets=secrets)
         return replay.match_id, True
     # The concrete stores take the whole stream in a few transactions (one per command: 20 ms a match).
     requests = [append_request(replay.match_id, *step) for step in steps]
     for first in range(0, len(requests), _IMPORT_BATCH):
-        for outcome in await append_batch(requests[first : first + _IMPORT_BATCH]):
+        for outcome in await store.append_batch(requests[first : first + _IMPORT_BATCH]):
             if isinstance(outcome, StoreError):
                 raise outcome
     return replay.match_id, True
