@@ -6,8 +6,8 @@ Order: the type is read first (``UNKNOWN_COMMAND``), then the ruleset's common c
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from typing import Any, TypeVar, get_args
+from collections.abc import Sequence
+from typing import Any
 
 import msgspec
 
@@ -17,19 +17,6 @@ from engine.errors import BAD_FIELDS, UNKNOWN_COMMAND, Rejected
 from engine.rng import Rng
 
 BAD_JSON = "BAD_JSON"
-
-D = TypeVar("D")
-
-
-def deciders(union: Any, entries: Iterable[tuple[type, D]]) -> dict[type, tuple[str, D]]:
-    """A ruleset's decide table: each command type of ``union`` with its tag (what ``precheck`` takes) and the
-    function that checks and emits it. Keyed by the exact type, for one lookup: a ``match`` over msgspec
-    classes pays an isinstance call per case it tries. Raises unless the table covers the union exactly."""
-    table = {command: (str(command.__struct_config__.tag), decide) for command, decide in entries}  # type: ignore[attr-defined]
-    if set(table) != set(get_args(union)):
-        names = sorted(t.__name__ for t in set(table) ^ set(get_args(union)))
-        raise TypeError(f"the decide table does not match the command union: {', '.join(names)}")
-    return table
 
 
 def read_type(ruleset: Ruleset, raw: bytes) -> tuple[str, dict[str, Any]]:

@@ -14,8 +14,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.bots import make_bot
-from engine.commands import decide_json, deciders
+from engine.commands import decide_json
 from engine.contract import ADMIN, CONCEDE, SYSTEM, Ruleset
+from engine.dispatch import deciders
 from engine.errors import Rejected
 from engine.match import apply, encode, event_decoder, fold, restore, snapshot
 from engine.registry import RULESETS

@@ -7,10 +7,11 @@ Events carry their results; the only rule the fold applies itself is the penalty
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, get_args
+from typing import Any
 
 from msgspec.structs import replace
 
+from engine.dispatch import by_type
 from engine.rulesets.aq.data import BIT, SKILLS, bits, playable
 from engine.rulesets.aq.model import (
     CardGiven,
@@ -273,32 +274,34 @@ def _round_scored(state: State, event: RoundScored) -> State:
     return replace(state, seats=tuple(seats), exposed=exposed)
 
 
-_FOLDS: dict[type, Callable[[State, Any], State]] = {
-    PhaseStarted: _phase_started,
-    PhaseEnded: _no_change,
-    PhaseAutoResolved: _no_change,
-    PetsShuffled: _no_change,
-    RoundEnded: _no_change,
-    CardPlayed: _card_played,
-    ReserveCovered: _reserve_covered,
-    FieldCardDrawn: _field_card_drawn,
-    HandRevealed: _hand_revealed,
-    ReserveReturned: _reserve_returned,
-    SkillLearned: _skill_learned,
-    SkillUsed: _skill_used,
-    DirectionChanged: _direction_changed,
-    NextPhaseSkipped: _next_phase_skipped,
-    PhaseSkipped: _phase_skipped,
-    CardGiven: _card_given,
-    CardRemoved: _card_removed,
-    PlayerConceded: _player_conceded,
-    RoundScored: _round_scored,
-    MatchEnded: _match_ended,
-    RoundStarted: _round_started,
-    HandDealt: _hand_dealt,
-    FieldLaidOut: _field_laid_out,
-    SkillDeckShuffled: _skill_deck_shuffled,
-    SkillDealt: _skill_dealt,
-    StartingPlayerChosen: _starting_player_chosen,
-}
-assert set(_FOLDS) == set(get_args(Event)), "every event type has its fold"
+_FOLDS: dict[type, Callable[[State, Any], State]] = by_type(
+    Event,
+    {
+        PhaseStarted: _phase_started,
+        PhaseEnded: _no_change,
+        PhaseAutoResolved: _no_change,
+        PetsShuffled: _no_change,
+        RoundEnded: _no_change,
+        CardPlayed: _card_played,
+        ReserveCovered: _reserve_covered,
+        FieldCardDrawn: _field_card_drawn,
+        HandRevealed: _hand_revealed,
+        ReserveReturned: _reserve_returned,
+        SkillLearned: _skill_learned,
+        SkillUsed: _skill_used,
+        DirectionChanged: _direction_changed,
+        NextPhaseSkipped: _next_phase_skipped,
+        PhaseSkipped: _phase_skipped,
+        CardGiven: _card_given,
+        CardRemoved: _card_removed,
+        PlayerConceded: _player_conceded,
+        RoundScored: _round_scored,
+        MatchEnded: _match_ended,
+        RoundStarted: _round_started,
+        HandDealt: _hand_dealt,
+        FieldLaidOut: _field_laid_out,
+        SkillDeckShuffled: _skill_deck_shuffled,
+        SkillDealt: _skill_dealt,
+        StartingPlayerChosen: _starting_player_chosen,
+    },
+)

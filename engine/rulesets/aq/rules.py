@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, get_args
 
-from engine.commands import deciders
 from engine.contract import Actor, Deadline, Outcome
+from engine.dispatch import deciders
 from engine.errors import Rejected
 from engine.legal import Family, legal
 from engine.precheck import check_common

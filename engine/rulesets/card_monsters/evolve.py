@@ -7,10 +7,11 @@ nothing and needs no RNG.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, get_args
+from typing import Any
 
 from msgspec.structs import replace
 
+from engine.dispatch import by_type
 from engine.rulesets.card_monsters.data import CATALOG, MonsterCard
 from engine.rulesets.card_monsters.model import (
     MAIN,
@@ -127,25 +128,27 @@ def _first_player_chosen(state: State, event: FirstPlayerChosen) -> State:
     return replace(state, active=event.seat)
 
 
-_FOLDS: dict[type, Callable[[State, Any], State]] = {
-    CrystalsGained: _crystals_gained,
-    CardDrawn: _card_drawn,
-    AttackHit: _hit,
-    EffectHit: _hit,
-    TurnStarted: _turn_started,
-    TurnEnded: _turn_ended,
-    MonsterPlayed: _monster_played,
-    EquipmentAttached: _equipment_attached,
-    ConsumableUsed: _consumable_used,
-    MonsterHealed: _monster_healed,
-    MonsterDestroyed: _monster_destroyed,
-    MonsterMoved: _monster_moved,
-    Sacrificed: _sacrificed,
-    MatchEnded: _match_ended,
-    PileShuffled: _pile_shuffled,
-    FirstPlayerChosen: _first_player_chosen,
-}
-assert set(_FOLDS) == set(get_args(Event)), "every event type has its fold"
+_FOLDS: dict[type, Callable[[State, Any], State]] = by_type(
+    Event,
+    {
+        CrystalsGained: _crystals_gained,
+        CardDrawn: _card_drawn,
+        AttackHit: _hit,
+        EffectHit: _hit,
+        TurnStarted: _turn_started,
+        TurnEnded: _turn_ended,
+        MonsterPlayed: _monster_played,
+        EquipmentAttached: _equipment_attached,
+        ConsumableUsed: _consumable_used,
+        MonsterHealed: _monster_healed,
+        MonsterDestroyed: _monster_destroyed,
+        MonsterMoved: _monster_moved,
+        Sacrificed: _sacrificed,
+        MatchEnded: _match_ended,
+        PileShuffled: _pile_shuffled,
+        FirstPlayerChosen: _first_player_chosen,
+    },
+)
 
 
 def _with_side(state: State, seat: int, side: Side) -> State:

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, get_args
+from typing import Any
 
 from msgspec.structs import replace
 
+from engine.dispatch import by_type
 from engine.rulesets.duel.model.commands import Choices
 from engine.rulesets.duel.model.events import (
     AttackCancelled,
@@ -252,44 +253,46 @@ def _no_change(state: State, event: ResponsePassed | TurnEnded | PlayerConceded)
     return state
 
 
-_FOLDS: dict[type, Callable[[State, Any], State]] = {
-    PhaseChanged: _phase_changed,
-    CardDrawn: _card_drawn,
-    DecisionRequested: _decision_requested,
-    DecisionClosed: _decision_closed,
-    TurnStarted: _turn_started,
-    NormalSummoned: _normal_summoned,
-    MonsterSet: _monster_set,
-    FlipSummoned: _flip_summoned,
-    SpecialSummoned: _special_summoned,
-    PositionChanged: _position_changed,
-    MonsterFlipped: _monster_flipped,
-    MonsterTurnedFaceDown: _monster_turned_face_down,
-    SpellTrapSet: _spell_trap_set,
-    CardActivated: _card_activated,
-    EquipAttached: _equip_attached,
-    CountersChanged: _counters_changed,
-    CardDestroyed: _card_destroyed,
-    CardSentToGraveyard: _card_sent_to_graveyard,
-    CardReturned: _card_returned,
-    EffectTriggered: _effect_triggered,
-    EffectResolved: _effect_resolved,
-    AttackDeclared: _attack_declared,
-    AttackCancelled: _attack_over,
-    AttackEnded: _attack_over,
-    DamageCalculated: _damage_calculated,
-    DamageDealt: _damage_dealt,
-    TimeoutRecorded: _timeout_recorded,
-    DrawFailed: _draw_failed,
-    MatchEnded: _match_ended,
-    DuelCreated: _duel_created,
-    FirstPlayerDecided: _first_player_decided,
-    DeckShuffled: _deck_shuffled,
-    ResponsePassed: _no_change,
-    TurnEnded: _no_change,
-    PlayerConceded: _no_change,
-}
-assert set(_FOLDS) == set(get_args(Event)), "every event type has its fold"
+_FOLDS: dict[type, Callable[[State, Any], State]] = by_type(
+    Event,
+    {
+        PhaseChanged: _phase_changed,
+        CardDrawn: _card_drawn,
+        DecisionRequested: _decision_requested,
+        DecisionClosed: _decision_closed,
+        TurnStarted: _turn_started,
+        NormalSummoned: _normal_summoned,
+        MonsterSet: _monster_set,
+        FlipSummoned: _flip_summoned,
+        SpecialSummoned: _special_summoned,
+        PositionChanged: _position_changed,
+        MonsterFlipped: _monster_flipped,
+        MonsterTurnedFaceDown: _monster_turned_face_down,
+        SpellTrapSet: _spell_trap_set,
+        CardActivated: _card_activated,
+        EquipAttached: _equip_attached,
+        CountersChanged: _counters_changed,
+        CardDestroyed: _card_destroyed,
+        CardSentToGraveyard: _card_sent_to_graveyard,
+        CardReturned: _card_returned,
+        EffectTriggered: _effect_triggered,
+        EffectResolved: _effect_resolved,
+        AttackDeclared: _attack_declared,
+        AttackCancelled: _attack_over,
+        AttackEnded: _attack_over,
+        DamageCalculated: _damage_calculated,
+        DamageDealt: _damage_dealt,
+        TimeoutRecorded: _timeout_recorded,
+        DrawFailed: _draw_failed,
+        MatchEnded: _match_ended,
+        DuelCreated: _duel_created,
+        FirstPlayerDecided: _first_player_decided,
+        DeckShuffled: _deck_shuffled,
+        ResponsePassed: _no_change,
+        TurnEnded: _no_change,
+        PlayerConceded: _no_change,
+    },
+)
 
 
 def _with(state: State, seat: int, side: Side) -> State:

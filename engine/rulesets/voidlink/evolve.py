@@ -6,10 +6,11 @@ Every event type has its own entry in the fold's table, checked at import, so no
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, get_args
+from typing import Any
 
 from msgspec.structs import replace
 
+from engine.dispatch import by_type
 from engine.rulesets.voidlink.model import (
     Attack,
     AttackDeclared,
@@ -332,46 +333,48 @@ def _match_started(state: State, event: MatchStarted) -> State:
     return replace(state, card_ids=card_ids, players=tuple(players))
 
 
-_FOLDS: dict[type, Callable[[State, Any], State]] = {
-    AwaitingDecision: _awaiting_decision,
-    PhaseChanged: _phase_changed,
-    LinkResolved: _no_change,
-    Passed: _no_change,
-    BattleCalculated: _no_change,
-    DrawSkipped: _no_change,
-    DestructionPrevented: _no_change,
-    Conceded: _no_change,
-    PhaseEndRequested: _phase_end_requested,
-    ChainResolved: _chain_resolved,
-    ChainLinkAdded: _chain_link_added,
-    MonsterSummoned: _monster_summoned,
-    SentToGraveyard: _sent_to_graveyard,
-    TurnEnded: _turn_ended,
-    CardDestroyed: _card_destroyed,
-    StatModified: _stat_modified,
-    FormChanged: _form_changed,
-    EffectTriggered: _effect_triggered,
-    PoolChanged: _pool_changed,
-    CardsDrawn: _cards_drawn,
-    TurnStarted: _turn_started,
-    MagicSet: _magic_set,
-    AttackDeclared: _attack_declared,
-    AttackNegated: _attack_negated,
-    AttackEnded: _attack_ended,
-    LinkNegated: _link_negated,
-    CounterAdded: _counter_added,
-    DelayedEffectRegistered: _delayed_effect_registered,
-    DelayedEffectResolved: _delayed_effect_resolved,
-    ModifiersExpired: _modifiers_expired,
-    TimedOut: _timed_out,
-    DrawFailed: _draw_failed,
-    DeckShuffled: _deck_shuffled,
-    FirstPlayerChosen: _first_player_chosen,
-    MatchEnded: _match_ended,
-    MatchStarted: _match_started,
-    SpecialVictory: _no_change,
-}
-assert set(_FOLDS) == set(get_args(Event)), "every event type has its fold"
+_FOLDS: dict[type, Callable[[State, Any], State]] = by_type(
+    Event,
+    {
+        AwaitingDecision: _awaiting_decision,
+        PhaseChanged: _phase_changed,
+        LinkResolved: _no_change,
+        Passed: _no_change,
+        BattleCalculated: _no_change,
+        DrawSkipped: _no_change,
+        DestructionPrevented: _no_change,
+        Conceded: _no_change,
+        PhaseEndRequested: _phase_end_requested,
+        ChainResolved: _chain_resolved,
+        ChainLinkAdded: _chain_link_added,
+        MonsterSummoned: _monster_summoned,
+        SentToGraveyard: _sent_to_graveyard,
+        TurnEnded: _turn_ended,
+        CardDestroyed: _card_destroyed,
+        StatModified: _stat_modified,
+        FormChanged: _form_changed,
+        EffectTriggered: _effect_triggered,
+        PoolChanged: _pool_changed,
+        CardsDrawn: _cards_drawn,
+        TurnStarted: _turn_started,
+        MagicSet: _magic_set,
+        AttackDeclared: _attack_declared,
+        AttackNegated: _attack_negated,
+        AttackEnded: _attack_ended,
+        LinkNegated: _link_negated,
+        CounterAdded: _counter_added,
+        DelayedEffectRegistered: _delayed_effect_registered,
+        DelayedEffectResolved: _delayed_effect_resolved,
+        ModifiersExpired: _modifiers_expired,
+        TimedOut: _timed_out,
+        DrawFailed: _draw_failed,
+        DeckShuffled: _deck_shuffled,
+        FirstPlayerChosen: _first_player_chosen,
+        MatchEnded: _match_ended,
+        MatchStarted: _match_started,
+        SpecialVictory: _no_change,
+    },
+)
 
 
 def _with(state: State, seat: int, player: Player, **changes: Any) -> State:

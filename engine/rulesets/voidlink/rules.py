@@ -10,8 +10,8 @@ from collections.abc import Callable, Iterable, Iterator
 from itertools import combinations
 from typing import Any
 
-from engine.commands import deciders
 from engine.contract import SYSTEM, Actor, Deadline, Outcome
+from engine.dispatch import deciders
 from engine.errors import Rejected
 from engine.legal import Family, legal
 from engine.precheck import check_common

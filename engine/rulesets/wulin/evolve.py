@@ -7,10 +7,11 @@ nothing and needs no RNG. One function per event type, found by the exact type.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, get_args
+from typing import Any
 
 from msgspec.structs import replace
 
+from engine.dispatch import by_type
 from engine.rulesets.wulin.data import BATTLE
 from engine.rulesets.wulin.model import (
     ENDED,
@@ -294,43 +295,45 @@ def _declare_defence(state: State, event: DefenceDeclared) -> State:
     return state
 
 
-_FOLDS: dict[type, Callable[[State, Any], State]] = {
-    ClockRestarted: _clock,
-    QiChanged: _qi,
-    HpChanged: _hp,
-    PhaseStarted: _phase_started,
-    CardsDrawn: _drawn,
-    CardUsed: _used,
-    CardPlayed: _played,
-    CardDiscarded: _discarded,
-    CardFlipped: _flipped,
-    CardLeftField: _left,
-    TempModifierApplied: _temp,
-    AttackDeclared: _declare_attack,
-    DefenceDeclared: _declare_defence,
-    LossChoiceRequired: _loss_required,
-    AttackEnded: _resolved,
-    WeaponResolved: _resolved,
-    HiddenWeaponThrown: _thrown,
-    WeaponBlocked: _blocked,
-    PhaseEnded: _phase_ended,
-    TimedOut: _timed_out,
-    TruceProposed: _truce_proposed,
-    TruceAccepted: _truce_closed,
-    TruceRejected: _truce_closed,
-    TruceExpired: _truce_closed,
-    MatchEnded: _ended,
-    LibraryShuffled: _shuffled,
-    WulinCreated: _created,
-    FirstPlayerDecided: _first,
-    OpeningReshuffled: _record,
-    SkillUpkeepFailed: _record,
-    DefenceDeclined: _record,
-    CombatResolved: _record,
-    LossChosen: _record,
-    WeaponNotBlocked: _record,
-    Conceded: _record,
-    RefereeRuled: _record,
-}
+_FOLDS: dict[type, Callable[[State, Any], State]] = by_type(
+    Event,
+    {
+        ClockRestarted: _clock,
+        QiChanged: _qi,
+        HpChanged: _hp,
+        PhaseStarted: _phase_started,
+        CardsDrawn: _drawn,
+        CardUsed: _used,
+        CardPlayed: _played,
+        CardDiscarded: _discarded,
+        CardFlipped: _flipped,
+        CardLeftField: _left,
+        TempModifierApplied: _temp,
+        AttackDeclared: _declare_attack,
+        DefenceDeclared: _declare_defence,
+        LossChoiceRequired: _loss_required,
+        AttackEnded: _resolved,
+        WeaponResolved: _resolved,
+        HiddenWeaponThrown: _thrown,
+        WeaponBlocked: _blocked,
+        PhaseEnded: _phase_ended,
+        TimedOut: _timed_out,
+        TruceProposed: _truce_proposed,
+        TruceAccepted: _truce_closed,
+        TruceRejected: _truce_closed,
+        TruceExpired: _truce_closed,
+        MatchEnded: _ended,
+        LibraryShuffled: _shuffled,
+        WulinCreated: _created,
+        FirstPlayerDecided: _first,
+        OpeningReshuffled: _record,
+        SkillUpkeepFailed: _record,
+        DefenceDeclined: _record,
+        CombatResolved: _record,
+        LossChosen: _record,
+        WeaponNotBlocked: _record,
+        Conceded: _record,
+        RefereeRuled: _record,
+    },
+)
 """Every event type of model.Event and its fold."""
-assert set(_FOLDS) == set(get_args(Event)), "every event type has its fold"

@@ -11,8 +11,8 @@ from collections.abc import Callable, Sequence
 from itertools import combinations, product
 from typing import Any, NamedTuple
 
-from engine.commands import deciders
 from engine.contract import ADMIN, Actor, Deadline, Outcome
+from engine.dispatch import deciders
 from engine.errors import Rejected
 from engine.legal import Family, legal
 from engine.precheck import check_common

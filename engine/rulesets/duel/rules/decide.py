@@ -8,8 +8,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from engine.commands import deciders
 from engine.contract import Actor
+from engine.dispatch import deciders
 from engine.rng import Rng
 from engine.rulesets.duel.evolve import evolve
 from engine.rulesets.duel.model.commands import (
