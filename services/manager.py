@@ -54,7 +54,7 @@ from services.follower import Follower
 from services.hot import HotMatch, MatchEvent, seen
 from services.projection import MatchList
 from services.readmodel import MatchRow, row_for
-from services.tasks import cancel
+from services.tasks import cancel, keep
 from services.tokens import TOKEN_SECRET_PREFIX, SeatToken, new_token, seat_for, token_hash, viewer_for
 
 log = logging.getLogger(__name__)
@@ -372,33 +372,30 @@ class MatchManager:
     def _record_end(self, hot: HotMatch) -> None:
         """Records the end after the command that ended the match is answered: waiting on its three store round
         trips (the row, the lifecycle record, the list) made that command the slowest of all (p99 x2)."""
-        task = asyncio.create_task(self._end_logged(hot), name=f"duelhall-end-{hot.match_id}")
-        self._ends.add(task)
-        task.add_done_callback(self._ends.discard)
+        keep(self._ends, self._end_logged(hot), f"duelhall-end-{hot.match_id}")
 
     async def _end_logged(self, hot: HotMatch) -> None:
-        try:
-            await self.ended(hot)
-        except StoreError as exc:
+        if (error := await self._end_tried(hot)) is not None:
             # The command is stored and answered: the end is recorded again until the store takes it (it is
             # recorded once, whoever tries), else by the next start (server.resume_timers).
-            log.warning("end of match %s not recorded: %s; retrying in %.0f s", hot.match_id, exc, END_RETRY)
-            task = asyncio.create_task(self._end_retried(hot), name=f"duelhall-end-retry-{hot.match_id}")
-            self._end_retries.add(task)
-            task.add_done_callback(self._end_retries.discard)
-        except Exception:  # a bug: said where it happened, not left for the task's garbage collection
-            log.exception("end of match %s not recorded", hot.match_id)
+            log.warning("end of match %s not recorded: %s; retrying in %.0f s", hot.match_id, error, END_RETRY)
+            keep(self._end_retries, self._end_retried(hot), f"duelhall-end-retry-{hot.match_id}")
 
     async def _end_retried(self, hot: HotMatch) -> None:
         while True:
             await asyncio.sleep(END_RETRY)
-            try:
-                await self.ended(hot)
-            except StoreError:
-                continue
-            except Exception:
-                log.exception("end of match %s not recorded", hot.match_id)
-            return
+            if await self._end_tried(hot) is None:
+                return
+
+    async def _end_tried(self, hot: HotMatch) -> StoreError | None:
+        """Records the end; the store fault that stopped it, to be tried again."""
+        try:
+            await self.ended(hot)
+        except StoreError as exc:
+            return exc
+        except Exception:  # a bug: said where it happened, not left for the task's garbage collection
+            log.exception("end of match %s not recorded", hot.match_id)
+        return None
 
     async def _replayed(self, hot: HotMatch, command_id: str, actor: Actor) -> Submitted:
         """The first result of a command id, as of the versions it appended. Ids are idempotency keys of the

@@ -127,9 +127,10 @@ class MatchList:
         saved = await self._store.rows.get(CHECKPOINT, _CHECKPOINT_KEY)
         if saved is None:
             await self.rows.clear()
+            await self._store.rows.put(CHECKPOINT, _INDEXED_KEY, b"1")
         elif await self._store.rows.get(CHECKPOINT, _INDEXED_KEY) is None:
             log.info("indexed the running matches of the match list: %d", await self.rows.index_running())
-        await self._store.rows.put(CHECKPOINT, _INDEXED_KEY, b"1")
+            await self._store.rows.put(CHECKPOINT, _INDEXED_KEY, b"1")
         self._position = self._saved = int(saved or 0)
         created = 0
         while batch := await self._store.read_all(self._position + 1, _PAGE):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Coroutine
 from typing import Any
 
 
@@ -12,3 +13,11 @@ async def cancel(task: asyncio.Task[Any] | asyncio.Future[Any]) -> None:
     task.cancel()
     with contextlib.suppress(asyncio.CancelledError):
         await task
+
+
+def keep(held: set[asyncio.Task[None]], work: Coroutine[Any, Any, None], name: str) -> asyncio.Task[None]:
+    """Starts ``work`` as a task held in ``held`` until it is done (the loop keeps only weak references)."""
+    task = asyncio.create_task(work, name=name)
+    held.add(task)
+    task.add_done_callback(held.discard)
+    return task

@@ -25,6 +25,7 @@ from services.clock import Alarm, Clock, LoopClock
 from services.errors import ServiceError
 from services.hot import HotMatch
 from services.logs import fields
+from services.tasks import keep
 
 log = logging.getLogger(__name__)
 
@@ -131,9 +132,7 @@ class Timers:
         self._armed.pop(match_id, None)
         log.info("turn timer fired", extra=fields(match_id=match_id, version=version))
         self._tell(FIRED)
-        task = asyncio.create_task(self._expire(match_id, version, raw))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        keep(self._tasks, self._expire(match_id, version, raw), f"duelhall-timeout-{match_id}")
 
     async def _expire(self, match_id: str, version: int, raw: bytes) -> None:
         try:
