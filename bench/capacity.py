@@ -33,14 +33,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.service import database, drop
 from engine import registry
 from engine.bots import RandomBot
-from engine.match import apply, create, decide_command, encode, fold, snapshot, type_tag
+from engine.match import apply, create, decide_command, encode, fold, type_tag
 from engine.selfplay import next_move
 from eventstore import (
     AppendRequest,
     AsyncEventStore,
     CommandRecord,
     NewEvent,
-    Snapshot,
     migrate,
     open_store,
 )
@@ -48,7 +47,9 @@ from eventstore.postgres import AsyncPostgresStore
 from eventstore.sqlite_async import AsyncSqliteStore
 from replays.format import match_id_for
 from replays.storage import SEED_SECRET
-from services.manager import MatchManager, SeatEntry, snapshot_schema
+from services import snapshots
+from services.deadlines import NONE
+from services.manager import MatchManager, SeatEntry
 from services.tokens import TOKEN_SECRET_PREFIX, token_hash
 
 SEATS = [SeatEntry(name="a", config={}), SeatEntry(name="b", config={})]
@@ -124,7 +125,7 @@ async def long_match(store: AsyncSqliteStore | AsyncPostgresStore, events: int, 
         outcomes = await store.append_batch(requests[first : first + 200])
         assert all(not isinstance(o, Exception) for o in outcomes), outcomes
     state = msgspec.structs.replace(before_tail, version=snapshot_at)
-    await store.snapshots.save(Snapshot(match_id, snapshot_at, snapshot_schema(ruleset), snapshot(state)))
+    await store.snapshots.save(snapshots.saved(match_id, ruleset, state, NONE))
     return match_id
 
 

@@ -10,6 +10,7 @@ import msgspec
 
 from engine.contract import Outcome, Ruleset, Viewer
 from engine.match import MATCH_CREATED, Match, encode
+from services.deadlines import Deadlines, advanced, running
 
 
 class MatchEvent(msgspec.Struct, frozen=True):
@@ -44,6 +45,7 @@ class HotMatch:
         token_hashes: tuple[bytes, ...],
         command_ids: dict[str, tuple[int, int]],
         last_event_at: datetime,
+        deadlines: Deadlines,
     ) -> None:
         self.match_id = match_id
         self.ruleset = ruleset
@@ -56,6 +58,7 @@ class HotMatch:
         """Whether ``command_ids`` holds every command of the stream (a match loaded from a snapshot knows
         only the commands of its tail until it reads the log)."""
         self.last_event_at = last_event_at
+        self.deadlines = deadlines
         self.lock = asyncio.Lock()
         self.watches = 0
         """Open watches: a watched match stays loaded, so each of its changes reaches its watchers."""
@@ -77,3 +80,4 @@ class HotMatch:
         self.command_ids[command_id] = (self.match.version + 1, after.version)
         self.match = after
         self.last_event_at = at
+        self.deadlines = advanced(self.deadlines, running(self.ruleset, after.state), at)

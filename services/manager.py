@@ -27,14 +27,11 @@ from engine.errors import Rejected
 from engine.match import (
     Match,
     MatchCreated,
-    apply,
     create,
     decide,
     encode,
     event_decoder,
-    fold,
-    restore,
-    snapshot,
+    start,
     type_tag,
 )
 from eventstore import (
@@ -42,15 +39,15 @@ from eventstore import (
     CommandRecord,
     NewEvent,
     RecordedEvent,
-    Snapshot,
     StoreError,
     WrongExpectedVersion,
 )
 from replays.format import is_match_id, match_id_for
 from replays.storage import SEED_SECRET
-from services import lifecycle, limits
+from services import lifecycle, limits, snapshots
+from services.deadlines import NONE, Deadlines, folded
 from services.errors import Conflict, InvalidArgument, MatchNotFound, VersionMismatch
-from services.follower import Follower
+from services.follower import Follower, commands
 from services.hot import HotMatch, MatchEvent, seen
 from services.projection import MatchList
 from services.readmodel import MatchRow, row_for
@@ -259,14 +256,16 @@ class MatchManager:
         command = CommandRecord(command_id=f"create-{match_id}", actor=SYSTEM, type=CREATE_COMMAND, payload=payload)
         hidden = {SEED_SECRET: seed} | {f"{TOKEN_SECRET_PREFIX}{i}": token_hash(t) for i, t in enumerate(tokens)}
         appended = await self.store.append(match_id, 0, _new_events(events), command, secrets=hidden)
+        match, deadlines = folded(ruleset, start(ruleset, events[0]), NONE, [(events[1:], appended.recorded_at)])
         hot = HotMatch(
             match_id,
             ruleset,
-            fold(ruleset, events),
+            match,
             seed,
             tuple(hidden[f"{TOKEN_SECRET_PREFIX}{i}"] for i in range(len(tokens))),
             {command.command_id: (1, len(events))},
             appended.recorded_at,
+            deadlines,
         )
         self._remember(hot)
         row = row_for(hot, created_at=appended.recorded_at, labels=labels, position=appended.first_position)
@@ -554,16 +553,22 @@ class MatchManager:
         decoder = event_decoder(ruleset)
         created = decoder.decode(recorded[0].data)
         snapshotted = await self._from_snapshot(match_id, created, ruleset)
-        match = snapshotted or fold(ruleset, [created])
+        match, deadlines = snapshotted or (start(ruleset, created), NONE)
         tail = await self.store.read_stream(match_id, match.version + 1)
-        match = apply(ruleset, match, [decoder.decode(r.data) for r in tail])
+        base = match.version
+        # From the first event when there is no snapshot: the creating command starts the first deadline.
+        groups = commands(tail if snapshotted else [*recorded, *tail])
+        decoded = [
+            ([decoder.decode(r.data) for r in group if r.version > base], group[-1].meta.recorded_at)
+            for group in groups
+        ]
+        match, deadlines = folded(ruleset, match, deadlines, decoded)
         hashes = tuple(hidden.get(f"{TOKEN_SECRET_PREFIX}{seat}", b"") for seat in range(len(created.seats)))
-        commands: dict[str, tuple[int, int]] = {}
-        for event in tail if snapshotted else [*recorded, *tail]:
-            first, _ = commands.get(event.meta.command_id, (event.version, 0))
-            commands[event.meta.command_id] = (first, event.version)
+        command_ids: dict[str, tuple[int, int]] = {}
+        for group in groups:
+            command_ids[group[0].meta.command_id] = (group[0].version, group[-1].version)
         last_at = (tail or recorded)[-1].meta.recorded_at
-        hot = HotMatch(match_id, ruleset, match, hidden.get(SEED_SECRET, b""), hashes, commands, last_at)
+        hot = HotMatch(match_id, ruleset, match, hidden.get(SEED_SECRET, b""), hashes, command_ids, last_at, deadlines)
         hot.log_complete = snapshotted is None
         return hot
 
@@ -590,10 +595,13 @@ class MatchManager:
             MatchEvent(r.version, r.type, decoder.decode(r.data), r.data, r.meta.actor, r.meta.recorded_at)
             for r in tail
         ]
-        hot.match = apply(hot.ruleset, hot.match, [m.event for m in happened])
-        for recorded in tail:
-            first, _ = hot.command_ids.get(recorded.meta.command_id, (recorded.version, 0))
-            hot.command_ids[recorded.meta.command_id] = (first, recorded.version)
+        groups = commands(tail)
+        for group in groups:
+            first, _ = hot.command_ids.get(group[0].meta.command_id, (group[0].version, 0))
+            hot.command_ids[group[0].meta.command_id] = (first, group[-1].version)
+        events = iter(happened)
+        decoded = [([next(events).event for _ in group], group[-1].meta.recorded_at) for group in groups]
+        hot.match, hot.deadlines = folded(hot.ruleset, hot.match, hot.deadlines, decoded)
         hot.last_event_at = tail[-1].meta.recorded_at
         self._publish(hot, happened)
         if was_running and hot.outcome is not None:
@@ -604,20 +612,15 @@ class MatchManager:
     async def _snapshot(self, hot: HotMatch) -> None:
         """Saves a snapshot, a cache: a store fault only means the next load folds more events."""
         try:
-            await self.store.snapshots.save(
-                Snapshot(
-                    stream_id=hot.match_id,
-                    version=hot.version,
-                    schema=snapshot_schema(hot.ruleset),
-                    data=snapshot(hot.match),
-                )
-            )
+            await self.store.snapshots.save(snapshots.saved(hot.match_id, hot.ruleset, hot.match, hot.deadlines))
         except StoreError as exc:
             log.warning("snapshot of %s at version %d not saved: %s", hot.match_id, hot.version, exc)
 
-    async def _from_snapshot(self, match_id: str, created: MatchCreated, ruleset: Ruleset) -> Match | None:
-        snapshot = await self.store.snapshots.load(match_id, snapshot_schema(ruleset))
-        return None if snapshot is None else restore(ruleset, created, snapshot.data)
+    async def _from_snapshot(
+        self, match_id: str, created: MatchCreated, ruleset: Ruleset
+    ) -> tuple[Match, Deadlines] | None:
+        found = await self.store.snapshots.load(match_id, snapshots.schema(ruleset))
+        return None if found is None else snapshots.restored(ruleset, created, found.data)
 
     # -- cache ------------------------------------------------------------------------------------
 
@@ -659,10 +662,6 @@ def _retrieved(work: asyncio.Future[Submitted]) -> None:
     """Marks a submit's error as seen when its caller was cancelled before hearing of it."""
     if not work.cancelled():
         work.exception()
-
-
-def snapshot_schema(ruleset: Ruleset) -> str:
-    return f"{ruleset.id}:{ruleset.version}"
 
 
 def _new_events(events: Sequence[Any]) -> list[NewEvent]:

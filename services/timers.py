@@ -1,9 +1,8 @@
 """Turn timers from ``deadline(state)``: on expiry the system submits the ruleset's timeout command.
 
-A deadline is identified by its seat and timeout command; while a match keeps the same one, its expiry stays
-put. A new one runs from the time of the last event, which is also how timers resume after a restart. A
-deadline that ``pauses`` keeps what was left of its budget while another one runs, and resumes with it (in
-this process: after a restart it starts from the last event again).
+The expiry comes from the match's deadlines (``services/deadlines.py``), folded from the times its commands
+were recorded: a deadline kept over several commands keeps its expiry, a paused one resumes with what was
+left, and a restarted server, or another instance, arms the same expiry.
 """
 
 from __future__ import annotations
@@ -12,7 +11,7 @@ import asyncio
 import functools
 import logging
 from collections.abc import Callable
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Protocol
 
 import msgspec
@@ -22,6 +21,7 @@ from engine.errors import Rejected
 from engine.match import encode
 from eventstore import StoreError
 from services.clock import Alarm, Clock, LoopClock
+from services.deadlines import running
 from services.errors import ServiceError
 from services.hot import HotMatch
 from services.logs import fields
@@ -57,38 +57,30 @@ class Timers:
     def __init__(self, manager: Submits, clock: Clock | None = None) -> None:
         self._manager = manager
         self._clock: Clock = clock or LoopClock()
-        self._pending: dict[str, tuple[bytes, Alarm, bool]] = {}
-        self._paused: dict[str, dict[bytes, float]] = {}
-        """Seconds left of paused deadlines, by match and deadline key."""
+        self._pending: dict[str, tuple[datetime, Alarm]] = {}
+        """The expiry each match's alarm is set for."""
         self._armed: dict[str, Armed] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self.listeners: list[Callable[[str], None]] = []
         """Called with ``ARMED`` when a timeout is scheduled and ``FIRED`` when one expires (metrics)."""
 
     def arm(self, hot: HotMatch) -> None:
-        """(Re)schedules the match's timeout after it changed."""
-        deadline = hot.ruleset.deadline(hot.state) if hot.outcome is None else None
-        if deadline is None:
+        """(Re)schedules the match's timeout after it changed, for the expiry its deadlines hold."""
+        deadline = running(hot.ruleset, hot.state)
+        expires_at = hot.deadlines.expires_at
+        if deadline is None or expires_at is None:
             self._cancel(hot.match_id)
-            self._paused.pop(hot.match_id, None)
             return
-        raw = encode(deadline.timeout)
-        key = f"{deadline.seat}|".encode() + raw
         pending = self._pending.get(hot.match_id)
-        if pending is not None and pending[0] == key:
+        if pending is not None and pending[0] == expires_at:
             return
-        self._pause_or_cancel(hot.match_id)
-        delay = self._paused.get(hot.match_id, {}).pop(key, None)
-        if delay is None:
-            delay = (hot.last_event_at - self._clock.now()).total_seconds() + deadline.seconds
-        delay = max(0.0, delay)
+        self._cancel(hot.match_id)
+        raw = encode(deadline.timeout)
+        delay = max(0.0, (expires_at - self._clock.now()).total_seconds())
         alarm = self._clock.call_later(delay, functools.partial(self._fire, hot.match_id, hot.version, raw))
-        self._pending[hot.match_id] = (key, alarm, deadline.pauses)
+        self._pending[hot.match_id] = (expires_at, alarm)
         self._armed[hot.match_id] = Armed(
-            seat=deadline.seat,
-            timeout=raw,
-            seconds=deadline.seconds,
-            expires_at=self._clock.now() + timedelta(seconds=delay),
+            seat=deadline.seat, timeout=raw, seconds=deadline.seconds, expires_at=expires_at
         )
         self._tell(ARMED)
 
@@ -106,7 +98,6 @@ class Timers:
     def close(self) -> None:
         for match_id in list(self._pending):
             self._cancel(match_id)
-        self._paused.clear()
         for task in self._tasks:
             task.cancel()
 
@@ -115,13 +106,6 @@ class Timers:
         pending = self._pending.pop(match_id, None)
         if pending is not None:
             pending[1].cancel()
-
-    def _pause_or_cancel(self, match_id: str) -> None:
-        pending = self._pending.get(match_id)
-        if pending is not None and pending[2]:
-            left = pending[1].when() - self._clock.monotonic()
-            self._paused.setdefault(match_id, {})[pending[0]] = max(0.0, left)
-        self._cancel(match_id)
 
     def _tell(self, what: str) -> None:
         for listener in self.listeners:

@@ -16,11 +16,12 @@ from typing import Generic, Protocol, TypeVar
 import msgspec
 
 from engine.contract import Viewer
-from engine.match import Match, apply, encode, event_decoder, restore, start
+from engine.match import Match, apply, encode, event_decoder, start
 from eventstore import AsyncSnapshots, RecordedEvent
+from services import snapshots
 from services.errors import Unavailable
 from services.hot import HotMatch, MatchEvent, seen
-from services.manager import RedactedEvent, snapshot_schema
+from services.manager import RedactedEvent
 from services.timers import Armed
 
 T = TypeVar("T")
@@ -320,11 +321,11 @@ class Watch(Generic[T]):
     async def _base(self, history: History, hot: HotMatch) -> tuple[Match | None, int]:
         """A match at or before ``last`` to fold views from: the snapshot if it is not past it, else nothing."""
         if self.last > 1:
-            snapshot = await history.snapshots.load(hot.match_id, snapshot_schema(hot.ruleset))
-            if snapshot is not None and snapshot.version <= self.last:
-                restored = restore(hot.ruleset, hot.match.created, snapshot.data)
+            found = await history.snapshots.load(hot.match_id, snapshots.schema(hot.ruleset))
+            if found is not None and found.version <= self.last:
+                restored = snapshots.restored(hot.ruleset, hot.match.created, found.data)
                 if restored is not None:
-                    return restored, restored.version + 1
+                    return restored[0], restored[0].version + 1
         return None, 1
 
 

@@ -7,12 +7,13 @@ from typing import cast
 
 import pytest
 
+from engine import registry
 from engine.bots import RandomBot
 from engine.errors import Rejected
 from engine.match import encode
 from engine.selfplay import next_move
 from eventstore import AsyncEventStore, DatabaseError
-from services import lifecycle
+from services import lifecycle, snapshots
 from services import manager as manager_module
 from services.manager import MatchManager, SeatEntry
 from services.readmodel import ENDED
@@ -41,10 +42,10 @@ async def test_evicted_matches_reload_from_snapshot_and_tail_unchanged(store: As
     state, version = before.state, before.version
     second = (await manager.create("card_monsters", SEATS, {})).row.match_id
     assert manager.loaded(first) is None and manager.loaded(second) is not None
-    snapshot = await store.snapshots.load(first, "card_monsters:1")
+    snapshot = await store.snapshots.load(first, snapshots.schema(before.ruleset))
     assert snapshot is not None and 1 < snapshot.version <= version
     reloaded = await manager.get(first)
-    assert (reloaded.state, reloaded.version) == (state, version)
+    assert (reloaded.state, reloaded.version, reloaded.deadlines) == (state, version, before.deadlines)
     await play(manager, first, 5)
     assert reloaded.version > version
 
@@ -63,6 +64,53 @@ async def test_a_reloaded_running_match_gets_its_timer_back(store: AsyncEventSto
     assert 0 < (fresh_timers.due(first) or 0) <= 30
     timers.close()
     fresh_timers.close()
+
+
+async def test_a_restart_arms_the_expiry_a_kept_deadline_had(store: AsyncEventStore) -> None:
+    """The seat's turn goes on over several commands: its clock runs from the first, on every instance."""
+    manager = MatchManager(store)
+    timers = Timers(manager)
+    manager.on_change(timers.arm)
+    match_id = (await manager.create("card_monsters", SEATS, {"turn_seconds": 30})).row.match_id
+    kept = None
+    for _ in range(60):
+        before = timers.armed(match_id)
+        await play(manager, match_id, 1)
+        after = timers.armed(match_id)
+        if before is not None and after is not None and (before.seat, before.timeout) == (after.seat, after.timeout):
+            kept = after
+            break
+    assert kept is not None, "no command kept the deadline it found"
+    fresh = MatchManager(store)
+    fresh_timers = Timers(fresh)
+    fresh.on_change(fresh_timers.arm)
+    await fresh.get(match_id)
+    armed = fresh_timers.armed(match_id)
+    assert armed is not None and armed.expires_at == kept.expires_at, "not from the last command, from the first"
+    timers.close()
+    fresh_timers.close()
+
+
+@pytest.mark.parametrize("ruleset", sorted(registry.RULESETS))
+async def test_deadlines_loaded_from_the_store_are_those_kept_live(store: AsyncEventStore, ruleset: str) -> None:
+    """Kept, begun, paused and resumed deadlines over a played match: a load from snapshot and tail (every 7
+    versions) folds the same deadlines as the live match, and its timer the same expiry."""
+    manager = MatchManager(store, snapshot_every=7)
+    timers = Timers(manager)
+    manager.on_change(timers.arm)
+    match_id = (await manager.create(ruleset, SEATS, {})).row.match_id
+    for _ in range(8):
+        await play(manager, match_id, 9)
+        live = manager.loaded(match_id)
+        assert live is not None
+        fresh = MatchManager(store, snapshot_every=7)
+        fresh_timers = Timers(fresh)
+        fresh.on_change(fresh_timers.arm)
+        loaded = await fresh.get(match_id)
+        assert (loaded.version, loaded.deadlines) == (live.version, live.deadlines)
+        assert fresh_timers.armed(match_id) == timers.armed(match_id)
+        fresh_timers.close()
+    timers.close()
 
 
 class Counting:

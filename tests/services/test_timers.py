@@ -1,28 +1,35 @@
-"""Turn timers on a hand-moved clock: a kept deadline keeps its expiry, a new one runs from the last event,
-a pausing one resumes with what was left, and an expiry submits the timeout as the system."""
+"""Turn timers on a hand-moved clock, with deadlines folded as a hot match folds them: a kept deadline keeps
+its expiry, a new one runs from the command that began it, a pausing one resumes with what was left, and an
+expiry submits the timeout as the system."""
 
 from __future__ import annotations
 
 import asyncio
-from datetime import timedelta
+from datetime import datetime, timedelta
 from types import SimpleNamespace
 from typing import Any
 
 from engine.contract import SYSTEM, Deadline, Outcome
 from eventstore import DatabaseError
+from services.deadlines import NONE, advanced, running
 from services.timers import RETRY, Timers
 from tests.services.clock import ManualClock
 
 
 class Clocked:
-    """Just enough of a hot match for the timers: a ruleset whose deadline the test sets."""
+    """Just enough of a hot match for the timers: a ruleset whose deadline and outcome the test sets."""
 
     def __init__(self, clock: ManualClock) -> None:
         self.match_id, self.version, self.state = "m1", 1, None
         self.deadline: Deadline | None = None
         self.outcome: Outcome | None = None
-        self.last_event_at = clock.now()
-        self.ruleset = SimpleNamespace(deadline=lambda state: self.deadline)
+        self.deadlines = NONE
+        self.ruleset = SimpleNamespace(deadline=lambda state: self.deadline, outcome=lambda state: self.outcome)
+
+    def moved(self, deadline: Deadline | None, at: datetime, outcome: Outcome | None = None) -> None:
+        """A command recorded at ``at`` left this deadline (and outcome) running, as ``HotMatch.advance`` folds it."""
+        self.deadline, self.outcome = deadline, outcome
+        self.deadlines = advanced(self.deadlines, running(self.ruleset, None), at)  # type: ignore[arg-type]
 
 
 class Submissions:
@@ -42,15 +49,15 @@ def make() -> tuple[Timers, Any, ManualClock, Submissions]:
 
 async def test_a_new_deadline_runs_from_the_last_event_and_a_kept_one_stays() -> None:
     timers, hot, clock, _ = make()
-    hot.deadline = Deadline(seat=0, seconds=30, timeout={"type": "timeout", "turn": 1})
-    hot.last_event_at = clock.now() - timedelta(seconds=10)
+    turn = Deadline(seat=0, seconds=30, timeout={"type": "timeout", "turn": 1})
+    hot.moved(turn, clock.now() - timedelta(seconds=10))
     timers.arm(hot)
     assert timers.due("m1") == 20
     clock.advance(5)
-    hot.last_event_at = clock.now()
+    hot.moved(turn, clock.now())
     timers.arm(hot)
     assert timers.due("m1") == 15, "the same deadline keeps its expiry"
-    hot.outcome = Outcome(winners=(0,), losers=(1,), draw=False, reason="test")
+    hot.moved(turn, clock.now(), Outcome(winners=(0,), losers=(1,), draw=False, reason="test"))
     timers.arm(hot)
     assert timers.due("m1") is None
     timers.close()
@@ -60,16 +67,15 @@ async def test_a_pausing_deadline_resumes_with_what_was_left() -> None:
     timers, hot, clock, _ = make()
     turn = Deadline(seat=0, seconds=180, timeout={"type": "timeout", "scope": "turn"}, pauses=True)
     decision = Deadline(seat=1, seconds=30, timeout={"type": "timeout", "scope": "decision"})
-    hot.deadline = turn
-    hot.last_event_at = clock.now() - timedelta(seconds=100)
+    hot.moved(turn, clock.now() - timedelta(seconds=100))
     timers.arm(hot)
     assert timers.due("m1") == 80
     clock.advance(10)
-    hot.deadline, hot.last_event_at = decision, clock.now()
+    hot.moved(decision, clock.now())
     timers.arm(hot)
     assert timers.due("m1") == 30
     clock.advance(20)
-    hot.deadline, hot.last_event_at = turn, clock.now()
+    hot.moved(turn, clock.now())
     timers.arm(hot)
     assert timers.due("m1") == 70, "the turn clock resumes, it does not restart at 180"
     timers.close()
@@ -79,11 +85,11 @@ async def test_a_deadline_that_does_not_pause_starts_afresh() -> None:
     timers, hot, clock, _ = make()
     turn = Deadline(seat=0, seconds=180, timeout={"type": "timeout", "scope": "turn"})
     decision = Deadline(seat=1, seconds=30, timeout={"type": "timeout", "scope": "decision"})
-    hot.deadline, hot.last_event_at = turn, clock.now() - timedelta(seconds=100)
+    hot.moved(turn, clock.now() - timedelta(seconds=100))
     timers.arm(hot)
-    hot.deadline, hot.last_event_at = decision, clock.now()
+    hot.moved(decision, clock.now())
     timers.arm(hot)
-    hot.deadline = turn
+    hot.moved(turn, clock.now())
     timers.arm(hot)
     assert timers.due("m1") == 180
     timers.close()
@@ -91,7 +97,7 @@ async def test_a_deadline_that_does_not_pause_starts_afresh() -> None:
 
 async def test_an_expired_deadline_submits_its_timeout_as_the_system_once() -> None:
     timers, hot, clock, submissions = make()
-    hot.deadline = Deadline(seat=0, seconds=30, timeout={"type": "timeout", "turn": 1})
+    hot.moved(Deadline(seat=0, seconds=30, timeout={"type": "timeout", "turn": 1}), clock.now())
     timers.arm(hot)
     clock.advance(29.9)
     assert submissions.made == []
@@ -118,7 +124,7 @@ class Flaky(Submissions):
 async def test_a_timeout_the_store_cannot_take_is_submitted_again() -> None:
     clock, submissions = ManualClock(), Flaky()
     timers, hot = Timers(submissions, clock), Clocked(clock)
-    hot.deadline = Deadline(seat=0, seconds=30, timeout={"type": "timeout", "turn": 1})
+    hot.moved(Deadline(seat=0, seconds=30, timeout={"type": "timeout", "turn": 1}), clock.now())
     timers.arm(hot)
     clock.advance(30.1)
     await asyncio.sleep(0)  # one turn of the loop: the expiry's task runs and fails

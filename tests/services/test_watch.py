@@ -17,12 +17,13 @@ from engine.match import (
     encode,
     event_decoder,
     fold,
-    snapshot,
     type_tag,
 )
 from engine.selfplay import next_move
 from eventstore import EventMeta, RecordedEvent, Snapshot
+from services import snapshots
 from services import watch as watch_module
+from services.deadlines import NONE
 from services.hot import HotMatch, MatchEvent
 from services.timers import Armed
 from services.tokens import token_hash
@@ -40,7 +41,7 @@ class Scripted:
         seed = bytes(range(32))
         events = create(self.ruleset, {"seats": [{}, {}], "options": {}}, ["a", "b"], seed)
         self.hot = HotMatch(
-            "m1", self.ruleset, fold(self.ruleset, events), seed, tuple(token_hash(t) for t in TOKENS), {}, AT
+            "m1", self.ruleset, fold(self.ruleset, events), seed, tuple(token_hash(t) for t in TOKENS), {}, AT, NONE
         )
         self.stored = [self._recorded(i + 1, e) for i, e in enumerate(events)]
         self.states: dict[int, Match] = {self.hot.version: self.hot.match}
@@ -218,7 +219,7 @@ async def test_a_resumed_watch_with_views_starts_from_the_snapshot() -> None:
     for _ in range(6):
         match.step()
     base = sorted(match.states)[2]
-    match.snapshot = Snapshot("m1", base, "card_monsters:1", snapshot(match.states[base]))
+    match.snapshot = snapshots.saved("m1", match.ruleset, match.states[base], NONE)
     watch = await match.open(1, base + 1, include_view=True)
     updates = await watch.take()
     assert match.reads == [(base + 1, match.hot.version)]
