@@ -12,7 +12,10 @@ from alembic.script.revision import ResolutionError
 from alembic.util.exc import CommandError
 
 from eventstore.schema import is_newer, newer_schema
-from eventstore.urls import sync_url
+from eventstore.urls import redacted, sync_url
+
+LOCK_KEY = 0x6475656C68616C6C
+"""The advisory lock key every duelhall migration takes on PostgreSQL ("duelhall" in ASCII)."""
 
 
 def _config(url: str) -> Config:
@@ -20,6 +23,7 @@ def _config(url: str) -> Config:
     config.set_main_option("script_location", "eventstore:migrations")
     # Passed as an object, not through the ini options, whose %-interpolation would mangle passwords.
     config.attributes["url"] = sync_url(url)
+    config.attributes["shown"] = redacted(url)
     return config
 
 

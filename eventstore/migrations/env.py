@@ -17,31 +17,31 @@ from sqlalchemy import Connection, create_engine, text
 from sqlalchemy.engine import URL
 from sqlalchemy.pool import NullPool
 
+from eventstore.migrations import LOCK_KEY
 from eventstore.schema import metadata
 from eventstore.urls import database_url, redacted, sync_url
 
-LOCK_KEY = 0x6475656C68616C6C
-"""The advisory lock key every duelhall migration takes ("duelhall" in ASCII)."""
-
 log = logging.getLogger("eventstore.migrations")
+
+
+def _given() -> str:
+    """The URL as the operator wrote it (``alembic -x url=...`` or the environment's)."""
+    return database_url(context.get_x_argument(as_dictionary=True).get("url"))
 
 
 def _url() -> URL:
     given = context.config.attributes.get("url")
     if given is not None:
         return given  # type: ignore[no-any-return]
-    return sync_url(database_url(context.get_x_argument(as_dictionary=True).get("url")))
+    return sync_url(_given())
 
 
-def _lock(connection: Connection, url: URL) -> None:
+def _lock(connection: Connection) -> None:
     """Take the migration lock for this transaction, saying so when another instance holds it."""
     if connection.execute(text("SELECT pg_try_advisory_xact_lock(:key)"), {"key": LOCK_KEY}).scalar():
         return
-    log.warning(
-        "waiting for another instance to finish migrating %s (advisory lock %d)",
-        redacted(url.render_as_string(hide_password=False)),
-        LOCK_KEY,
-    )
+    shown = context.config.attributes.get("shown") or redacted(_given())
+    log.warning("waiting for another instance to finish migrating %s (advisory lock %d)", shown, LOCK_KEY)
     connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": LOCK_KEY})
     log.info("the other instance's migration is done; checking the revision")
 
@@ -62,7 +62,7 @@ def run_online() -> None:
             context.configure(connection=connection, target_metadata=metadata, transactional_ddl=True)
             with context.begin_transaction():
                 if connection.dialect.name == "postgresql":
-                    _lock(connection, url)
+                    _lock(connection)
                 context.run_migrations()
     finally:
         engine.dispose()
