@@ -10,6 +10,9 @@ MAX_COMMAND_ID = 128
 """Also what replay verification allows (``replays/verify.py``)."""
 MAX_NAME = 100
 """A player's name (a seat's, a tournament player's, a tournament's): every listing of it repeats it."""
+MAX_AUDIT = 200
+"""Characters of who took an organiser's action and of why: kept in its event, which every read of the stream
+repeats."""
 MAX_LABELS = 32
 MAX_LABEL = 100
 """Characters of a label's key and of its value."""
