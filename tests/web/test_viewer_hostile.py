@@ -11,6 +11,7 @@ import msgspec
 import pytest
 from playwright.async_api import Browser, Page, Route
 
+from services import limits
 from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
 from services.server import Running, ServerConfig, create_server
@@ -57,6 +58,40 @@ async def test_a_replay_address_that_cannot_be_fetched_is_said_so(
     assert f"Failed to fetch the replay file {address}" in await page.inner_text("#status")
     if address == "/missing.json":
         assert "404" in await page.inner_text("#status")
+
+
+async def test_a_replay_file_over_4_mib_is_said_too_large_without_sending_it(
+    page: Page, web_server: Running, matches: pb_grpc.MatchServiceStub
+) -> None:
+    """Dropped, chosen or at an address: the page names the size and the limit (the server's, which it would
+    refuse with REPLAY_TOO_LARGE), and a file at the limit still opens."""
+    assert web_server.http is not None
+    created = await ended_match(matches, "card_monsters")
+    data = (await matches.ExportReplay(pb.ExportReplayRequest(match_id=created.match_id))).replay
+    largest = data + b" " * (limits.MAX_VIEWED_REPLAY - len(data))
+    over = largest + b" "
+    sent: list[str] = []
+    page.on("request", lambda request: sent.append(request.url) if request.url.endswith("/ViewReplay") else None)
+    await page.route(
+        f"{web_server.http.address}/over.json", lambda route: route.fulfill(body=over, content_type="application/json")
+    )
+    await page.goto(web_server.http.address)
+    for opened in ("file", "address"):
+        if opened == "file":
+            await page.set_input_files(
+                "#file", files=[{"name": "over.json", "mimeType": "application/json", "buffer": over}]
+            )
+        else:
+            await page.goto(f"{web_server.http.address}/?replay=/over.json")
+        await page.wait_for_selector("#status.error[data-reason='REPLAY_TOO_LARGE']")
+        said = await page.inner_text("#status")
+        assert f"{len(over):,} bytes" in said and "at most 4 MiB" in said, opened
+    assert sent == []
+    await page.set_input_files(
+        "#file", files=[{"name": "largest.json", "mimeType": "application/json", "buffer": largest}]
+    )
+    await page.wait_for_selector("#status.ok")
+    assert len(sent) == 1
 
 
 async def test_loading_the_page_logs_no_error(page: Page, web_server: Running) -> None:

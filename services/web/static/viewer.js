@@ -14,6 +14,8 @@ const state = { source: null, match: null, seat: -1, steps: [], index: -1, rules
   live: null, rendered: 0, pending: false, load: 0, at: 0 };
 // Waits before each attempt to reconnect a live watch whose connection was lost (the last one repeats).
 const RETRY_MS = [500, 1000, 2000, 5000];
+// The largest replay file ViewReplay takes (services/limits.py MAX_VIEWED_REPLAY; tests/web checks they agree).
+const MAX_REPLAY_BYTES = 4 * 1024 * 1024;
 
 async function describe(rulesetId) {
   if (!rulesets.has(rulesetId)) {
@@ -280,9 +282,20 @@ function tick() {
 
 async function openFile(file) {
   const started = performance.now();
+  if (tooLarge(file.size)) return;
   const bytes = new Uint8Array(await file.arrayBuffer());
   $("#seat").disabled = false;
   await openReplay({ replay: bytesBase64(bytes) }, -1, 0, started);
+}
+
+// A file the server would refuse (REPLAY_TOO_LARGE) is said so here, without sending it.
+function tooLarge(size) {
+  if (size <= MAX_REPLAY_BYTES) return false;
+  reset();
+  const bytes = (count) => count.toLocaleString("en");
+  status(`Refused: the replay file is ${bytes(size)} bytes; the viewer opens files of at most 4 MiB ` +
+    `(${bytes(MAX_REPLAY_BYTES)} bytes)`, "error", { "data-reason": "REPLAY_TOO_LARGE" });
+  return true;
 }
 
 function wire() {
@@ -337,7 +350,7 @@ async function fromAddress() {
       status(`Failed to fetch the replay file ${address}: ${error.message}`, "error", { "data-fetch": "failed" });
       return;
     }
-    await openReplay({ replay: bytesBase64(bytes) }, -1);
+    if (!tooLarge(bytes.length)) await openReplay({ replay: bytesBase64(bytes) }, -1);
   } else if (query.get("match")) {
     await openReplay({ matchId: query.get("match") }, -1);
   } else if (query.get("watch")) {
