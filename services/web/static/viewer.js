@@ -3,9 +3,9 @@
 // sent to the server as it is and never read here.
 
 import { ApiError, bytesBase64, call, stream } from "./connect.js";
-import { drawBoard } from "./board.js";
+import { drawBoard, seatName } from "./board.js";
 import { Cards } from "./cards.js";
-import { capitalised, el } from "./dom.js";
+import { capitalised, el, isolated, joined } from "./dom.js";
 import { sentence } from "./sentences.js";
 
 const $ = (selector) => document.querySelector(selector);
@@ -105,11 +105,12 @@ async function useMatch(match, seat, mine) {
   state.ruleset = ruleset;
   state.cards = new Cards(state.ruleset.catalog, state.ruleset.layout);
   const picker = $("#seat");
-  picker.replaceChildren(el("option", { value: "-1" }, "spectator"),
-    ...match.seats.map((name, index) => el("option", { value: String(index) }, `seat ${index} (${name})`)));
+  // An option holds only text: the name is isolated by U+2068 ... U+2069, what <bdi> does (dom.js isolated).
+  picker.replaceChildren(el("option", { value: "-1" }, "spectator"), ...match.seats.map((name, index) =>
+    el("option", { value: String(index) }, `seat ${index} (\u2068${name}\u2069)`)));
   picker.value = String(seat);
   $("#match").replaceChildren(el("strong", {}, state.ruleset.title), ` · ${match.matchId} · `,
-    match.seats.map((name, index) => `${index}=${name}`).join(", "));
+    ...joined(match.seats.map((name, index) => [`${index}=`, isolated(name)]), ", ").flat());
   document.body.dataset.ruleset = match.ruleset;
   return true;
 }
@@ -165,9 +166,10 @@ function showOutcome() {
     return;
   }
   const outcome = JSON.parse(state.match.outcomeJson);
-  const names = (seats) => seats.map((seat) => `seat ${seat} (${state.match.seats[seat]})`).join(", ") || "nobody";
-  node.replaceChildren(el("h2", {}, "Outcome"), outcome.draw ? "Draw" : `Winners: ${names(outcome.winners)}`,
-    el("br"), `Losers: ${names(outcome.losers)}`, el("br"), `Reason: ${outcome.reason}`);
+  const names = (seats) => (seats.length ?
+    joined(seats.map((seat) => seatName({ seats: state.match.seats }, seat)), ", ") : "nobody");
+  node.replaceChildren(...[el("h2", {}, "Outcome"), outcome.draw ? "Draw" : ["Winners: ", names(outcome.winners)],
+    el("br"), "Losers: ", names(outcome.losers), el("br"), `Reason: ${outcome.reason}`].flat(Infinity));
 }
 
 // -- live ------------------------------------------------------------------------------------------
