@@ -1,4 +1,5 @@
-"""Bounds on what a request names: command ids and versions the store can hold, checked before it sees them."""
+"""Bounds on what a request names or sends: command ids and versions the store can hold, names, texts and files,
+checked before the store (or the work) sees them."""
 
 from __future__ import annotations
 
@@ -10,6 +11,12 @@ MAX_COMMAND_ID = 128
 """Also what replay verification allows (``replays/verify.py``)."""
 MAX_NAME = 100
 """A player's name (a seat's, a tournament player's, a tournament's): every listing of it repeats it."""
+MAX_AUDIT = 200
+"""Characters of who took an organiser's action and of why: kept in its event, which every read of the stream
+repeats."""
+MAX_VIEWED_REPLAY = 4 * 1024 * 1024
+"""Bytes of a replay file ``ViewReplay`` takes: its answer holds every version's view, about ten times the file
+(a long duel's 3.8 MB file: some 40 MB), and the verification and views before it grow with the file too."""
 MAX_LABELS = 32
 MAX_LABEL = 100
 """Characters of a label's key and of its value."""
@@ -49,6 +56,18 @@ def request_id(text: str) -> str:
 def name(text: str, what: str, reason: str, **details: str) -> str:
     """A name the server stores and lists: at most ``MAX_NAME`` printable characters."""
     return printable(text, MAX_NAME, what, reason, **details)
+
+
+def viewed_replay(data: bytes) -> bytes:
+    """A replay file for ``ViewReplay``: at most ``MAX_VIEWED_REPLAY`` bytes (metadata ``limit``)."""
+    if len(data) > MAX_VIEWED_REPLAY:
+        raise InvalidArgument(
+            f"the replay file is {len(data):,} bytes; ViewReplay takes at most {MAX_VIEWED_REPLAY >> 20} MiB "
+            f"({MAX_VIEWED_REPLAY:,} bytes)",
+            reason="REPLAY_TOO_LARGE",
+            limit=str(MAX_VIEWED_REPLAY),
+        )
+    return data
 
 
 def labels(found: dict[str, str]) -> dict[str, str]:

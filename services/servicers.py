@@ -193,7 +193,7 @@ class MatchServicer(pb_grpc.MatchServiceServicer):
     async def ViewReplay(self, request: pb.ViewReplayRequest, context: Context) -> pb.ViewReplayResponse:
         verification = None
         if request.WhichOneof("source") == "replay":
-            verdict = await asyncio.to_thread(verify_bytes, request.replay)
+            verdict = await asyncio.to_thread(verify_bytes, limits.viewed_replay(request.replay))
             verification = _verification(verdict)
             if verdict.replay is None or not verdict.ok:
                 return pb.ViewReplayResponse(verification=verification, seat=request.seat)

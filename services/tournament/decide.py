@@ -48,6 +48,13 @@ from services.tournament.events import (
 from services.tournament.state import Player, Result, Round, TableState, Tournament
 
 BEST_OF = (1, 3, 5)
+MAX_ROUNDS = 64
+"""Swiss or round robin rounds a tournament may ask for: more than any Swiss needs (1,024 players: 10); 0 leaves
+them to the player count, a whole round robin included."""
+MAX_CUT = 256
+"""Players in a top cut: at most eight elimination rounds."""
+SEED_BYTES = 32
+"""The seed of the pairings' draws, which every draw hashes."""
 
 
 def create(
@@ -72,12 +79,17 @@ def create(
         raise InvalidArgument(f"tiebreak is one of {', '.join(PRESETS)}, not {tiebreak!r}", reason="TIEBREAK_INVALID")
     if best_of not in BEST_OF:
         raise InvalidArgument(f"best_of is 1, 3 or 5, not {best_of}", reason="BEST_OF_INVALID")
-    if rounds < 0 or round_minutes < 0 or (format == SINGLE_ELIMINATION and rounds):
+    if not 0 <= rounds <= MAX_ROUNDS or round_minutes < 0 or (format == SINGLE_ELIMINATION and rounds):
         raise InvalidArgument(
-            "rounds and round_minutes are >= 0; single elimination sets its own rounds", reason="ROUNDS_INVALID"
+            f"rounds are 0 (automatic) to {MAX_ROUNDS} and round_minutes >= 0; single elimination sets its own rounds",
+            reason="ROUNDS_INVALID",
         )
-    if cut and (format != SWISS or cut < 2 or cut & (cut - 1)):
-        raise InvalidArgument("a top cut follows Swiss and has 2, 4, 8, ... players", reason="CUT_INVALID")
+    if cut and (format != SWISS or not 2 <= cut <= MAX_CUT or cut & (cut - 1)):
+        raise InvalidArgument(
+            f"a top cut follows Swiss and has 2, 4, 8, ... up to {MAX_CUT} players", reason="CUT_INVALID"
+        )
+    if len(seed) != SEED_BYTES:
+        raise InvalidArgument(f"the seed is {SEED_BYTES} bytes, not {len(seed)}", reason="SEED_INVALID")
     if ruleset.min_seats > 2:
         raise InvalidArgument(f"{ruleset.id} is not played by two players", reason="RULESET_NOT_TWO_PLAYER")
     return [
@@ -123,6 +135,7 @@ def check_in(state: Tournament, player: str) -> list[Event]:
 
 
 def drop(state: Tournament, player: str, by: str, why: str) -> list[Event]:
+    _bounded(by, why)
     _open(state)
     if _player(state, player).dropped:
         raise Refused(f"{player!r} has already dropped", reason="PLAYER_DROPPED", player=player)
@@ -130,6 +143,7 @@ def drop(state: Tournament, player: str, by: str, why: str) -> list[Event]:
 
 
 def reinstate(state: Tournament, player: str, by: str, why: str) -> list[Event]:
+    _bounded(by, why)
     _open(state)
     if not _player(state, player).dropped:
         raise Refused(f"{player!r} has not dropped", reason="PLAYER_NOT_DROPPED", player=player)
@@ -200,6 +214,7 @@ def pair(state: Tournament) -> list[Event]:
 
 def repair(state: Tournament, by: str, why: str) -> list[Event]:
     """The current Swiss round paired again (after a late drop or registration), only before any result."""
+    _bounded(by, why)
     current = _current_round(state)
     if current.stage != STAGE_SWISS:
         raise Refused("only Swiss rounds are paired again", reason="REPAIR_NOT_ALLOWED")
@@ -564,8 +579,14 @@ def _counted(state: Tournament, round: int, table: int, game: int, generation: i
 
 
 def _audited(by: str, why: str) -> None:
+    _bounded(by, why)
     if not by.strip() or not why.strip():
         raise InvalidArgument("an organiser's result says who entered it and why", reason="AUDIT_MISSING")
+
+
+def _bounded(by: str, why: str) -> None:
+    limits.printable(by, limits.MAX_AUDIT, "by", "AUDIT_INVALID")
+    limits.printable(why, limits.MAX_AUDIT, "why", "AUDIT_INVALID")
 
 
 def _check_result(table: TableState, result: Result) -> None:

@@ -79,7 +79,7 @@ class TournamentManager:
             best_of,
             tiebreak,
             round_minutes,
-            seed or secrets.token_bytes(32),
+            seed or secrets.token_bytes(decide.SEED_BYTES),
             options,
         )
         await self._store.append(stream_id(tournament_id), 0, _new(events), _command("create", {"name": name}))

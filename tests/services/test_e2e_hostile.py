@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import copy
 import json
+from collections.abc import Awaitable, Callable
 
 import grpc
 import httpx
@@ -60,6 +61,58 @@ async def test_a_player_name_a_match_would_refuse_is_refused_at_registration(cha
     )
     register = tpb.RegisterRequest(admin_token=ADMIN_TOKEN, tournament_id=created.tournament_id, player="p" * 101)
     assert await refused(tournaments.Register(register)) == (grpc.StatusCode.INVALID_ARGUMENT, "PLAYER_NAME_INVALID")
+
+
+async def test_tournament_rounds_cut_seed_and_audit_texts_are_bounded(channel: grpc.aio.Channel) -> None:
+    """2^31 rounds, a megabyte seed hashed at every draw, a megabyte why that every read of the stream repeats:
+    refused up front, while the largest sensible values pass."""
+    tournaments = tpb_grpc.TournamentServiceStub(channel)
+
+    def create(**fields: object) -> tpb.CreateTournamentRequest:
+        asked = {"admin_token": ADMIN_TOKEN, "name": "cup", "ruleset": "card_monsters", "format": "swiss"}
+        return tpb.CreateTournamentRequest(**(asked | fields), tiebreak="mtg")
+
+    for fields, reason in [
+        ({"rounds": 2**31 - 1}, "ROUNDS_INVALID"),
+        ({"rounds": 65}, "ROUNDS_INVALID"),
+        ({"rounds": 65, "format": "round_robin"}, "ROUNDS_INVALID"),
+        ({"cut": 2**30}, "CUT_INVALID"),
+        ({"cut": 512}, "CUT_INVALID"),
+        ({"seed_hex": "ab"}, "SEED_INVALID"),
+        ({"seed_hex": "ab" * 33}, "SEED_INVALID"),
+        ({"seed_hex": "ab" * (1 << 20)}, "SEED_INVALID"),
+    ]:
+        assert await refused(tournaments.CreateTournament(create(**fields))) == (
+            grpc.StatusCode.INVALID_ARGUMENT,
+            reason,
+        ), fields
+    await tournaments.CreateTournament(create(rounds=64, format="round_robin"))
+    tid = (await tournaments.CreateTournament(create(rounds=64, cut=256, seed_hex="ab" * 32))).tournament_id
+    for player in ("ann", "bob", "cat", "dan"):
+        await tournaments.Register(tpb.RegisterRequest(admin_token=ADMIN_TOKEN, tournament_id=tid, player=player))
+    await tournaments.Start(tpb.OrganiserRequest(admin_token=ADMIN_TOKEN, tournament_id=tid))
+    fine, long, unprintable = "j" * 200, "j" * 201, "line\nbreak"
+
+    def calls(by: str, why: str) -> list[Callable[[], Awaitable[object]]]:
+        drop = tpb.DropRequest(tournament_id=tid, player="dan", token=ADMIN_TOKEN, by=by, why=why)
+        audited = tpb.AuditedRequest(admin_token=ADMIN_TOKEN, tournament_id=tid, by=by, why=why)
+        result = {"admin_token": ADMIN_TOKEN, "tournament_id": tid, "round": 1, "table": 1, "wins_a": 1}
+        return [
+            lambda: tournaments.RepairRound(audited),
+            lambda: tournaments.ReportResult(tpb.ReportResultRequest(**result, by=by, why=why)),
+            lambda: tournaments.Drop(drop),
+            lambda: tournaments.Reinstate(drop),
+            lambda: tournaments.ReportResult(tpb.ReportResultRequest(**result, by=by, why=why, correction=True)),
+        ]
+
+    for by, why in [(long, fine), (fine, long), (unprintable, fine), (fine, unprintable), (fine, "\x00")]:
+        for call in calls(by, why):
+            assert await refused(call()) == (grpc.StatusCode.INVALID_ARGUMENT, "AUDIT_INVALID"), (by, why)
+    for call in calls(fine, fine):
+        await call()
+    history = await tournaments.ListTournamentEvents(tpb.GetTournamentRequest(tournament_id=tid))
+    audited = [e for e in history.events if '"why":' in e.data_json]
+    assert len(audited) == 5 and all(f'"why":"{fine}"' in e.data_json for e in audited)
 
 
 async def test_a_refused_create_does_not_burn_its_request_id(matches: pb_grpc.MatchServiceStub) -> None:

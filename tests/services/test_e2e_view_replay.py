@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
+import base64
+
 import grpc
+import httpx
 import msgspec
+import pytest
 
 from replays.format import decode_replay, encode_replay
+from services import limits, transport
 from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
-from tests.services.client import create_match, play_random
+from services.server import Running
+from services.web.connect import MAX_REQUEST
+from tests.services.client import create_match, error_metadata, error_reason, play_random
+from tests.services.connect_client import MATCHES, ConnectFailure, call
 from tests.services.test_e2e_errors import refused
 
 
@@ -54,6 +62,39 @@ async def test_a_replay_file_is_verified_first(matches: pb_grpc.MatchServiceStub
     refused_view = await matches.ViewReplay(pb.ViewReplayRequest(replay=tampered, seat=1))
     assert not refused_view.verification.ok and not refused_view.steps
     assert (refused_view.verification.failure.check, refused_view.verification.failure.version) == ("chain", 10)
+
+
+async def test_a_replay_file_over_4_mib_is_refused_over_both_transports(
+    server: Running, matches: pb_grpc.MatchServiceStub
+) -> None:
+    """The answer holds every version's view, about ten times the file: past the limit the file is refused before
+    it is verified, with the same reason over gRPC and Connect; past a transport's own limit, by the transport."""
+    assert server.http is not None
+    created = await create_match(matches)
+    await matches.SubmitCommand(
+        pb.SubmitCommandRequest(match_id=created.match_id, token=created.tokens[0], command_json='{"type": "concede"}')
+    )
+    data = (await matches.ExportReplay(pb.ExportReplayRequest(match_id=created.match_id))).replay
+    largest = data + b" " * (limits.MAX_VIEWED_REPLAY - len(data))  # JSON may end in white space
+    over = largest + b" "
+    assert (await matches.ViewReplay(pb.ViewReplayRequest(replay=largest, seat=0))).verification.ok
+    with pytest.raises(grpc.aio.AioRpcError) as caught:
+        await matches.ViewReplay(pb.ViewReplayRequest(replay=over))
+    assert (caught.value.code(), error_reason(caught.value)) == (grpc.StatusCode.INVALID_ARGUMENT, "REPLAY_TOO_LARGE")
+    assert error_metadata(caught.value) == {"limit": str(limits.MAX_VIEWED_REPLAY)}
+    with pytest.raises(grpc.aio.AioRpcError) as too_big:
+        await matches.ViewReplay(pb.ViewReplayRequest(replay=b" " * transport.MAX_MESSAGE_BYTES))
+    assert too_big.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+    async with httpx.AsyncClient(base_url=server.http.address, timeout=60) as web:
+        viewed = await call(web, MATCHES, "ViewReplay", {"replay": base64.b64encode(largest).decode(), "seat": 0})
+        assert viewed["verification"]["ok"]
+        with pytest.raises(ConnectFailure) as refusal:
+            await call(web, MATCHES, "ViewReplay", {"replay": base64.b64encode(over).decode()})
+        assert (refusal.value.code, refusal.value.reason) == ("invalid_argument", "REPLAY_TOO_LARGE")
+        assert "4 MiB" in refusal.value.message
+        body = pb.ViewReplayRequest(replay=b" " * MAX_REQUEST).SerializeToString()
+        response = await web.post(f"/{MATCHES}/ViewReplay", content=body, headers={"content-type": "application/proto"})
+        assert response.json()["code"] == "resource_exhausted"
 
 
 async def test_running_unknown_and_bad_seats_are_refused(matches: pb_grpc.MatchServiceStub) -> None:

@@ -11,6 +11,7 @@ import msgspec
 import pytest
 from playwright.async_api import Browser, Page, Route
 
+from services import limits
 from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
 from services.server import Running, ServerConfig, create_server
@@ -47,6 +48,65 @@ async def test_hostile_seat_names_are_drawn_as_text_and_do_not_widen_the_page(
     assert dialogs == []
 
 
+RIGHT_TO_LEFT = ["דנה", "علي"]
+"""A Hebrew and an Arabic seat name."""
+
+
+async def test_right_to_left_seat_names_do_not_reorder_the_text_around_them(
+    page: Page, web_server: Running, matches: pb_grpc.MatchServiceStub
+) -> None:
+    """Unisolated, a right-to-left name carries the digits and punctuation after it into its own run ("0=NAME, 1=..."
+    drawn with that "1" left of the name): every name is in a <bdi>, or in an <option>, which holds only text,
+    between U+2068 and U+2069 (what <bdi> does)."""
+    reply = await matches.CreateMatch(
+        pb.CreateMatchRequest(ruleset="card_monsters", seats=[pb.SeatSpec(name=name) for name in RIGHT_TO_LEFT])
+    )
+    tokens = [t.token for t in sorted(reply.tokens, key=lambda t: t.seat)]
+    await play_random(matches, Created(reply.match.match_id, tokens, reply.match.version), seed=3)
+    await open_match(page, web_server, reply.match.match_id)
+    await choose_seat(page, 0)
+    await page.keyboard.press("End")
+    await page.wait_for_selector("#outcome h2")
+    shown, unisolated = await page.evaluate(
+        """(names) => {
+        const shown = [], unisolated = [];
+        const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+          for (const name of names.filter((name) => node.data.includes(name))) {
+            const where = node.parentElement;
+            const isolated = where.closest("option") ? node.data.includes(`\u2068${name}\u2069`)
+              : where.tagName === "BDI" && node.data === name;
+            (isolated ? shown : unisolated).push(`${where.closest("[id]").id}: ${node.data}`);
+          }
+        }
+        return [shown, unisolated];
+    }""",
+        RIGHT_TO_LEFT,
+    )
+    assert unisolated == []
+    assert {place.split(":")[0] for place in shown} >= {"seat", "match", "board", "log", "outcome"}
+    name_ends, next_seat = await page.locator("#match").evaluate(
+        """(match, name) => {
+        const rect = (text) => {
+          const walker = document.createTreeWalker(match, NodeFilter.SHOW_TEXT);
+          for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+            const at = node.data.indexOf(text);
+            if (at >= 0) {
+              const range = document.createRange();
+              range.setStart(node, at);
+              range.setEnd(node, at + text.length);
+              return range.getBoundingClientRect();
+            }
+          }
+          return null;
+        };
+        return [rect(name).right, rect("1=").left];
+    }""",
+        RIGHT_TO_LEFT[0],
+    )
+    assert next_seat > name_ends, "seat 1's number is drawn inside seat 0's name"
+
+
 @pytest.mark.parametrize("address", ["/missing.json", "javascript:alert(1)"])
 async def test_a_replay_address_that_cannot_be_fetched_is_said_so(
     page: Page, web_server: Running, address: str
@@ -57,6 +117,40 @@ async def test_a_replay_address_that_cannot_be_fetched_is_said_so(
     assert f"Failed to fetch the replay file {address}" in await page.inner_text("#status")
     if address == "/missing.json":
         assert "404" in await page.inner_text("#status")
+
+
+async def test_a_replay_file_over_4_mib_is_said_too_large_without_sending_it(
+    page: Page, web_server: Running, matches: pb_grpc.MatchServiceStub
+) -> None:
+    """Dropped, chosen or at an address: the page names the size and the limit (the server's, which it would
+    refuse with REPLAY_TOO_LARGE), and a file at the limit still opens."""
+    assert web_server.http is not None
+    created = await ended_match(matches, "card_monsters")
+    data = (await matches.ExportReplay(pb.ExportReplayRequest(match_id=created.match_id))).replay
+    largest = data + b" " * (limits.MAX_VIEWED_REPLAY - len(data))
+    over = largest + b" "
+    sent: list[str] = []
+    page.on("request", lambda request: sent.append(request.url) if request.url.endswith("/ViewReplay") else None)
+    await page.route(
+        f"{web_server.http.address}/over.json", lambda route: route.fulfill(body=over, content_type="application/json")
+    )
+    await page.goto(web_server.http.address)
+    for opened in ("file", "address"):
+        if opened == "file":
+            await page.set_input_files(
+                "#file", files=[{"name": "over.json", "mimeType": "application/json", "buffer": over}]
+            )
+        else:
+            await page.goto(f"{web_server.http.address}/?replay=/over.json")
+        await page.wait_for_selector("#status.error[data-reason='REPLAY_TOO_LARGE']")
+        said = await page.inner_text("#status")
+        assert f"{len(over):,} bytes" in said and "at most 4 MiB" in said, opened
+    assert sent == []
+    await page.set_input_files(
+        "#file", files=[{"name": "largest.json", "mimeType": "application/json", "buffer": largest}]
+    )
+    await page.wait_for_selector("#status.ok")
+    assert len(sent) == 1
 
 
 async def test_loading_the_page_logs_no_error(page: Page, web_server: Running) -> None:

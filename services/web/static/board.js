@@ -4,14 +4,15 @@
 // lists and piles as zones), the rest of the view becomes the table. A ruleset's layout description
 // (engine/rulesets/<id>/layout.json, docs/viewer.md) only names and orders what is already there.
 
-import { capitalised, el, words } from "./dom.js";
+import { capitalised, el, isolated, words } from "./dom.js";
 
 const SEAT_FIELDS = new Set(["active", "turn_seat", "current", "seat", "first_seat", "starting_seat", "attacker_seat",
   "target_seat", "from_seat", "to_seat", "source_seat"]);
 
+// "seat 0 (ann)" as text and the name's <bdi>.
 export function seatName(ctx, seat) {
   if (seat === null || seat === undefined || seat < 0) return "no seat";
-  return `seat ${seat} (${ctx.seats[seat] ?? "?"})`;
+  return [`seat ${seat} (`, isolated(ctx.seats[seat] ?? "?"), ")"];
 }
 
 export function drawBoard(ctx) {

@@ -1,7 +1,7 @@
 // The event log: each event (already redacted for the viewer) as a sentence. A layout may give templates per
 // event type; otherwise the event's type and fields read as "Seat 0 (ann): card drawn, pile monster".
 
-import { capitalised, el, words } from "./dom.js";
+import { capitalised, el, isolated, joined, words } from "./dom.js";
 import { seatName } from "./board.js";
 
 const SEAT_FIELDS = /(^|_)seat$/;
@@ -18,12 +18,12 @@ export function sentence(ctx, event) {
 
 function generic(ctx, event, data) {
   if (event.type === "MatchCreated") {
-    return `Match created: ${data.ruleset} v${data.version}, seats ${(data.seats || []).join(", ")}`;
+    return [`Match created: ${data.ruleset} v${data.version}, seats `, joined((data.seats || []).map(isolated), ", ")];
   }
   const subject = typeof data.seat === "number" ? seatName(ctx, data.seat) : actorName(ctx, event.actor);
   const details = Object.entries(data).filter(([key, item]) => key !== "type" && key !== "seat" && item !== null &&
-    !(typeof item === "object" && !Array.isArray(item))).map(([key, item]) => `${words(key)} ${shown(ctx, key, item)}`);
-  return `${capitalised(subject)}: ${words(event.type)}${details.length ? ", " + details.join(", ") : ""}`;
+    !(typeof item === "object" && !Array.isArray(item))).map(([key, item]) => [`${words(key)} `, shown(ctx, key, item)]);
+  return [capitalised(subject), `: ${words(event.type)}`, details.length ? [", ", joined(details, ", ")] : []];
 }
 
 function actorName(ctx, actor) {
@@ -35,7 +35,7 @@ function actorName(ctx, actor) {
 function shown(ctx, key, item) {
   if (Array.isArray(item)) {
     if (item.length > 8) return `${item.length} items`;
-    return item.map((entry) => shown(ctx, key, entry)).join(", ") || "none";
+    return item.length ? joined(item.map((entry) => shown(ctx, key, entry)), ", ") : "none";
   }
   if (item && typeof item === "object") return "…";
   if (typeof item === "number" && SEAT_FIELDS.test(key)) return seatName(ctx, item);
@@ -54,6 +54,8 @@ function value(data, path) {
   return item === undefined ? null : item;
 }
 
+// The template's text with its placeholders' values between (split puts each placeholder at an odd index).
 function fill(ctx, template, data) {
-  return template.replace(/\{([\w.]+)\}/g, (_, path) => shown(ctx, path.split(".").pop(), value(data, path)));
+  return template.split(/\{([\w.]+)\}/g).map((part, index) => (index % 2 ?
+    shown(ctx, part.split(".").pop(), value(data, part)) : part)).filter((part) => part !== "");
 }

@@ -3,9 +3,9 @@
 // sent to the server as it is and never read here.
 
 import { ApiError, bytesBase64, call, stream } from "./connect.js";
-import { drawBoard } from "./board.js";
+import { drawBoard, seatName } from "./board.js";
 import { Cards } from "./cards.js";
-import { capitalised, el } from "./dom.js";
+import { capitalised, el, isolated, joined } from "./dom.js";
 import { sentence } from "./sentences.js";
 
 const $ = (selector) => document.querySelector(selector);
@@ -14,6 +14,8 @@ const state = { source: null, match: null, seat: -1, steps: [], index: -1, rules
   live: null, rendered: 0, pending: false, load: 0, at: 0 };
 // Waits before each attempt to reconnect a live watch whose connection was lost (the last one repeats).
 const RETRY_MS = [500, 1000, 2000, 5000];
+// The largest replay file ViewReplay takes (services/limits.py MAX_VIEWED_REPLAY; tests/web checks they agree).
+const MAX_REPLAY_BYTES = 4 * 1024 * 1024;
 
 async function describe(rulesetId) {
   if (!rulesets.has(rulesetId)) {
@@ -103,11 +105,12 @@ async function useMatch(match, seat, mine) {
   state.ruleset = ruleset;
   state.cards = new Cards(state.ruleset.catalog, state.ruleset.layout);
   const picker = $("#seat");
-  picker.replaceChildren(el("option", { value: "-1" }, "spectator"),
-    ...match.seats.map((name, index) => el("option", { value: String(index) }, `seat ${index} (${name})`)));
+  // An option holds only text: the name is isolated by U+2068 ... U+2069, what <bdi> does (dom.js isolated).
+  picker.replaceChildren(el("option", { value: "-1" }, "spectator"), ...match.seats.map((name, index) =>
+    el("option", { value: String(index) }, `seat ${index} (\u2068${name}\u2069)`)));
   picker.value = String(seat);
   $("#match").replaceChildren(el("strong", {}, state.ruleset.title), ` · ${match.matchId} · `,
-    match.seats.map((name, index) => `${index}=${name}`).join(", "));
+    ...joined(match.seats.map((name, index) => [`${index}=`, isolated(name)]), ", ").flat());
   document.body.dataset.ruleset = match.ruleset;
   return true;
 }
@@ -163,9 +166,10 @@ function showOutcome() {
     return;
   }
   const outcome = JSON.parse(state.match.outcomeJson);
-  const names = (seats) => seats.map((seat) => `seat ${seat} (${state.match.seats[seat]})`).join(", ") || "nobody";
-  node.replaceChildren(el("h2", {}, "Outcome"), outcome.draw ? "Draw" : `Winners: ${names(outcome.winners)}`,
-    el("br"), `Losers: ${names(outcome.losers)}`, el("br"), `Reason: ${outcome.reason}`);
+  const names = (seats) => (seats.length ?
+    joined(seats.map((seat) => seatName({ seats: state.match.seats }, seat)), ", ") : "nobody");
+  node.replaceChildren(...[el("h2", {}, "Outcome"), outcome.draw ? "Draw" : ["Winners: ", names(outcome.winners)],
+    el("br"), "Losers: ", names(outcome.losers), el("br"), `Reason: ${outcome.reason}`].flat(Infinity));
 }
 
 // -- live ------------------------------------------------------------------------------------------
@@ -280,9 +284,20 @@ function tick() {
 
 async function openFile(file) {
   const started = performance.now();
+  if (tooLarge(file.size)) return;
   const bytes = new Uint8Array(await file.arrayBuffer());
   $("#seat").disabled = false;
   await openReplay({ replay: bytesBase64(bytes) }, -1, 0, started);
+}
+
+// A file the server would refuse (REPLAY_TOO_LARGE) is said so here, without sending it.
+function tooLarge(size) {
+  if (size <= MAX_REPLAY_BYTES) return false;
+  reset();
+  const bytes = (count) => count.toLocaleString("en");
+  status(`Refused: the replay file is ${bytes(size)} bytes; the viewer opens files of at most 4 MiB ` +
+    `(${bytes(MAX_REPLAY_BYTES)} bytes)`, "error", { "data-reason": "REPLAY_TOO_LARGE" });
+  return true;
 }
 
 function wire() {
@@ -337,7 +352,7 @@ async function fromAddress() {
       status(`Failed to fetch the replay file ${address}: ${error.message}`, "error", { "data-fetch": "failed" });
       return;
     }
-    await openReplay({ replay: bytesBase64(bytes) }, -1);
+    if (!tooLarge(bytes.length)) await openReplay({ replay: bytesBase64(bytes) }, -1);
   } else if (query.get("match")) {
     await openReplay({ matchId: query.get("match") }, -1);
   } else if (query.get("watch")) {
