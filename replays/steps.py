@@ -30,8 +30,9 @@ class Step(msgspec.Struct, frozen=True):
     """The clock that ran after the event (from its time), while the match was running."""
 
 
-def steps(replay: Replay, viewer: Viewer) -> list[Step]:
-    """One step per event of ``replay`` (which must have passed the fold check), in version order."""
+def steps(replay: Replay, viewer: Viewer, first: int = 1, most: int = 0) -> list[Step]:
+    """One step per event of ``replay`` (which must have passed the fold check), in version order: from version
+    ``first``, at most ``most`` of them (0: all). Every event is folded; only the steps sent are redacted."""
     ruleset = registry.get(replay.ruleset.id)
     decoder = event_decoder(ruleset)
     actors = {}
@@ -41,8 +42,12 @@ def steps(replay: Replay, viewer: Viewer) -> list[Step]:
     found: list[Step] = []
     match = None
     for recorded in replay.events:
+        if most and len(found) == most:
+            break
         event = decoder.decode(recorded.data)
         match = fold(ruleset, [event]) if match is None else apply(ruleset, match, [event])
+        if recorded.version < first:
+            continue
         state = match.state
         data = recorded.data.encode() if recorded.type == MATCH_CREATED else encode(ruleset.redact(event, viewer))
         running = ruleset.outcome(state) is None

@@ -1,9 +1,11 @@
-"""Requests whose bytes are not the method's protobuf message: ``INVALID_ARGUMENT`` ``MALFORMED_REQUEST``.
+"""The gRPC edge's guards: requests whose bytes are not the method's protobuf message (``INVALID_ARGUMENT``
+``MALFORMED_REQUEST``), and answers too large for a gRPC message (``RESOURCE_EXHAUSTED`` ``RESPONSE_TOO_LARGE``).
 
 grpc.aio answers a request its deserializer cannot parse with UNKNOWN and logs a traceback per request. Here
 each method handler gets a deserializer that never raises (it hands the servicer a ``Malformed`` marker) and
 a behaviour that refuses the marker with a rich status, logging one short line at most every minute
-(``services/throttle.py``).
+(``services/throttle.py``). An answer past the message limit would fail after all the work with gRPC's own
+RESOURCE_EXHAUSTED and no reason; it gets the reason, and what to ask instead. Connect bounds no answer.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import grpc
 from google.rpc import code_pb2, status_pb2
 from grpc_status import rpc_status
 
+from services import transport
 from services.errors import InvalidArgument
 from services.observer import CallObserver
 from services.rpc_errors import status
@@ -25,6 +28,9 @@ from services.throttle import ThrottledLog
 log = logging.getLogger(__name__)
 
 MALFORMED_REQUEST = "MALFORMED_REQUEST"
+RESPONSE_TOO_LARGE = "RESPONSE_TOO_LARGE"
+_SMALLER = {"duelhall.v1.MatchService/ViewReplay": "; ask for fewer steps at a time (max_steps), from next_version on"}
+"""What to ask instead of an answer too large to send, by method."""
 
 
 class Malformed:
@@ -46,6 +52,18 @@ def refusal(method: str, error: str) -> status_pb2.Status:
 
 async def _refuse(method: str, malformed: Malformed, context: grpc.aio.ServicerContext) -> None:
     await context.abort_with_status(rpc_status.to_status(refusal(method, malformed.error)))
+
+
+async def _sendable(method: str, response: Any, context: grpc.aio.ServicerContext) -> Any:
+    size = response.ByteSize()
+    if size > transport.MAX_MESSAGE_BYTES:
+        limit = transport.MAX_MESSAGE_BYTES
+        message = (
+            f"the answer is {size:,} bytes, more than the {limit:,} a gRPC message may hold{_SMALLER.get(method, '')}"
+        )
+        too_large = status(code_pb2.RESOURCE_EXHAUSTED, RESPONSE_TOO_LARGE, message, {"limit": str(limit)})
+        await context.abort_with_status(rpc_status.to_status(too_large))
+    return response
 
 
 def _tolerant(decode: Callable[[bytes], Any]) -> Callable[[bytes], Any]:
@@ -70,7 +88,7 @@ def guarded(method: str, handler: Any) -> Any:
         async def unary(request: Any, context: grpc.aio.ServicerContext) -> Any:
             if isinstance(request, Malformed):
                 await _refuse(method, request, context)
-            return await unary_behaviour(request, context)
+            return await _sendable(method, await unary_behaviour(request, context), context)
 
         return handler._replace(request_deserializer=_tolerant(handler.request_deserializer), unary_unary=unary)
     stream_behaviour = handler.unary_stream

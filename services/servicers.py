@@ -205,12 +205,20 @@ class MatchServicer(pb_grpc.MatchServiceServicer):
                 f"seat {request.seat} is not -1 (spectator) or a seat 0..{len(replay.seats) - 1}", reason="SEAT_INVALID"
             )
         viewer = None if request.seat == -1 else request.seat
-        found = await asyncio.to_thread(replay_steps, replay, viewer)
+        first = limits.version(request.from_version, "from_version")
+        if request.max_steps < 0:
+            raise InvalidArgument(
+                f"max_steps must be 0 (all) or more, not {request.max_steps}", reason="MAX_STEPS_INVALID"
+            )
+        most = request.max_steps
+        found = await asyncio.to_thread(replay_steps, replay, viewer, first, most)
+        last = found[-1].version if found else len(replay.events)
         return pb.ViewReplayResponse(
             match=wire.replay_match(replay),
             verification=verification,
             seat=request.seat,
             steps=[wire.replay_step(step) for step in found],
+            next_version=last + 1 if last < len(replay.events) else 0,
         )
 
     async def _ended_replay(self, match_id: str) -> Replay:

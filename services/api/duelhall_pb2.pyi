@@ -466,14 +466,18 @@ class ReplayFailure(_message.Message):
     def __init__(self, check: _Optional[str] = ..., version: _Optional[int] = ..., message: _Optional[str] = ...) -> None: ...
 
 class ViewReplayRequest(_message.Message):
-    __slots__ = ("replay", "match_id", "seat")
+    __slots__ = ("replay", "match_id", "seat", "from_version", "max_steps")
     REPLAY_FIELD_NUMBER: _ClassVar[int]
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
+    FROM_VERSION_FIELD_NUMBER: _ClassVar[int]
+    MAX_STEPS_FIELD_NUMBER: _ClassVar[int]
     replay: bytes
     match_id: str
     seat: int
-    def __init__(self, replay: _Optional[bytes] = ..., match_id: _Optional[str] = ..., seat: _Optional[int] = ...) -> None: ...
+    from_version: int
+    max_steps: int
+    def __init__(self, replay: _Optional[bytes] = ..., match_id: _Optional[str] = ..., seat: _Optional[int] = ..., from_version: _Optional[int] = ..., max_steps: _Optional[int] = ...) -> None: ...
 
 class ReplayStep(_message.Message):
     __slots__ = ("event", "view_json", "to_act", "deadline")
@@ -488,16 +492,18 @@ class ReplayStep(_message.Message):
     def __init__(self, event: _Optional[_Union[Event, _Mapping]] = ..., view_json: _Optional[str] = ..., to_act: _Optional[_Iterable[int]] = ..., deadline: _Optional[_Union[Deadline, _Mapping]] = ...) -> None: ...
 
 class ViewReplayResponse(_message.Message):
-    __slots__ = ("match", "verification", "seat", "steps")
+    __slots__ = ("match", "verification", "seat", "steps", "next_version")
     MATCH_FIELD_NUMBER: _ClassVar[int]
     VERIFICATION_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     STEPS_FIELD_NUMBER: _ClassVar[int]
+    NEXT_VERSION_FIELD_NUMBER: _ClassVar[int]
     match: Match
     verification: VerifyReplayResponse
     seat: int
     steps: _containers.RepeatedCompositeFieldContainer[ReplayStep]
-    def __init__(self, match: _Optional[_Union[Match, _Mapping]] = ..., verification: _Optional[_Union[VerifyReplayResponse, _Mapping]] = ..., seat: _Optional[int] = ..., steps: _Optional[_Iterable[_Union[ReplayStep, _Mapping]]] = ...) -> None: ...
+    next_version: int
+    def __init__(self, match: _Optional[_Union[Match, _Mapping]] = ..., verification: _Optional[_Union[VerifyReplayResponse, _Mapping]] = ..., seat: _Optional[int] = ..., steps: _Optional[_Iterable[_Union[ReplayStep, _Mapping]]] = ..., next_version: _Optional[int] = ...) -> None: ...
 
 class WatchLifecycleRequest(_message.Message):
     __slots__ = ("from_position", "labels")

@@ -97,6 +97,49 @@ async def test_a_replay_file_over_4_mib_is_refused_over_both_transports(
         assert response.json()["code"] == "resource_exhausted"
 
 
+async def test_a_long_match_is_viewed_in_pages_and_an_oversize_answer_says_so(
+    matches: pb_grpc.MatchServiceStub, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    created = await create_match(matches, ruleset="duel")
+    await play_random(matches, created, seed=7, max_commands=40)
+    await matches.SubmitCommand(
+        pb.SubmitCommandRequest(match_id=created.match_id, token=created.tokens[0], command_json='{"type": "concede"}')
+    )
+    whole = await matches.ViewReplay(pb.ViewReplayRequest(match_id=created.match_id, seat=0))
+    assert whole.next_version == 0 and len(whole.steps) > 20
+    pages: list[pb.ReplayStep] = []
+    start = 1
+    while True:
+        page = await matches.ViewReplay(
+            pb.ViewReplayRequest(match_id=created.match_id, seat=0, from_version=start, max_steps=7)
+        )
+        assert 0 < len(page.steps) <= 7 and page.steps[0].event.version == start
+        pages += page.steps
+        if not page.next_version:
+            break
+        assert page.next_version == page.steps[-1].event.version + 1
+        start = page.next_version
+    assert [s.SerializeToString() for s in pages] == [s.SerializeToString() for s in whole.steps]
+    # Past the message limit gRPC itself would fail the call after all the work, with no reason.
+    monkeypatch.setattr(transport, "MAX_MESSAGE_BYTES", whole.ByteSize() - 1)
+    with pytest.raises(grpc.aio.AioRpcError) as caught:
+        await matches.ViewReplay(pb.ViewReplayRequest(match_id=created.match_id, seat=0))
+    assert (caught.value.code(), error_reason(caught.value)) == (
+        grpc.StatusCode.RESOURCE_EXHAUSTED,
+        "RESPONSE_TOO_LARGE",
+    )
+    assert "max_steps" in (caught.value.details() or "")
+    assert error_metadata(caught.value) == {"limit": str(whole.ByteSize() - 1)}
+    paged = await matches.ViewReplay(pb.ViewReplayRequest(match_id=created.match_id, seat=0, max_steps=10))
+    assert len(paged.steps) == 10 and paged.next_version == 11
+    bad = (
+        (pb.ViewReplayRequest(match_id=created.match_id, max_steps=-1), "MAX_STEPS_INVALID"),
+        (pb.ViewReplayRequest(match_id=created.match_id, from_version=-1), "VERSION_OUT_OF_RANGE"),
+    )
+    for request, reason in bad:
+        assert await refused(matches.ViewReplay(request)) == (grpc.StatusCode.INVALID_ARGUMENT, reason)
+
+
 async def test_running_unknown_and_bad_seats_are_refused(matches: pb_grpc.MatchServiceStub) -> None:
     created = await create_match(matches)
     assert await refused(matches.ViewReplay(pb.ViewReplayRequest(match_id=created.match_id))) == (
