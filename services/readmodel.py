@@ -92,16 +92,17 @@ class ReadModel:
         self._store = store
 
     async def put(self, row: MatchRow) -> None:
-        """Writes the listing rows, then the row by id: a row found by id (what the projection checks)
-        implies the listing rows are at least as new, whenever the process stopped in between."""
+        """Writes the row by id and all its listing rows in one transaction: a row found by id (what the
+        projection checks) has them all, as new as it is, whenever the process stopped."""
         data = msgspec.json.encode(row)
-        key = order_key(row.position)
-        await self._store.rows.put(NEWEST, key, data)
-        if row.status == RUNNING:
-            await self._store.rows.put(RUNNING_INDEX, key, data)
-        else:
-            await self._store.rows.delete(RUNNING_INDEX, key)
-        await self._store.rows.put(TABLE, row.match_id, data)
+        order = order_key(row.position)
+        await self._store.rows.write(
+            [
+                (NEWEST, order, data),
+                (RUNNING_INDEX, order, data if row.status == RUNNING else None),
+                (TABLE, row.match_id, data),
+            ]
+        )
 
     async def get(self, match_id: str) -> MatchRow | None:
         data = await self._store.rows.get(TABLE, match_id)

@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import msgspec
 import pytest
 
-from eventstore import AsyncEventStore, migrate, open_store
-from services import archive
+from eventstore import AsyncEventStore, DatabaseError, migrate, open_store
+from services import archive, readmodel
 from services.readmodel import (
     ENDED,
     NEWEST,
@@ -22,6 +23,7 @@ from services.readmodel import (
     is_order_key,
     order_key,
 )
+from tests.eventstore.conftest import run_sql
 
 AT = datetime(2026, 12, 1, tzinfo=UTC)
 
@@ -35,6 +37,35 @@ async def rows(tmp_path: Path) -> AsyncIterator[ReadModel]:
         yield ReadModel(store)
     finally:
         await store.close()
+
+
+@pytest.fixture
+async def model(database_url: str) -> AsyncIterator[ReadModel]:
+    """A read model on each backend (SQLite and PostgreSQL)."""
+    migrate(database_url)
+    store: AsyncEventStore = await open_store(database_url)
+    try:
+        yield ReadModel(store)
+    finally:
+        await store.close()
+
+
+def refuse_writes(url: str, projection: str) -> None:
+    """Make the database refuse every write of a row of ``projection`` (a trigger raises)."""
+    if url.startswith("sqlite"):
+        run_sql(
+            url,
+            f"CREATE TRIGGER refuse BEFORE INSERT ON projection_rows WHEN NEW.projection = '{projection}' "
+            "BEGIN SELECT RAISE(ABORT, 'injected failure'); END",
+        )
+        return
+    run_sql(
+        url,
+        "CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql AS "
+        "$$ BEGIN RAISE EXCEPTION 'injected failure'; END $$",
+        "CREATE TRIGGER refuse BEFORE INSERT ON projection_rows FOR EACH ROW "
+        f"WHEN (NEW.projection = '{projection}') EXECUTE FUNCTION refuse()",
+    )
 
 
 def row(position: int, ruleset: str = "duel", status: str = RUNNING, **labels: str) -> MatchRow:
@@ -148,3 +179,34 @@ async def test_the_ended_matches_are_exported_a_page_of_the_list_at_a_time(
     ended = archive.ended_since(store, None)
     assert (await anext(ended)).position == 2000 and pages == 1  # not the whole list read first
     assert len([r async for r in ended]) == 1999
+
+
+async def test_a_row_and_all_its_index_entries_are_one_write(model: ReadModel, monkeypatch: pytest.MonkeyPatch) -> None:
+    rows = model._store.rows
+    calls: list[str] = []
+
+    def counted(name: str, method: Any) -> Any:
+        async def call(*args: Any, **kwargs: Any) -> Any:
+            calls.append(name)
+            return await method(*args, **kwargs)
+
+        return call
+
+    for name in ("put", "delete", "write"):
+        if (method := getattr(rows, name, None)) is not None:
+            monkeypatch.setattr(rows, name, counted(name, method))
+    await model.put(row(5, "aq", RUNNING, cup="a", round="1"))
+    await model.put(row(5, "aq", ENDED, cup="a", round="1"))
+    assert calls == ["write", "write"]
+
+
+async def test_a_row_whose_write_fails_leaves_the_list_as_it_was(model: ReadModel, database_url: str) -> None:
+    await model.put(row(5, "aq", RUNNING, cup="a"))
+    refuse_writes(database_url, readmodel.TABLE)  # the row by id is refused, its index entries would not be
+    with pytest.raises(DatabaseError):
+        await model.put(row(5, "aq", ENDED, cup="a"))
+    with pytest.raises(DatabaseError):
+        await model.put(row(6, "aq", RUNNING, cup="a"))
+    for filters in ({}, {"status": RUNNING}, {"ruleset": "aq"}, {"labels": {"cup": "a"}}):
+        listed, _ = await model.page(None, 10, **filters)  # type: ignore[arg-type]
+        assert [(r.position, r.status) for r in listed] == [(5, RUNNING)], filters
