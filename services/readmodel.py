@@ -18,7 +18,7 @@ from typing import Any
 import msgspec
 
 from engine.contract import Outcome
-from eventstore import AsyncEventStore
+from eventstore import AsyncEventStore, RowChange
 
 TABLE = "matches"
 NEWEST = "matches_newest"
@@ -209,11 +209,24 @@ class ReadModel:
         count = 0
         cursor = None
         while batch := await self._store.rows.list(NEWEST, after_key=cursor, limit=500):
-            for key, data in batch:
-                cursor = key
-                if _decoder.decode(data).status == RUNNING:
-                    await self._store.rows.put(RUNNING_INDEX, key, data)
-                    count += 1
+            changes = [(RUNNING_INDEX, key, data) for key, data in batch if _decoder.decode(data).status == RUNNING]
+            await self._store.rows.write(changes)
+            count += len(changes)
+            cursor = batch[-1][0]
+        return count
+
+    async def index_filters(self) -> int:
+        """Writes ``matches_ruleset`` and ``matches_label`` from ``matches_newest`` (a list made before those
+        tables existed), a transaction per page of rows; returns how many matches it indexed."""
+        count = 0
+        cursor = None
+        while batch := await self._store.rows.list(NEWEST, after_key=cursor, limit=500):
+            changes: list[RowChange] = [
+                (table, entry, data) for key, data in batch for table, entry in _filtered(_decoder.decode(data), key)
+            ]
+            await self._store.rows.write(changes)
+            count += len(batch)
+            cursor = batch[-1][0]
         return count
 
 
