@@ -158,7 +158,9 @@ LIST_ROWS = (
     .limit(bindparam("limit"))
 )
 LIST_ROWS_AFTER = LIST_ROWS.where(projection_rows.c.key > bindparam("after_key"))
-# A key prefix is the range [prefix, end_key): the scan ends where the prefix ends (parts.prefix_end).
+# A key prefix is the range [prefix, end_key): the scan ends where the prefix ends (parts.prefix_end). Not as
+# (projection, key) row values: PostgreSQL 15 stops no index scan at a row comparison. It plans the range from
+# the table's statistics (docs/operations.md, "The match list").
 LIST_PREFIX = LIST_ROWS.where(
     projection_rows.c.key >= bindparam("prefix"), projection_rows.c.key < bindparam("end_key")
 )
