@@ -19,6 +19,7 @@ from eventstore.model import (
     Snapshot,
     append_request,
 )
+from eventstore.parts import RowChange
 from eventstore.store import (
     AsyncBatches,
     AsyncEventStore,
@@ -50,6 +51,7 @@ __all__ = [
     "EventMeta",
     "NewEvent",
     "RecordedEvent",
+    "RowChange",
     "Snapshot",
     "StoreError",
     "StreamNotFound",

@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 
 from eventstore.batch import AppendOutcome, CommitStats
 from eventstore.model import Appended, AppendRequest, CommandRecord, NewEvent, RecordedEvent
-from eventstore.parts import AsyncRunner, SyncRowsPart, SyncSecretsPart, SyncSnapshotsPart
+from eventstore.parts import AsyncRunner, SyncRowsPart, SyncSecretsPart, SyncSnapshotsPart, Writes
 from eventstore.postgres import AsyncPostgresStore
 from eventstore.statements import Sql
 
@@ -104,3 +104,6 @@ class _Blocking:
     def write(self, statement: Sql, /, **values: Any) -> Sequence[Any]:
         rows: Sequence[Any] = self._call(self._run.write(statement, **values))
         return rows
+
+    def write_many(self, writes: Writes, /) -> None:
+        self._call(self._run.write_many(writes))

@@ -25,7 +25,7 @@ from eventstore.model import (
     append_request,
     now_micros,
 )
-from eventstore.parts import SyncRowsPart, SyncSecretsPart, SyncSnapshotsPart
+from eventstore.parts import SyncRowsPart, SyncSecretsPart, SyncSnapshotsPart, Writes
 from eventstore.schema import REVISION_QUERY, check_revision
 from eventstore.statements import MAX_VERSION, Sql, compile_for, original_outcome, recorded
 from eventstore.urls import sqlite_path
@@ -102,6 +102,20 @@ class SqliteRunner:
         return self.connection.execute(statement.text, statement.args(**values)).fetchall()
 
     write = read
+
+    @_translated
+    def write_many(self, writes: Writes, /) -> None:
+        """Every write in one transaction (``BEGIN IMMEDIATE``, as an append's): all of them or none."""
+        connection = self.connection
+        connection.execute("BEGIN IMMEDIATE")
+        try:
+            for statement, values in writes:
+                connection.executemany(statement.text, [statement.args(**each) for each in values])
+            connection.execute("COMMIT")
+        except BaseException:
+            if connection.in_transaction:
+                connection.execute("ROLLBACK")
+            raise
 
     def one(self, statement: Sql, **values: Any) -> Any:
         return self.connection.execute(statement.text, statement.args(**values)).fetchone()

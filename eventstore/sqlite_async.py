@@ -21,7 +21,7 @@ import msgspec
 from eventstore.batch import MAX_BATCH, AppendOutcome, CommitStats, broken
 from eventstore.errors import StoreError
 from eventstore.model import Appended, AppendRequest, CommandRecord, NewEvent, RecordedEvent, append_request
-from eventstore.parts import AsyncRowsPart, AsyncSecretsPart, AsyncSnapshotsPart
+from eventstore.parts import AsyncRowsPart, AsyncSecretsPart, AsyncSnapshotsPart, Writes
 from eventstore.recent import RecentEvents
 from eventstore.sqlite import SQL, SyncSqliteStore
 from eventstore.statements import Sql, recorded
@@ -262,3 +262,6 @@ class _Threads:
     async def write(self, statement: Sql, /, **values: Any) -> list[Any]:
         rows: list[Any] = await self._store._submit(call=lambda store: store.runner.write(statement, **values))
         return rows
+
+    async def write_many(self, writes: Writes, /) -> None:
+        await self._store._submit(call=lambda store: store.runner.write_many(writes))

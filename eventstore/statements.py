@@ -158,6 +158,15 @@ LIST_ROWS = (
     .limit(bindparam("limit"))
 )
 LIST_ROWS_AFTER = LIST_ROWS.where(projection_rows.c.key > bindparam("after_key"))
+# A key prefix is the range [prefix, end_key): the scan ends where the prefix ends (parts.prefix_end). Not as
+# (projection, key) row values: PostgreSQL 15 stops no index scan at a row comparison. It plans the range from
+# the table's statistics (docs/operations.md, "The match list").
+LIST_PREFIX = LIST_ROWS.where(
+    projection_rows.c.key >= bindparam("prefix"), projection_rows.c.key < bindparam("end_key")
+)
+LIST_PREFIX_AFTER = LIST_ROWS_AFTER.where(projection_rows.c.key < bindparam("end_key"))
+LIST_FROM = LIST_ROWS.where(projection_rows.c.key >= bindparam("prefix"))
+"""A prefix no key sorts after (made of U+10FFFF only): every key from it on starts with it."""
 DELETE_ROW = delete(projection_rows).where(
     projection_rows.c.projection == bindparam("projection"), projection_rows.c.key == bindparam("key")
 )
@@ -213,6 +222,9 @@ class Compiled(NamedTuple):
     PUT_ROW: Sql
     LIST_ROWS: Sql
     LIST_ROWS_AFTER: Sql
+    LIST_PREFIX: Sql
+    LIST_PREFIX_AFTER: Sql
+    LIST_FROM: Sql
     DELETE_ROW: Sql
     CLEAR_ROWS: Sql
 

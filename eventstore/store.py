@@ -9,12 +9,13 @@ without ``subscribe``.
 from __future__ import annotations
 
 import builtins
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from typing import Protocol, runtime_checkable
 
 from eventstore.batch import AppendOutcome
 from eventstore.blocking import SyncPostgresStore
 from eventstore.model import Appended, AppendRequest, CommandRecord, NewEvent, RecordedEvent, Snapshot
+from eventstore.parts import RowChange
 from eventstore.postgres import AsyncPostgresStore
 from eventstore.sqlite import SyncSqliteStore
 from eventstore.sqlite_async import AsyncSqliteStore
@@ -57,13 +58,19 @@ class AsyncRows(Protocol):
         ...
 
     async def list(
-        self, table: str, after_key: str | None = None, limit: int = 100
+        self, table: str, after_key: str | None = None, limit: int = 100, prefix: str = ""
     ) -> builtins.list[tuple[str, bytes]]:
-        """Up to ``limit`` (key, value) rows in key order, after ``after_key`` (exclusive)."""
+        """Up to ``limit`` (key, value) rows in key order, after ``after_key`` (exclusive); with ``prefix``,
+        only the keys that start with it: the read ends where they do, however many rows follow."""
         ...
 
     async def delete(self, table: str, key: str) -> None:
         """Delete a row (none if absent)."""
+        ...
+
+    async def write(self, changes: Iterable[RowChange]) -> None:
+        """Put each (table, key, value) and delete each (table, key, None), in one transaction: all of them
+        or, when it fails, none. A row changed twice ends as its last change says."""
         ...
 
     async def clear(self, table: str) -> None:
@@ -157,8 +164,11 @@ class SyncRows(Protocol):
 
     def put(self, table: str, key: str, value: bytes) -> None: ...
     def get(self, table: str, key: str) -> bytes | None: ...
-    def list(self, table: str, after_key: str | None = None, limit: int = 100) -> builtins.list[tuple[str, bytes]]: ...
+    def list(
+        self, table: str, after_key: str | None = None, limit: int = 100, prefix: str = ""
+    ) -> builtins.list[tuple[str, bytes]]: ...
     def delete(self, table: str, key: str) -> None: ...
+    def write(self, changes: Iterable[RowChange]) -> None: ...
     def clear(self, table: str) -> None: ...
 
 

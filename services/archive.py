@@ -21,7 +21,7 @@ from eventstore import AsyncEventStore
 from eventstore.prune import delete_streams
 from replays import storage
 from replays.verify import verify_bytes
-from services.readmodel import ENDED, TABLES, MatchRow, ReadModel, order_key
+from services.readmodel import ENDED, TABLES, MatchRow, ReadModel, index_keys
 
 
 class Progress(Protocol):
@@ -117,6 +117,6 @@ async def prune(
     doomed = sorted({v.match_id for v in verdicts if v.pruned})
     if doomed and not dry_run:
         rows = ReadModel(store)
-        listed = {match_id: [order_key(row.position)] for match_id in doomed if (row := await rows.get(match_id))}
+        listed = {match_id: index_keys(row) for match_id in doomed if (row := await rows.get(match_id))}
         await asyncio.to_thread(delete_streams, url, doomed, TABLES, listed)
     return verdicts

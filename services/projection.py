@@ -31,6 +31,8 @@ CHECKPOINT = "matches_checkpoint"
 _CHECKPOINT_KEY = "position"
 _INDEXED_KEY = "running_index"
 """Present once ``matches_running`` is complete: a list made before that table existed is indexed once."""
+_FILTERS_KEY = "filter_index"
+"""Present once ``matches_ruleset`` and ``matches_label`` are complete: the same, for those two."""
 _PAGE = 500
 _SAVE_EVERY = 256
 """Events projected between checkpoint writes; replaying a few after a crash changes nothing."""
@@ -126,11 +128,16 @@ class MatchList:
         list remembers may spare it reading a row."""
         saved = await self._store.rows.get(CHECKPOINT, _CHECKPOINT_KEY)
         if saved is None:
-            await self.rows.clear()
-            await self._store.rows.put(CHECKPOINT, _INDEXED_KEY, b"1")
-        elif await self._store.rows.get(CHECKPOINT, _INDEXED_KEY) is None:
-            log.info("indexed the running matches of the match list: %d", await self.rows.index_running())
-            await self._store.rows.put(CHECKPOINT, _INDEXED_KEY, b"1")
+            await self.rows.clear()  # every index too: the projection writes them all from the events
+            await self._store.rows.write([(CHECKPOINT, _INDEXED_KEY, b"1"), (CHECKPOINT, _FILTERS_KEY, b"1")])
+        else:
+            if await self._store.rows.get(CHECKPOINT, _INDEXED_KEY) is None:
+                log.info("indexed the running matches of the match list: %d", await self.rows.index_running())
+                await self._store.rows.put(CHECKPOINT, _INDEXED_KEY, b"1")
+            if await self._store.rows.get(CHECKPOINT, _FILTERS_KEY) is None:
+                indexed = await self.rows.index_filters()
+                log.info("indexed the match list by ruleset and label: %d matches", indexed)
+                await self._store.rows.put(CHECKPOINT, _FILTERS_KEY, b"1")
         self._position = self._saved = int(saved or 0)
         created = 0
         while batch := await self._store.read_all(self._position + 1, _PAGE):

@@ -1,10 +1,13 @@
 """The match list: a read model kept in the store's projection rows, a projection of the events.
 
-Two projection tables hold the same rows: ``matches`` by match id (lookups) and ``matches_newest`` by a key
-that sorts the newest creation first (listing); ``matches_running`` holds the running ones alone, under the
-same key, so that listing them (the server's start resumes their timers) reads no ended match.
-``services/projection.py`` keeps them caught up with the store's global order; the manager also writes a row
-as soon as it creates or ends a match, so a client reads its own writes. Rows only move forward: running, then ended.
+Projection tables hold the same rows: ``matches`` by match id (lookups) and ``matches_newest`` by a key that
+sorts the newest creation first (listing); the indexes hold some of them under that key, so that a filtered
+listing reads only the rows that can pass: ``matches_running`` the running ones alone (the server's start
+resumes their timers), ``matches_ruleset`` every row under its ruleset, ``matches_label`` every row once
+per label it carries, under that label and its value. A row and all its index entries are one write (one
+transaction). ``services/projection.py`` keeps them caught up with the store's global order; the manager
+also writes a row as soon as it creates or ends a match, so a client reads its own writes. Rows only move
+forward: running, then ended; a match's ruleset, labels and position never change, nor do its index keys.
 """
 
 from __future__ import annotations
@@ -15,13 +18,17 @@ from typing import Any
 import msgspec
 
 from engine.contract import Outcome
-from eventstore import AsyncEventStore
+from eventstore import AsyncEventStore, RowChange
 
 TABLE = "matches"
 NEWEST = "matches_newest"
 RUNNING_INDEX = "matches_running"
 """The running matches' rows by ``order_key``: a row leaves it when its match ends."""
-TABLES = (TABLE, NEWEST, RUNNING_INDEX)
+RULESET_INDEX = "matches_ruleset"
+"""Every row by ``ruleset_prefix(ruleset) + order_key``: one ruleset's matches newest first."""
+LABEL_INDEX = "matches_label"
+"""Every row once per label, by ``label_prefix(key, value) + order_key``: one label's matches newest first."""
+TABLES = (TABLE, NEWEST, RUNNING_INDEX, RULESET_INDEX, LABEL_INDEX)
 RUNNING = "running"
 ENDED = "ended"
 _ORDER_BASE = 10**18
@@ -58,6 +65,57 @@ def is_order_key(key: str) -> bool:
     return len(key) == 18 and key.isascii() and key.isdigit()
 
 
+def _part(text: str) -> str:
+    """``text`` after its length: whatever it holds (digits, ``:``), it ends where its length says, so no
+    key of one ruleset or label starts with another's prefix."""
+    return f"{len(text)}:{text}"
+
+
+def ruleset_prefix(ruleset: str) -> str:
+    """What the ``matches_ruleset`` keys of a ruleset's matches start with."""
+    return _part(ruleset)
+
+
+def label_prefix(key: str, value: str) -> str:
+    """What the ``matches_label`` keys of the matches labelled ``key`` = ``value`` start with."""
+    return _part(key) + _part(value)
+
+
+def _filtered(row: MatchRow, order: str) -> list[tuple[str, str]]:
+    """(table, key) of a row's ruleset and label entries (``order``: its ``order_key``)."""
+    return [
+        (RULESET_INDEX, ruleset_prefix(row.ruleset) + order),
+        *((LABEL_INDEX, label_prefix(key, value) + order) for key, value in sorted(row.labels.items())),
+    ]
+
+
+def _listed(row: MatchRow, order: str) -> list[tuple[str, str]]:
+    """(table, key) of every entry of a row but its running one and its row by id."""
+    return [(NEWEST, order), *_filtered(row, order)]
+
+
+def index_keys(row: MatchRow) -> list[str]:
+    """The keys of every entry of a row but the one by match id (what pruning its match deletes)."""
+    return [key for _, key in _listed(row, order_key(row.position))]
+
+
+def _index_for(ruleset: str, status: str, labels: dict[str, str] | None) -> tuple[str, str]:
+    """The table a filtered page reads and the prefix of the keys it reads there, by a fixed rule (no counts
+    are kept): the running ones when only those are wanted, whatever else is (they are the matches in play,
+    where every other index grows with the history: a ruleset's running matches are fewer in
+    ``matches_running`` than its matches in ``matches_ruleset``); else the label with the longest value (a
+    tournament's id before a round's or a table's number; of equal lengths the first key); else the ruleset;
+    else every match. The page checks every filter on each row it reads."""
+    if status == RUNNING:
+        return RUNNING_INDEX, ""
+    if labels:
+        key, value = max(sorted(labels.items()), key=lambda label: len(label[1]))
+        return LABEL_INDEX, label_prefix(key, value)
+    if ruleset:
+        return RULESET_INDEX, ruleset_prefix(ruleset)
+    return NEWEST, ""
+
+
 def row_for(
     hot: Any,
     created_at: datetime | None,
@@ -92,16 +150,17 @@ class ReadModel:
         self._store = store
 
     async def put(self, row: MatchRow) -> None:
-        """Writes the listing rows, then the row by id: a row found by id (what the projection checks)
-        implies the listing rows are at least as new, whenever the process stopped in between."""
+        """Writes the row by id and all its index entries in one transaction: a row found by id (what the
+        projection checks) has them all, as new as it is, whenever the process stopped."""
         data = msgspec.json.encode(row)
-        key = order_key(row.position)
-        await self._store.rows.put(NEWEST, key, data)
-        if row.status == RUNNING:
-            await self._store.rows.put(RUNNING_INDEX, key, data)
-        else:
-            await self._store.rows.delete(RUNNING_INDEX, key)
-        await self._store.rows.put(TABLE, row.match_id, data)
+        order = order_key(row.position)
+        await self._store.rows.write(
+            [
+                *((table, key, data) for table, key in _listed(row, order)),
+                (RUNNING_INDEX, order, data if row.status == RUNNING else None),
+                (TABLE, row.match_id, data),
+            ]
+        )
 
     async def get(self, match_id: str) -> MatchRow | None:
         data = await self._store.rows.get(TABLE, match_id)
@@ -116,14 +175,15 @@ class ReadModel:
         labels: dict[str, str] | None = None,
     ) -> tuple[list[MatchRow], str | None]:
         """Up to ``size`` rows, newest first, after the order key ``after``, that pass the filters; and the
-        key to continue after (None when no rows are left)."""
+        key to continue after (None when no rows are left). It reads one index (``_index_for``), from the
+        entry after ``after`` to where the index's entries for the filter end."""
         found: list[MatchRow] = []
         found_key = ""
-        cursor = after
-        # The running ones from their own table: the filter then reads no ended row.
-        table = RUNNING_INDEX if status == RUNNING else NEWEST
+        table, prefix = _index_for(ruleset, status, labels)
+        cursor = None if after is None else prefix + after
+        limit = max(size * 2, 100)
         while True:
-            batch = await self._store.rows.list(table, after_key=cursor, limit=max(size * 2, 100))
+            batch = await self._store.rows.list(table, after_key=cursor, limit=limit, prefix=prefix)
             for key, data in batch:
                 cursor = key
                 row = _decoder.decode(data)
@@ -135,8 +195,8 @@ class ReadModel:
                     if len(found) == size:
                         return found, found_key
                     found.append(row)
-                    found_key = key
-            if len(batch) < max(size * 2, 100):
+                    found_key = key[len(prefix) :]  # an order key whatever the index: what a page token holds
+            if len(batch) < limit:
                 return found, None
 
     async def clear(self) -> None:
@@ -149,11 +209,24 @@ class ReadModel:
         count = 0
         cursor = None
         while batch := await self._store.rows.list(NEWEST, after_key=cursor, limit=500):
-            for key, data in batch:
-                cursor = key
-                if _decoder.decode(data).status == RUNNING:
-                    await self._store.rows.put(RUNNING_INDEX, key, data)
-                    count += 1
+            changes = [(RUNNING_INDEX, key, data) for key, data in batch if _decoder.decode(data).status == RUNNING]
+            await self._store.rows.write(changes)
+            count += len(changes)
+            cursor = batch[-1][0]
+        return count
+
+    async def index_filters(self) -> int:
+        """Writes ``matches_ruleset`` and ``matches_label`` from ``matches_newest`` (a list made before those
+        tables existed), a transaction per page of rows; returns how many matches it indexed."""
+        count = 0
+        cursor = None
+        while batch := await self._store.rows.list(NEWEST, after_key=cursor, limit=500):
+            changes: list[RowChange] = [
+                (table, entry, data) for key, data in batch for table, entry in _filtered(_decoder.decode(data), key)
+            ]
+            await self._store.rows.write(changes)
+            count += len(batch)
+            cursor = batch[-1][0]
         return count
 
 

@@ -104,6 +104,30 @@ def failing_type(database: str) -> Iterator[str]:
     run_sql(database, "DROP TRIGGER boom ON events", "DROP FUNCTION boom()")
 
 
+@pytest.fixture
+def failing_row_key(database: str) -> Iterator[str]:
+    """A projection row key the database refuses to write (a trigger raises): a failure midway through a
+    write of several rows."""
+    if backend_of(database) == "sqlite":
+        run_sql(
+            database,
+            f"CREATE TRIGGER boom_row BEFORE INSERT ON projection_rows WHEN NEW.key = '{FAILING_TYPE}' "
+            "BEGIN SELECT RAISE(ABORT, 'injected failure'); END",
+        )
+        yield FAILING_TYPE
+        run_sql(database, "DROP TRIGGER boom_row")
+        return
+    run_sql(
+        database,
+        "CREATE FUNCTION boom_row() RETURNS trigger LANGUAGE plpgsql AS "
+        "$$ BEGIN RAISE EXCEPTION 'injected failure'; END $$",
+        f"CREATE TRIGGER boom_row BEFORE INSERT ON projection_rows FOR EACH ROW WHEN (NEW.key = '{FAILING_TYPE}') "
+        "EXECUTE FUNCTION boom_row()",
+    )
+    yield FAILING_TYPE
+    run_sql(database, "DROP TRIGGER boom_row ON projection_rows", "DROP FUNCTION boom_row()")
+
+
 def run_sql(url: str, *statements: str) -> None:
     """Run statements in one transaction through SQLAlchemy's sync driver."""
     engine = create_engine(sync_url(url))

@@ -101,6 +101,9 @@ class Recording:
         self.ran.append(("write", statement, values))
         return self.rows
 
+    def write_many(self, writes: Sequence[tuple[Sql, Sequence[dict[str, Any]]]], /) -> None:
+        self.ran.append(("write_many", writes[0][0] if writes else None, {"writes": list(writes)}))
+
 
 class AsyncRecording(Recording):
     async def read(self, statement: Sql, /, **values: Any) -> list[Any]:  # type: ignore[override]
@@ -108,6 +111,9 @@ class AsyncRecording(Recording):
 
     async def write(self, statement: Sql, /, **values: Any) -> list[Any]:  # type: ignore[override]
         return super().write(statement, **values)
+
+    async def write_many(self, writes: Sequence[tuple[Sql, Sequence[dict[str, Any]]]], /) -> None:  # type: ignore[override]
+        super().write_many(writes)
 
 
 def test_the_parts_run_their_statements_and_shape_the_rows() -> None:
@@ -125,6 +131,41 @@ def test_the_parts_run_their_statements_and_shape_the_rows() -> None:
     empty = Recording()
     assert SyncRowsPart(empty).get("t", "k") is None
     assert SyncSnapshotsPart(empty).load("m1", "s1") is None
+
+
+def test_a_write_of_rows_is_one_call_of_the_runner_deletes_then_puts_the_last_change_of_each_key() -> None:
+    run = Recording()
+    rows = SyncRowsPart(run)
+    rows.write([("t", "a", b"1"), ("t", "b", None), ("u", "a", b"2"), ("t", "a", None), ("t", "c", b"3")])
+    sql = run.sql
+    assert run.ran == [
+        (
+            "write_many",
+            sql.DELETE_ROW,
+            {
+                "writes": [
+                    (sql.DELETE_ROW, [{"projection": "t", "key": "a"}, {"projection": "t", "key": "b"}]),
+                    (
+                        sql.PUT_ROW,
+                        [
+                            {"projection": "u", "key": "a", "value": b"2"},
+                            {"projection": "t", "key": "c", "value": b"3"},
+                        ],
+                    ),
+                ]
+            },
+        )
+    ]
+    rows.write([])
+    assert len(run.ran) == 1  # nothing to write: no transaction
+    rows.list("t", after_key="p1", limit=3, prefix="p")
+    assert run.ran[-1] == (
+        "read",
+        sql.LIST_PREFIX_AFTER,
+        {"projection": "t", "after_key": "p1", "end_key": "q", "limit": 3},
+    )
+    rows.list("t", after_key="a", limit=3, prefix="p")  # before the prefix: from where it starts
+    assert run.ran[-1] == ("read", sql.LIST_PREFIX, {"projection": "t", "prefix": "p", "end_key": "q", "limit": 3})
 
 
 def test_a_snapshot_the_guarded_write_did_not_take_is_stream_not_found() -> None:

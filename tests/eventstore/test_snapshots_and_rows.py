@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from eventstore import AsyncEventStore, Snapshot, StreamNotFound
+from eventstore import AsyncEventStore, DatabaseError, Snapshot, StreamNotFound
 from tests.eventstore.conftest import command, events
 
 
@@ -76,3 +76,68 @@ async def test_deleting_a_row_leaves_the_others(store: AsyncEventStore) -> None:
     await store.rows.delete("matches", "absent")
     assert await store.rows.list("matches") == [("m2", b"y")]
     assert await store.rows.list("standings") == [("m1", b"z")]
+
+
+async def test_rows_list_stops_where_a_key_prefix_ends(store: AsyncEventStore) -> None:
+    top = "\U0010ffff"  # the last code point: no string sorts after every key that starts with it
+    keys = [
+        "a",
+        "ab",
+        "ab0",
+        "abz",
+        f"ab{top}",
+        f"ab{top}z",
+        "ac",
+        "b",
+        "x\ud7ff",
+        "x\ud7ffy",
+        "x\ue000",
+        top,
+        f"{top}a",
+    ]
+    for key in keys:
+        await store.rows.put("matches", key, key.encode())
+    await store.rows.put("standings", "ab1", b"elsewhere")
+
+    async def listed(prefix: str, after_key: str | None = None, limit: int = 100) -> list[str]:
+        return [key for key, _ in await store.rows.list("matches", after_key, limit, prefix=prefix)]
+
+    assert await listed("ab") == ["ab", "ab0", "abz", f"ab{top}", f"ab{top}z"]
+    assert await listed("ab", limit=2) == ["ab", "ab0"]
+    assert await listed("ab", after_key="ab0", limit=2) == ["abz", f"ab{top}"]
+    assert await listed("ab", after_key="a") == await listed("ab")  # a key before the prefix: from its start
+    assert await listed("ab", after_key=f"ab{top}z") == [] and await listed("ab", after_key="b") == []
+    assert await listed(f"ab{top}") == [f"ab{top}", f"ab{top}z"]
+    assert await listed("x\ud7ff") == ["x\ud7ff", "x\ud7ffy"]  # the next code point is past the surrogates
+    assert await listed(top) == [top, f"{top}a"] and await listed(top, after_key=top) == [f"{top}a"]
+    assert await listed("abc") == [] and await listed("zz") == []
+    assert await listed("") == sorted(keys)
+
+
+async def test_a_write_of_several_rows_commits_them_all_in_order(store: AsyncEventStore) -> None:
+    await store.rows.put("matches", "old", b"x")
+    await store.rows.write(
+        [
+            ("matches", "m1", b"one"),
+            ("matches", "old", None),
+            ("standings", "m1", b"other table"),
+            ("matches", "m1", b"uno"),  # the last change of a key is the one that stays
+            ("matches", "m2", b"gone"),
+            ("matches", "m2", None),
+            ("matches", "absent", None),
+        ]
+    )
+    assert await store.rows.list("matches") == [("m1", b"uno")]
+    assert await store.rows.list("standings") == [("m1", b"other table")]
+    await store.rows.write([])
+
+
+async def test_a_write_of_several_rows_that_fails_changes_none_of_them(
+    store: AsyncEventStore, failing_row_key: str
+) -> None:
+    await store.rows.put("matches", "m1", b"one")
+    with pytest.raises(DatabaseError):
+        await store.rows.write(
+            [("matches", "m2", b"two"), ("matches", "m1", None), ("matches", failing_row_key, b"refused")]
+        )
+    assert await store.rows.list("matches") == [("m1", b"one")]

@@ -52,5 +52,8 @@ def test_batches_snapshots_and_rows(sync_store: SyncEventStore) -> None:
     assert sync_store.snapshots.load("a", "s1") == Snapshot("a", 1, "s1", b"x")
     sync_store.rows.put("t", "k", b"v")
     assert (sync_store.rows.get("t", "k"), sync_store.rows.list("t")) == (b"v", [("k", b"v")])
+    sync_store.rows.write([("t", "k", None), ("t", "p1", b"1"), ("t", "p2", b"2"), ("t", "q", b"3")])
+    assert sync_store.rows.list("t", prefix="p") == [("p1", b"1"), ("p2", b"2")]
+    assert sync_store.rows.list("t", after_key="p1", prefix="p") == [("p2", b"2")]
     sync_store.rows.clear("t")
     assert sync_store.rows.list("t") == []

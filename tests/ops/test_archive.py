@@ -43,8 +43,8 @@ async def running_match(url: str) -> str:
         await store.close()
 
 
-def listed(url: str, capsys: pytest.CaptureFixture[str]) -> dict[str, str]:
-    assert main(["matches", "--database-url", url, "--json"]) == 0
+def listed(url: str, capsys: pytest.CaptureFixture[str], *filters: str) -> dict[str, str]:
+    assert main(["matches", "--database-url", url, "--json", *filters]) == 0
     return {row["match_id"]: row["status"] for row in msgspec.json.decode(capsys.readouterr().out)}
 
 
@@ -80,6 +80,7 @@ def test_export_prune_import_restores_the_same_matches(
     assert main(["prune", "--archive", str(archive), "--database-url", url]) == 0
     assert "deleted 2 matches, kept 1" in capsys.readouterr().out
     assert set(listed(url, capsys)) == {damaged.stem, running}
+    assert set(listed(url, capsys, "--ruleset", "card_monsters")) == {damaged.stem, running}  # its index too
     assert set(asyncio.run(last_events(url))) == {damaged.stem, running}
     assert asyncio.run(versions(url, [f.stem for f in files[1:]])) == [0, 0]
 
@@ -88,6 +89,7 @@ def test_export_prune_import_restores_the_same_matches(
     assert all(f"imported: {f.stem}" in imported for f in files[1:]) and "2 of 2 replay files stored" in imported
     assert asyncio.run(last_events(url)) == before
     assert listed(url, capsys) == {**{m: "ended" for m in ended}, running: "running"}
+    assert listed(url, capsys, "--ruleset", "card_monsters") == listed(url, capsys)
     # A folder stands for its files (an archive of 100,000 matches is more than a shell passes as arguments).
     assert main(["replay", "import", str(archive), "--database-url", url]) == 1
     summary = capsys.readouterr().out

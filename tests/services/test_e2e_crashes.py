@@ -126,6 +126,11 @@ class FailingRows(HeldAppends):
             raise DatabaseError("disk I/O error")
         await self._store.rows.put(*args)
 
+    async def write(self, *args: Any) -> None:
+        if self.failing:
+            raise DatabaseError("disk I/O error")
+        await self._store.rows.write(*args)
+
 
 async def test_a_row_write_failing_after_the_append_still_acknowledges_the_command(
     held: tuple[Running, HeldAppends],

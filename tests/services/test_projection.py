@@ -11,8 +11,9 @@ from eventstore import AsyncEventStore, CommandRecord, RecordedEvent, StoreError
 from services import lifecycle, projection
 from services.manager import MatchManager
 from services.projection import CHECKPOINT, MatchList
-from services.readmodel import ENDED, RUNNING, RUNNING_INDEX, MatchRow, ReadModel
+from services.readmodel import ENDED, NEWEST, RUNNING, RUNNING_INDEX, TABLE, TABLES, MatchRow, ReadModel
 from tests.services.test_manager import SEATS, play
+from tests.services.test_readmodel import reading
 
 
 async def _no_row(row: MatchRow) -> None:
@@ -172,6 +173,56 @@ async def test_a_list_without_its_running_table_is_indexed_once_at_catch_up(stor
     await MatchList(store).catch_up()
     listed, _ = await ReadModel(store).page(None, 10, status=RUNNING)
     assert [row.match_id for row in listed] == [running]
+
+
+async def test_a_list_made_before_the_filter_indexes_is_indexed_once_at_catch_up(
+    store: AsyncEventStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    manager = MatchManager(store)
+    labelled = (await manager.create("aq", SEATS, {}, labels={"cup": "a"})).row.match_id
+    await play(manager, labelled, 10_000)
+    await manager.create("duel", SEATS, {}, labels={"cup": "b"})
+    await MatchList(store).catch_up()
+    # As a list written before the ruleset and label indexes: its rows by id, newest first and running alone.
+    kept = {table: await store.rows.list(table) for table in (TABLE, NEWEST, RUNNING_INDEX)}
+    for table in TABLES:
+        await store.rows.clear(table)
+    for table, entries in kept.items():
+        for key, value in entries:
+            await store.rows.put(table, key, value)
+    await store.rows.delete(CHECKPOINT, "filter_index")
+
+    await MatchList(store).catch_up()
+    read = reading(store, monkeypatch)
+    for filters in ({"ruleset": "aq"}, {"labels": {"cup": "a"}}):
+        listed, _ = await ReadModel(store).page(None, 10, **filters)  # type: ignore[arg-type]
+        assert [(row.match_id, row.status) for row in listed] == [(labelled, ENDED)]
+    assert read and {row.match_id for row in read} == {labelled}
+    read.clear()
+    await MatchList(store).catch_up()  # indexed once: the next start reads no row
+    assert read == []
+
+
+async def test_rebuild_rebuilds_the_filter_indexes(store: AsyncEventStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    manager = MatchManager(store)
+    labelled = (await manager.create("aq", SEATS, {}, labels={"cup": "a"})).row.match_id
+    await play(manager, labelled, 10_000)
+    await manager.create("duel", SEATS, {}, labels={"cup": "b"})
+    ghost = msgspec.structs.replace(
+        (await ReadModel(store).page(None, 1))[0][0],
+        match_id="f" * 32,
+        ruleset="aq",
+        labels={"cup": "a"},
+        position=10**6,
+    )
+    await ReadModel(store).put(ghost)  # a row of no stored match: the rebuild leaves it out of every index
+
+    assert await MatchList(store).rebuild() == 2
+    read = reading(store, monkeypatch)
+    for filters in ({"ruleset": "aq"}, {"labels": {"cup": "a"}}, {"ruleset": "aq", "labels": {"cup": "a"}}):
+        listed, _ = await ReadModel(store).page(None, 10, **filters)  # type: ignore[arg-type]
+        assert [(row.match_id, row.status) for row in listed] == [(labelled, ENDED)]
+    assert read and {row.match_id for row in read} == {labelled}
 
 
 async def test_catch_up_saves_its_checkpoint_page_by_page(

@@ -2,26 +2,31 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import msgspec
 import pytest
 
-from eventstore import AsyncEventStore, migrate, open_store
-from services import archive
+from eventstore import AsyncEventStore, DatabaseError, migrate, open_store
+from eventstore.prune import delete_streams
+from services import archive, readmodel
 from services.readmodel import (
     ENDED,
     NEWEST,
     RUNNING,
     RUNNING_INDEX,
+    TABLES,
     MatchRow,
     ReadModel,
     has_labels,
     is_order_key,
     order_key,
 )
+from tests.eventstore.conftest import run_sql
 
 AT = datetime(2026, 12, 1, tzinfo=UTC)
 
@@ -35,6 +40,61 @@ async def rows(tmp_path: Path) -> AsyncIterator[ReadModel]:
         yield ReadModel(store)
     finally:
         await store.close()
+
+
+@pytest.fixture
+async def model(database_url: str) -> AsyncIterator[ReadModel]:
+    """A read model on each backend (SQLite and PostgreSQL)."""
+    migrate(database_url)
+    store: AsyncEventStore = await open_store(database_url)
+    try:
+        yield ReadModel(store)
+    finally:
+        await store.close()
+
+
+def reading(store: AsyncEventStore, monkeypatch: pytest.MonkeyPatch) -> list[MatchRow]:
+    """Every row ``store.rows.list`` returns from now on, decoded: what the read model read."""
+    listed = store.rows.list
+    read: list[MatchRow] = []
+
+    async def counted(table: str, after_key: str | None = None, limit: int = 100, **options: str) -> Any:
+        batch = await listed(table, after_key, limit, **options)
+        read.extend(msgspec.json.decode(data, type=MatchRow) for _, data in batch)
+        return batch
+
+    monkeypatch.setattr(store.rows, "list", counted)
+    return read
+
+
+async def every_page(rows: ReadModel, size: int, **filters: Any) -> list[int]:
+    """The positions of every listed match, a page of ``size`` at a time; each key to go on is an order key."""
+    seen: list[int] = []
+    after = None
+    while True:
+        page, after = await rows.page(after, size, **filters)
+        seen += [r.position for r in page]
+        if after is None:
+            return seen
+        assert is_order_key(after)
+
+
+def refuse_writes(url: str, projection: str) -> None:
+    """Make the database refuse every write of a row of ``projection`` (a trigger raises)."""
+    if url.startswith("sqlite"):
+        run_sql(
+            url,
+            f"CREATE TRIGGER refuse BEFORE INSERT ON projection_rows WHEN NEW.projection = '{projection}' "
+            "BEGIN SELECT RAISE(ABORT, 'injected failure'); END",
+        )
+        return
+    run_sql(
+        url,
+        "CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql AS "
+        "$$ BEGIN RAISE EXCEPTION 'injected failure'; END $$",
+        "CREATE TRIGGER refuse BEFORE INSERT ON projection_rows FOR EACH ROW "
+        f"WHEN (NEW.projection = '{projection}') EXECUTE FUNCTION refuse()",
+    )
 
 
 def row(position: int, ruleset: str = "duel", status: str = RUNNING, **labels: str) -> MatchRow:
@@ -108,14 +168,19 @@ async def test_listing_the_running_matches_reads_no_ended_one(rows: ReadModel, m
     listed = store.rows.list
     tables: list[str] = []
 
-    async def counted(table: str, after_key: str | None = None, limit: int = 100) -> list[tuple[str, bytes]]:
+    async def counted(
+        table: str, after_key: str | None = None, limit: int = 100, **options: str
+    ) -> list[tuple[str, bytes]]:
         tables.append(table)
-        return await listed(table, after_key, limit)
+        return await listed(table, after_key, limit, **options)
 
     monkeypatch.setattr(store.rows, "list", counted)
     page, after = await rows.page(None, 10, status=RUNNING)
     assert [r.position for r in page] == [750, 500, 250] and after is None
     assert tables == [RUNNING_INDEX]
+    # With a ruleset too: the running ones are what is in play, where a ruleset's index holds its every match.
+    page, after = await rows.page(None, 10, ruleset="duel", status=RUNNING, labels={})
+    assert [r.position for r in page] == [750, 500, 250] and tables == [RUNNING_INDEX] * 2
 
 
 async def test_a_list_made_before_the_running_table_is_indexed_from_its_rows(rows: ReadModel) -> None:
@@ -139,12 +204,94 @@ async def test_the_ended_matches_are_exported_a_page_of_the_list_at_a_time(
     listed = store.rows.list
     pages = 0
 
-    async def counted(table: str, after_key: str | None = None, limit: int = 100) -> list[tuple[str, bytes]]:
+    async def counted(
+        table: str, after_key: str | None = None, limit: int = 100, **options: str
+    ) -> list[tuple[str, bytes]]:
         nonlocal pages
         pages += 1
-        return await listed(table, after_key, limit)
+        return await listed(table, after_key, limit, **options)
 
     monkeypatch.setattr(store.rows, "list", counted)
     ended = archive.ended_since(store, None)
     assert (await anext(ended)).position == 2000 and pages == 1  # not the whole list read first
     assert len([r async for r in ended]) == 1999
+
+
+async def test_a_ruleset_filter_reads_the_rows_of_that_ruleset_alone(
+    model: ReadModel, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for position in range(1, 601):
+        # Other rulesets' names start with the one listed: a key prefix must not take them for it.
+        ruleset = "duel" if position % 100 == 0 else "duel2" if position % 2 else "duel_"
+        await model.put(row(position, ruleset, RUNNING if position % 200 == 0 else ENDED))
+    read = reading(model._store, monkeypatch)
+    assert await every_page(model, 2, ruleset="duel") == [600, 500, 400, 300, 200, 100]
+    assert await every_page(model, 2, ruleset="duel", status=ENDED) == [500, 300, 100]
+    assert read and {r.ruleset for r in read} == {"duel"}
+    assert await every_page(model, 2, ruleset="duel3") == []
+
+
+async def test_a_label_filter_reads_the_rows_with_that_label_alone(
+    model: ReadModel, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Labels that a key made by joining key and value could take for v=1.
+    confusable: list[dict[str, str]] = [{"v": "10"}, {"v1": ""}, {"v": "1:"}, {"v:1": ""}, {"v": ""}, {"w": "1"}]
+    for position in range(1, 301):
+        labels = {"v": "1", "tournament": "cup-2026"} if position % 50 == 0 else confusable[position % 6]
+        await model.put(row(position, status=RUNNING if position % 100 == 0 else ENDED, round="1", **labels))
+    read = reading(model._store, monkeypatch)
+    assert await every_page(model, 2, labels={"v": "1"}) == [300, 250, 200, 150, 100, 50]
+    assert await every_page(model, 2, labels={"v": "1"}, status=ENDED) == [250, 150, 50]
+    assert await every_page(model, 2, labels={"v": "1"}, ruleset="aq") == []
+    assert read and all(r.labels.get("v") == "1" for r in read)
+    read.clear()
+    # Of several labels the one with the longest value is read (a tournament's id, not a round's number).
+    assert await every_page(model, 4, labels={"round": "1", "tournament": "cup-2026"}) == [300, 250, 200, 150, 100, 50]
+    assert read and all(r.labels.get("tournament") == "cup-2026" for r in read)
+    assert await every_page(model, 2, labels={"v": "2"}) == []
+
+
+async def test_a_row_and_all_its_index_entries_are_one_write(model: ReadModel, monkeypatch: pytest.MonkeyPatch) -> None:
+    rows = model._store.rows
+    calls: list[str] = []
+
+    def counted(name: str, method: Any) -> Any:
+        async def call(*args: Any, **kwargs: Any) -> Any:
+            calls.append(name)
+            return await method(*args, **kwargs)
+
+        return call
+
+    for name in ("put", "delete", "write"):
+        if (method := getattr(rows, name, None)) is not None:
+            monkeypatch.setattr(rows, name, counted(name, method))
+    await model.put(row(5, "aq", RUNNING, cup="a", round="1"))
+    await model.put(row(5, "aq", ENDED, cup="a", round="1"))
+    assert calls == ["write", "write"]
+
+
+async def test_a_row_whose_write_fails_leaves_the_list_as_it_was(model: ReadModel, database_url: str) -> None:
+    await model.put(row(5, "aq", RUNNING, cup="a"))
+    refuse_writes(database_url, readmodel.TABLE)  # the row by id is refused, its index entries would not be
+    with pytest.raises(DatabaseError):
+        await model.put(row(5, "aq", ENDED, cup="a"))
+    with pytest.raises(DatabaseError):
+        await model.put(row(6, "aq", RUNNING, cup="a"))
+    for filters in ({}, {"status": RUNNING}, {"ruleset": "aq"}, {"labels": {"cup": "a"}}):
+        listed, _ = await model.page(None, 10, **filters)  # type: ignore[arg-type]
+        assert [(r.position, r.status) for r in listed] == [(5, RUNNING)], filters
+
+
+async def test_pruning_a_match_by_its_index_keys_leaves_no_entry_of_it(model: ReadModel, database_url: str) -> None:
+    kept, pruned = row(4, "aq", ENDED, cup="a"), row(5, "aq", RUNNING, cup="a", round="1")
+    for listed in (kept, pruned):
+        await model.put(listed)
+    keys = {pruned.match_id: readmodel.index_keys(pruned)}
+    await asyncio.to_thread(delete_streams, database_url, [pruned.match_id], TABLES, keys)
+    for table in TABLES:
+        assert [msgspec.json.decode(data, type=MatchRow) for _, data in await model._store.rows.list(table)] in (
+            [kept],
+            [],
+        ), table
+    assert (await model.page(None, 10, labels={"cup": "a"}, ruleset="aq"))[0] == [kept]
+    assert (await model.page(None, 10, labels={"round": "1"}))[0] == []
