@@ -153,3 +153,35 @@ async def test_another_instance_shows_who_acts_only_once_a_command_is_folded_who
 
         here, there = [await asyncio.wait_for(acting(w), 30) for w in watches]
         assert there == here
+
+
+@pytest.mark.postgres
+async def test_an_instance_that_loads_a_match_mid_turn_runs_the_same_clock(database_url: str) -> None:
+    """A seat's turn goes on over several commands through one instance; the other loads the match then, and
+    its clock runs out when the first one's does, not a whole turn after the last command."""
+    async with two_instances(database_url) as (_, _, stubs):
+        created = await create_match(stubs[0], options='{"turn_seconds": 30}')
+        rng = random.Random(5)
+        kept = None
+        for index in range(60):
+            before = await stubs[0].GetView(pb.GetViewRequest(match_id=created.match_id))
+            seat = before.to_act[0]
+            legal = await stubs[0].ListLegalCommands(
+                pb.ListLegalCommandsRequest(match_id=created.match_id, token=created.tokens[seat])
+            )
+            options = [c for c in legal.commands_json if msgspec.json.decode(c)["type"] != "concede"]
+            await stubs[0].SubmitCommand(
+                pb.SubmitCommandRequest(
+                    match_id=created.match_id,
+                    token=created.tokens[seat],
+                    command_json=rng.choice(options),
+                    command_id=f"k{index}",
+                )
+            )
+            after = await stubs[0].GetView(pb.GetViewRequest(match_id=created.match_id))
+            if before.HasField("deadline") and after.deadline == before.deadline:
+                kept = after
+                break
+        assert kept is not None, "no command kept the clock it found"
+        there = await stubs[1].GetView(pb.GetViewRequest(match_id=created.match_id, min_version=kept.version))
+        assert there.version == kept.version and there.deadline == kept.deadline
