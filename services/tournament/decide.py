@@ -53,6 +53,8 @@ MAX_ROUNDS = 64
 them to the player count, a whole round robin included."""
 MAX_CUT = 256
 """Players in a top cut: at most eight elimination rounds."""
+MAX_ROUND_MINUTES = 24 * 60
+"""A round's clock for the organiser: a day is longer than any round, and the value is shown in every reply."""
 SEED_BYTES = 32
 """The seed of the pairings' draws, which every draw hashes."""
 
@@ -79,9 +81,14 @@ def create(
         raise InvalidArgument(f"tiebreak is one of {', '.join(PRESETS)}, not {tiebreak!r}", reason="TIEBREAK_INVALID")
     if best_of not in BEST_OF:
         raise InvalidArgument(f"best_of is 1, 3 or 5, not {best_of}", reason="BEST_OF_INVALID")
-    if not 0 <= rounds <= MAX_ROUNDS or round_minutes < 0 or (format == SINGLE_ELIMINATION and rounds):
+    if (
+        not 0 <= rounds <= MAX_ROUNDS
+        or not 0 <= round_minutes <= MAX_ROUND_MINUTES
+        or (format == SINGLE_ELIMINATION and rounds)
+    ):
         raise InvalidArgument(
-            f"rounds are 0 (automatic) to {MAX_ROUNDS} and round_minutes >= 0; single elimination sets its own rounds",
+            f"rounds are 0 (automatic) to {MAX_ROUNDS} and round_minutes 0 to {MAX_ROUND_MINUTES}; "
+            "single elimination sets its own rounds",
             reason="ROUNDS_INVALID",
         )
     if cut and (format != SWISS or not 2 <= cut <= MAX_CUT or cut & (cut - 1)):
