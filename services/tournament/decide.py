@@ -53,6 +53,9 @@ MAX_ROUNDS = 64
 them to the player count, a whole round robin included."""
 MAX_CUT = 256
 """Players in a top cut: at most eight elimination rounds."""
+MAX_PLAYERS = 1024
+"""Players registered, dropped ones included: every Tournament reply and standings call lists them all, and a
+pairing decision takes 0.35 s at 1,024 (bench/pairing.py) but some 7 s at 4,096, on the event loop."""
 MAX_ROUND_MINUTES = 24 * 60
 """A round's clock for the organiser: a day is longer than any round, and the value is shown in every reply."""
 SEED_BYTES = 32
@@ -125,6 +128,10 @@ def register(state: Tournament, ruleset: Ruleset, player: str, deck: dict[str, A
         raise Refused(f"{player!r} is already registered", reason="PLAYER_EXISTS", player=player)
     if state.started and (state.created.format != SWISS or state.cut_seeds or _swiss_over(state)):
         raise Refused("registration is closed", reason="REGISTRATION_CLOSED")
+    if len(state.players) >= MAX_PLAYERS:
+        raise Refused(
+            f"the tournament is full: {MAX_PLAYERS} players", reason="TOURNAMENT_FULL", limit=str(MAX_PLAYERS)
+        )
     validate_deck(ruleset, deck, state.created.options)
     return [PlayerRegistered(player=player, deck=deck, late=state.started)]
 
