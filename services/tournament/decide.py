@@ -50,7 +50,7 @@ from services.tournament.state import Player, Result, Round, TableState, Tournam
 BEST_OF = (1, 3, 5)
 MAX_ROUNDS = 64
 """Swiss or round robin rounds a tournament may ask for: more than any Swiss needs (1,024 players: 10); 0 leaves
-them to the player count, a whole round robin included."""
+them to the player count, a whole round robin included. The start caps them at a whole round robin."""
 MAX_CUT = 256
 """Players in a top cut: at most eight elimination rounds."""
 MAX_PLAYERS = 1024
@@ -186,12 +186,12 @@ def start(state: Tournament) -> list[Event]:
     rng = _rng(state, version)
     created = state.created
     if created.format == SWISS:
-        planned = created.rounds or brackets.swiss_rounds(len(players))
+        planned = _planned(created.rounds or brackets.swiss_rounds(len(players)), len(players))
         tables = pairing.random_round(players, rng).tables
         events.append(_paired(state, rng, 1, STAGE_SWISS, tables, planned=planned))
     elif created.format == ROUND_ROBIN:
         order = rng.shuffle(players)
-        planned = created.rounds or brackets.robin_rounds(len(order))
+        planned = _planned(created.rounds or brackets.robin_rounds(len(order)), len(order))
         events.append(_paired(state, rng, 1, STAGE_ROBIN, brackets.round_robin(order, 1), planned=planned, order=order))
     else:
         events.append(_paired(state, rng, 1, STAGE_ELIMINATION, brackets.bracket(rng.shuffle(players))))
@@ -530,6 +530,12 @@ def _robin_table(state: Tournament, table: tuple[str, str | None]) -> tuple[str,
     if state.players[a].dropped:
         a, b = (b, None) if b is not None else ("", None)
     return a, b
+
+
+def _planned(rounds: int, players: int) -> int:
+    """The rounds to play, at most a whole round robin of the players: past it a Swiss pairs only rematches and a
+    round robin starts its cycle again. Capped rather than refused, since rounds cannot change after creation."""
+    return min(rounds, brackets.robin_rounds(players))
 
 
 def _swiss_over(state: Tournament) -> bool:
