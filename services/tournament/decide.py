@@ -315,6 +315,13 @@ def side_deck(
     if deck is None:
         raise InvalidArgument("this deck has no side deck", reason="SIDE_DECK_MISSING")
     sections = {key: list(deck.get(key, [])) for key in ("main", "extra", "side")}
+    # Swapping a card out and back in again is valid at any length, and the event would keep the lists whole;
+    # no swap needs more cards than the side deck holds.
+    most = len(sections["side"])
+    if len(removed) > most:
+        raise InvalidArgument(
+            f"a swap takes at most the side deck's {most} cards", reason="SIDE_SWAP_TOO_LARGE", limit=str(most)
+        )
     for out, into in zip(removed, added, strict=True):
         # One for one: the side card takes the place (main or extra deck) of the card it replaces.
         if into not in sections["side"]:

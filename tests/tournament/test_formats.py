@@ -200,3 +200,22 @@ def test_registration_stops_at_the_players_cap() -> None:
         decide.register(state, card_monsters, "late", {})
     assert _reason(late) == "TOURNAMENT_FULL"
 
+
+def test_a_side_swap_takes_at_most_the_side_deck() -> None:
+    """Swapping a card out and back in again is a valid swap of any length, which the event would keep whole:
+    a swap takes at most as many cards as the side deck holds."""
+    duel = registry.get("duel")
+    state = tournament([], best_of=3, rounds=1, ruleset="duel")
+    for player in ("ann", "bob"):
+        run(state, lambda t: decide.register(t, duel, player, {"deck": "starter_a"}))
+    run(state, decide.start)
+    _game(state, 1, "ann", "m1")
+    side = len(duel.presets["starter_a"]["side"])
+    for repeat in (side // 2 + 1, 100_000):
+        removed, added = ["cinder_wolf", "gale_sweep"] * repeat, ["gale_sweep", "cinder_wolf"] * repeat
+        with pytest.raises(InvalidArgument) as large:
+            run(state, lambda t: decide.side_deck(t, duel, 1, 1, "bob", removed, added))
+        assert _reason(large) == "SIDE_SWAP_TOO_LARGE"
+    whole = ["cinder_wolf", "cinder_wolf", "dune_scorpion"]
+    events = run(state, lambda t: decide.side_deck(t, duel, 1, 1, "bob", whole, duel.presets["starter_a"]["side"]))
+    assert isinstance(events[0], DeckSided) and len(events[0].added) == side
