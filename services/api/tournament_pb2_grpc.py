@@ -140,6 +140,7 @@ class TournamentServiceServicer:
     def Register(self, request, context):
         """Organiser: registers a player with a deck the ruleset accepts; the response has the player's token,
         shown only this once. During Swiss rounds this is a late registration (paired from the next round).
+        At most 1,024 players, dropped ones included (FAILED_PRECONDITION TOURNAMENT_FULL).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

@@ -50,9 +50,14 @@ from services.tournament.state import Player, Result, Round, TableState, Tournam
 BEST_OF = (1, 3, 5)
 MAX_ROUNDS = 64
 """Swiss or round robin rounds a tournament may ask for: more than any Swiss needs (1,024 players: 10); 0 leaves
-them to the player count, a whole round robin included."""
+them to the player count, a whole round robin included. The start caps them at a whole round robin."""
 MAX_CUT = 256
 """Players in a top cut: at most eight elimination rounds."""
+MAX_PLAYERS = 1024
+"""Players registered, dropped ones included: every Tournament reply and standings call lists them all, and a
+pairing decision takes 0.35 s at 1,024 (bench/pairing.py) but some 7 s at 4,096, on the event loop."""
+MAX_ROUND_MINUTES = 24 * 60
+"""A round's clock for the organiser: a day is longer than any round, and the value is shown in every reply."""
 SEED_BYTES = 32
 """The seed of the pairings' draws, which every draw hashes."""
 
@@ -79,9 +84,14 @@ def create(
         raise InvalidArgument(f"tiebreak is one of {', '.join(PRESETS)}, not {tiebreak!r}", reason="TIEBREAK_INVALID")
     if best_of not in BEST_OF:
         raise InvalidArgument(f"best_of is 1, 3 or 5, not {best_of}", reason="BEST_OF_INVALID")
-    if not 0 <= rounds <= MAX_ROUNDS or round_minutes < 0 or (format == SINGLE_ELIMINATION and rounds):
+    if (
+        not 0 <= rounds <= MAX_ROUNDS
+        or not 0 <= round_minutes <= MAX_ROUND_MINUTES
+        or (format == SINGLE_ELIMINATION and rounds)
+    ):
         raise InvalidArgument(
-            f"rounds are 0 (automatic) to {MAX_ROUNDS} and round_minutes >= 0; single elimination sets its own rounds",
+            f"rounds are 0 (automatic) to {MAX_ROUNDS} and round_minutes 0 to {MAX_ROUND_MINUTES}; "
+            "single elimination sets its own rounds",
             reason="ROUNDS_INVALID",
         )
     if cut and (format != SWISS or not 2 <= cut <= MAX_CUT or cut & (cut - 1)):
@@ -118,6 +128,10 @@ def register(state: Tournament, ruleset: Ruleset, player: str, deck: dict[str, A
         raise Refused(f"{player!r} is already registered", reason="PLAYER_EXISTS", player=player)
     if state.started and (state.created.format != SWISS or state.cut_seeds or _swiss_over(state)):
         raise Refused("registration is closed", reason="REGISTRATION_CLOSED")
+    if len(state.players) >= MAX_PLAYERS:
+        raise Refused(
+            f"the tournament is full: {MAX_PLAYERS} players", reason="TOURNAMENT_FULL", limit=str(MAX_PLAYERS)
+        )
     validate_deck(ruleset, deck, state.created.options)
     return [PlayerRegistered(player=player, deck=deck, late=state.started)]
 
@@ -172,12 +186,12 @@ def start(state: Tournament) -> list[Event]:
     rng = _rng(state, version)
     created = state.created
     if created.format == SWISS:
-        planned = created.rounds or brackets.swiss_rounds(len(players))
+        planned = _planned(created.rounds or brackets.swiss_rounds(len(players)), len(players))
         tables = pairing.random_round(players, rng).tables
         events.append(_paired(state, rng, 1, STAGE_SWISS, tables, planned=planned))
     elif created.format == ROUND_ROBIN:
         order = rng.shuffle(players)
-        planned = created.rounds or brackets.robin_rounds(len(order))
+        planned = _planned(created.rounds or brackets.robin_rounds(len(order)), len(order))
         events.append(_paired(state, rng, 1, STAGE_ROBIN, brackets.round_robin(order, 1), planned=planned, order=order))
     else:
         events.append(_paired(state, rng, 1, STAGE_ELIMINATION, brackets.bracket(rng.shuffle(players))))
@@ -301,6 +315,13 @@ def side_deck(
     if deck is None:
         raise InvalidArgument("this deck has no side deck", reason="SIDE_DECK_MISSING")
     sections = {key: list(deck.get(key, [])) for key in ("main", "extra", "side")}
+    # Swapping a card out and back in again is valid at any length, and the event would keep the lists whole;
+    # no swap needs more cards than the side deck holds.
+    most = len(sections["side"])
+    if len(removed) > most:
+        raise InvalidArgument(
+            f"a swap takes at most the side deck's {most} cards", reason="SIDE_SWAP_TOO_LARGE", limit=str(most)
+        )
     for out, into in zip(removed, added, strict=True):
         # One for one: the side card takes the place (main or extra deck) of the card it replaces.
         if into not in sections["side"]:
@@ -516,6 +537,12 @@ def _robin_table(state: Tournament, table: tuple[str, str | None]) -> tuple[str,
     if state.players[a].dropped:
         a, b = (b, None) if b is not None else ("", None)
     return a, b
+
+
+def _planned(rounds: int, players: int) -> int:
+    """The rounds to play, at most a whole round robin of the players: past it a Swiss pairs only rematches and a
+    round robin starts its cycle again. Capped rather than refused, since rounds cannot change after creation."""
+    return min(rounds, brackets.robin_rounds(players))
 
 
 def _swiss_over(state: Tournament) -> bool:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hmac
+import re
 from typing import TypeAlias
 
 import grpc
@@ -19,6 +20,7 @@ from services.tournament.manager import TournamentManager
 from services.tournament.state import Result
 
 Context: TypeAlias = grpc.aio.ServicerContext
+_SEED_HEX = re.compile(f"[0-9a-fA-F]{{{2 * decide.SEED_BYTES}}}")
 
 
 class TournamentServicer(tpb_grpc.TournamentServiceServicer):
@@ -36,10 +38,12 @@ class TournamentServicer(tpb_grpc.TournamentServiceServicer):
     @rpc_errors
     async def CreateTournament(self, request: tpb.CreateTournamentRequest, context: Context) -> tpb.Tournament:
         self._admin(request.admin_token)
-        try:
-            seed = bytes.fromhex(request.seed_hex)
-        except ValueError:
-            raise InvalidArgument("seed_hex is not hexadecimal", reason="SEED_INVALID") from None
+        # Not bytes.fromhex alone: it skips whitespace, so "  " became an empty seed (a random one).
+        if request.seed_hex and not _SEED_HEX.fullmatch(request.seed_hex):
+            raise InvalidArgument(
+                f"seed_hex is {2 * decide.SEED_BYTES} hex digits (or empty: a random seed)", reason="SEED_INVALID"
+            )
+        seed = bytes.fromhex(request.seed_hex)
         state = await self._tournaments.create(
             request.name,
             request.ruleset,

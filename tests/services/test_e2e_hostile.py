@@ -12,12 +12,14 @@ from collections.abc import Awaitable, Callable
 
 import grpc
 import httpx
+import pytest
 
 from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
 from services.api import tournament_pb2 as tpb
 from services.api import tournament_pb2_grpc as tpb_grpc
 from services.server import Running
+from services.tournament import decide
 from tests.services.client import create_match, error_reason
 from tests.services.conftest import ADMIN_TOKEN
 from tests.services.connect_client import MATCHES, failure
@@ -113,6 +115,43 @@ async def test_tournament_rounds_cut_seed_and_audit_texts_are_bounded(channel: g
     history = await tournaments.ListTournamentEvents(tpb.GetTournamentRequest(tournament_id=tid))
     audited = [e for e in history.events if '"why":' in e.data_json]
     assert len(audited) == 5 and all(f'"why":"{fine}"' in e.data_json for e in audited)
+
+
+async def test_tournament_round_minutes_seed_text_and_registrations_are_bounded(
+    channel: grpc.aio.Channel, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A round of 2^31 minutes, a seed that is not just its 64 hex digits (spaces, a line break, only spaces,
+    which used to become a random seed), and a registration past the tournament's cap: refused, while the
+    largest sensible values pass."""
+    tournaments = tpb_grpc.TournamentServiceStub(channel)
+
+    def create(**fields: object) -> tpb.CreateTournamentRequest:
+        asked = {"admin_token": ADMIN_TOKEN, "name": "cup", "ruleset": "card_monsters", "format": "swiss"}
+        return tpb.CreateTournamentRequest(**(asked | fields), tiebreak="mtg")
+
+    for fields, reason in [
+        ({"round_minutes": 2**31 - 1}, "ROUNDS_INVALID"),
+        ({"round_minutes": 1441}, "ROUNDS_INVALID"),
+        ({"seed_hex": " ".join(["ab"] * 32)}, "SEED_INVALID"),
+        ({"seed_hex": "ab" * 32 + "\n"}, "SEED_INVALID"),
+        ({"seed_hex": " " + "ab" * 32}, "SEED_INVALID"),
+        ({"seed_hex": "  "}, "SEED_INVALID"),
+        ({"seed_hex": "+b" + "ab" * 31}, "SEED_INVALID"),
+    ]:
+        assert await refused(tournaments.CreateTournament(create(**fields))) == (
+            grpc.StatusCode.INVALID_ARGUMENT,
+            reason,
+        ), fields
+    created = await tournaments.CreateTournament(create(round_minutes=1440, seed_hex="aB" * 32))
+    assert (created.round_minutes, created.seed_hex) == (1440, "ab" * 32)
+    monkeypatch.setattr(decide, "MAX_PLAYERS", 3)
+    tid = created.tournament_id
+    for player in ("ann", "bob", "cat"):
+        await tournaments.Register(tpb.RegisterRequest(admin_token=ADMIN_TOKEN, tournament_id=tid, player=player))
+    register = tpb.RegisterRequest(admin_token=ADMIN_TOKEN, tournament_id=tid, player="dan")
+    assert await refused(tournaments.Register(register)) == (grpc.StatusCode.FAILED_PRECONDITION, "TOURNAMENT_FULL")
+    shown = await tournaments.GetTournament(tpb.GetTournamentRequest(tournament_id=tid))
+    assert [p.name for p in shown.players] == ["ann", "bob", "cat"]
 
 
 async def test_a_refused_create_does_not_burn_its_request_id(matches: pb_grpc.MatchServiceStub) -> None:

@@ -10,8 +10,8 @@ from engine import registry
 from engine.errors import ConfigError
 from services.errors import InvalidArgument, Refused
 from services.tournament import brackets, decide
-from services.tournament.events import DeckSided, TournamentEnded
-from services.tournament.state import Result, Tournament
+from services.tournament.events import DeckSided, PlayerRegistered, TournamentEnded
+from services.tournament.state import Result, Tournament, apply
 from tests.tournament.simulate import finish_round, run, tournament
 
 
@@ -161,3 +161,61 @@ def test_check_in_drops_who_did_not_and_repairing_stops_at_the_first_result() ->
     with pytest.raises(Refused) as unfinished:
         run(state, decide.pair)
     assert _reason(unfinished) == "ROUND_NOT_FINISHED"
+
+
+@pytest.mark.parametrize(
+    ("format", "count", "asked", "played"),
+    [("swiss", 4, 64, 3), ("swiss", 5, 64, 5), ("swiss", 4, 2, 2), ("round_robin", 4, 64, 3), ("round_robin", 5, 7, 5)],
+)
+def test_rounds_stop_at_a_whole_round_robin_of_the_players(format: str, count: int, asked: int, played: int) -> None:
+    """64 Swiss rounds for 4 players would be rematches from round 4 on, and a round robin past its last round
+    would start the cycle again: the rounds asked for are capped when the tournament starts."""
+    state = tournament([f"p{i}" for i in range(count)], format=format, rounds=asked)
+    run(state, decide.start)
+    assert state.planned == played
+    rng = random.Random(2)
+    while not state.ended:
+        finish_round(state, rng)
+        if not state.ended:
+            run(state, decide.pair)
+    assert len(state.rounds) == played
+
+
+def test_registration_stops_at_the_players_cap() -> None:
+    """Every Tournament reply and standings call lists every player, and each pairing and standings decision
+    grows with them: the tournament is full at MAX_PLAYERS, late registration included."""
+    state = tournament([])
+    for i in range(decide.MAX_PLAYERS - 1):
+        apply(state, PlayerRegistered(player=f"p{i:04d}", deck={}, late=False), state.version + 1)
+    card_monsters = registry.get("card_monsters")
+    run(state, lambda t: decide.register(t, card_monsters, "last", {}))
+    with pytest.raises(Refused) as full:
+        decide.register(state, card_monsters, "one_more", {})
+    assert _reason(full) == "TOURNAMENT_FULL"
+    with pytest.raises(Refused) as exists:
+        decide.register(state, card_monsters, "last", {})
+    assert _reason(exists) == "PLAYER_EXISTS"
+    run(state, decide.start)
+    with pytest.raises(Refused) as late:
+        decide.register(state, card_monsters, "late", {})
+    assert _reason(late) == "TOURNAMENT_FULL"
+
+
+def test_a_side_swap_takes_at_most_the_side_deck() -> None:
+    """Swapping a card out and back in again is a valid swap of any length, which the event would keep whole:
+    a swap takes at most as many cards as the side deck holds."""
+    duel = registry.get("duel")
+    state = tournament([], best_of=3, rounds=1, ruleset="duel")
+    for player in ("ann", "bob"):
+        run(state, lambda t: decide.register(t, duel, player, {"deck": "starter_a"}))
+    run(state, decide.start)
+    _game(state, 1, "ann", "m1")
+    side = len(duel.presets["starter_a"]["side"])
+    for repeat in (side // 2 + 1, 100_000):
+        removed, added = ["cinder_wolf", "gale_sweep"] * repeat, ["gale_sweep", "cinder_wolf"] * repeat
+        with pytest.raises(InvalidArgument) as large:
+            run(state, lambda t: decide.side_deck(t, duel, 1, 1, "bob", removed, added))
+        assert _reason(large) == "SIDE_SWAP_TOO_LARGE"
+    whole = ["cinder_wolf", "cinder_wolf", "dune_scorpion"]
+    events = run(state, lambda t: decide.side_deck(t, duel, 1, 1, "bob", whole, duel.presets["starter_a"]["side"]))
+    assert isinstance(events[0], DeckSided) and len(events[0].added) == side
