@@ -22,13 +22,21 @@ from engine.match import Match, apply, encode
 
 
 class Deadlines(msgspec.Struct, frozen=True):
-    """The running deadline's key and expiry (none: ``key`` empty), and the seconds left of paused ones."""
+    """The running deadline (none: ``expires_at`` None): its seat, timeout command (JSON), budget and expiry;
+    and the seconds left of paused ones."""
 
-    key: bytes = b""
+    seat: int | None = None
+    timeout: bytes = b""
+    seconds: float = 0.0
     expires_at: datetime | None = None
     pauses: bool = False
     paused: tuple[tuple[bytes, float], ...] = ()
     """(key, seconds left), in the order they were paused: the same bytes on every instance."""
+
+    @property
+    def key(self) -> bytes:
+        """What identifies a deadline: its seat and timeout command."""
+        return _key(self.seat, self.timeout)
 
 
 NONE = Deadlines()
@@ -39,22 +47,24 @@ def running(ruleset: Ruleset, state: Any) -> Deadline | None:
     return ruleset.deadline(state) if ruleset.outcome(state) is None else None
 
 
-def key_of(deadline: Deadline) -> bytes:
-    return f"{deadline.seat}|".encode() + encode(deadline.timeout)
+def _key(seat: int | None, timeout: bytes) -> bytes:
+    return f"{seat}|".encode() + timeout
 
 
 def advanced(current: Deadlines, deadline: Deadline | None, at: datetime) -> Deadlines:
     """The deadlines once a command recorded at ``at`` left the match with ``deadline`` running."""
     if deadline is None:
         return NONE
-    key = key_of(deadline)
+    timeout = encode(deadline.timeout)
+    key = _key(deadline.seat, timeout)
     if key == current.key:
         return current
     paused = dict(current.paused)
     if current.pauses and current.expires_at is not None:
         paused[current.key] = max(0.0, (current.expires_at - at).total_seconds())
     left = paused.pop(key, deadline.seconds)
-    return Deadlines(key, at + timedelta(seconds=left), deadline.pauses, tuple(paused.items()))
+    expires_at = at + timedelta(seconds=left)
+    return Deadlines(deadline.seat, timeout, deadline.seconds, expires_at, deadline.pauses, tuple(paused.items()))
 
 
 def folded(

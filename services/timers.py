@@ -18,10 +18,8 @@ import msgspec
 
 from engine.contract import SYSTEM, Actor
 from engine.errors import Rejected
-from engine.match import encode
 from eventstore import StoreError
 from services.clock import Alarm, Clock, LoopClock
-from services.deadlines import running
 from services.errors import ServiceError
 from services.hot import HotMatch
 from services.logs import fields
@@ -66,21 +64,19 @@ class Timers:
 
     def arm(self, hot: HotMatch) -> None:
         """(Re)schedules the match's timeout after it changed, for the expiry its deadlines hold."""
-        deadline = running(hot.ruleset, hot.state)
-        expires_at = hot.deadlines.expires_at
-        if deadline is None or expires_at is None:
+        deadlines = hot.deadlines
+        if deadlines.expires_at is None:
             self._cancel(hot.match_id)
             return
         pending = self._pending.get(hot.match_id)
-        if pending is not None and pending[0] == expires_at:
+        if pending is not None and pending[0] == deadlines.expires_at:
             return
         self._cancel(hot.match_id)
-        raw = encode(deadline.timeout)
-        delay = max(0.0, (expires_at - self._clock.now()).total_seconds())
-        alarm = self._clock.call_later(delay, functools.partial(self._fire, hot.match_id, hot.version, raw))
-        self._pending[hot.match_id] = (expires_at, alarm)
+        delay = max(0.0, (deadlines.expires_at - self._clock.now()).total_seconds())
+        fire = functools.partial(self._fire, hot.match_id, hot.version, deadlines.timeout)
+        self._pending[hot.match_id] = (deadlines.expires_at, self._clock.call_later(delay, fire))
         self._armed[hot.match_id] = Armed(
-            seat=deadline.seat, timeout=raw, seconds=deadline.seconds, expires_at=expires_at
+            seat=deadlines.seat, timeout=deadlines.timeout, seconds=deadlines.seconds, expires_at=deadlines.expires_at
         )
         self._tell(ARMED)
 

@@ -51,22 +51,33 @@ async def play_random(stub: pb_grpc.MatchServiceStub, created: Created, seed: in
     to_act = list((await stub.GetView(pb.GetViewRequest(match_id=created.match_id))).to_act)
     commands = 0
     while to_act and commands < max_commands:
-        seat = to_act[0]
-        legal = await stub.ListLegalCommands(
-            pb.ListLegalCommandsRequest(match_id=created.match_id, token=created.tokens[seat])
-        )
-        options = [c for c in legal.commands_json if msgspec.json.decode(c)["type"] != "concede"]
-        reply = await stub.SubmitCommand(
-            pb.SubmitCommandRequest(
-                match_id=created.match_id,
-                token=created.tokens[seat],
-                command_json=rng.choice(options),
-                command_id=f"s{seed}-c{commands}",
-            )
-        )
+        reply = await play_one(stub, created, to_act[0], rng, f"s{seed}-c{commands}")
         to_act = list(reply.to_act)
         commands += 1
     return commands
+
+
+async def play_one(
+    stub: pb_grpc.MatchServiceStub,
+    created: Created,
+    seat: int,
+    rng: random.Random,
+    command_id: str,
+    min_version: int = 0,
+) -> pb.SubmitCommandResponse:
+    """Submits a random non-concede legal command of ``seat`` (legal at ``min_version`` or later)."""
+    legal = await stub.ListLegalCommands(
+        pb.ListLegalCommandsRequest(match_id=created.match_id, token=created.tokens[seat], min_version=min_version)
+    )
+    options = [c for c in legal.commands_json if msgspec.json.decode(c)["type"] != "concede"]
+    return await stub.SubmitCommand(
+        pb.SubmitCommandRequest(
+            match_id=created.match_id,
+            token=created.tokens[seat],
+            command_json=rng.choice(options),
+            command_id=command_id,
+        )
+    )
 
 
 def error_metadata(error: grpc.aio.AioRpcError) -> dict[str, str]:

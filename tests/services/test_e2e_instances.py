@@ -11,13 +11,12 @@ import random
 from collections.abc import Iterator
 
 import grpc
-import msgspec
 import pytest
 
 from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
 from tests.postgres import throwaway_database
-from tests.services.client import Created, create_match
+from tests.services.client import Created, create_match, play_one
 from tests.services.instances import two_instances
 
 
@@ -40,19 +39,7 @@ async def test_two_instances_share_matches_and_their_watchers_see_both(database_
         commands = 0
         while to_act:
             stub = stubs[commands % 2]
-            seat = to_act[0]
-            legal = await stub.ListLegalCommands(
-                pb.ListLegalCommandsRequest(match_id=created.match_id, token=created.tokens[seat], min_version=version)
-            )
-            options = [c for c in legal.commands_json if msgspec.json.decode(c)["type"] != "concede"]
-            reply = await stub.SubmitCommand(
-                pb.SubmitCommandRequest(
-                    match_id=created.match_id,
-                    token=created.tokens[seat],
-                    command_json=rng.choice(options),
-                    command_id=f"x{commands}",
-                )
-            )
+            reply = await play_one(stub, created, to_act[0], rng, f"x{commands}", min_version=version)
             to_act, version = list(reply.to_act), reply.version
             commands += 1
 
@@ -127,18 +114,7 @@ async def test_another_instance_shows_who_acts_only_once_a_command_is_folded_who
         last = created.version
         for index in range(12):
             seat = (await stubs[0].GetView(pb.GetViewRequest(match_id=created.match_id))).to_act[0]
-            legal = await stubs[0].ListLegalCommands(
-                pb.ListLegalCommandsRequest(match_id=created.match_id, token=created.tokens[seat])
-            )
-            options = [c for c in legal.commands_json if msgspec.json.decode(c)["type"] != "concede"]
-            reply = await stubs[0].SubmitCommand(
-                pb.SubmitCommandRequest(
-                    match_id=created.match_id,
-                    token=created.tokens[seat],
-                    command_json=rng.choice(options),
-                    command_id=f"w{index}",
-                )
-            )
+            reply = await play_one(stubs[0], created, seat, rng, f"w{index}")
             last = reply.version
             await asyncio.sleep(0.05)  # the follower reads each command on its own, not several at once
 
@@ -165,19 +141,7 @@ async def test_an_instance_that_loads_a_match_mid_turn_runs_the_same_clock(datab
         kept = None
         for index in range(60):
             before = await stubs[0].GetView(pb.GetViewRequest(match_id=created.match_id))
-            seat = before.to_act[0]
-            legal = await stubs[0].ListLegalCommands(
-                pb.ListLegalCommandsRequest(match_id=created.match_id, token=created.tokens[seat])
-            )
-            options = [c for c in legal.commands_json if msgspec.json.decode(c)["type"] != "concede"]
-            await stubs[0].SubmitCommand(
-                pb.SubmitCommandRequest(
-                    match_id=created.match_id,
-                    token=created.tokens[seat],
-                    command_json=rng.choice(options),
-                    command_id=f"k{index}",
-                )
-            )
+            await play_one(stubs[0], created, before.to_act[0], rng, f"k{index}")
             after = await stubs[0].GetView(pb.GetViewRequest(match_id=created.match_id))
             if before.HasField("deadline") and after.deadline == before.deadline:
                 kept = after
