@@ -1,11 +1,16 @@
-"""The ceiling for bench/service.py: the same proto and the same store append, with trivial validation.
+"""The ceilings for bench/service.py: the same proto and the same store append, with trivial validation.
 
 It keeps a version per match in memory, checks that a command is a JSON object with a type, and appends two
 events through the real event store. Every match lasts ``--match-length`` commands, or until a concede.
 ``WatchMatch`` (the ceiling for bench/fanout.py) hands each event, encoded once, to every watcher's queue,
 and writes it from there.
 
-    python bench/bare_server.py --database-url URL [--listen 127.0.0.1:0]
+With ``--engine`` it runs the rules instead, as the engine is called and nothing more: a match is created,
+its commands decided and folded, its legal commands listed and its events redacted for the submitter by the
+ruleset, and appended. No tokens (a seat's token is its number), retries, clocks, match list, log or metrics:
+what any server that hosts this engine in its process pays per command at least.
+
+    python bench/bare_server.py --database-url URL [--listen 127.0.0.1:0] [--engine]
 """
 
 from __future__ import annotations
@@ -18,6 +23,10 @@ from collections.abc import AsyncIterator
 import grpc
 import msgspec
 
+from engine import registry
+from engine.contract import Ruleset
+from engine.errors import Rejected
+from engine.match import Match, create, decide, encode, fold, type_tag
 from eventstore import AsyncEventStore, CommandRecord, NewEvent, migrate, open_store
 from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
@@ -113,16 +122,88 @@ class BareMatches(pb_grpc.MatchServiceServicer):
         )
 
 
+class EngineMatches(pb_grpc.MatchServiceServicer):
+    """The engine's work per call, and the store append."""
+
+    def __init__(self, store: AsyncEventStore) -> None:
+        self._store = store
+        self._matches: dict[str, tuple[Match, bytes]] = {}
+
+    async def CreateMatch(self, request: pb.CreateMatchRequest, context: object) -> pb.CreateMatchResponse:
+        ruleset = registry.get(request.ruleset)
+        seed = secrets.token_bytes(32)
+        config = {"seats": [{} for _ in request.seats], "options": {}}
+        events = create(ruleset, config, [seat.name for seat in request.seats], seed)
+        match_id = secrets.token_hex(16)
+        command = CommandRecord(command_id=f"create-{match_id}", actor="system", type="create", payload=b"{}")
+        await self._store.append(match_id, 0, [NewEvent(type=type_tag(e), data=encode(e)) for e in events], command)
+        match = fold(ruleset, events)
+        self._matches[match_id] = (match, seed)
+        tokens = [pb.SeatToken(seat=i, token=str(i)) for i in range(len(request.seats))]
+        return pb.CreateMatchResponse(match=pb.Match(match_id=match_id, version=match.version), tokens=tokens)
+
+    async def GetView(self, request: pb.GetViewRequest, context: object) -> pb.GetViewResponse:
+        match, _ = self._matches[request.match_id]
+        ruleset = registry.get(match.created.ruleset)
+        return pb.GetViewResponse(version=match.version, view_json="{}", to_act=ruleset.to_act(match.state))
+
+    async def ListLegalCommands(
+        self, request: pb.ListLegalCommandsRequest, context: object
+    ) -> pb.ListLegalCommandsResponse:
+        match, _ = self._matches[request.match_id]
+        ruleset, seat = registry.get(match.created.ruleset), int(request.token)
+        commands = [encode(c).decode() for c in ruleset.legal_commands(match.state, seat)]
+        return pb.ListLegalCommandsResponse(
+            seat=seat, version=match.version, commands_json=commands, to_act=ruleset.to_act(match.state)
+        )
+
+    async def SubmitCommand(
+        self, request: pb.SubmitCommandRequest, context: grpc.aio.ServicerContext
+    ) -> pb.SubmitCommandResponse:
+        match, seed = self._matches[request.match_id]
+        ruleset, seat, raw = registry.get(match.created.ruleset), int(request.token), request.command_json.encode()
+        try:
+            decided = decide(ruleset, match, seat, raw, seed)
+        except Rejected as exc:
+            await context.abort(grpc.StatusCode.FAILED_PRECONDITION, str(exc))
+        new = [NewEvent(type=type_tag(e), data=encode(e)) for e in decided.events]
+        record = CommandRecord(command_id=request.command_id, actor=str(seat), type="command", payload=raw)
+        appended = await self._store.append(request.match_id, match.version, new, record)
+        self._matches[request.match_id] = (decided.match, seed)
+        recorded_at = appended.recorded_at.isoformat().replace("+00:00", "Z")
+        events = [
+            pb.Event(
+                version=match.version + 1 + offset,
+                type=event.type,
+                data_json=_seen(ruleset, engine_event, event.data, seat).decode(),
+                actor=str(seat),
+                recorded_at=recorded_at,
+            )
+            for offset, (event, engine_event) in enumerate(zip(new, decided.events, strict=True))
+        ]
+        return pb.SubmitCommandResponse(
+            events=events, version=decided.match.version, to_act=ruleset.to_act(decided.match.state)
+        )
+
+
+def _seen(ruleset: Ruleset, event: object, data: bytes, seat: int) -> bytes:
+    """The event's JSON as the seat sees it: encoded again only when something is hidden, as the real server does."""
+    shown = ruleset.redact(event, seat)
+    return data if shown is event else encode(shown)
+
+
 async def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--database-url", required=True)
     parser.add_argument("--listen", default="127.0.0.1:0")
     parser.add_argument("--match-length", type=int, default=50)
+    parser.add_argument("--engine", action="store_true", help="run the rules (the ceiling of any server of them)")
     args = parser.parse_args()
     await asyncio.to_thread(migrate, args.database_url)
     store = await open_store(args.database_url)
     server = grpc.aio.server()
-    pb_grpc.add_MatchServiceServicer_to_server(BareMatches(store, args.match_length), server)
+    servicer = EngineMatches(store) if args.engine else BareMatches(store, args.match_length)
+    pb_grpc.add_MatchServiceServicer_to_server(servicer, server)
     port = server.add_insecure_port(args.listen)
     await server.start()
     print(f"bare server listening on 127.0.0.1:{port}", flush=True)

@@ -1,13 +1,14 @@
 """Service benchmark: 64 concurrent bot matches through a real server, from this (separate) client process.
 
-For each backend it runs the real server (`duelhall serve`) and the bare server (bench/bare_server.py: same proto,
-trivial validation, same store append) as subprocesses, drives both with the same loop (ListLegalCommands, then
-SubmitCommand of a random legal command; a new match when one ends) and prints commands/s and submit latency.
+For each backend it runs the real server (`duelhall serve`) and two ceilings (bench/bare_server.py: same proto,
+same store append): the bare server, with trivial validation, and the engine server, which runs the rules and
+nothing else. It drives each with the same loop (ListLegalCommands, then SubmitCommand of a random legal command;
+a new match when one ends) and prints commands/s and submit latency, and each as a share of the two ceilings.
 
     python bench/service.py [--matches 64] [--seconds 10] [--repeat 3] [--backend sqlite|postgres|both]
                             [--play-stream]
 
-Runs alternate bare and real servers and the table shows the median run of each (compare
+Runs alternate between the servers and the table shows the median run of each (compare
 ratios measured side by side; absolute figures drift with the machine's load). With ``--play-stream`` the
 real server is driven both ways instead, alternating: unary calls as above, and one Play stream per seat
 (a command out; the seat's updates, result and turn back), and the ratio is to the unary path.
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import itertools
 import os
 import random
 import statistics
@@ -37,6 +39,8 @@ from services.api import duelhall_pb2_grpc as pb_grpc
 
 ROOT = Path(__file__).resolve().parent.parent
 STREAMS = "duelhall (Play streams)"
+BARE = "bare (ceiling)"
+ENGINE = "engine (ceiling)"
 CONCEDE = '"type":"concede"'
 POSTGRES = os.environ.get("DUELHALL_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
 
@@ -140,6 +144,9 @@ async def load(address: str, matches: int, seconds: float, streams: bool = False
     return len(latencies) / elapsed, cuts[49] * 1000, cuts[98] * 1000, len(latencies)
 
 
+_runs = itertools.count()
+
+
 def database(backend: str, workdir: Path, label: str) -> str:
     if backend == "sqlite":
         return f"sqlite:///{workdir / label}.db"
@@ -164,13 +171,13 @@ def cpu_seconds(pid: int) -> float:
 
 def run(backend: str, kind: str, matches: int, seconds: float, workdir: Path) -> tuple[float, float, float, int, float]:
     """(commands/s, p50 ms, p99 ms, commands, server CPU us per command) of one server."""
-    url = database(backend, workdir, "streams" if kind == STREAMS else kind)
+    url = database(backend, workdir, f"{kind.split()[0]}{next(_runs)}")  # each run on a new database
     duelhall = str(Path(sys.executable).parent / "duelhall")
-    command = (
-        [sys.executable, str(ROOT / "bench" / "bare_server.py"), "--database-url", url]
-        if kind == "bare"
-        else [duelhall, "serve", "--database-url", url, "--listen", "127.0.0.1:0"]
-    )
+    bare = [sys.executable, str(ROOT / "bench" / "bare_server.py"), "--database-url", url]
+    command = {
+        BARE: bare,
+        ENGINE: [*bare, "--engine"],
+    }.get(kind, [duelhall, "serve", "--database-url", url, "--listen", "127.0.0.1:0"])
     proc, address = start(command)
     try:
         before = cpu_seconds(proc.pid)
@@ -191,17 +198,9 @@ def main() -> None:
     parser.add_argument("--play-stream", action="store_true", help="compare Play streams with the unary path")
     args = parser.parse_args()
     backends = ("sqlite", "postgres") if args.backend == "both" else (args.backend,)
-    kinds = ("duelhall", STREAMS) if args.play_stream else ("bare", "duelhall")
-    table = Table(
-        "backend",
-        "server",
-        "commands",
-        "commands/s",
-        "p50 ms",
-        "p99 ms",
-        "server CPU us/command",
-        "of unary" if args.play_stream else "of ceiling",
-    )
+    kinds = ("duelhall", STREAMS) if args.play_stream else (BARE, ENGINE, "duelhall")
+    shares = ("of unary",) if args.play_stream else ("of bare", "of engine")
+    table = Table("backend", "server", "commands", "commands/s", "p50 ms", "p99 ms", "server CPU us/command", *shares)
     with tempfile.TemporaryDirectory() as tmp:
         for backend in backends:
             runs: dict[str, list[tuple[float, float, float, int, float]]] = {kind: [] for kind in kinds}
@@ -210,16 +209,9 @@ def main() -> None:
                     runs[kind].append(run(backend, kind, args.matches, args.seconds, Path(tmp)))
             medians = [sorted(runs[kind])[len(runs[kind]) // 2] for kind in kinds]
             for kind, (rate, p50, p99, count, cpu) in zip(kinds, medians, strict=True):
-                label = "bare (ceiling)" if kind == "bare" else kind
+                of = [f"{rate / ceiling[0]:.0%}" for ceiling in medians[: len(shares)]]
                 table.add_row(
-                    backend,
-                    label,
-                    f"{count:,}",
-                    f"{rate:,.0f}",
-                    f"{p50:.1f}",
-                    f"{p99:.1f}",
-                    f"{cpu:,.0f}",
-                    f"{rate / medians[0][0]:.0%}",
+                    backend, kind, f"{count:,}", f"{rate:,.0f}", f"{p50:.1f}", f"{p99:.1f}", f"{cpu:,.0f}", *of
                 )
     Console(width=120).print(table)
 
