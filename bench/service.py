@@ -200,7 +200,9 @@ def main() -> None:
     backends = ("sqlite", "postgres") if args.backend == "both" else (args.backend,)
     kinds = ("duelhall", STREAMS) if args.play_stream else (BARE, ENGINE, "duelhall")
     shares = ("of unary",) if args.play_stream else ("of bare", "of engine")
-    table = Table("backend", "server", "commands", "commands/s", "p50 ms", "p99 ms", "server CPU us/command", *shares)
+    table = Table(
+        "backend", "server", "commands", "commands/s", "runs", "p50 ms", "p99 ms", "server CPU us/command", *shares
+    )
     with tempfile.TemporaryDirectory() as tmp:
         for backend in backends:
             runs: dict[str, list[tuple[float, float, float, int, float]]] = {kind: [] for kind in kinds}
@@ -210,10 +212,11 @@ def main() -> None:
             medians = [sorted(runs[kind])[len(runs[kind]) // 2] for kind in kinds]
             for kind, (rate, p50, p99, count, cpu) in zip(kinds, medians, strict=True):
                 of = [f"{rate / ceiling[0]:.0%}" for ceiling in medians[: len(shares)]]
+                spread = " ".join(f"{run[0]:,.0f}" for run in runs[kind])  # each run's commands/s: the noise
                 table.add_row(
-                    backend, kind, f"{count:,}", f"{rate:,.0f}", f"{p50:.1f}", f"{p99:.1f}", f"{cpu:,.0f}", *of
+                    backend, kind, f"{count:,}", f"{rate:,.0f}", spread, f"{p50:.1f}", f"{p99:.1f}", f"{cpu:,.0f}", *of
                 )
-    Console(width=120).print(table)
+    Console(width=160).print(table)
 
 
 if __name__ == "__main__":
