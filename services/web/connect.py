@@ -36,6 +36,8 @@ _BUFFERED = 64
 """Stream messages a call may write ahead of the client reading them."""
 PREFIX = "/duelhall.v1."
 """Request paths of the Connect endpoints start with this (``/duelhall.v1.MatchService/GetView``)."""
+_COMPRESSED = 0x01
+"""The envelope flag of a compressed stream message."""
 MAX_REQUEST = 64 * 1024 * 1024
 """Replay files travel in requests; a long match's file is several megabytes."""
 
@@ -86,8 +88,12 @@ class CompactJson:
         return text.encode()
 
     def decode(self, data: bytes | bytearray, message_class: type[Message]) -> Message:
+        text = bytes(data)
+        # The JSON parser reads an array's elements as the fields of a message: `[]` was an empty request.
+        if not text.lstrip().startswith(b"{"):
+            raise ValueError("a request in JSON is an object")
         message = message_class()
-        json_format.Parse(bytes(data), message, ignore_unknown_fields=True)
+        json_format.Parse(text, message, ignore_unknown_fields=True)
         return message
 
 
@@ -133,13 +139,40 @@ class ConnectApp(ConnectASGIApplication[None]):
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         token = _method.set(str(scope.get("path", "")).lstrip("/"))
         try:
-            await super().__call__(scope, receive, send)
+            await super().__call__(scope, _uncompressed(scope, receive), send)
         finally:
             _method.reset(token)
 
     @property
     def path(self) -> str:
         return PREFIX.rstrip(".")
+
+
+def _uncompressed(scope: Any, receive: Any) -> Any:
+    """``receive``, refusing a stream whose first message is flagged compressed though the request names no
+    encoding: connectrpc answers that with ``internal``, which no client error may get."""
+    headers = dict(scope.get("headers") or ())
+    streaming = headers.get(b"content-type", b"").lower().startswith(b"application/connect+")
+    if (
+        scope.get("type") != "http"
+        or not streaming
+        or headers.get(b"connect-content-encoding", b"") not in (b"", b"identity")  # empty: identity too
+    ):
+        return receive
+    first = True
+
+    async def checked() -> Any:
+        nonlocal first
+        message = await receive()
+        body = message.get("body", b"")
+        if first and body:
+            first = False
+            if body[0] & _COMPRESSED:
+                error = "a message flagged compressed, with no Connect-Content-Encoding"
+                raise connect_error(malformed.refusal(_method.get(), error))
+        return message
+
+    return checked
 
 
 def _endpoint(method: Method) -> Any:

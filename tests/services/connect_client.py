@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import gzip
 import json
 import struct
 from collections.abc import AsyncIterator
@@ -13,6 +14,7 @@ from google.rpc import error_details_pb2
 
 MATCHES = "duelhall.v1.MatchService"
 RULESETS = "duelhall.v1.RulesetService"
+_COMPRESSED = 0x01
 _END_STREAM = 0x02
 
 
@@ -43,12 +45,24 @@ async def call(client: httpx.AsyncClient, service: str, method: str, body: dict[
 
 
 async def stream(
-    client: httpx.AsyncClient, service: str, method: str, body: dict[str, Any]
+    client: httpx.AsyncClient,
+    service: str,
+    method: str,
+    body: dict[str, Any],
+    flags: int = 0,
+    encoding: str | None = None,
 ) -> AsyncIterator[dict[str, Any]]:
-    """A server-streaming call: yields each message, raises ``ConnectFailure`` if the stream ends in error."""
+    """A server-streaming call: yields each message, raises ``ConnectFailure`` if the stream ends in error.
+
+    ``flags``: the request envelope's (``0x01``: compressed, gzipped when ``encoding`` is ``gzip``);
+    ``encoding``: the ``Connect-Content-Encoding`` header, none when None."""
     payload = json.dumps(body).encode()
-    envelope = struct.pack(">BI", 0, len(payload)) + payload
+    if flags & _COMPRESSED and encoding == "gzip":
+        payload = gzip.compress(payload)
+    envelope = struct.pack(">BI", flags, len(payload)) + payload
     headers = {"content-type": "application/connect+json", "connect-protocol-version": "1"}
+    if encoding is not None:
+        headers["connect-content-encoding"] = encoding
     async with client.stream("POST", f"/{service}/{method}", content=envelope, headers=headers) as response:
         assert response.status_code == 200, await response.aread()
         buffer = b""

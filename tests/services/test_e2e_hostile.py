@@ -22,7 +22,7 @@ from services.server import Running
 from services.tournament import decide
 from tests.services.client import create_match, error_reason
 from tests.services.conftest import ADMIN_TOKEN
-from tests.services.connect_client import MATCHES, failure
+from tests.services.connect_client import MATCHES, ConnectFailure, failure, stream
 from tests.services.test_e2e_errors import refused
 
 TWO = [pb.SeatSpec(name="ann"), pb.SeatSpec(name="bob")]
@@ -236,6 +236,8 @@ async def test_connect_bodies_that_do_not_parse_carry_the_grpc_reason(server: Ru
             (b'{"matchId": "\xff"}', "application/json"),
             (b'{"matchId": ', "application/json"),
             (b"null", "application/json"),
+            (b"[]", "application/json"),  # the JSON parser took it for an empty request
+            (b' "GetMatch"', "application/json"),
             (b'{"matchId": 5}', "application/json"),
             (b'{"minVersion": "abc"}', "application/json"),
             (b"\xff\xff\xff", "application/proto"),
@@ -244,3 +246,19 @@ async def test_connect_bodies_that_do_not_parse_carry_the_grpc_reason(server: Ru
             assert response.status_code == 400, body
             refusal = failure(response.json())
             assert (refusal.code, refusal.reason) == ("invalid_argument", "MALFORMED_REQUEST"), body
+
+
+async def test_a_connect_stream_flagged_compressed_without_an_encoding_is_malformed(server: Running) -> None:
+    """connectrpc answers a compressed message in an uncompressed stream ``internal``; it is the client's
+    mistake, refused as INVALID_ARGUMENT MALFORMED_REQUEST. A gzipped one that says so reaches the servicer."""
+    assert server.http is not None
+    watch = {"matchId": "0" * 32}
+    async with httpx.AsyncClient(base_url=server.http.address, timeout=30) as web:
+        for encoding in (None, "", "identity", "gzip"):
+            with pytest.raises(ConnectFailure) as refused:
+                async for _ in stream(web, MATCHES, "WatchMatch", watch, flags=0x01, encoding=encoding):
+                    pass
+            expected = (
+                ("not_found", "MATCH_NOT_FOUND") if encoding == "gzip" else ("invalid_argument", "MALFORMED_REQUEST")
+            )
+            assert (refused.value.code, refused.value.reason) == expected, encoding
