@@ -200,3 +200,14 @@ async def test_the_viewer_page_and_cross_origin_calls_are_served(web: httpx.Asyn
     assert preflight.status_code == 204 and preflight.headers["access-control-allow-origin"] == "*"
     response = await web.post(f"/{MATCHES}/GetMatch", json={"matchId": "nope"}, headers={"origin": "http://x"})
     assert response.headers["access-control-allow-origin"] == "*"
+
+
+async def test_unknown_fields_and_enum_names_are_ignored_unknown_numbers_refused(web: httpx.AsyncClient) -> None:
+    """A client built on a newer proto still talks to this server (docs/api.md): what it does not know of a
+    JSON request is ignored, as by other Connect servers; a number outside MatchStatus is refused as over gRPC."""
+    match_id, _, _ = await create(web)
+    viewed = await call(web, MATCHES, "GetView", {"matchId": match_id, "addedLater": {"x": 1}})
+    assert int(viewed["version"]) >= 1 and viewed["viewJson"]
+    listed = await call(web, MATCHES, "ListMatches", {"status": "MATCH_STATUS_ADDED_LATER"})
+    assert [m["matchId"] for m in listed["matches"]] == [match_id]
+    assert await refused(call(web, MATCHES, "ListMatches", {"status": 99})) == ("invalid_argument", "STATUS_UNKNOWN")
