@@ -1,4 +1,5 @@
-"""The ceilings for bench/service.py: the same proto and the same store append, with trivial validation.
+"""The ceilings for bench/service.py: the same proto and the same store append, with trivial validation or
+with the rules alone.
 
 It keeps a version per match in memory, checks that a command is a JSON object with a type, and appends two
 events through the real event store. Every match lasts ``--match-length`` commands, or until a concede.
@@ -24,12 +25,12 @@ import grpc
 import msgspec
 
 from engine import registry
-from engine.contract import Ruleset
 from engine.errors import Rejected
 from engine.match import Match, create, decide, encode, fold, type_tag
 from eventstore import AsyncEventStore, CommandRecord, NewEvent, migrate, open_store
 from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
+from services.hot import seen
 
 LEGAL = ['{"type":"engage"}', '{"type":"pass"}']
 
@@ -175,7 +176,7 @@ class EngineMatches(pb_grpc.MatchServiceServicer):
             pb.Event(
                 version=match.version + 1 + offset,
                 type=event.type,
-                data_json=_seen(ruleset, engine_event, event.data, seat).decode(),
+                data_json=seen(ruleset, seat, event.type, engine_event, event.data).decode(),
                 actor=str(seat),
                 recorded_at=recorded_at,
             )
@@ -184,12 +185,6 @@ class EngineMatches(pb_grpc.MatchServiceServicer):
         return pb.SubmitCommandResponse(
             events=events, version=decided.match.version, to_act=ruleset.to_act(decided.match.state)
         )
-
-
-def _seen(ruleset: Ruleset, event: object, data: bytes, seat: int) -> bytes:
-    """The event's JSON as the seat sees it: encoded again only when something is hidden, as the real server does."""
-    shown = ruleset.redact(event, seat)
-    return data if shown is event else encode(shown)
 
 
 async def main() -> None:
