@@ -25,6 +25,8 @@ from services.server import Running
 from tests.services.client import Created, create_match, play_random
 
 DUELHALL = Path(sys.executable).parent / "duelhall"
+PAGE_STEPS = 200
+"""ViewReplay steps per page: a step holds a whole view, a few kilobytes."""
 
 
 async def ended_match(
@@ -70,7 +72,15 @@ async def catalog(rulesets: pb_grpc.RulesetServiceStub, ruleset: str) -> dict[st
 
 
 async def views(matches: pb_grpc.MatchServiceStub, match_id: str, seat: int) -> list[pb.ReplayStep]:
-    return list((await matches.ViewReplay(pb.ViewReplayRequest(match_id=match_id, seat=seat))).steps)
+    """Every step, in pages: a long random match's whole answer passes the 4 MiB a client takes by default."""
+    steps: list[pb.ReplayStep] = []
+    page = pb.ViewReplayRequest(match_id=match_id, seat=seat, max_steps=PAGE_STEPS)
+    while True:
+        answer = await matches.ViewReplay(page)
+        steps += answer.steps
+        if not answer.next_version:
+            return steps
+        page.from_version = answer.next_version
 
 
 async def open_match(page: Page, server: Running, match_id: str) -> None:
