@@ -88,6 +88,20 @@ def _identity(path: str) -> tuple[int, int] | None:
     return found.st_dev, found.st_ino
 
 
+@contextmanager
+def immediate(connection: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+    """A write transaction holding SQLite's write lock from its first statement (BEGIN IMMEDIATE): committed
+    when the block ends, rolled back when it raises."""
+    connection.execute("BEGIN IMMEDIATE")
+    try:
+        yield connection
+        connection.execute("COMMIT")
+    except BaseException:
+        if connection.in_transaction:
+            connection.execute("ROLLBACK")
+        raise
+
+
 class SqliteRunner:
     """Runs compiled statements on one connection (``SyncRunner``); a write outside a transaction block
     is its own transaction."""
@@ -105,17 +119,10 @@ class SqliteRunner:
 
     @_translated
     def write_many(self, writes: Writes, /) -> None:
-        """Every write in one transaction (``BEGIN IMMEDIATE``, as an append's): all of them or none."""
-        connection = self.connection
-        connection.execute("BEGIN IMMEDIATE")
-        try:
+        """Every write in one transaction (as an append's): all of them or none."""
+        with immediate(self.connection) as connection:
             for statement, values in writes:
                 connection.executemany(statement.text, [statement.args(**each) for each in values])
-            connection.execute("COMMIT")
-        except BaseException:
-            if connection.in_transaction:
-                connection.execute("ROLLBACK")
-            raise
 
     def one(self, statement: Sql, **values: Any) -> Any:
         return self.connection.execute(statement.text, statement.args(**values)).fetchone()
@@ -199,17 +206,10 @@ class SyncSqliteStore:
 
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
-        """A write transaction holding SQLite's write lock from its first statement (BEGIN IMMEDIATE)."""
-        connection = self._connection
-        connection.execute("BEGIN IMMEDIATE")
-        try:
+        """An append's transaction, refused once the file it writes is gone (``_check_file``)."""
+        with immediate(self._connection) as connection:
             self._check_file()
             yield connection
-            connection.execute("COMMIT")
-        except BaseException:
-            if connection.in_transaction:
-                connection.execute("ROLLBACK")
-            raise
 
     def _check_file(self) -> None:
         """Refuse to write once the path no longer names the file opened: SQLite goes on writing to a deleted

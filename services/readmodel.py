@@ -12,6 +12,7 @@ forward: running, then ended; a match's ruleset, labels and position never chang
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
@@ -206,26 +207,26 @@ class ReadModel:
     async def index_running(self) -> int:
         """Writes ``matches_running`` from ``matches_newest`` (a list made before that table existed); returns
         how many running matches it found."""
-        count = 0
-        cursor = None
-        while batch := await self._store.rows.list(NEWEST, after_key=cursor, limit=500):
-            changes = [(RUNNING_INDEX, key, data) for key, data in batch if _decoder.decode(data).status == RUNNING]
-            await self._store.rows.write(changes)
-            count += len(changes)
-            cursor = batch[-1][0]
-        return count
+        return await self._index(
+            lambda key, data: [(RUNNING_INDEX, key, data)] if _decoder.decode(data).status == RUNNING else []
+        )
 
     async def index_filters(self) -> int:
         """Writes ``matches_ruleset`` and ``matches_label`` from ``matches_newest`` (a list made before those
         tables existed), a transaction per page of rows; returns how many matches it indexed."""
+        return await self._index(
+            lambda key, data: [(table, entry, data) for table, entry in _filtered(_decoder.decode(data), key)]
+        )
+
+    async def _index(self, entries: Callable[[str, bytes], list[RowChange]]) -> int:
+        """Writes the ``entries`` of every row of ``matches_newest`` (by its order key and JSON), a transaction
+        per page of rows; returns how many rows had any."""
         count = 0
         cursor = None
         while batch := await self._store.rows.list(NEWEST, after_key=cursor, limit=500):
-            changes: list[RowChange] = [
-                (table, entry, data) for key, data in batch for table, entry in _filtered(_decoder.decode(data), key)
-            ]
-            await self._store.rows.write(changes)
-            count += len(batch)
+            written = [entries(key, data) for key, data in batch]
+            await self._store.rows.write([change for changes in written for change in changes])
+            count += sum(1 for changes in written if changes)
             cursor = batch[-1][0]
         return count
 
