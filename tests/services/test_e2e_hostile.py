@@ -54,25 +54,26 @@ async def test_names_labels_and_request_ids_are_bounded(matches: pb_grpc.MatchSe
     assert len((await matches.ListMatches(pb.ListMatchesRequest())).matches) == 1
 
 
+INVALID = grpc.StatusCode.INVALID_ARGUMENT
+
+
+def tournament(**fields: object) -> tpb.CreateTournamentRequest:
+    """A Swiss card_monsters cup, with ``fields`` in place of the defaults."""
+    asked = {"admin_token": ADMIN_TOKEN, "name": "cup", "ruleset": "card_monsters", "format": "swiss"}
+    return tpb.CreateTournamentRequest(**(asked | fields), tiebreak="mtg")
+
+
 async def test_a_player_name_a_match_would_refuse_is_refused_at_registration(channel: grpc.aio.Channel) -> None:
     tournaments = tpb_grpc.TournamentServiceStub(channel)
-    created = await tournaments.CreateTournament(
-        tpb.CreateTournamentRequest(
-            admin_token=ADMIN_TOKEN, name="cup", ruleset="card_monsters", format="swiss", tiebreak="mtg"
-        )
-    )
+    created = await tournaments.CreateTournament(tournament())
     register = tpb.RegisterRequest(admin_token=ADMIN_TOKEN, tournament_id=created.tournament_id, player="p" * 101)
-    assert await refused(tournaments.Register(register)) == (grpc.StatusCode.INVALID_ARGUMENT, "PLAYER_NAME_INVALID")
+    assert await refused(tournaments.Register(register)) == (INVALID, "PLAYER_NAME_INVALID")
 
 
 async def test_tournament_rounds_cut_seed_and_audit_texts_are_bounded(channel: grpc.aio.Channel) -> None:
     """2^31 rounds, a megabyte seed hashed at every draw, a megabyte why that every read of the stream repeats:
     refused up front, while the largest sensible values pass."""
     tournaments = tpb_grpc.TournamentServiceStub(channel)
-
-    def create(**fields: object) -> tpb.CreateTournamentRequest:
-        asked = {"admin_token": ADMIN_TOKEN, "name": "cup", "ruleset": "card_monsters", "format": "swiss"}
-        return tpb.CreateTournamentRequest(**(asked | fields), tiebreak="mtg")
 
     for fields, reason in [
         ({"rounds": 2**31 - 1}, "ROUNDS_INVALID"),
@@ -84,12 +85,9 @@ async def test_tournament_rounds_cut_seed_and_audit_texts_are_bounded(channel: g
         ({"seed_hex": "ab" * 33}, "SEED_INVALID"),
         ({"seed_hex": "ab" * (1 << 20)}, "SEED_INVALID"),
     ]:
-        assert await refused(tournaments.CreateTournament(create(**fields))) == (
-            grpc.StatusCode.INVALID_ARGUMENT,
-            reason,
-        ), fields
-    await tournaments.CreateTournament(create(rounds=64, format="round_robin"))
-    tid = (await tournaments.CreateTournament(create(rounds=64, cut=256, seed_hex="ab" * 32))).tournament_id
+        assert await refused(tournaments.CreateTournament(tournament(**fields))) == (INVALID, reason), fields
+    await tournaments.CreateTournament(tournament(rounds=64, format="round_robin"))
+    tid = (await tournaments.CreateTournament(tournament(rounds=64, cut=256, seed_hex="ab" * 32))).tournament_id
     for player in ("ann", "bob", "cat", "dan"):
         await tournaments.Register(tpb.RegisterRequest(admin_token=ADMIN_TOKEN, tournament_id=tid, player=player))
     await tournaments.Start(tpb.OrganiserRequest(admin_token=ADMIN_TOKEN, tournament_id=tid))
@@ -125,10 +123,6 @@ async def test_tournament_round_minutes_seed_text_and_registrations_are_bounded(
     largest sensible values pass."""
     tournaments = tpb_grpc.TournamentServiceStub(channel)
 
-    def create(**fields: object) -> tpb.CreateTournamentRequest:
-        asked = {"admin_token": ADMIN_TOKEN, "name": "cup", "ruleset": "card_monsters", "format": "swiss"}
-        return tpb.CreateTournamentRequest(**(asked | fields), tiebreak="mtg")
-
     for fields, reason in [
         ({"round_minutes": 2**31 - 1}, "ROUNDS_INVALID"),
         ({"round_minutes": 1441}, "ROUNDS_INVALID"),
@@ -138,11 +132,8 @@ async def test_tournament_round_minutes_seed_text_and_registrations_are_bounded(
         ({"seed_hex": "  "}, "SEED_INVALID"),
         ({"seed_hex": "+b" + "ab" * 31}, "SEED_INVALID"),
     ]:
-        assert await refused(tournaments.CreateTournament(create(**fields))) == (
-            grpc.StatusCode.INVALID_ARGUMENT,
-            reason,
-        ), fields
-    created = await tournaments.CreateTournament(create(round_minutes=1440, seed_hex="aB" * 32))
+        assert await refused(tournaments.CreateTournament(tournament(**fields))) == (INVALID, reason), fields
+    created = await tournaments.CreateTournament(tournament(round_minutes=1440, seed_hex="aB" * 32))
     assert (created.round_minutes, created.seed_hex) == (1440, "ab" * 32)
     monkeypatch.setattr(decide, "MAX_PLAYERS", 3)
     tid = created.tournament_id

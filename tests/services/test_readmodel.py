@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -31,9 +32,8 @@ from tests.eventstore.conftest import run_sql
 AT = datetime(2026, 12, 1, tzinfo=UTC)
 
 
-@pytest.fixture
-async def rows(tmp_path: Path) -> AsyncIterator[ReadModel]:
-    url = f"sqlite:///{tmp_path / 'rows.db'}"
+@contextlib.asynccontextmanager
+async def read_model(url: str) -> AsyncIterator[ReadModel]:
     migrate(url)
     store: AsyncEventStore = await open_store(url)
     try:
@@ -43,14 +43,16 @@ async def rows(tmp_path: Path) -> AsyncIterator[ReadModel]:
 
 
 @pytest.fixture
+async def rows(tmp_path: Path) -> AsyncIterator[ReadModel]:
+    async with read_model(f"sqlite:///{tmp_path / 'rows.db'}") as found:
+        yield found
+
+
+@pytest.fixture
 async def model(database_url: str) -> AsyncIterator[ReadModel]:
     """A read model on each backend (SQLite and PostgreSQL)."""
-    migrate(database_url)
-    store: AsyncEventStore = await open_store(database_url)
-    try:
-        yield ReadModel(store)
-    finally:
-        await store.close()
+    async with read_model(database_url) as found:
+        yield found
 
 
 def reading(store: AsyncEventStore, monkeypatch: pytest.MonkeyPatch) -> list[MatchRow]:

@@ -22,20 +22,27 @@ HOSTILE = ["<img src=x onerror=alert(1)>", "W" * 100, "</script><script>alert(2)
 """Seat names (printable, up to 100 characters) a client may choose."""
 
 
+async def shown_at_the_end(
+    page: Page, server: Running, matches: pb_grpc.MatchServiceStub, ruleset: str, names: list[str], seat: int
+) -> None:
+    """A match of seats with these names, played to its end by random bots, opened as ``seat`` at its last step."""
+    reply = await matches.CreateMatch(
+        pb.CreateMatchRequest(ruleset=ruleset, seats=[pb.SeatSpec(name=name) for name in names])
+    )
+    tokens = [t.token for t in sorted(reply.tokens, key=lambda t: t.seat)]
+    await play_random(matches, Created(reply.match.match_id, tokens, reply.match.version), seed=3)
+    await open_match(page, server, reply.match.match_id)
+    await choose_seat(page, seat)
+    await page.keyboard.press("End")
+    await page.wait_for_selector("#outcome h2")
+
+
 async def test_hostile_seat_names_are_drawn_as_text_and_do_not_widen_the_page(
     page: Page, web_server: Running, matches: pb_grpc.MatchServiceStub
 ) -> None:
     dialogs: list[str] = []
     page.on("dialog", lambda dialog: dialogs.append(dialog.message))
-    reply = await matches.CreateMatch(
-        pb.CreateMatchRequest(ruleset="aq", seats=[pb.SeatSpec(name=name) for name in HOSTILE])
-    )
-    tokens = [t.token for t in sorted(reply.tokens, key=lambda t: t.seat)]
-    await play_random(matches, Created(reply.match.match_id, tokens, reply.match.version), seed=3)
-    await open_match(page, web_server, reply.match.match_id)
-    await choose_seat(page, 1)
-    await page.keyboard.press("End")
-    await page.wait_for_selector("#outcome h2")
+    await shown_at_the_end(page, web_server, matches, "aq", HOSTILE, seat=1)
     assert HOSTILE[0] in await page.inner_text("#match")
     assert HOSTILE[2] in await page.inner_text("#board .seat[data-seat='2'] h2")
     assert await page.locator("img, script:not([src])").count() == 0
@@ -58,15 +65,7 @@ async def test_right_to_left_seat_names_do_not_reorder_the_text_around_them(
     """Unisolated, a right-to-left name carries the digits and punctuation after it into its own run ("0=NAME, 1=..."
     drawn with that "1" left of the name): every name is in a <bdi>, or in an <option>, which holds only text,
     between U+2068 and U+2069 (what <bdi> does)."""
-    reply = await matches.CreateMatch(
-        pb.CreateMatchRequest(ruleset="card_monsters", seats=[pb.SeatSpec(name=name) for name in RIGHT_TO_LEFT])
-    )
-    tokens = [t.token for t in sorted(reply.tokens, key=lambda t: t.seat)]
-    await play_random(matches, Created(reply.match.match_id, tokens, reply.match.version), seed=3)
-    await open_match(page, web_server, reply.match.match_id)
-    await choose_seat(page, 0)
-    await page.keyboard.press("End")
-    await page.wait_for_selector("#outcome h2")
+    await shown_at_the_end(page, web_server, matches, "card_monsters", RIGHT_TO_LEFT, seat=0)
     shown, unisolated = await page.evaluate(
         """(names) => {
         const shown = [], unisolated = [];
