@@ -7,6 +7,7 @@ Both take the async store; the CLI runs them with ``asyncio.run``.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
 
 import msgspec
@@ -132,8 +133,11 @@ async def export(store: AsyncEventStore, match_id: str, include_seed: bool) -> b
 
 
 async def import_(store: AsyncEventStore, data: bytes) -> tuple[str, bool]:
-    """(match id, imported); False when the same match was already stored."""
-    replay = verified(data)
+    """(match id, imported); False when the same match was already stored.
+
+    The replay is checked on a thread: re-executing a long one takes about a second per 16 MiB, which on the
+    event loop would stall every other call of the process."""
+    replay = await asyncio.to_thread(verified, data)
     version = await store.last_version(replay.match_id)
     if version:
         last = await store.read_stream(replay.match_id, version, version)

@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
+import threading
+
 import grpc
 import pytest
 
+from replays import storage
+from replays.verify import Verdict, verify_bytes
+from services import servicers
 from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
 from services.server import ServerConfig, create_server
@@ -63,3 +69,30 @@ async def test_a_tampered_replay_is_refused_naming_the_version(matches: pb_grpc.
     assert tampered != replay
     verdict = await matches.VerifyReplay(pb.VerifyReplayRequest(replay=tampered))
     assert not verdict.ok and verdict.failure.check == "chain" and verdict.failure.version > 1
+
+
+@pytest.mark.parametrize("method", ["VerifyReplay", "ImportReplay"])
+async def test_other_calls_are_answered_while_a_replay_is_checked(
+    matches: pb_grpc.MatchServiceStub, monkeypatch: pytest.MonkeyPatch, method: str
+) -> None:
+    """A long replay takes seconds to re-execute: checked on the event loop, it would stall every match."""
+    created = await create_match(matches)
+    await play_random(matches, created, seed=5)
+    replay = (await matches.ExportReplay(pb.ExportReplayRequest(match_id=created.match_id))).replay
+    answered = threading.Event()
+
+    def checked_once_answered(data: bytes) -> Verdict:
+        # Waits for the call below; on the event loop it would wait in vain, the call unanswered.
+        assert answered.wait(30), "no other call was answered while the replay was checked"
+        return verify_bytes(data)
+
+    monkeypatch.setattr(servicers, "verify_bytes", checked_once_answered)
+    monkeypatch.setattr(storage, "verify_bytes", checked_once_answered)
+    call = getattr(matches, method)
+    request = pb.VerifyReplayRequest if method == "VerifyReplay" else pb.ImportReplayRequest
+    checking = asyncio.ensure_future(call(request(replay=replay)))
+    other = await matches.GetMatch(pb.GetMatchRequest(match_id=created.match_id))
+    answered.set()
+    assert other.status == pb.MATCH_STATUS_ENDED
+    reply = await checking
+    assert reply.ok if method == "VerifyReplay" else (reply.match_id, reply.imported) == (created.match_id, False)
