@@ -1,4 +1,4 @@
-"""A match as events: the ruleset-agnostic ``MatchCreated`` head, creation, folding and deciding.
+"""A match as events: the ruleset-agnostic first event ``MatchCreated``, creation, folding and deciding.
 
 Every stream starts with ``MatchCreated`` (ARCHITECTURE.md), then the ruleset's setup events in the same append.
 ``v``, the RNG stream key of a command, is the version of the first event the command appends.
@@ -21,7 +21,7 @@ S = TypeVar("S")
 
 
 class MatchCreated(msgspec.Struct, frozen=True, tag_field="type", tag=MATCH_CREATED):
-    """The public head of every match stream; ``config`` is the ruleset's public configuration."""
+    """The first event of every match stream, public; ``config`` is the ruleset's public configuration."""
 
     ruleset: str
     version: int
@@ -32,7 +32,7 @@ class MatchCreated(msgspec.Struct, frozen=True, tag_field="type", tag=MATCH_CREA
 
 
 class Match(msgspec.Struct, frozen=True):
-    """A folded match: its head, the ruleset state and the stream version it reflects."""
+    """A folded match: its ``created`` event, the ruleset state and the stream version it reflects."""
 
     created: MatchCreated
     config: Any
@@ -63,7 +63,7 @@ def create(ruleset: Ruleset, config_data: Any, seat_names: Sequence[str], seed: 
 
 
 def start(ruleset: Ruleset, created: MatchCreated) -> Match:
-    """The match right after its head event, before any setup event."""
+    """The match right after its ``MatchCreated`` event, before any setup event."""
     config: Any = msgspec.convert(created.config, ruleset.Config)
     return Match(created=created, config=config, state=ruleset.initial(config), version=1)
 

@@ -150,29 +150,29 @@ def resolve_activation(tape: Tape[State, Event], act: Activation) -> None:
         tape.emit(CardSentToGraveyard(act.seat, "spell_trap", act.slot, act.instance, act.card_id, owner, "resolved"))
 
 
-def resolve_trigger_head(tape: Tape[State, Event]) -> None:
-    """§8.9: resolve the queue's head, or ask its seat for a target; no candidates means it fizzles."""
-    head = tape.state.queue[0]
-    spec = TRIGGERS[(head.card_id, head.trigger)]
+def resolve_first_trigger(tape: Tape[State, Event]) -> None:
+    """§8.9: resolve the first queued trigger, or ask its seat for a target; no candidates means it fizzles."""
+    queued = tape.state.queue[0]
+    spec = TRIGGERS[(queued.card_id, queued.trigger)]
     if spec.target is None:
-        run_steps(tape, Context(head.seat, head.instance), spec.steps)
+        run_steps(tape, Context(queued.seat, queued.instance), spec.steps)
         if not tape.state.ended:
-            tape.emit(EffectResolved(head.seat, head.instance, head.card_id, head.trigger, None, False))
+            tape.emit(EffectResolved(queued.seat, queued.instance, queued.card_id, queued.trigger, None, False))
         return
-    refs = candidates(tape.state, head.seat, spec.target, head.instance)
+    refs = candidates(tape.state, queued.seat, spec.target, queued.instance)
     if not refs:
-        tape.emit(EffectResolved(head.seat, head.instance, head.card_id, head.trigger, None, True))
+        tape.emit(EffectResolved(queued.seat, queued.instance, queued.card_id, queued.trigger, None, True))
         return
-    details = Details(source=head.instance, card_id=head.card_id, trigger=head.trigger, candidates=tuple(refs))
-    request(tape, head.seat, "select_target", details)
+    details = Details(source=queued.instance, card_id=queued.card_id, trigger=queued.trigger, candidates=tuple(refs))
+    request(tape, queued.seat, "select_target", details)
 
 
-def resolve_chosen(tape: Tape[State, Event], head: QueuedTrigger, target: TargetRef) -> None:
+def resolve_chosen(tape: Tape[State, Event], queued: QueuedTrigger, target: TargetRef) -> None:
     """§8.9 ``choose_target``: the trigger's steps on the chosen target, then ``EffectResolved``."""
-    spec = TRIGGERS[(head.card_id, head.trigger)]
-    run_steps(tape, Context(head.seat, head.instance, target), spec.steps)
+    spec = TRIGGERS[(queued.card_id, queued.trigger)]
+    run_steps(tape, Context(queued.seat, queued.instance, target), spec.steps)
     if not tape.state.ended:
-        tape.emit(EffectResolved(head.seat, head.instance, head.card_id, head.trigger, target, False))
+        tape.emit(EffectResolved(queued.seat, queued.instance, queued.card_id, queued.trigger, target, False))
 
 
 def run_steps(tape: Tape[State, Event], ctx: Context, steps: tuple[Step, ...]) -> None:

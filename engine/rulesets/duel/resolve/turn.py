@@ -8,7 +8,7 @@ from engine.rulesets.duel.model.events import AttackEnded, Event, PhaseChanged, 
 from engine.rulesets.duel.model.state import MAIN_PHASES, OPEN_PHASES, Details, State
 from engine.rulesets.duel.resolve.battle import attack_continuation
 from engine.rulesets.duel.resolve.decisions import request
-from engine.rulesets.duel.resolve.effects import Context, resolve_trigger_head, run_steps
+from engine.rulesets.duel.resolve.effects import Context, resolve_first_trigger, run_steps
 from engine.rulesets.duel.resolve.end import check_end, draw
 from engine.tape import Tape
 
@@ -24,7 +24,7 @@ def settle(tape: Tape[State, Event]) -> None:
             return
         attack = state.attack
         if state.queue:
-            resolve_trigger_head(tape)
+            resolve_first_trigger(tape)
         elif attack is not None and attack.stage == "responded":
             attack_continuation(tape)
         elif attack is not None and attack.stage == "damage_done":
