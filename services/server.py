@@ -16,6 +16,7 @@ from grpc_reflection.v1alpha import reflection
 from eventstore import migrate, open_store
 from eventstore.urls import is_shared, redacted
 from services import wire
+from services.claim import Claim, claim
 from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
 from services.clock import Clock
@@ -96,6 +97,8 @@ class Running:
         self.health, self.tournaments = health, tournaments
         self.observer, self.metrics, self.metrics_listener = observer, metrics, listener
         self.http = http
+        self.claim: Claim | None = None
+        """This server's claim on its SQLite file, released last."""
 
     async def stop(self, grace: float | None = 2.0, drain: float = 0.0) -> None:
         """Health NOT_SERVING; ``drain`` seconds of serving on (load balancers move away); then new calls and
@@ -125,6 +128,8 @@ class Running:
         await self.store.close()
         if self.metrics_listener is not None:
             self.metrics_listener.close()
+        if self.claim is not None:
+            self.claim.release()
 
 
 class ListenError(ValueError):
@@ -148,17 +153,24 @@ async def create_server(config: ServerConfig, clock: Clock | None = None, replay
     events before the server answers. ``replay``: a replay file the HTTP port offers the viewer page at
     ``/replay.json`` (``duelhall view``). The HTTP port is bound first, so a taken one stops the start before
     anything is opened. The gRPC port is bound exclusively (no SO_REUSEPORT): a second server on a taken port
-    is refused with ``ListenError`` instead of silently sharing the port's clients with the first.
+    is refused with ``ListenError`` instead of silently sharing the port's clients with the first. Likewise a
+    second server on a SQLite file another one serves is refused with ``DatabaseInUse`` (``services/claim.py``).
     """
     if config.listen is not None:
         listen_address(config.listen)
     http = None if config.http is None else HttpListener(config.http, config.tls)
+    held = None
     try:
-        return await _start(config, clock, replay, http)
+        held = claim(config.database_url)
+        running = await _start(config, clock, replay, http)
     except BaseException:
+        if held is not None:
+            held.release()
         if http is not None:
             await http.stop()
         raise
+    running.claim = held
+    return running
 
 
 async def _start(config: ServerConfig, clock: Clock | None, replay: bytes | None, http: HttpListener | None) -> Running:

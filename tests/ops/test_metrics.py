@@ -9,12 +9,14 @@ from pathlib import Path
 import grpc
 import pytest
 
+from eventstore import open_store
 from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
+from services.manager import MatchManager
 from services.server import Running, ServerConfig, create_server
+from services.tokens import SeatToken
 from tests.services.client import create_match, error_reason, play_random
 from tests.services.clock import ManualClock
-from tests.services.instances import two_instances
 from tests.services.test_e2e_play import command, read, start, until_turn
 
 
@@ -70,26 +72,34 @@ async def test_commands_over_play_streams_are_counted_like_submitted_ones(
     assert refused == "UNKNOWN_COMMAND"
 
 
-async def test_a_stale_instance_counts_its_conflict(tmp_path: Path) -> None:
-    # Embedded SQLite servers do not follow each other's appends until someone watches: the second stays stale.
+async def test_a_stale_copy_counts_its_conflict(tmp_path: Path) -> None:
+    # Another writer of the file (a script on the store, ``selfplay --database-url``) leaves the server's copy
+    # of the match behind: its append meets a newer version.
     url = f"sqlite:///{tmp_path / 'shared.db'}"
-    async with two_instances(url) as (first, second, stubs):
-        created = await create_match(stubs[0])
-        seat = (await stubs[1].GetView(pb.GetViewRequest(match_id=created.match_id))).to_act[0]
-        for stub, command_id in zip(stubs, ("on-first", "on-second"), strict=True):
+    server = await create_server(ServerConfig(database_url=url, listen="127.0.0.1:0"))
+    try:
+        async with grpc.aio.insecure_channel(f"127.0.0.1:{server.port}") as channel:
+            stub = pb_grpc.MatchServiceStub(channel)
+            created = await create_match(stub)
+            seat = (await stub.GetView(pb.GetViewRequest(match_id=created.match_id))).to_act[0]
+            engage = b'{"type": "engage"}'
+            other = await open_store(url)
             try:
-                await stub.SubmitCommand(
-                    pb.SubmitCommandRequest(
-                        match_id=created.match_id,
-                        token=created.tokens[seat],
-                        command_json='{"type": "engage"}',
-                        command_id=command_id,
-                    )
+                await MatchManager(other).submit(created.match_id, SeatToken(created.tokens[seat]), engage, "elsewhere")
+            finally:
+                await other.close()
+            with pytest.raises(grpc.aio.AioRpcError) as refused:
+                request = pb.SubmitCommandRequest(
+                    match_id=created.match_id,
+                    token=created.tokens[seat],
+                    command_json=engage.decode(),
+                    command_id="here",
                 )
-            except grpc.aio.AioRpcError as exc:
-                assert exc.code() == grpc.StatusCode.FAILED_PRECONDITION
-        assert value(second, "duelhall_conflicts_total", kind="version") == 1
-        assert value(first, "duelhall_conflicts_total", kind="version") == 0
+                await stub.SubmitCommand(request)
+        assert refused.value.code() == grpc.StatusCode.FAILED_PRECONDITION  # caught up: the turn has passed
+        assert value(server, "duelhall_conflicts_total", kind="version") == 1
+    finally:
+        await server.stop(0)
 
 
 async def test_the_listener_serves_the_registry(tmp_path: Path) -> None:

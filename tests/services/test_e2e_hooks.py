@@ -11,6 +11,7 @@ import pytest
 from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
 from services.server import Running, ServerConfig, create_server
+from tests.postgres import throwaway_database
 from tests.services.client import Created, error_reason, play_random
 
 
@@ -55,7 +56,13 @@ async def test_a_request_id_reused_for_a_different_match_is_refused(matches: pb_
     assert error_reason(refused.value) == "REQUEST_ID_REUSED"
 
 
-async def test_instances_sharing_a_database_create_one_match_per_request_id(database_url: str) -> None:
+@pytest.mark.postgres
+async def test_instances_sharing_a_database_create_one_match_per_request_id() -> None:
+    with throwaway_database("duelhall_hooks") as url:
+        await _one_match_per_request_id(url)
+
+
+async def _one_match_per_request_id(database_url: str) -> None:
     servers = [await create_server(ServerConfig(database_url=database_url, listen="127.0.0.1:0")) for _ in range(2)]
     try:
         async with (
