@@ -9,7 +9,7 @@ repeats one. Labels are read from the match's creation command, stored in the sa
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import datetime
 
 import msgspec
@@ -95,15 +95,20 @@ async def changes(
     from_position: int,
     labels: dict[str, str] | None = None,
     kinds: tuple[str, ...] = (CREATED, ENDED),
+    passed: Callable[[int], Awaitable[None]] | None = None,
 ) -> AsyncIterator[Change]:
-    """Every lifecycle change of ``kinds`` at a position >= ``from_position``: the stored ones, then live ones."""
+    """Every lifecycle change of ``kinds`` at a position >= ``from_position``: the stored ones, then live ones.
+
+    ``passed`` is awaited with each event's position once the consumer is done with everything up to it (the
+    change there, if any, handled): a consumer's progress, which changes alone would show only at changes."""
     async for recorded in store.subscribe(max(from_position, 1), linger=LINGER):
         # A creation's labels cost a read of its command: none for a follower of ends alone.
-        if CREATED not in kinds and recorded.type == MATCH_CREATED:
-            continue
-        change = await change_of(store, recorded)
-        if change is not None and has_labels(change.labels, labels):
-            yield change
+        if CREATED in kinds or recorded.type != MATCH_CREATED:
+            change = await change_of(store, recorded)
+            if change is not None and change.kind in kinds and has_labels(change.labels, labels):
+                yield change
+        if passed is not None:
+            await passed(recorded.position)
 
 
 async def change_of(store: AsyncEventStore, recorded: RecordedEvent) -> Change | None:

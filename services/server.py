@@ -16,9 +16,9 @@ from grpc_reflection.v1alpha import reflection
 from eventstore import migrate, open_store
 from eventstore.urls import is_shared, redacted
 from services import wire
-from services.claim import Claim, claim
 from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
+from services.claim import Claim, claim
 from services.clock import Clock
 from services.logs import fields
 from services.malformed import GuardedRegistration

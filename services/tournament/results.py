@@ -31,6 +31,9 @@ CHECKPOINTS = "tournament_results"
 CHECKPOINT_KEY = "position"
 RETRY_SECONDS = 1.0
 """After an unexpected failure (the database gone a moment), resume from the checkpoint this much later."""
+CHECKPOINT_EVERY = 1000
+"""Events read without a tournament's match ending before the checkpoint moves anyway: a restart reads at most
+these again, not every event since the last tournament game."""
 
 
 class Results:
@@ -40,6 +43,11 @@ class Results:
         self._store = store
         self._tournaments = tournaments
         self._task: asyncio.Task[None] | None = None
+        self._read = 0
+        """The position up to which every lifecycle change is handled, as far as this process knows."""
+        self._saved = 0
+        """The checkpoint as last stored."""
+        self._waiters: list[tuple[int, asyncio.Future[None]]] = []
 
     async def start(self) -> None:
         self._task = asyncio.create_task(self._run())
@@ -66,16 +74,46 @@ class Results:
             else:
                 return
 
+    async def caught_up(self, position: int, timeout: float) -> bool:
+        """Returns once every match that ended at or before ``position`` is counted (or refused); False if that
+        took more than ``timeout`` seconds (a long catch-up, a store outage)."""
+        if self._read >= position:
+            return True
+        waiter = asyncio.get_running_loop().create_future()
+        self._waiters.append((position, waiter))
+        try:
+            await asyncio.wait_for(waiter, timeout)
+        except TimeoutError:
+            return False
+        finally:
+            self._waiters.remove((position, waiter))
+        return True
+
     async def _follow(self) -> None:
         """Until the store closes: each change handled, then the checkpoint moved past it."""
-        async for change in lifecycle.changes(self._store, await self.checkpoint() + 1, kinds=(lifecycle.ENDED,)):
+        self._saved = await self.checkpoint()
+        self._read = self._saved  # this run re-handles what follows the checkpoint
+        ended = (lifecycle.ENDED,)
+        async for change in lifecycle.changes(self._store, self._saved + 1, kinds=ended, passed=self._passed):
             if "tournament" not in change.labels:
                 continue
             try:
                 await self.handle(change)
             except ServiceError as exc:
                 log.warning("match %s not counted: %s", change.match_id, exc.message)
-            await self._store.rows.put(CHECKPOINTS, CHECKPOINT_KEY, str(change.position).encode())
+            await self._save(change.position)
+
+    async def _passed(self, position: int) -> None:
+        if position - self._saved >= CHECKPOINT_EVERY:
+            await self._save(position)
+        self._read = max(self._read, position)
+        for target, waiter in self._waiters:
+            if target <= position and not waiter.done():
+                waiter.set_result(None)
+
+    async def _save(self, position: int) -> None:
+        await self._store.rows.put(CHECKPOINTS, CHECKPOINT_KEY, str(position).encode())
+        self._saved = position
 
     async def handle(self, change: lifecycle.Change) -> None:
         """Counts (or refuses) one ended tournament match."""

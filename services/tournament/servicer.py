@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hmac
 import re
+from collections.abc import Awaitable, Callable
 from typing import TypeAlias
 
 import grpc
@@ -24,8 +25,13 @@ _SEED_HEX = re.compile(f"[0-9a-fA-F]{{{2 * decide.SEED_BYTES}}}")
 
 
 class TournamentServicer(tpb_grpc.TournamentServiceServicer):
-    def __init__(self, tournaments: TournamentManager, admin_token: str | None) -> None:
-        self._tournaments, self._admin_token = tournaments, admin_token
+    """Every call on an existing tournament first awaits ``settled``: the results of the matches that ended
+    before it, so a round whose last game has just ended reads as finished and pairs at once."""
+
+    def __init__(
+        self, tournaments: TournamentManager, admin_token: str | None, settled: Callable[[], Awaitable[None]]
+    ) -> None:
+        self._tournaments, self._admin_token, self._settled = tournaments, admin_token, settled
 
     def _admin(self, token: str) -> None:
         check_admin(token, self._admin_token)
@@ -60,10 +66,12 @@ class TournamentServicer(tpb_grpc.TournamentServiceServicer):
 
     @rpc_errors
     async def GetTournament(self, request: tpb.GetTournamentRequest, context: Context) -> tpb.Tournament:
+        await self._settled()
         return convert.tournament(await self._tournaments.load(request.tournament_id))
 
     @rpc_errors
     async def Register(self, request: tpb.RegisterRequest, context: Context) -> tpb.RegisterResponse:
+        await self._settled()
         self._admin(request.admin_token)
         deck = wire.json_object(request.deck_json, "deck_json")
         state, token = await self._tournaments.register(request.tournament_id, request.player, deck)
@@ -71,6 +79,7 @@ class TournamentServicer(tpb_grpc.TournamentServiceServicer):
 
     @rpc_errors
     async def CheckIn(self, request: tpb.PlayerRequest, context: Context) -> tpb.Tournament:
+        await self._settled()
         await self._player_or_admin(request.tournament_id, request.player, request.token)
         state = await self._tournaments.execute(
             request.tournament_id, "check_in", {"player": request.player}, lambda t: decide.check_in(t, request.player)
@@ -79,6 +88,7 @@ class TournamentServicer(tpb_grpc.TournamentServiceServicer):
 
     @rpc_errors
     async def Drop(self, request: tpb.DropRequest, context: Context) -> tpb.Tournament:
+        await self._settled()
         await self._player_or_admin(request.tournament_id, request.player, request.token)
         by = request.by or request.player
         state = await self._tournaments.execute(
@@ -91,6 +101,7 @@ class TournamentServicer(tpb_grpc.TournamentServiceServicer):
 
     @rpc_errors
     async def Reinstate(self, request: tpb.DropRequest, context: Context) -> tpb.Tournament:
+        await self._settled()
         self._admin(request.token)
         state = await self._tournaments.execute(
             request.tournament_id,
@@ -102,16 +113,19 @@ class TournamentServicer(tpb_grpc.TournamentServiceServicer):
 
     @rpc_errors
     async def Start(self, request: tpb.OrganiserRequest, context: Context) -> tpb.Tournament:
+        await self._settled()
         self._admin(request.admin_token)
         return convert.tournament(await self._tournaments.execute(request.tournament_id, "start", {}, decide.start))
 
     @rpc_errors
     async def PairRound(self, request: tpb.OrganiserRequest, context: Context) -> tpb.Tournament:
+        await self._settled()
         self._admin(request.admin_token)
         return convert.tournament(await self._tournaments.execute(request.tournament_id, "pair", {}, decide.pair))
 
     @rpc_errors
     async def RepairRound(self, request: tpb.AuditedRequest, context: Context) -> tpb.Tournament:
+        await self._settled()
         self._admin(request.admin_token)
         state = await self._tournaments.execute(
             request.tournament_id,
@@ -123,11 +137,13 @@ class TournamentServicer(tpb_grpc.TournamentServiceServicer):
 
     @rpc_errors
     async def StartCut(self, request: tpb.OrganiserRequest, context: Context) -> tpb.Tournament:
+        await self._settled()
         self._admin(request.admin_token)
         return convert.tournament(await self._tournaments.execute(request.tournament_id, "cut", {}, decide.cut))
 
     @rpc_errors
     async def ReportResult(self, request: tpb.ReportResultRequest, context: Context) -> tpb.Tournament:
+        await self._settled()
         self._admin(request.admin_token)
         result = Result(request.wins_a, request.wins_b, request.draws)
         verb = decide.correct if request.correction else decide.report
@@ -148,6 +164,7 @@ class TournamentServicer(tpb_grpc.TournamentServiceServicer):
 
     @rpc_errors
     async def GetPairings(self, request: tpb.GetPairingsRequest, context: Context) -> tpb.Pairings:
+        await self._settled()
         state = await self._tournaments.load(request.tournament_id)
         found = state.round(request.round or len(state.rounds))
         if found is None:
@@ -156,11 +173,13 @@ class TournamentServicer(tpb_grpc.TournamentServiceServicer):
 
     @rpc_errors
     async def GetStandings(self, request: tpb.GetStandingsRequest, context: Context) -> tpb.Standings:
+        await self._settled()
         state = await self._tournaments.load(request.tournament_id)
         return convert.standings(state, request.through_round or None)
 
     @rpc_errors
     async def GetSeat(self, request: tpb.PlayerRequest, context: Context) -> tpb.Seat:
+        await self._settled()
         await self._player_or_admin(request.tournament_id, request.player, request.token)
         seat = await self._tournaments.seat(request.tournament_id, request.player)
         return tpb.Seat(
@@ -175,6 +194,7 @@ class TournamentServicer(tpb_grpc.TournamentServiceServicer):
 
     @rpc_errors
     async def ChooseFirst(self, request: tpb.ChooseFirstRequest, context: Context) -> tpb.Tournament:
+        await self._settled()
         await self._player_or_admin(request.tournament_id, request.player, request.token)
         state = await self._tournaments.execute(
             request.tournament_id,
@@ -186,6 +206,7 @@ class TournamentServicer(tpb_grpc.TournamentServiceServicer):
 
     @rpc_errors
     async def SideDeck(self, request: tpb.SideDeckRequest, context: Context) -> tpb.Tournament:
+        await self._settled()
         await self._player_or_admin(request.tournament_id, request.player, request.token)
         removed, added = list(request.removed), list(request.added)
         state = await self._tournaments.execute(
@@ -206,6 +227,7 @@ class TournamentServicer(tpb_grpc.TournamentServiceServicer):
 
     @rpc_errors
     async def ListTournamentEvents(self, request: tpb.GetTournamentRequest, context: Context) -> tpb.TournamentEvents:
+        await self._settled()
         history = await self._tournaments.history(request.tournament_id)
         return tpb.TournamentEvents(
             events=[

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+
 import grpc
 
 from eventstore import AsyncEventStore
@@ -12,7 +14,11 @@ from services.tournament.manager import TournamentManager
 from services.tournament.results import Results
 from services.tournament.servicer import TournamentServicer
 
+log = logging.getLogger(__name__)
+
 SERVICE_NAME = tpb.DESCRIPTOR.services_by_name["TournamentService"].full_name
+SETTLE_SECONDS = 10.0
+"""How long a tournament call waits for the results of the matches that ended before it."""
 
 
 class Tournaments:
@@ -28,9 +34,18 @@ async def attach(
 ) -> Tournaments:
     manager = TournamentManager(store, matches)
     results = Results(store, manager)
+
+    async def settled() -> None:
+        # The ends this instance is still recording first (as ListMatches does), then every end up to the head.
+        await matches.ends_recorded()
+        if not await results.caught_up(await store.head(), SETTLE_SECONDS):
+            log.warning(
+                "tournament results are more than %.0f s behind the matches; answering as they are", SETTLE_SECONDS
+            )
+
     # The generated registration function carries no annotations.
     tpb_grpc.add_TournamentServiceServicer_to_server(  # type: ignore[no-untyped-call]
-        TournamentServicer(manager, admin_token), server
+        TournamentServicer(manager, admin_token, settled), server
     )
     await results.start()
     return Tournaments(manager, results)

@@ -50,9 +50,27 @@ async def test_a_store_fault_while_counting_a_game_is_a_warning_and_the_game_is_
     with caplog.at_level(logging.WARNING):
         await results.start()
         await asyncio.wait_for(failing.failed.wait(), 10)
-        async with asyncio.timeout(10):
-            while await results.checkpoint() == 0:  # handled after the fault: t1 is no tournament, not counted
-                await asyncio.sleep(0.01)
+        assert await results.caught_up(await store.head(), 10)
+        assert await results.checkpoint() > 0  # handled after the fault: t1 is no tournament, not counted
         await results.stop()
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info], caplog.text
     assert any("connection lost" in r.getMessage() for r in caplog.records)
+
+
+async def test_the_checkpoint_moves_past_matches_of_no_tournament(
+    store: AsyncEventStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A restart reads again at most ``CHECKPOINT_EVERY`` events, not everything since the last tournament game."""
+    monkeypatch.setattr(results_module, "CHECKPOINT_EVERY", 10)
+    matches = MatchManager(store)
+    for _ in range(3):
+        await matches.create("card_monsters", SEATS, {})
+    results = Results(store, TournamentManager(store, matches))
+    await results.start()
+    try:
+        head = await store.head()
+        assert await results.caught_up(head, 10)
+        assert head - 10 < await results.checkpoint() <= head
+    finally:
+        await results.stop()
+    assert not await Results(store, TournamentManager(store, matches)).caught_up(head, 0.01)  # not started: behind

@@ -67,19 +67,16 @@ async def play_table(
 
 
 async def settled(
-    stub: tpb_grpc.TournamentServiceStub, tournament_id: str, round_: int, played: dict[int, int], timeout: float = 30.0
+    stub: tpb_grpc.TournamentServiceStub, tournament_id: str, round_: int, played: dict[int, int]
 ) -> tpb.Pairings:
-    """The round's pairings once each table has at least ``played[table]`` games recorded (or is finished).
-
-    Results arrive from the lifecycle projection a moment after each match ends: this waits on that condition,
-    re-reading until it holds or the timeout passes.
-    """
-    async with asyncio.timeout(timeout):
-        while True:
-            pairings = await stub.GetPairings(tpb.GetPairingsRequest(tournament_id=tournament_id, round=round_))
-            if all(t.finished or sum(g.played for g in t.games) >= played.get(t.table, 0) for t in pairings.tables):
-                return pairings
-            await asyncio.sleep(0.02)
+    """The round's pairings, read at once: each table has at least ``played[table]`` games recorded (or is
+    finished), as every tournament call first waits for the results of the matches that ended before it."""
+    pairings = await stub.GetPairings(tpb.GetPairingsRequest(tournament_id=tournament_id, round=round_))
+    behind = [
+        t.table for t in pairings.tables if not t.finished and sum(g.played for g in t.games) < played.get(t.table, 0)
+    ]
+    assert not behind, f"tables {behind} lack the results of games that have ended"
+    return pairings
 
 
 async def play_round(
