@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import functools
 from collections.abc import AsyncIterator, Callable
-from typing import TypeAlias
+from typing import TypeAlias, TypeVar
 
 import grpc
 
@@ -35,7 +35,11 @@ from services.tokens import SeatToken, check_admin, is_admin, viewer_for
 from services.watch import Feed, Watch
 
 Context: TypeAlias = grpc.aio.ServicerContext
+T = TypeVar("T")
 _MAX_PAGE = 500
+REPLAY_WORKERS = 2
+"""Replay checks and steps that run at once, each on a worker thread; more wait their turn. Each holds the
+interpreter most of its time: a flood of them, unbounded, would leave the event loop (every match) a sliver."""
 
 
 class RulesetServicer(pb_grpc.RulesetServiceServicer):
@@ -54,6 +58,7 @@ class MatchServicer(pb_grpc.MatchServiceServicer):
         self, matches: MatchManager, feed: Feed[pb.MatchUpdate], admin_token: str | None, timers: Timers
     ) -> None:
         self._matches, self._feed, self._admin_token, self._timers = matches, feed, admin_token, timers
+        self._replay_workers = asyncio.Semaphore(REPLAY_WORKERS)
         self.play_results: list[Callable[[str, pb.CommandResult], None]] = []
         """Told of each command a Play stream submitted, with its match id (metrics)."""
 
@@ -181,20 +186,21 @@ class MatchServicer(pb_grpc.MatchServiceServicer):
 
     @rpc_errors
     async def ImportReplay(self, request: pb.ImportReplayRequest, context: Context) -> pb.ImportReplayResponse:
-        match_id, imported = await replay_io.import_(self._matches.store, request.replay)
+        async with self._replay_workers:  # its check runs on a thread (replays/storage.py)
+            match_id, imported = await replay_io.import_(self._matches.store, request.replay)
         await self._matches.reindex(match_id)
         return pb.ImportReplayResponse(match_id=match_id, imported=imported)
 
     @rpc_errors
     async def VerifyReplay(self, request: pb.VerifyReplayRequest, context: Context) -> pb.VerifyReplayResponse:
-        # On a thread, as ImportReplay's check: a long replay takes about a second per 16 MiB to re-execute.
-        return _verification(await asyncio.to_thread(verify_bytes, request.replay))
+        # Off the event loop: a long replay takes about a second per 16 MiB to re-execute.
+        return _verification(await self._replay_work(verify_bytes, request.replay))
 
     @rpc_errors
     async def ViewReplay(self, request: pb.ViewReplayRequest, context: Context) -> pb.ViewReplayResponse:
         verification = None
         if request.WhichOneof("source") == "replay":
-            verdict = await asyncio.to_thread(verify_bytes, limits.viewed_replay(request.replay))
+            verdict = await self._replay_work(verify_bytes, limits.viewed_replay(request.replay))
             verification = _verification(verdict)
             if verdict.replay is None or not verdict.ok:
                 return pb.ViewReplayResponse(verification=verification, seat=request.seat)
@@ -212,7 +218,7 @@ class MatchServicer(pb_grpc.MatchServiceServicer):
                 f"max_steps must be 0 (all) or more, not {request.max_steps}", reason="MAX_STEPS_INVALID"
             )
         most = request.max_steps
-        found = await asyncio.to_thread(replay_steps, replay, viewer, first, most)
+        found = await self._replay_work(replay_steps, replay, viewer, first, most)
         last = found[-1].version if found else len(replay.events)
         return pb.ViewReplayResponse(
             match=wire.replay_match(replay),
@@ -221,6 +227,10 @@ class MatchServicer(pb_grpc.MatchServiceServicer):
             steps=[wire.replay_step(step) for step in found],
             next_version=last + 1 if last < len(replay.events) else 0,
         )
+
+    async def _replay_work(self, work: Callable[..., T], *args: object) -> T:
+        async with self._replay_workers:
+            return await asyncio.to_thread(work, *args)
 
     async def _ended_replay(self, match_id: str) -> Replay:
         """A stored match's replay once its events say it ended: a running one stays hidden."""

@@ -96,3 +96,33 @@ async def test_other_calls_are_answered_while_a_replay_is_checked(
     assert other.status == pb.MATCH_STATUS_ENDED
     reply = await checking
     assert reply.ok if method == "VerifyReplay" else (reply.match_id, reply.imported) == (created.match_id, False)
+
+
+async def test_at_most_two_replays_are_checked_at_once_and_the_rest_wait_their_turn(
+    matches: pb_grpc.MatchServiceStub, rulesets: pb_grpc.RulesetServiceStub, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    created = await create_match(matches)
+    await play_random(matches, created, seed=6)
+    replay = (await matches.ExportReplay(pb.ExportReplayRequest(match_id=created.match_id))).replay
+    inside, lock, full, release = [0], threading.Lock(), threading.Event(), threading.Event()
+
+    def held(data: bytes) -> Verdict:
+        with lock:
+            inside[0] += 1
+            if inside[0] == servicers.REPLAY_WORKERS:
+                full.set()
+        assert release.wait(30), "the test never released the checks"
+        with lock:
+            inside[0] -= 1
+        return verify_bytes(data)
+
+    monkeypatch.setattr(servicers, "verify_bytes", held)
+    checks = [asyncio.ensure_future(matches.VerifyReplay(pb.VerifyReplayRequest(replay=replay))) for _ in range(3)]
+    try:
+        assert await asyncio.to_thread(full.wait, 30)
+        await rulesets.ListRulesets(pb.ListRulesetsRequest())  # the server has taken in the third call meanwhile
+        with lock:
+            assert inside[0] == servicers.REPLAY_WORKERS
+    finally:
+        release.set()
+    assert all(reply.ok for reply in await asyncio.gather(*checks))
