@@ -71,16 +71,16 @@ class TournamentServicer(tpb_grpc.TournamentServiceServicer):
 
     @rpc_errors
     async def Register(self, request: tpb.RegisterRequest, context: Context) -> tpb.RegisterResponse:
-        await self._settled()
         self._admin(request.admin_token)
+        await self._settled()
         deck = wire.json_object(request.deck_json, "deck_json")
         state, token = await self._tournaments.register(request.tournament_id, request.player, deck)
         return tpb.RegisterResponse(tournament=convert.tournament(state), player_token=token)
 
     @rpc_errors
     async def CheckIn(self, request: tpb.PlayerRequest, context: Context) -> tpb.Tournament:
-        await self._settled()
         await self._player_or_admin(request.tournament_id, request.player, request.token)
+        await self._settled()
         state = await self._tournaments.execute(
             request.tournament_id, "check_in", {"player": request.player}, lambda t: decide.check_in(t, request.player)
         )
@@ -88,8 +88,8 @@ class TournamentServicer(tpb_grpc.TournamentServiceServicer):
 
     @rpc_errors
     async def Drop(self, request: tpb.DropRequest, context: Context) -> tpb.Tournament:
-        await self._settled()
         await self._player_or_admin(request.tournament_id, request.player, request.token)
+        await self._settled()
         by = request.by or request.player
         state = await self._tournaments.execute(
             request.tournament_id,
@@ -101,8 +101,8 @@ class TournamentServicer(tpb_grpc.TournamentServiceServicer):
 
     @rpc_errors
     async def Reinstate(self, request: tpb.DropRequest, context: Context) -> tpb.Tournament:
-        await self._settled()
         self._admin(request.token)
+        await self._settled()
         state = await self._tournaments.execute(
             request.tournament_id,
             "reinstate",
@@ -113,20 +113,20 @@ class TournamentServicer(tpb_grpc.TournamentServiceServicer):
 
     @rpc_errors
     async def Start(self, request: tpb.OrganiserRequest, context: Context) -> tpb.Tournament:
-        await self._settled()
         self._admin(request.admin_token)
+        await self._settled()
         return convert.tournament(await self._tournaments.execute(request.tournament_id, "start", {}, decide.start))
 
     @rpc_errors
     async def PairRound(self, request: tpb.OrganiserRequest, context: Context) -> tpb.Tournament:
-        await self._settled()
         self._admin(request.admin_token)
+        await self._settled()
         return convert.tournament(await self._tournaments.execute(request.tournament_id, "pair", {}, decide.pair))
 
     @rpc_errors
     async def RepairRound(self, request: tpb.AuditedRequest, context: Context) -> tpb.Tournament:
-        await self._settled()
         self._admin(request.admin_token)
+        await self._settled()
         state = await self._tournaments.execute(
             request.tournament_id,
             "repair",
@@ -137,14 +137,14 @@ class TournamentServicer(tpb_grpc.TournamentServiceServicer):
 
     @rpc_errors
     async def StartCut(self, request: tpb.OrganiserRequest, context: Context) -> tpb.Tournament:
-        await self._settled()
         self._admin(request.admin_token)
+        await self._settled()
         return convert.tournament(await self._tournaments.execute(request.tournament_id, "cut", {}, decide.cut))
 
     @rpc_errors
     async def ReportResult(self, request: tpb.ReportResultRequest, context: Context) -> tpb.Tournament:
-        await self._settled()
         self._admin(request.admin_token)
+        await self._settled()
         result = Result(request.wins_a, request.wins_b, request.draws)
         verb = decide.correct if request.correction else decide.report
         payload = {
@@ -179,8 +179,8 @@ class TournamentServicer(tpb_grpc.TournamentServiceServicer):
 
     @rpc_errors
     async def GetSeat(self, request: tpb.PlayerRequest, context: Context) -> tpb.Seat:
-        await self._settled()
         await self._player_or_admin(request.tournament_id, request.player, request.token)
+        await self._settled()
         seat = await self._tournaments.seat(request.tournament_id, request.player)
         return tpb.Seat(
             round=seat.round,
@@ -194,8 +194,8 @@ class TournamentServicer(tpb_grpc.TournamentServiceServicer):
 
     @rpc_errors
     async def ChooseFirst(self, request: tpb.ChooseFirstRequest, context: Context) -> tpb.Tournament:
-        await self._settled()
         await self._player_or_admin(request.tournament_id, request.player, request.token)
+        await self._settled()
         state = await self._tournaments.execute(
             request.tournament_id,
             "choose_first",
@@ -206,8 +206,8 @@ class TournamentServicer(tpb_grpc.TournamentServiceServicer):
 
     @rpc_errors
     async def SideDeck(self, request: tpb.SideDeckRequest, context: Context) -> tpb.Tournament:
-        await self._settled()
         await self._player_or_admin(request.tournament_id, request.player, request.token)
+        await self._settled()
         removed, added = list(request.removed), list(request.added)
         state = await self._tournaments.execute(
             request.tournament_id,
