@@ -62,6 +62,12 @@ class VersionMismatch(ServiceError):
     reason = "VERSION_MISMATCH"
 
 
+class VersionAhead(ServiceError):
+    """A version the match does not have: no client can have seen it (``details["version"]``: the match's)."""
+
+    reason = "VERSION_AHEAD"
+
+
 class Unavailable(ServiceError):
     """This server is going away (SIGTERM): retry, or resume a watch, on another instance."""
 

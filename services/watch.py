@@ -55,7 +55,7 @@ Clocks = Callable[[str], "Armed | None"]
 class Matches(Protocol):
     """The part of the match manager the feed needs."""
 
-    async def get(self, match_id: str) -> HotMatch: ...
+    async def at_least(self, match_id: str, min_version: int) -> HotMatch: ...
 
 
 class History(Protocol):
@@ -164,7 +164,7 @@ class Feed(Generic[T]):
         """A watch of the events after ``from_version``; ``viewer_of`` authenticates against the token hashes."""
         if self._ending:
             raise Unavailable("the server is shutting down; watch on another instance")
-        hot = await self._matches.get(match_id)
+        hot = await self._matches.at_least(match_id, from_version)
         viewer = viewer_of(hot.token_hashes)
         channel = self._channels.get(match_id)
         if channel is None:

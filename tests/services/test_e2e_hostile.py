@@ -1,7 +1,7 @@
 """Hostile or unlucky clients the fuzz tests miss: oversized names and labels that would poison every listing
 and the match's own replay, a request id burnt by a refused request, a Play start from an impossible version,
-a lifecycle watch from a negative position, a replay file whose informational times are not times, and Connect
-bodies that do not parse."""
+a watch or a read from a version the match does not have, a lifecycle watch from a negative position, a replay
+file whose informational times are not times, and Connect bodies that do not parse."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from services.api import tournament_pb2 as tpb
 from services.api import tournament_pb2_grpc as tpb_grpc
 from services.server import Running
 from services.tournament import decide
-from tests.services.client import create_match, error_reason
+from tests.services.client import create_match, error_metadata, error_reason
 from tests.services.conftest import ADMIN_TOKEN
 from tests.services.connect_client import MATCHES, ConnectFailure, failure, stream
 from tests.services.test_e2e_errors import refused
@@ -187,6 +187,56 @@ async def test_a_play_start_from_an_impossible_version_is_refused(matches: pb_gr
             ), version
         finally:
             call.cancel()
+
+
+async def first_answer(call: object) -> object:
+    """A stream's first message, or the status (code, reason, metadata) it ended with instead."""
+    try:
+        return await asyncio.wait_for(call.read(), 10)  # type: ignore[attr-defined]
+    except grpc.aio.AioRpcError as error:
+        return error.code(), error_reason(error), error_metadata(error)
+    finally:
+        call.cancel()  # type: ignore[attr-defined]
+
+
+async def test_a_version_the_match_does_not_have_is_refused(matches: pb_grpc.MatchServiceStub) -> None:
+    """Not a stream that stays silent until the match gets that far, nor a read "at least" that version that
+    answers an older one; the match's own version is still fine, and an ended match from it ends at once."""
+    created = await create_match(matches)
+    match_id, token, at = created.match_id, created.tokens[0], created.version
+    ahead = (grpc.StatusCode.OUT_OF_RANGE, "VERSION_AHEAD", {"version": str(at)})
+
+    async def play(version: int) -> object:
+        call = matches.Play()
+        await call.write(pb.PlayRequest(start=pb.PlayStart(match_id=match_id, token=token, from_version=version)))
+        return call
+
+    async def watches(version: int) -> list[object]:
+        request = pb.WatchMatchRequest(match_id=match_id, from_version=version)
+        return [matches.WatchMatch(request), matches.WatchMatchBatched(request), await play(version)]
+
+    for call in await watches(at + 1):
+        assert await first_answer(call) == ahead
+    for read in (
+        matches.GetMatch(pb.GetMatchRequest(match_id=match_id, min_version=at + 1)),
+        matches.GetView(pb.GetViewRequest(match_id=match_id, min_version=at + 1)),
+        matches.ListLegalCommands(pb.ListLegalCommandsRequest(match_id=match_id, token=token, min_version=at + 1)),
+    ):
+        with pytest.raises(grpc.aio.AioRpcError) as caught:
+            await read
+        assert (caught.value.code(), error_reason(caught.value), error_metadata(caught.value)) == ahead
+    assert (await matches.GetView(pb.GetViewRequest(match_id=match_id, min_version=at))).version == at
+    turn = await first_answer(await play(at))
+    assert isinstance(turn, pb.PlayResponse) and turn.turn.version == at
+
+    await matches.SubmitCommand(
+        pb.SubmitCommandRequest(match_id=match_id, token=token, command_json='{"type": "concede"}')
+    )
+    final = (await matches.GetMatch(pb.GetMatchRequest(match_id=match_id))).version
+    assert [u async for u in matches.WatchMatch(pb.WatchMatchRequest(match_id=match_id, from_version=final))] == []
+    ahead = (grpc.StatusCode.OUT_OF_RANGE, "VERSION_AHEAD", {"version": str(final)})
+    for call in await watches(final + 1):
+        assert await first_answer(call) == ahead
 
 
 async def test_a_lifecycle_watch_from_a_negative_position_is_refused(matches: pb_grpc.MatchServiceStub) -> None:

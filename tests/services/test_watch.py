@@ -62,7 +62,7 @@ class Scripted:
     def _recorded(self, version: int, event: Any) -> RecordedEvent:
         return RecordedEvent(version, "m1", version, type_tag(event), encode(event), EventMeta("c", "0", AT), b"")
 
-    async def get(self, match_id: str) -> HotMatch:
+    async def at_least(self, match_id: str, min_version: int) -> HotMatch:
         return self.hot
 
     async def read_stream(
