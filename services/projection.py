@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import OrderedDict
+from collections.abc import Callable
 from datetime import datetime
 
 import msgspec
@@ -34,6 +35,9 @@ _INDEXED_KEY = "running_index"
 _FILTERS_KEY = "filter_index"
 """Present once ``matches_ruleset`` and ``matches_label`` are complete: the same, for those two."""
 _PAGE = 500
+PROGRESS_EVENTS = 100_000
+"""Events between the progress lines of a long catch-up (the first start on a store filled in process or by an
+import, or a rebuild): the server answers only once it is done."""
 _SAVE_EVERY = 256
 """Events projected between checkpoint writes; replaying a few after a crash changes nothing."""
 _KNOWN = 8192
@@ -41,6 +45,9 @@ _KNOWN = 8192
 RETRY = 1.0
 """Seconds before following the store again after it failed."""
 LINGER = 0.02
+
+Progress = Callable[[int, int], None]
+"""Told the events a catch-up has projected, and how many it has to."""
 
 _created_decoder = msgspec.json.Decoder(MatchCreated)
 _ended_decoder = msgspec.json.Decoder(lifecycle.MatchEnded)
@@ -122,10 +129,11 @@ class MatchList:
             await self.rows.put(row)
             self._remember(match_id, RUNNING)
 
-    async def catch_up(self, trusted: bool = True) -> int:
+    async def catch_up(self, trusted: bool = True, progress: Progress | None = None) -> int:
         """Projects every event after the checkpoint (all of them, list cleared first, when there is none);
         returns how many matches were created in what it projected. ``trusted``: whether the statuses this
-        list remembers may spare it reading a row."""
+        list remembers may spare it reading a row. ``progress`` is told after each page how many events are
+        projected, of how many (a long one is also logged)."""
         saved = await self._store.rows.get(CHECKPOINT, _CHECKPOINT_KEY)
         if saved is None:
             await self.rows.clear()  # every index too: the projection writes them all from the events
@@ -139,15 +147,27 @@ class MatchList:
                 log.info("indexed the match list by ruleset and label: %d matches", indexed)
                 await self._store.rows.put(CHECKPOINT, _FILTERS_KEY, b"1")
         self._position = self._saved = int(saved or 0)
+        start, head = self._position, await self._store.head()
+        loud = head - start >= PROGRESS_EVENTS
+        if loud:
+            log.info("catching up the match list: positions %d to %d", start + 1, head)
+        line_at = start + PROGRESS_EVENTS
         created = 0
         while batch := await self._store.read_all(self._position + 1, _PAGE):
             for recorded in batch:
                 created += await self._project(recorded, trusted)
             # Saved as it goes: a start stopped half-way through a long history resumes where it was.
             await self._save()
+            if progress is not None:
+                progress(self._position - start, max(head, self._position) - start)
+            if loud and self._position >= line_at:
+                log.info("match list at position %d of %d", self._position, head)
+                line_at = self._position + PROGRESS_EVENTS
+        if loud:
+            log.info("match list caught up at position %d: %d matches listed", self._position, created)
         return created
 
-    async def rebuild(self) -> int:
+    async def rebuild(self, progress: Progress | None = None) -> int:
         """Clears the list and projects every event again; the subscription, if started, pauses meanwhile.
 
         The manager goes on listing its own writes. One that lands before the clearing is lost with it, yet
@@ -156,7 +176,7 @@ class MatchList:
         await self._halt()
         await self._store.rows.clear(CHECKPOINT)
         self._known.clear()
-        created = await self.catch_up(trusted=False)
+        created = await self.catch_up(trusted=False, progress=progress)
         if following:
             self.start()
         return created

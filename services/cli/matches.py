@@ -16,6 +16,7 @@ from eventstore import open_store
 from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
 from services.cli.common import add_database_option, add_server_option, database, err, out, positive
+from services.cli.progress import Bar
 from services.projection import MatchList
 from services.readmodel import ENDED, RUNNING, MatchRow, ReadModel
 
@@ -70,10 +71,12 @@ async def _rows(url: str, limit: int, ruleset: str, status: str, rebuild: bool) 
     store = await open_store(url)
     try:
         match_list = MatchList(store)
-        if rebuild:
-            err.print(f"rebuilt the match list from the events: {await match_list.rebuild()} matches")
-        else:
-            await match_list.catch_up()
+        with Bar("match list: events") as bar:
+            if rebuild:
+                created = await match_list.rebuild(progress=bar.reached)
+                err.print(f"rebuilt the match list from the events: {created} matches")
+            else:
+                await match_list.catch_up(progress=bar.reached)
         rows, more = await ReadModel(store).page(None, limit, ruleset, status)
         return rows, more is not None
     finally:

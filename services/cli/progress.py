@@ -1,4 +1,5 @@
-"""A rich progress bar for the long CLI commands (bulk export, prune, replay verify/import, selfplay)."""
+"""A rich progress bar for the long CLI commands (bulk export, prune, replay verify/import, selfplay, the match
+list's catch-up)."""
 
 from __future__ import annotations
 
@@ -48,8 +49,14 @@ class Bar:
         self._progress.update(self._task, total=count)
 
     def advance(self) -> None:
-        self._progress.advance(self._task)
-        self._done += 1
+        self.reached(self._done + 1)
+
+    def reached(self, done: int, total: int | None = None) -> None:
+        """``done`` of the total so far (and the total, when it is learnt as it goes)."""
+        if total is not None and total != self._total:
+            self.total(total)
+        self._done = done
+        self._progress.update(self._task, completed=done)
         if self._lines and time.monotonic() >= self._next_line:
             self._next_line = time.monotonic() + EVERY
             of = f" of {self._total:,}" if self._total is not None else ""

@@ -246,3 +246,26 @@ async def test_catch_up_saves_its_checkpoint_page_by_page(
     with pytest.raises(StoreError):
         await MatchList(store).catch_up()
     assert await store.rows.get(CHECKPOINT, "position") == b"2"
+
+
+async def test_a_long_catch_up_reports_its_progress(
+    store: AsyncEventStore, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Page by page to its caller (the CLI's bar), and in the log past ``PROGRESS_EVENTS``: a first start on a
+    long history answers only once it is done."""
+    manager = MatchManager(store)
+    for _ in range(3):
+        await play(manager, (await manager.create("card_monsters", SEATS, {})).row.match_id, 10_000)
+    head = await store.head()
+    monkeypatch.setattr(projection, "_PAGE", 50)
+    told: list[tuple[int, int]] = []
+    with caplog.at_level("INFO", logger="services.projection"):
+        await MatchList(store).rebuild(progress=lambda done, total: told.append((done, total)))
+        assert told == [(min(done, head), head) for done in range(50, head + 50, 50)]
+        assert not [r for r in caplog.records if "match list" in r.getMessage()]  # short: not logged
+        monkeypatch.setattr(projection, "PROGRESS_EVENTS", 100)
+        await MatchList(store).rebuild()
+    lines = [r.getMessage() for r in caplog.records if r.name == "services.projection"]
+    assert lines[0] == f"catching up the match list: positions 1 to {head}"
+    assert lines[1:-1] == [f"match list at position {p} of {head}" for p in range(100, head, 100)]
+    assert lines[-1] == f"match list caught up at position {head}: 3 matches listed"
