@@ -62,8 +62,9 @@ class VersionMismatch(ServiceError):
     reason = "VERSION_MISMATCH"
 
 
-class VersionAhead(ServiceError):
-    """A version the match does not have: no client can have seen it (``details["version"]``: the match's)."""
+class Ahead(ServiceError):
+    """A version the match does not have, or a position the store does not: no client can have seen it, and
+    waiting for it would leave the client waiting in silence on what it never saw."""
 
     reason = "VERSION_AHEAD"
 

@@ -46,7 +46,7 @@ from replays.format import is_match_id, match_id_for
 from replays.storage import SEED_SECRET
 from services import lifecycle, limits, snapshots
 from services.deadlines import NONE, Deadlines, folded
-from services.errors import Conflict, InvalidArgument, MatchNotFound, VersionAhead, VersionMismatch
+from services.errors import Ahead, Conflict, InvalidArgument, MatchNotFound, VersionMismatch
 from services.follower import Follower, commands
 from services.hot import HotMatch, MatchEvent, seen
 from services.projection import MatchList
@@ -454,14 +454,14 @@ class MatchManager:
 
         Reads are served from memory, which the store subscription keeps current; a client that moves between
         instances passes the last version it saw to read its own writes. A version the store does not hold
-        either is ``VersionAhead``: waiting for it would leave the client waiting on a version it never saw.
+        either is ``Ahead``.
         """
         hot = await self.get(match_id)
         if hot.version < min_version:
             async with hot.lock:
                 await self._catch_up(hot)
         if hot.version < min_version:
-            raise VersionAhead(
+            raise Ahead(
                 f"match {match_id} has no version {min_version}: it is at {hot.version}", version=str(hot.version)
             )
         return hot

@@ -10,7 +10,7 @@
 | PermissionDenied               | PERMISSION_DENIED   | TOKEN_INVALID, ADMIN_REQUIRED, NOT_AN_ADMIN_COMMAND |
 | MatchNotFound                  | NOT_FOUND           | MATCH_NOT_FOUND                  |
 | VersionMismatch                | ABORTED             | VERSION_MISMATCH                 |
-| VersionAhead                   | OUT_OF_RANGE        | VERSION_AHEAD (version)          |
+| Ahead                          | OUT_OF_RANGE        | VERSION_AHEAD, POSITION_AHEAD    |
 | Unavailable                    | UNAVAILABLE         | SERVER_SHUTTING_DOWN             |
 | NotFound                       | NOT_FOUND           | e.g. TOURNAMENT_NOT_FOUND        |
 | Conflict                       | ALREADY_EXISTS      | e.g. REQUEST_ID_REUSED, COMMAND_ID_REUSED |
@@ -44,6 +44,7 @@ from eventstore import StoreError, StreamNotFound, WrongExpectedVersion
 from replays.storage import ReplayConflict, ReplayInvalid
 from services.api import duelhall_pb2 as pb
 from services.errors import (
+    Ahead,
     Conflict,
     InvalidArgument,
     MatchNotFound,
@@ -53,7 +54,6 @@ from services.errors import (
     ServiceError,
     Unauthenticated,
     Unavailable,
-    VersionAhead,
     VersionMismatch,
 )
 from services.throttle import ThrottledLog
@@ -70,7 +70,7 @@ _SERVICE_CODES: list[tuple[type[ServiceError], int]] = [
     (PermissionDenied, code_pb2.PERMISSION_DENIED),
     (MatchNotFound, code_pb2.NOT_FOUND),
     (VersionMismatch, code_pb2.ABORTED),
-    (VersionAhead, code_pb2.OUT_OF_RANGE),
+    (Ahead, code_pb2.OUT_OF_RANGE),
     (Unavailable, code_pb2.UNAVAILABLE),
     (NotFound, code_pb2.NOT_FOUND),
     (Conflict, code_pb2.ALREADY_EXISTS),

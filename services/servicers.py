@@ -24,7 +24,7 @@ from services import lifecycle, limits, wire
 from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
 from services.create_requests import create_once
-from services.errors import InvalidArgument, MatchNotFound, PermissionDenied, Refused
+from services.errors import Ahead, InvalidArgument, MatchNotFound, PermissionDenied, Refused
 from services.manager import MatchManager, SeatEntry, ruleset_for
 from services.pages import decode_token, encode_token
 from services.play import play
@@ -254,6 +254,13 @@ class MatchServicer(pb_grpc.MatchServiceServicer):
         context: Context,
     ) -> AsyncIterator[pb.LifecycleChange]:
         from_position = limits.position(request.from_position, "from_position")
+        head = await self._matches.store.head()
+        if from_position > head + 1:  # one past the head is where a consumer that has handled it all resumes
+            raise Ahead(
+                f"the store has no position {from_position}: its last is {head}",
+                reason="POSITION_AHEAD",
+                head=str(head),
+            )
         async for change in lifecycle.changes(self._matches.store, from_position, dict(request.labels)):
             yield wire.lifecycle_change(change)
 

@@ -1,6 +1,7 @@
 """Hostile or unlucky clients the fuzz tests miss: oversized names and labels that would poison every listing
 and the match's own replay, a request id burnt by a refused request, a Play start from an impossible version,
-a watch or a read from a version the match does not have, a lifecycle watch from a negative position, a replay
+a watch or a read from a version the match does not have, a lifecycle watch from a negative position or
+from past the store, a replay
 file whose informational times are not times, and Connect bodies that do not parse."""
 
 from __future__ import annotations
@@ -249,6 +250,23 @@ async def test_a_lifecycle_watch_from_a_negative_position_is_refused(matches: pb
         caught = error
     assert caught is not None
     assert (caught.code(), error_reason(caught)) == (grpc.StatusCode.INVALID_ARGUMENT, "POSITION_OUT_OF_RANGE")
+
+
+async def test_a_lifecycle_watch_from_past_the_store_is_refused(matches: pb_grpc.MatchServiceStub) -> None:
+    """One past the last position is where a consumer that handled everything resumes: it sees the next change.
+    Further is a position from another database (or from before a restore) and would skip changes in silence."""
+    ended = await create_match(matches)
+    await matches.SubmitCommand(
+        pb.SubmitCommandRequest(match_id=ended.match_id, token=ended.tokens[0], command_json='{"type": "concede"}')
+    )
+    changes = matches.WatchLifecycle(pb.WatchLifecycleRequest(from_position=1))
+    await changes.read()
+    head = (await first_answer(changes)).position  # the end, recorded last
+    beyond = await first_answer(matches.WatchLifecycle(pb.WatchLifecycleRequest(from_position=head + 2)))
+    assert beyond == (grpc.StatusCode.OUT_OF_RANGE, "POSITION_AHEAD", {"head": str(head)})
+    created = await create_match(matches)
+    change = await first_answer(matches.WatchLifecycle(pb.WatchLifecycleRequest(from_position=head + 1)))
+    assert (change.match_id, change.position) == (created.match_id, head + 1)
 
 
 async def test_replay_files_with_odd_recorded_times_are_viewable(matches: pb_grpc.MatchServiceStub) -> None:
