@@ -1,9 +1,11 @@
-"""The tournament results projection on a real store: a store fault pauses it, said as a warning, not a bug."""
+"""Tournaments on a real store: a store fault pauses the results projection, said as a warning, not a bug; a
+decision runs off the event loop."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import threading
 from typing import cast
 
 import pytest
@@ -11,8 +13,10 @@ import pytest
 from eventstore import AsyncEventStore, DatabaseError
 from services.manager import MatchManager, SeatEntry
 from services.tournament import results as results_module
+from services.tournament.events import Event
 from services.tournament.manager import TournamentManager
 from services.tournament.results import Results
+from services.tournament.state import Tournament
 
 SEATS = [SeatEntry(name="a", config={}), SeatEntry(name="b", config={})]
 LABELS = {"tournament": "t1", "round": "1", "table": "1", "game": "1", "pairing": "1"}
@@ -74,3 +78,23 @@ async def test_the_checkpoint_moves_past_matches_of_no_tournament(
     finally:
         await results.stop()
     assert not await Results(store, TournamentManager(store, matches)).caught_up(head, 0.01)  # not started: behind
+
+
+async def test_a_decision_runs_off_the_event_loop(store: AsyncEventStore) -> None:
+    """A long one (a Swiss pairing at the player cap) leaves the loop free for every match meanwhile: here the
+    decision, once started, waits for the loop to answer it, which a decision run on the loop would block."""
+    tournaments = TournamentManager(store, MatchManager(store))
+    created = await tournaments.create("cup", "card_monsters", "swiss", 3, 0, 1, "mtg", 0, b"", {})
+    tournament_id = created.created.tournament_id
+    loop = asyncio.get_running_loop()
+    started, answered = asyncio.Event(), threading.Event()
+
+    def decision(state: Tournament) -> list[Event]:
+        loop.call_soon_threadsafe(started.set)
+        assert answered.wait(10), "the loop did not run while the decision did"
+        return []
+
+    deciding = asyncio.ensure_future(tournaments.execute(tournament_id, "noop", {}, decision))
+    await started.wait()
+    answered.set()
+    assert (await deciding).created.tournament_id == tournament_id
