@@ -12,7 +12,8 @@ from alembic.script.revision import ResolutionError
 from alembic.util.exc import CommandError
 
 from eventstore.schema import is_newer, newer_schema
-from eventstore.urls import redacted, sync_url
+from eventstore.sqlite import connect
+from eventstore.urls import backend_of, redacted, sync_url
 
 LOCK_KEY = 0x6475656C68616C6C
 """The advisory lock key every duelhall migration takes on PostgreSQL ("duelhall" in ASCII)."""
@@ -30,6 +31,8 @@ def _config(url: str) -> Config:
 def migrate(url: str, revision: str = "head") -> None:
     """Upgrade the database at ``url`` to ``revision`` (creating the SQLite file if needed); a database at a
     revision newer than the code's is refused with ``DatabaseError`` (alembic does not know its revision)."""
+    if backend_of(url) == "sqlite":
+        connect(url).close()  # says which file and why when it cannot be opened; SQLAlchemy's error does not
     try:
         command.upgrade(_config(url), revision)
     except CommandError as exc:
