@@ -7,13 +7,15 @@ event (receipt time minus the event's recorded time, same machine clock), and on
 transactions per event (pg_stat_database: it stays flat when watchers do not read the store).
 
     python bench/fanout.py [--backend sqlite|postgres] [--spectators 300,1000] [--matches 50 --watchers 20]
-                           [--rate 10] [--seconds 8] [--processes 4] [--bare] [--batched]
+                           [--rate 10] [--seconds 8] [--processes 4] [--bare] [--batched] [--split]
 
 Scenarios: one match at ``--rate`` commands/s with each spectator count, then ``--matches`` matches with
 ``--watchers`` watchers each, every match at ``--rate`` / 10 commands/s. With ``--bare`` each scenario runs
 first against the bare server (bench/bare_server.py: trivial commands, each event encoded once and written to
 every watcher), the ceiling this machine allows, in the same run. ``--batched``: the watchers use
-``WatchMatchBatched`` (the updates ready at each write in one message), on both servers.
+``WatchMatchBatched`` (the updates ready at each write in one message), on both servers. ``--split``: each
+scenario is also played with one watcher per match, and the CPU the other watchers add, per delivery they add,
+is the watch path's own cost (the per-delivery figure includes the bots' commands).
 """
 
 from __future__ import annotations
@@ -205,6 +207,7 @@ def scenario(
         "events": events,
         "deliveries": deliveries,
         "cpu_us": cpu / max(1, deliveries) * 1e6,
+        "cpu": cpu,
         "p50": cuts[49] * 1000,
         "p99": cuts[98] * 1000,
         "xact_per_event": None
@@ -224,6 +227,11 @@ def main() -> None:
     parser.add_argument("--processes", type=int, default=4, help="watcher processes")
     parser.add_argument("--bare", action="store_true", help="run each scenario against the bare server first")
     parser.add_argument("--batched", action="store_true", help="watch with WatchMatchBatched instead of WatchMatch")
+    parser.add_argument(
+        "--split",
+        action="store_true",
+        help="also run each scenario with one watcher per match, to show the watch path's own CPU per delivery",
+    )
     args = parser.parse_args()
     runs = [(1, int(n), args.rate) for n in args.spectators.split(",") if n]
     if args.matches:
@@ -239,6 +247,7 @@ def main() -> None:
         "p50 ms",
         "p99 ms",
         "db transactions/event",
+        *(["watch path us/delivery"] if args.split else []),
     )
     duelhall = [str(Path(sys.executable).parent / "duelhall"), "serve", "--listen", "127.0.0.1:0", "--database-url"]
     bare = [sys.executable, str(Path(__file__).resolve().parent / "bare_server.py"), "--database-url"]
@@ -246,16 +255,27 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         for matches, watchers, rate in runs:
             for name, command in servers:
-                url = database(args.backend, Path(tmp), f"fanout{matches}x{watchers}{len(name)}")
-                proc, address = start([*command, url])
-                try:
-                    row = scenario(
-                        address, proc.pid, url, matches, watchers, rate, args.seconds, args.processes, args.batched
-                    )
-                finally:
-                    proc.terminate()
-                    proc.wait(10)
-                    drop(url)
+
+                def measured(each: int) -> dict[str, Any]:
+                    url = database(args.backend, Path(tmp), f"fanout{matches}x{each}{len(name)}")
+                    proc, address = start([*command, url])
+                    try:
+                        return scenario(
+                            address, proc.pid, url, matches, each, rate, args.seconds, args.processes, args.batched
+                        )
+                    finally:
+                        proc.terminate()
+                        proc.wait(10)
+                        drop(url)
+
+                row = measured(watchers)
+                split = []
+                if args.split:
+                    # The same play with one watcher per match: what the rest add is the watch path alone,
+                    # without the commands' own CPU that the per-delivery figure above spreads over deliveries.
+                    base = measured(1)
+                    extra = row["deliveries"] - base["deliveries"]
+                    split = [f"{(row['cpu'] - base['cpu']) / extra * 1e6:.1f}" if extra > 0 else "-"]
                 xact = row["xact_per_event"]
                 table.add_row(
                     name,
@@ -268,6 +288,7 @@ def main() -> None:
                     f"{row['p50']:.1f}",
                     f"{row['p99']:.1f}",
                     "-" if xact is None else f"{xact:.2f}",
+                    *split,
                 )
     Console(width=140).print(table)
 
