@@ -216,6 +216,20 @@ def scenario(
     }
 
 
+def served(
+    command: list[str], args: argparse.Namespace, tmp: Path, label: str, matches: int, watchers: int, rate: float
+) -> dict[str, Any]:
+    """One scenario against a server started by ``command`` on a database of its own."""
+    url = database(args.backend, tmp, f"fanout{matches}x{watchers}{label}")
+    proc, address = start([*command, url])
+    try:
+        return scenario(address, proc.pid, url, matches, watchers, rate, args.seconds, args.processes, args.batched)
+    finally:
+        proc.terminate()
+        proc.wait(10)
+        drop(url)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--backend", choices=("sqlite", "postgres"), default="sqlite")
@@ -255,25 +269,12 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         for matches, watchers, rate in runs:
             for name, command in servers:
-
-                def measured(each: int) -> dict[str, Any]:
-                    url = database(args.backend, Path(tmp), f"fanout{matches}x{each}{len(name)}")
-                    proc, address = start([*command, url])
-                    try:
-                        return scenario(
-                            address, proc.pid, url, matches, each, rate, args.seconds, args.processes, args.batched
-                        )
-                    finally:
-                        proc.terminate()
-                        proc.wait(10)
-                        drop(url)
-
-                row = measured(watchers)
+                row = served(command, args, Path(tmp), f"{len(name)}", matches, watchers, rate)
                 split = []
                 if args.split:
                     # The same play with one watcher per match: what the rest add is the watch path alone,
                     # without the commands' own CPU that the per-delivery figure above spreads over deliveries.
-                    base = measured(1)
+                    base = served(command, args, Path(tmp), f"{len(name)}", matches, 1, rate)
                     extra = row["deliveries"] - base["deliveries"]
                     split = [f"{(row['cpu'] - base['cpu']) / extra * 1e6:.1f}" if extra > 0 else "-"]
                 xact = row["xact_per_event"]

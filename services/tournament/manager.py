@@ -112,7 +112,7 @@ class TournamentManager:
         async with self._lock(tournament_id):
             for _ in range(_RETRIES):
                 state = await self._current(tournament_id)
-                # On a worker thread: a Swiss pairing of the 1,024-player cap takes about 0.15 s, which on the
+                # On a worker thread: a Swiss pairing of the 1,024-player cap takes about 0.35 s, which on the
                 # loop would stall every match of this instance. Under the lock nothing else touches ``state``.
                 events = await asyncio.to_thread(decision, state)
                 if not events:
