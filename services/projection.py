@@ -160,7 +160,8 @@ class MatchList:
             await self._save()
             if progress is not None:
                 progress(self._position - start, max(head, self._position) - start)
-            if loud and self._position >= line_at:
+            # The last page is told by the caught-up line, not as one more position.
+            if loud and line_at <= self._position < head:
                 log.info("match list at position %d of %d", self._position, head)
                 line_at = self._position + PROGRESS_EVENTS
         if loud:
