@@ -6,7 +6,9 @@
     ├── PermissionDenied     a token that does not open this seat or action                      PERMISSION_DENIED
     ├── MatchNotFound        no match with this id                                               NOT_FOUND
     ├── VersionMismatch      expected_version differs from the match's version                   ABORTED
+    ├── Ahead                a version or position that is not there yet                         OUT_OF_RANGE
     ├── Unavailable          the server is shutting down: retry on another instance              UNAVAILABLE
+    ├── Exhausted            the server holds as many streams open as it takes                   RESOURCE_EXHAUSTED
     ├── NotFound             no such thing besides a match (e.g. a tournament)                   NOT_FOUND
     ├── Conflict             an id already stands for something else                             ALREADY_EXISTS
     ├── Refused              the request is valid but not now (e.g. a tournament's state)        FAILED_PRECONDITION
@@ -73,6 +75,12 @@ class Unavailable(ServiceError):
     """This server is going away (SIGTERM): retry, or resume a watch, on another instance."""
 
     reason = "SERVER_SHUTTING_DOWN"
+
+
+class Exhausted(ServiceError):
+    """This server holds as many open streams as it is configured to: retry later, or on another instance."""
+
+    reason = "TOO_MANY_STREAMS"
 
 
 class NotFound(ServiceError):

@@ -5,9 +5,10 @@ Wrapping at registration, not in a grpc.aio interceptor, costs nothing per call 
 interceptor is awaited for every call and builds a new handler each time). The wrapper sees the decoded
 request, the status the servicer left (``rpc_errors`` aborts with a rich status whose ErrorInfo reason is read
 back here) and the time the call took; for a stream, the time it stayed open. It also refuses new calls once
-the server is shutting down, and tells the server when the last one in flight has ended. Tokens are never
+the server is shutting down (and ends the open streams the feed does not end: the lifecycle's), refuses a stream
+past ``max_streams`` open, and tells the server when the last call in flight has ended. Tokens are never
 logged: the line names the seat a token opens, ``admin``, ``spectator`` (no token) or ``unknown token``.
-Health checks log at debug.
+Health checks log at debug, and count neither as calls in flight nor as open streams.
 """
 
 from __future__ import annotations
@@ -17,19 +18,20 @@ import hmac
 import inspect
 import logging
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import Any
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
+from typing import Any, NoReturn
 
 import grpc
 import msgspec
 from google.rpc import error_details_pb2, status_pb2
 from grpc_status import rpc_status
 
-from services.errors import Unavailable
+from services.errors import Exhausted, ServiceError, Unavailable
 from services.logs import fields
 from services.manager import MatchManager
 from services.methods import Method
 from services.rpc_errors import clip, to_status
+from services.tasks import cancel
 from services.tokens import token_hash
 
 log = logging.getLogger(__name__)
@@ -39,6 +41,9 @@ CONNECT = "connect"
 """The protocols a call can come over: gRPC, or Connect on the HTTP port."""
 _QUIET = ("/grpc.health.v1.Health/",)
 """Services whose calls (probes every few seconds) are logged at debug level."""
+MAX_STREAMS = 10_000
+"""Streams (watches, ``Play``, lifecycle) a server holds open by default. Each holds a task, a mailbox and gRPC's
+buffers; past the bound a client hears RESOURCE_EXHAUSTED rather than the process running out of memory."""
 
 
 class Finished:
@@ -79,19 +84,22 @@ def reason_of(trailing: Any) -> str:
 class CallObserver:
     """Times every call and reports it to ``log`` and to each of ``listeners`` (metrics)."""
 
-    def __init__(self, manager: MatchManager, admin_token: str | None) -> None:
+    def __init__(self, manager: MatchManager, admin_token: str | None, max_streams: int = MAX_STREAMS) -> None:
         self._manager, self._admin_token = manager, admin_token
+        self._max_streams = max_streams
         self.listeners: list[Callable[[Finished], None]] = []
         self.stream_listeners: list[Callable[[str, int], None]] = []
         """Called with the method and +1 when a server stream opens, -1 when it ends."""
-        self._refusing = False
+        self._shutting = asyncio.Event()
+        self._open = 0
         self._in_flight = 0
         self._settled = asyncio.Event()
         self._settled.set()
 
     def refuse(self) -> None:
-        """From now on, answer new calls (but health checks) UNAVAILABLE: the server is shutting down."""
-        self._refusing = True
+        """From now on, answer new calls (but health checks) UNAVAILABLE, and so end the open streams that are
+        generators (the lifecycle's; the feed ends the watches): the server is shutting down."""
+        self._shutting.set()
 
     async def settled(self, timeout: float | None) -> bool:
         """Wait until no call is in flight but health checks (at most ``timeout`` seconds); True if none is."""
@@ -130,15 +138,10 @@ class CallObserver:
             started = time.perf_counter()
             failure: BaseException | None = None
             if not quiet:
-                self._in_flight += 1
-                self._settled.clear()
+                self._begin()
             try:
-                if self._refusing and not quiet:
-                    await context.abort_with_status(
-                        rpc_status.to_status(
-                            to_status(Unavailable("the server is shutting down; retry on another instance"))
-                        )
-                    )
+                if not quiet and self._shutting.is_set():
+                    await _abort(context, _shutting_down())
                 return await behaviour(request, context)
             except BaseException as exc:
                 failure = exc
@@ -152,24 +155,59 @@ class CallObserver:
 
     def _stream(self, method: str, behaviour: Callable[..., Any], protocol: str = GRPC) -> Callable[..., Any]:
         if not inspect.isasyncgenfunction(behaviour):
-            # A handler that writes with ``context.write`` (the health service's Watch) is a coroutine.
+            # A handler that writes with ``context.write`` (a watch, Play, the health service's Watch) is a
+            # coroutine.
             return self._writer(method, behaviour, protocol)
 
         async def call(request: Any, context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
             started = time.perf_counter()
             failure: BaseException | None = None
-            self._streams(method, +1)
+            self._begin()
             try:
-                async for response in behaviour(request, context):
-                    yield response
+                if self._shutting.is_set():
+                    await _abort(context, _shutting_down())
+                await self._admit(method, context)
+                try:
+                    async for response in self._until_shutdown(behaviour(request, context), context):
+                        yield response
+                finally:
+                    self._streams(method, -1)
             except BaseException as exc:
                 failure = exc
                 raise
             finally:
-                self._streams(method, -1)
+                self._done()
                 self._finished(method, protocol, request, context, failure, time.perf_counter() - started)
 
         return call
+
+    async def _until_shutdown(
+        self, source: AsyncGenerator[Any, None], context: grpc.aio.ServicerContext
+    ) -> AsyncIterator[Any]:
+        """``source``'s messages until it ends, or until the server shuts down, which ends it UNAVAILABLE."""
+        shutdown = asyncio.ensure_future(self._shutting.wait())
+        step: asyncio.Future[Any] | None = None
+        try:
+            while True:
+                step = asyncio.ensure_future(anext(source))
+                await asyncio.wait((step, shutdown), return_when=asyncio.FIRST_COMPLETED)
+                if not step.done():
+                    break
+                try:
+                    message = step.result()
+                except StopAsyncIteration:
+                    return
+                yield message
+        finally:
+            shutdown.cancel()
+            if step is not None and not step.done():
+                await cancel(step)
+            await source.aclose()
+        await _abort(context, _shutting_down())
+
+    def _begin(self) -> None:
+        self._in_flight += 1
+        self._settled.clear()
 
     def _done(self) -> None:
         self._in_flight -= 1
@@ -179,18 +217,31 @@ class CallObserver:
     def _writer(
         self, method: str, behaviour: Callable[..., Awaitable[None]], protocol: str
     ) -> Callable[..., Awaitable[None]]:
-        unary = self._unary(method, behaviour, protocol)
-
-        async def call(request: Any, context: grpc.aio.ServicerContext) -> None:
-            self._streams(method, +1)
+        async def counted(request: Any, context: grpc.aio.ServicerContext) -> None:
+            await self._admit(method, context)
             try:
-                await unary(request, context)
+                await behaviour(request, context)
             finally:
                 self._streams(method, -1)
 
-        return call
+        return self._unary(method, counted, protocol)
+
+    async def _admit(self, method: str, context: grpc.aio.ServicerContext) -> None:
+        """Counts a stream in, or refuses it RESOURCE_EXHAUSTED while ``max_streams`` are open."""
+        if self._open >= self._max_streams and not method.startswith(_QUIET):
+            await _abort(
+                context,
+                Exhausted(
+                    f"this server holds the most streams it takes open ({self._max_streams:,}); "
+                    "retry later, or on another instance",
+                    limit=str(self._max_streams),
+                ),
+            )
+        self._streams(method, +1)
 
     def _streams(self, method: str, change: int) -> None:
+        if not method.startswith(_QUIET):
+            self._open += change
         name = method.rsplit("/", 1)[-1]
         for listener in self.stream_listeners:
             listener(name, change)
@@ -237,3 +288,12 @@ class CallObserver:
                 if hmac.compare_digest(presented, expected):
                     return f"seat:{seat}"
         return "unknown token"
+
+
+def _shutting_down() -> Unavailable:
+    return Unavailable("the server is shutting down; retry on another instance")
+
+
+async def _abort(context: grpc.aio.ServicerContext, error: ServiceError) -> NoReturn:
+    await context.abort_with_status(rpc_status.to_status(to_status(error)))
+    raise AssertionError("abort_with_status returns only by raising")

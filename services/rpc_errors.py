@@ -12,6 +12,7 @@
 | VersionMismatch                | ABORTED             | VERSION_MISMATCH                 |
 | Ahead                          | OUT_OF_RANGE        | VERSION_AHEAD, POSITION_AHEAD    |
 | Unavailable                    | UNAVAILABLE         | SERVER_SHUTTING_DOWN             |
+| Exhausted                      | RESOURCE_EXHAUSTED  | TOO_MANY_STREAMS (limit)         |
 | NotFound                       | NOT_FOUND           | e.g. TOURNAMENT_NOT_FOUND        |
 | Conflict                       | ALREADY_EXISTS      | e.g. REQUEST_ID_REUSED, COMMAND_ID_REUSED |
 | Refused                        | FAILED_PRECONDITION | e.g. ROUND_NOT_FINISHED          |
@@ -46,6 +47,7 @@ from services.api import duelhall_pb2 as pb
 from services.errors import (
     Ahead,
     Conflict,
+    Exhausted,
     InvalidArgument,
     MatchNotFound,
     NotFound,
@@ -72,6 +74,7 @@ _SERVICE_CODES: list[tuple[type[ServiceError], int]] = [
     (VersionMismatch, code_pb2.ABORTED),
     (Ahead, code_pb2.OUT_OF_RANGE),
     (Unavailable, code_pb2.UNAVAILABLE),
+    (Exhausted, code_pb2.RESOURCE_EXHAUSTED),
     (NotFound, code_pb2.NOT_FOUND),
     (Conflict, code_pb2.ALREADY_EXISTS),
     (Refused, code_pb2.FAILED_PRECONDITION),

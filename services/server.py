@@ -27,7 +27,7 @@ from services.methods import methods
 from services.metrics import Metrics
 from services.metrics_listener import MetricsListener
 from services.observed_store import ObservedStore
-from services.observer import CallObserver
+from services.observer import MAX_STREAMS, CallObserver
 from services.projection import MatchList
 from services.readmodel import RUNNING
 from services.servicers import MatchServicer, RulesetServicer
@@ -71,6 +71,9 @@ class ServerConfig(msgspec.Struct, frozen=True):
     """On SIGTERM: seconds to keep serving while health says NOT_SERVING, before the watches end."""
     grace_seconds: float = 10.0
     """On SIGTERM, after the drain: seconds in-flight calls get to finish before they are cancelled."""
+    max_streams: int = MAX_STREAMS
+    """Streams (watches, ``Play``, lifecycle) open at once, over gRPC and Connect together; past it a new one is
+    refused RESOURCE_EXHAUSTED."""
 
 
 class Running:
@@ -191,7 +194,7 @@ async def _start(config: ServerConfig, clock: Clock | None, replay: bytes | None
     match_list = manager.match_list
     await match_list.catch_up()
     match_list.start()
-    observer = CallObserver(manager, config.admin_token)
+    observer = CallObserver(manager, config.admin_token, config.max_streams)
     server = grpc.aio.server(options=(*OPTIONS, ("grpc.so_reuseport", 0)))
     registration = GuardedRegistration(server, observer)
     rulesets, matches = RulesetServicer(), MatchServicer(manager, feed, config.admin_token, timers)

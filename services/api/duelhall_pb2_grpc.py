@@ -273,6 +273,8 @@ class MatchServiceServicer:
 
     def WatchMatch(self, request, context):
         """Streams the match's events after from_version, redacted for the viewer, then live ones until it ends.
+        A server holds at most its --max-streams streams (watches, Play, lifecycle) open; past it a new one is
+        refused RESOURCE_EXHAUSTED TOO_MANY_STREAMS.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

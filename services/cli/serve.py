@@ -10,6 +10,7 @@ from typing import Any
 from services import logs
 from services.cli.common import add_database_option, database, positive
 from services.cli.environment import from_environment
+from services.observer import MAX_STREAMS
 from services.secrets import hide
 from services.server import ListenError, ServerConfig, listen_address, serve
 from services.transport import Tls
@@ -29,6 +30,12 @@ def register(commands: Any) -> None:
         "--admin-token", default=None, help="token for admin actions (default: none, admin actions refused)"
     )
     parser.add_argument("--capacity", type=positive, default=1024, help="matches kept in memory")
+    parser.add_argument(
+        "--max-streams",
+        type=positive,
+        default=MAX_STREAMS,
+        help=f"streams (watches, Play, lifecycle) open at once; past it one is refused (default: {MAX_STREAMS:,})",
+    )
     parser.add_argument(
         "--sqlite-synchronous",
         choices=("NORMAL", "FULL"),
@@ -90,6 +97,7 @@ def run(args: argparse.Namespace) -> int:
         http=None if args.http == "off" else args.http,
         admin_token=args.admin_token,
         capacity=args.capacity,
+        max_streams=args.max_streams,
         sqlite_synchronous=args.sqlite_synchronous,
         migrate=args.migrate,
         metrics=args.metrics,

@@ -210,3 +210,26 @@ async def test_http_and_grpc_calls_share_one_grace_period(tmp_path: Path, monkey
     monkeypatch.setattr(server.observer, "settled", calls_settled)
     await asyncio.wait_for(server.stop(1.0), 30)
     assert sorted(begun) == ["grpc", "http"]
+
+
+async def test_shutdown_ends_an_open_lifecycle_watch_unavailable(tmp_path: Path) -> None:
+    """Like a match watch: the consumer hears why, and resumes after the last position it handled elsewhere."""
+    running = await create_server(ServerConfig(database_url=f"sqlite:///{tmp_path / 'p.db'}", listen="127.0.0.1:0"))
+    stopped = False
+    try:
+        async with grpc.aio.insecure_channel(f"127.0.0.1:{running.port}") as channel:
+            stub = pb_grpc.MatchServiceStub(channel)
+            await create_match(stub)
+            changes = stub.WatchLifecycle(pb.WatchLifecycleRequest())
+            await changes.read()  # the creation: the stream is in place
+            stopping = asyncio.ensure_future(running.stop(5))
+            with pytest.raises(grpc.aio.AioRpcError) as ended:
+                while await changes.read() is not grpc.aio.EOF:
+                    pass
+            assert ended.value.code() == grpc.StatusCode.UNAVAILABLE
+            assert error_reason(ended.value) == "SERVER_SHUTTING_DOWN"
+            await stopping
+            stopped = True
+    finally:
+        if not stopped:
+            await running.stop(0)
