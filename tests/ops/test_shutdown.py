@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import grpc
+import httpx
 import msgspec
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
@@ -19,6 +20,7 @@ from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
 from services.server import ServerConfig, create_server
 from tests.services.client import create_match, error_reason
+from tests.services.connect_client import MATCHES, ConnectFailure, stream
 from tests.services.process import ServerProcess
 
 CLIENTS = 6
@@ -232,4 +234,25 @@ async def test_shutdown_ends_an_open_lifecycle_watch_unavailable(tmp_path: Path)
             stopped = True
     finally:
         if not stopped:
+            await running.stop(0)
+
+
+async def test_shutdown_ends_a_lifecycle_watch_over_connect_unavailable(tmp_path: Path) -> None:
+    running = await create_server(
+        ServerConfig(database_url=f"sqlite:///{tmp_path / 'p.db'}", listen="127.0.0.1:0", http="127.0.0.1:0")
+    )
+    stopping: asyncio.Future[None] | None = None
+    try:
+        async with grpc.aio.insecure_channel(f"127.0.0.1:{running.port}") as channel:
+            await create_match(pb_grpc.MatchServiceStub(channel))
+        assert running.http is not None
+        async with httpx.AsyncClient(base_url=running.http.address, timeout=30) as web:
+            with pytest.raises(ConnectFailure) as ended:
+                async for _ in stream(web, MATCHES, "WatchLifecycle", {}):
+                    stopping = stopping or asyncio.ensure_future(running.stop(5))
+        assert (ended.value.code, ended.value.reason) == ("unavailable", "SERVER_SHUTTING_DOWN")
+        assert stopping is not None
+        await stopping
+    finally:
+        if stopping is None:
             await running.stop(0)
