@@ -1,13 +1,15 @@
 """``ListMatches`` page tokens: opaque to clients, checked when they come back.
 
-A token is base64url of a small JSON object: the order key to continue after and the filters of the listing
-it belongs to. Anything else, or a token used with other filters, is ``INVALID_ARGUMENT`` ``PAGE_TOKEN_INVALID``.
+A token is base64url of a small JSON object: the order key to continue after and a digest of the filters of the
+listing it belongs to (the filters themselves could make it longer than tokens may be). Anything else, or a
+token used with other filters, is ``INVALID_ARGUMENT`` ``PAGE_TOKEN_INVALID``.
 """
 
 from __future__ import annotations
 
 import base64
 import binascii
+import hashlib
 
 import msgspec
 
@@ -19,13 +21,15 @@ _MAX_TOKEN = 512
 
 class _Token(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     after: str
-    ruleset: str
-    status: str
-    labels: dict[str, str]
+    filters: str
+
+
+def _digest(ruleset: str, status: str, labels: dict[str, str]) -> str:
+    return hashlib.sha256(msgspec.json.encode([ruleset, status, sorted(labels.items())])).hexdigest()[:32]
 
 
 def encode_token(after: str, ruleset: str, status: str, labels: dict[str, str]) -> str:
-    token = _Token(after, ruleset, status, dict(sorted(labels.items())))
+    token = _Token(after, _digest(ruleset, status, labels))
     return base64.urlsafe_b64encode(msgspec.json.encode(token)).decode().rstrip("=")
 
 
@@ -46,7 +50,7 @@ def decode_token(token: str, ruleset: str, status: str, labels: dict[str, str]) 
         raise InvalidArgument(
             "page_token is not a token from a previous ListMatches response", reason="PAGE_TOKEN_INVALID"
         )
-    if (parsed.ruleset, parsed.status, parsed.labels) != (ruleset, status, labels):
+    if parsed.filters != _digest(ruleset, status, labels):
         raise InvalidArgument(
             "page_token belongs to a listing with other filters (ruleset, status, labels)", reason="PAGE_TOKEN_INVALID"
         )

@@ -92,7 +92,7 @@ class MatchServicer(pb_grpc.MatchServiceServicer):
         status = wire.STATUS_FROM_PB.get(request.status)
         if status is None:
             raise InvalidArgument(f"status {request.status} is not a MatchStatus", reason="STATUS_UNKNOWN")
-        labels = dict(request.labels)
+        labels = limits.labels(dict(request.labels))
         after = decode_token(request.page_token, request.ruleset, status, labels)
         await self._matches.ends_recorded()
         rows, next_key = await self._matches.read_model.page(
@@ -254,6 +254,7 @@ class MatchServicer(pb_grpc.MatchServiceServicer):
         context: Context,
     ) -> AsyncIterator[pb.LifecycleChange]:
         from_position = limits.position(request.from_position, "from_position")
+        labels = limits.labels(dict(request.labels))
         head = await self._matches.store.head()
         if from_position > head + 1:  # one past the head is where a consumer that has handled it all resumes
             raise Ahead(
@@ -261,7 +262,7 @@ class MatchServicer(pb_grpc.MatchServiceServicer):
                 reason="POSITION_AHEAD",
                 head=str(head),
             )
-        async for change in lifecycle.changes(self._matches.store, from_position, dict(request.labels)):
+        async for change in lifecycle.changes(self._matches.store, from_position, labels):
             yield wire.lifecycle_change(change)
 
 

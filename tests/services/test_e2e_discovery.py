@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import grpc
 import msgspec
+import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
 from engine.registry import RULESETS
 from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
-from tests.services.client import create_match
+from tests.services.client import create_match, error_reason
 from tests.services.test_e2e_errors import refused
 
 
@@ -63,5 +64,38 @@ async def test_list_requests_out_of_range_are_refused(matches: pb_grpc.MatchServ
         (pb.ListMatchesRequest(page_token="eyJhZnRlciI6IngifQ"), "PAGE_TOKEN_INVALID"),
         (pb.ListMatchesRequest(page_token=first.next_page_token, ruleset="aq"), "PAGE_TOKEN_INVALID"),
         (pb.ListMatchesRequest(page_token="A" * 5000), "PAGE_TOKEN_INVALID"),
+        (pb.ListMatchesRequest(page_token=first.next_page_token, labels={"cup": "a"}), "PAGE_TOKEN_INVALID"),
+        (pb.ListMatchesRequest(labels={f"k{i}": "v" for i in range(33)}), "LABELS_INVALID"),
+        (pb.ListMatchesRequest(labels={"cup": "v" * 101}), "LABELS_INVALID"),
     ]:
         assert await refused(matches.ListMatches(request)) == (invalid, reason), request
+
+
+async def test_a_listing_by_the_longest_labels_a_match_takes_goes_on_page_after_page(
+    matches: pb_grpc.MatchServiceStub,
+) -> None:
+    """The page token stays short whatever the filters: it carries their digest, not them."""
+    labels = {"tournament": "t" * 100, "round": "r" * 100, "table": "x" * 100}
+    seats = [pb.SeatSpec(name="ann"), pb.SeatSpec(name="bob")]
+    ids = [
+        (
+            await matches.CreateMatch(pb.CreateMatchRequest(ruleset="card_monsters", seats=seats, labels=labels))
+        ).match.match_id
+        for _ in range(3)
+    ]
+    await create_match(matches)  # unlabelled: not listed
+    listed: list[str] = []
+    token = ""
+    while True:
+        page = await matches.ListMatches(pb.ListMatchesRequest(page_size=1, labels=labels, page_token=token))
+        listed += [m.match_id for m in page.matches]
+        if not (token := page.next_page_token):
+            break
+    assert listed == ids[::-1]
+
+
+async def test_a_lifecycle_filter_is_bounded_as_labels_are(matches: pb_grpc.MatchServiceStub) -> None:
+    call = matches.WatchLifecycle(pb.WatchLifecycleRequest(labels={"cup": "v" * 101}))
+    with pytest.raises(grpc.aio.AioRpcError) as refusal:
+        await call.read()
+    assert (refusal.value.code(), error_reason(refusal.value)) == (grpc.StatusCode.INVALID_ARGUMENT, "LABELS_INVALID")
