@@ -19,7 +19,7 @@ from eventstore import open_store
 from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
 from services.server import ServerConfig, create_server
-from tests.services.client import create_match, error_reason
+from tests.services.client import Created, create_match, error_reason
 from tests.services.connect_client import MATCHES, ConnectFailure, stream
 from tests.services.process import ServerProcess
 
@@ -102,19 +102,29 @@ async def test_sigterm_during_load_loses_no_acknowledged_command(database_url: s
     assert all(stored.get((match, command)) == version for match, command, version in acked)
 
 
-async def test_shutdown_ends_an_open_play_stream_unavailable(tmp_path: Path) -> None:
+async def _play(stub: pb_grpc.MatchServiceStub, created: Created) -> Any:
+    play = stub.Play()
+    await play.write(pb.PlayRequest(start=pb.PlayStart(match_id=created.match_id, token=created.tokens[0])))
+    return play
+
+
+async def _lifecycle(stub: pb_grpc.MatchServiceStub, created: Created) -> Any:
+    return stub.WatchLifecycle(pb.WatchLifecycleRequest())
+
+
+@pytest.mark.parametrize("opened", [_play, _lifecycle], ids=["play", "lifecycle"])
+async def test_shutdown_ends_an_open_stream_unavailable(tmp_path: Path, opened: Any) -> None:
+    """A Play stream or a lifecycle watch: the client hears why, and resumes from what it handled elsewhere."""
     running = await create_server(ServerConfig(database_url=f"sqlite:///{tmp_path / 'p.db'}", listen="127.0.0.1:0"))
     stopped = False
     try:
         async with grpc.aio.insecure_channel(f"127.0.0.1:{running.port}") as channel:
             stub = pb_grpc.MatchServiceStub(channel)
-            created = await create_match(stub)
-            play = stub.Play()
-            await play.write(pb.PlayRequest(start=pb.PlayStart(match_id=created.match_id, token=created.tokens[0])))
-            await play.read()  # the first answer: the stream is in place
+            call = await opened(stub, await create_match(stub))
+            await call.read()  # the first answer: the stream is in place
             stopping = asyncio.ensure_future(running.stop(5))
             with pytest.raises(grpc.aio.AioRpcError) as ended:
-                while await play.read() is not grpc.aio.EOF:
+                while await call.read() is not grpc.aio.EOF:
                     pass
             assert ended.value.code() == grpc.StatusCode.UNAVAILABLE
             assert error_reason(ended.value) == "SERVER_SHUTTING_DOWN"
@@ -212,29 +222,6 @@ async def test_http_and_grpc_calls_share_one_grace_period(tmp_path: Path, monkey
     monkeypatch.setattr(server.observer, "settled", calls_settled)
     await asyncio.wait_for(server.stop(1.0), 30)
     assert sorted(begun) == ["grpc", "http"]
-
-
-async def test_shutdown_ends_an_open_lifecycle_watch_unavailable(tmp_path: Path) -> None:
-    """Like a match watch: the consumer hears why, and resumes after the last position it handled elsewhere."""
-    running = await create_server(ServerConfig(database_url=f"sqlite:///{tmp_path / 'p.db'}", listen="127.0.0.1:0"))
-    stopped = False
-    try:
-        async with grpc.aio.insecure_channel(f"127.0.0.1:{running.port}") as channel:
-            stub = pb_grpc.MatchServiceStub(channel)
-            await create_match(stub)
-            changes = stub.WatchLifecycle(pb.WatchLifecycleRequest())
-            await changes.read()  # the creation: the stream is in place
-            stopping = asyncio.ensure_future(running.stop(5))
-            with pytest.raises(grpc.aio.AioRpcError) as ended:
-                while await changes.read() is not grpc.aio.EOF:
-                    pass
-            assert ended.value.code() == grpc.StatusCode.UNAVAILABLE
-            assert error_reason(ended.value) == "SERVER_SHUTTING_DOWN"
-            await stopping
-            stopped = True
-    finally:
-        if not stopped:
-            await running.stop(0)
 
 
 async def test_shutdown_ends_a_lifecycle_watch_over_connect_unavailable(tmp_path: Path) -> None:
