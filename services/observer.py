@@ -14,6 +14,7 @@ Health checks log at debug, and count neither as calls in flight nor as open str
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hmac
 import inspect
 import logging
@@ -168,8 +169,10 @@ class CallObserver:
                     await _abort(context, _shutting_down())
                 await self._admit(method, context)
                 try:
-                    async for response in self._until_shutdown(behaviour(request, context), context):
-                        yield response
+                    # Closed here, not when collected: a client gone leaves the stream's tasks to end at once.
+                    async with contextlib.aclosing(self._until_shutdown(behaviour(request, context), context)) as out:
+                        async for response in out:
+                            yield response
                 finally:
                     self._streams(method, -1)
             except BaseException as exc:
@@ -183,7 +186,7 @@ class CallObserver:
 
     async def _until_shutdown(
         self, source: AsyncGenerator[Any, None], context: grpc.aio.ServicerContext
-    ) -> AsyncIterator[Any]:
+    ) -> AsyncGenerator[Any, None]:
         """``source``'s messages until it ends, or until the server shuts down, which ends it UNAVAILABLE."""
         shutdown = asyncio.ensure_future(self._shutting.wait())
         step: asyncio.Future[Any] | None = None
