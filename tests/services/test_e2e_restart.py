@@ -6,6 +6,7 @@ import asyncio
 import random
 
 import grpc
+import pytest
 
 from engine.match import MATCH_CREATED
 from eventstore import open_store
@@ -131,3 +132,37 @@ async def test_after_a_sigkill_the_match_list_agrees_with_the_events(database_ur
     truth = await _truth(database_url)
     assert "ended" in truth.values() and "running" in truth.values()
     assert listed == truth
+
+
+async def test_a_watch_on_a_killed_server_ends_unavailable_and_resumes_on_the_next_without_a_gap(
+    database_url: str,
+) -> None:
+    """A SIGKILL runs no shutdown code: the kernel closes the connection, so the watcher hears UNAVAILABLE at
+    once (from its gRPC library, without an ErrorInfo) instead of waiting in silence, and resumes from the last
+    version it got on the server that takes over."""
+    first = ServerProcess(database_url)
+    try:
+        async with grpc.aio.insecure_channel(first.address) as channel:
+            stub = pb_grpc.MatchServiceStub(channel)
+            created = await create_match(stub)
+            watch = stub.WatchMatch(pb.WatchMatchRequest(match_id=created.match_id))
+            await play_random(stub, created, seed=7, max_commands=4)  # far from any end
+            played = (await stub.GetMatch(pb.GetMatchRequest(match_id=created.match_id))).version
+            seen = [(await watch.read()).event.version for _ in range(played)]
+            first.kill()
+            with pytest.raises(grpc.aio.AioRpcError) as ended:
+                await watch.read()
+            assert ended.value.code() == grpc.StatusCode.UNAVAILABLE
+    finally:
+        first.kill()
+    second = ServerProcess(database_url)
+    try:
+        async with grpc.aio.insecure_channel(second.address) as channel:
+            stub = pb_grpc.MatchServiceStub(channel)
+            resumed = stub.WatchMatch(pb.WatchMatchRequest(match_id=created.match_id, from_version=seen[-1]))
+            await play_random(stub, created, seed=8)
+            seen += [update.event.version async for update in resumed]
+            final = (await stub.GetMatch(pb.GetMatchRequest(match_id=created.match_id))).version
+            assert seen == list(range(1, final + 1))
+    finally:
+        second.stop()
