@@ -295,3 +295,55 @@ async def test_versions_arriving_while_an_earlier_one_is_shown_are_counted(
     assert await page.get_attribute("#board", "data-version") == str(created.version - 1)
     await page.keyboard.press("End")
     await page.wait_for_selector(f"#board[data-version='{now}']")
+
+
+async def test_a_watch_on_a_full_server_says_so_and_goes_live_once_a_stream_closes(
+    browser: Browser, tmp_path: Path
+) -> None:
+    server = await create_server(
+        ServerConfig(
+            database_url=f"sqlite:///{tmp_path / 'full.db'}", listen="127.0.0.1:0", http="127.0.0.1:0", max_streams=1
+        )
+    )
+    context = await browser.new_context(viewport={"width": 1400, "height": 1000})
+    try:
+        page = await context.new_page()
+        assert server.http is not None
+        async with grpc.aio.insecure_channel(f"127.0.0.1:{server.port}") as channel:
+            stub = pb_grpc.MatchServiceStub(channel)
+            created = await create_match(stub)
+            holder = stub.WatchLifecycle(pb.WatchLifecycleRequest())
+            assert await holder.read() is not grpc.aio.EOF  # the one stream the server takes
+            await page.goto(f"{server.http.address}/?watch={created.match_id}")
+            await page.wait_for_selector("#status[data-live='reconnecting'][data-reason='TOO_MANY_STREAMS']")
+            assert "as many watches as it takes (1)" in await page.inner_text("#status")
+            holder.cancel()
+            await page.wait_for_selector("#status[data-live='true']")
+            await play_random(stub, created, seed=1, max_commands=3)
+            now = (await stub.GetView(pb.GetViewRequest(match_id=created.match_id))).version
+            await page.wait_for_selector(f"#board[data-version='{now}']")
+    finally:
+        await context.close()
+        await server.stop(0)
+
+
+async def test_a_watch_whose_history_arrives_in_one_piece_shows_its_every_version(
+    page: Page, web_server: Running, matches: pb_grpc.MatchServiceStub
+) -> None:
+    """Updates read together reach the page before it draws the first: each is kept, and the last is drawn."""
+    assert web_server.http is not None
+    created = await ended_match(matches, "duel", commands=20)
+    ended = (await matches.GetView(pb.GetViewRequest(match_id=created.match_id))).version
+
+    watches: list[str] = []
+
+    async def whole(route: Route) -> None:
+        watches.append(route.request.post_data or "")
+        await route.fulfill(response=await route.fetch())  # the ended match's watch, its every message in one body
+
+    await page.route("**/WatchMatch", whole)
+    await page.goto(f"{web_server.http.address}/?watch={created.match_id}")
+    await page.wait_for_selector("#status[data-live='ended']")
+    assert await page.get_attribute("#board", "data-version") == str(ended)
+    assert await page.inner_text("#position") == f"version {ended} of {ended}"
+    assert len(watches) == 1, "the watch was retried"

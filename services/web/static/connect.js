@@ -11,12 +11,12 @@ export class ApiError extends Error {
 }
 
 export async function call(service, method, body) {
-  const response = await fetch(`/duelhall.v1.${service}/${method}`, {
+  const response = await reached(fetch(`/duelhall.v1.${service}/${method}`, {
     method: "POST",
     headers: { "content-type": "application/json", "connect-protocol-version": "1" },
     body: JSON.stringify(body),
-  });
-  const data = await response.json();
+  }));
+  const data = await reached(response.json());
   if (!response.ok) throw toError(data);
   return data;
 }
@@ -27,32 +27,50 @@ export async function stream(service, method, body, onMessage, signal) {
   const envelope = new Uint8Array(5 + payload.length);
   new DataView(envelope.buffer).setUint32(1, payload.length);
   envelope.set(payload, 5);
-  const response = await fetch(`/duelhall.v1.${service}/${method}`, {
+  const response = await reached(fetch(`/duelhall.v1.${service}/${method}`, {
     method: "POST",
     headers: { "content-type": "application/connect+json", "connect-protocol-version": "1" },
     body: envelope,
     signal,
-  });
-  if (!response.ok) throw toError(await response.json());
+  }));
+  if (!response.ok) throw toError(await reached(response.json()));
   const reader = response.body.getReader();
-  let buffer = new Uint8Array(0);
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) throw new ApiError("unavailable", "the stream ended without its end message", "", {});
-    buffer = concat(buffer, value);
-    while (buffer.length >= 5) {
-      const view = new DataView(buffer.buffer, buffer.byteOffset);
-      const flags = view.getUint8(0);
-      const size = view.getUint32(1);
-      if (buffer.length < 5 + size) break;
-      const message = JSON.parse(new TextDecoder().decode(buffer.subarray(5, 5 + size)));
-      buffer = buffer.slice(5 + size);
-      if (flags & 0x02) {
-        if (message.error) throw toError(message.error);
-        return;
+  try {
+    let buffer = new Uint8Array(0);
+    for (;;) {
+      const { done, value } = await reached(reader.read());
+      if (done) throw new ApiError("unavailable", "the stream ended without its end message", "", {});
+      buffer = concat(buffer, value);
+      while (buffer.length >= 5) {
+        const view = new DataView(buffer.buffer, buffer.byteOffset);
+        const flags = view.getUint8(0);
+        const size = view.getUint32(1);
+        if (buffer.length < 5 + size) break;
+        const message = JSON.parse(new TextDecoder().decode(buffer.subarray(5, 5 + size)));
+        buffer = buffer.slice(5 + size);
+        if (flags & 0x02) {
+          if (message.error) throw toError(message.error);
+          return;
+        }
+        onMessage(message);
       }
-      onMessage(message);
     }
+  } finally {
+    // However the reading stops (the end, an error, onMessage throwing), the stream is closed: left open, the
+    // server would keep it, and one of the streams it takes, until the page goes.
+    reader.cancel().catch(() => {});
+  }
+}
+
+// fetch rejects with a TypeError when the connection fails or drops: that is the server unreachable, worth a
+// retry, unlike an error of the page's own.
+async function reached(promise) {
+  try {
+    return await promise;
+  } catch (error) {
+    if (error instanceof TypeError) throw new ApiError("unavailable", `the server is unreachable (${error.message})`,
+      "", {});
+    throw error;
   }
 }
 

@@ -36,8 +36,9 @@ function status(text, kind = "info", attributes = {}) {
 }
 
 function failed(error) {
-  if (error instanceof ApiError) status(`Refused (${error.reason || error.code}): ${error.message}`, "error",
-    { "data-reason": error.reason });
+  // A refusal names its reason; a call that failed without one (the server unreachable) its code.
+  if (error instanceof ApiError) status(`${error.reason ? "Refused" : "Failed"} (${error.reason || error.code}): ` +
+    error.message, "error", { "data-reason": error.reason });
   else status(`Failed: ${error.message}`, "error");
 }
 
@@ -196,14 +197,15 @@ async function watch(matchId, token) {
     { "data-live": "true" });
   live();
   const onUpdate = (update) => {
-    const following = state.index >= state.steps.length - 1;
+    // A draw already scheduled shows the last version, this one too: updates arrive many to a frame.
+    const following = state.pending || state.index >= state.steps.length - 1;
     state.steps.push({ event: update.event, viewJson: update.viewJson, toAct: update.toAct || [],
       deadline: update.deadline || null });
     if (following) schedule();
     else counted();
   };
-  // A lost connection (the server restarted, the network dropped) is said and retried, the watch resuming
-  // after the last version received; any other refusal ends the watch.
+  // A lost connection (the server restarted, the network dropped) or a full server is said and retried, the
+  // watch resuming after the last version received; any other refusal ends the watch.
   const reached = () => (state.steps.length ? Number(state.steps[state.steps.length - 1].event.version) : 0);
   for (let attempt = 0; ; attempt += 1) {
     try {
@@ -217,14 +219,17 @@ async function watch(matchId, token) {
       break;
     } catch (error) {
       if (controller.signal.aborted) return;
-      if (!lost(error)) {
+      if (!lost(error) && !full(error)) {
         failed(error);
         stopLive();
         return;
       }
       const wait = RETRY_MS[Math.min(attempt, RETRY_MS.length - 1)];
-      status(`Connection to the server lost after version ${reached()}; reconnecting in ${wait / 1000} s ` +
-        `(attempt ${attempt + 1})…`, "error", { "data-live": "reconnecting" });
+      const why = full(error) ? `The server holds as many watches as it takes (${error.metadata.limit}) ` +
+        `after version ${reached()}` : `Connection to the server lost after version ${reached()}`;
+      const attributes = full(error) ? { "data-live": "reconnecting", "data-reason": error.reason }
+        : { "data-live": "reconnecting" };
+      status(`${why}; reconnecting in ${wait / 1000} s (attempt ${attempt + 1})…`, "error", attributes);
       for (const clock of document.querySelectorAll(".clock.live")) {
         clock.classList.remove("live");
         clock.querySelector(".remaining").textContent = "(not connected)";
@@ -244,9 +249,14 @@ async function watch(matchId, token) {
   show(state.steps.length - 1);
 }
 
-// The connection failed (fetch's TypeError), or the server closed it or is shutting down: worth a retry.
+// The connection failed or dropped, or the server is shutting down: worth a retry.
 function lost(error) {
-  return error instanceof TypeError || (error instanceof ApiError && error.code === "unavailable");
+  return error instanceof ApiError && error.code === "unavailable";
+}
+
+// Every stream the server takes is open: one may close soon.
+function full(error) {
+  return error instanceof ApiError && error.reason === "TOO_MANY_STREAMS";
 }
 
 function stopLive() {
