@@ -92,6 +92,8 @@ class MatchServicer(pb_grpc.MatchServiceServicer):
         status = wire.STATUS_FROM_PB.get(request.status)
         if status is None:
             raise InvalidArgument(f"status {request.status} is not a MatchStatus", reason="STATUS_UNKNOWN")
+        if request.ruleset:
+            ruleset_for(request.ruleset)  # a typo lists nothing, silently, unless it is refused
         labels = limits.labels(dict(request.labels))
         after = decode_token(request.page_token, request.ruleset, status, labels)
         await self._matches.ends_recorded()

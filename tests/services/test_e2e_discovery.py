@@ -67,6 +67,8 @@ async def test_list_requests_out_of_range_are_refused(matches: pb_grpc.MatchServ
         (pb.ListMatchesRequest(page_token=first.next_page_token, labels={"cup": "a"}), "PAGE_TOKEN_INVALID"),
         (pb.ListMatchesRequest(labels={f"k{i}": "v" for i in range(33)}), "LABELS_INVALID"),
         (pb.ListMatchesRequest(labels={"cup": "v" * 101}), "LABELS_INVALID"),
+        (pb.ListMatchesRequest(ruleset="card-monsters"), "UNKNOWN_RULESET"),
+        (pb.ListMatchesRequest(ruleset="x" * 100_000), "UNKNOWN_RULESET"),
     ]:
         assert await refused(matches.ListMatches(request)) == (invalid, reason), request
 
