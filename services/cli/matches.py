@@ -12,6 +12,7 @@ import msgspec
 from rich.table import Column, Table
 
 from engine.contract import Outcome
+from engine.registry import RULESETS
 from eventstore import open_store
 from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
@@ -30,7 +31,8 @@ def register(commands: Any) -> None:
     where = parser.add_mutually_exclusive_group()
     add_database_option(where)
     add_server_option(where)
-    parser.add_argument("--ruleset", default="")
+    # Refused here on the database as the server refuses it: a misspelt id would list nothing, silently.
+    parser.add_argument("--ruleset", choices=sorted(RULESETS), default="")
     parser.add_argument("--status", choices=(RUNNING, ENDED), default="")
     parser.add_argument("--limit", type=positive, default=100, help="show at most this many (default: 100)")
     parser.add_argument("--json", action="store_true", help="print the rows as JSON")

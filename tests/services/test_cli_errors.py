@@ -23,6 +23,7 @@ USAGE = [
     ["selfplay", "aq", "--players", "9"],
     ["selfplay", "chess"],
     ["matches", "--limit", "0"],
+    ["matches", "--ruleset", "card-monsters"],
     ["serve", "--listen", "127.0.0.1:99999"],
     ["serve", "--listen", "nonsense"],
     ["serve", "--http", "127.0.0.1:70000"],
