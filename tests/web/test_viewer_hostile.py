@@ -14,6 +14,7 @@ from playwright.async_api import Browser, Page, Route
 from services import limits
 from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
+from services.observer import MAX_STREAMS
 from services.server import Running, ServerConfig, create_server
 from tests.services.client import Created, create_match, play_random
 from tests.web.test_viewer import choose_seat, ended_match, go_to, open_match, views
@@ -226,8 +227,10 @@ async def test_a_watch_overtaken_by_opening_an_ended_match_leaves_it_alone(
     assert not await page.is_disabled("#seat")
 
 
-async def _serve(database: Path, http: str = "127.0.0.1:0") -> Running:
-    return await create_server(ServerConfig(database_url=f"sqlite:///{database}", listen="127.0.0.1:0", http=http))
+async def _serve(database: Path, http: str = "127.0.0.1:0", max_streams: int = MAX_STREAMS) -> Running:
+    return await create_server(
+        ServerConfig(database_url=f"sqlite:///{database}", listen="127.0.0.1:0", http=http, max_streams=max_streams)
+    )
 
 
 @pytest.fixture
@@ -300,11 +303,7 @@ async def test_versions_arriving_while_an_earlier_one_is_shown_are_counted(
 async def test_a_watch_on_a_full_server_says_so_and_goes_live_once_a_stream_closes(
     browser: Browser, tmp_path: Path
 ) -> None:
-    server = await create_server(
-        ServerConfig(
-            database_url=f"sqlite:///{tmp_path / 'full.db'}", listen="127.0.0.1:0", http="127.0.0.1:0", max_streams=1
-        )
-    )
+    server = await _serve(tmp_path / "full.db", max_streams=1)
     context = await browser.new_context(viewport={"width": 1400, "height": 1000})
     try:
         page = await context.new_page()

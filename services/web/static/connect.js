@@ -11,12 +11,12 @@ export class ApiError extends Error {
 }
 
 export async function call(service, method, body) {
-  const response = await reached(fetch(`/duelhall.v1.${service}/${method}`, {
+  const response = await connected(fetch(`/duelhall.v1.${service}/${method}`, {
     method: "POST",
     headers: { "content-type": "application/json", "connect-protocol-version": "1" },
     body: JSON.stringify(body),
   }));
-  const data = await reached(response.json());
+  const data = await connected(response.json());
   if (!response.ok) throw toError(data);
   return data;
 }
@@ -27,18 +27,18 @@ export async function stream(service, method, body, onMessage, signal) {
   const envelope = new Uint8Array(5 + payload.length);
   new DataView(envelope.buffer).setUint32(1, payload.length);
   envelope.set(payload, 5);
-  const response = await reached(fetch(`/duelhall.v1.${service}/${method}`, {
+  const response = await connected(fetch(`/duelhall.v1.${service}/${method}`, {
     method: "POST",
     headers: { "content-type": "application/connect+json", "connect-protocol-version": "1" },
     body: envelope,
     signal,
   }));
-  if (!response.ok) throw toError(await reached(response.json()));
+  if (!response.ok) throw toError(await connected(response.json()));
   const reader = response.body.getReader();
   try {
     let buffer = new Uint8Array(0);
     for (;;) {
-      const { done, value } = await reached(reader.read());
+      const { done, value } = await connected(reader.read());
       if (done) throw new ApiError("unavailable", "the stream ended without its end message", "", {});
       buffer = concat(buffer, value);
       while (buffer.length >= 5) {
@@ -64,7 +64,7 @@ export async function stream(service, method, body, onMessage, signal) {
 
 // fetch rejects with a TypeError when the connection fails or drops: that is the server unreachable, worth a
 // retry, unlike an error of the page's own.
-async function reached(promise) {
+async function connected(promise) {
   try {
     return await promise;
   } catch (error) {

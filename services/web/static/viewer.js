@@ -225,11 +225,11 @@ async function watch(matchId, token) {
         return;
       }
       const wait = RETRY_MS[Math.min(attempt, RETRY_MS.length - 1)];
-      const why = full(error) ? `The server holds as many watches as it takes (${error.metadata.limit}) ` +
-        `after version ${reached()}` : `Connection to the server lost after version ${reached()}`;
-      const attributes = full(error) ? { "data-live": "reconnecting", "data-reason": error.reason }
-        : { "data-live": "reconnecting" };
-      status(`${why}; reconnecting in ${wait / 1000} s (attempt ${attempt + 1})…`, "error", attributes);
+      const busy = full(error);
+      const why = busy ? `The server holds as many watches as it takes (${error.metadata.limit})`
+        : "Connection to the server lost";
+      status(`${why} after version ${reached()}; reconnecting in ${wait / 1000} s (attempt ${attempt + 1})…`, "error",
+        { "data-live": "reconnecting", ...(busy ? { "data-reason": error.reason } : {}) });
       for (const clock of document.querySelectorAll(".clock.live")) {
         clock.classList.remove("live");
         clock.querySelector(".remaining").textContent = "(not connected)";
