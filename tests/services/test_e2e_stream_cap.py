@@ -61,7 +61,9 @@ async def test_streams_past_the_cap_are_refused_until_one_ends(capped: Running) 
         refused_play = stub.Play()
         # The server refuses a Play before it reads from it, so the refusal may already have ended the call.
         with contextlib.suppress(grpc.aio.AioRpcError):
-            await refused_play.write(pb.PlayRequest(start=pb.PlayStart(match_id=created.match_id, token=created.tokens[1])))
+            await refused_play.write(
+                pb.PlayRequest(start=pb.PlayStart(match_id=created.match_id, token=created.tokens[1]))
+            )
         assert await first_refusal(refused_play) == EXHAUSTED
         assert capped.http is not None
         async with httpx.AsyncClient(base_url=capped.http.address, timeout=30) as web:
