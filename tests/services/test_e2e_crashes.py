@@ -149,7 +149,7 @@ async def test_a_row_write_failing_after_the_append_still_acknowledges_the_comma
                 match_id=created.match_id, token=created.tokens[0], command_json='{"type": "concede"}', command_id="bye"
             )
         )
-        await running.manager.ends_recorded()  # the end's row write fails too; the list must not wait for it
+        await running.manager.ends_recorded()  # the end's append commits; its row write fails, left to the projection
         rows.failing = False
         await running.match_list.stop()
         await MatchList(running.store).catch_up()
