@@ -16,6 +16,7 @@ from eventstore.model import (
     EventMeta,
     NewEvent,
     RecordedEvent,
+    Scan,
     Snapshot,
     append_request,
 )
@@ -52,6 +53,7 @@ __all__ = [
     "NewEvent",
     "RecordedEvent",
     "RowChange",
+    "Scan",
     "Snapshot",
     "StoreError",
     "StreamNotFound",

@@ -51,6 +51,16 @@ class RecordedEvent(msgspec.Struct, frozen=True):
     hash: bytes
 
 
+class Scan(msgspec.Struct, frozen=True):
+    """What a read of the global order for some event types found: its ``events`` of those types in order, and
+    ``through``, the last position it covered (every event of those types between its start and ``through`` is
+    in ``events``); ``more``: it stopped at its limit, short of the head it saw."""
+
+    events: list[RecordedEvent]
+    through: int
+    more: bool
+
+
 class Appended(msgspec.Struct, frozen=True):
     """The result of an append; ``duplicate`` is True when the command id had been seen on the stream."""
 

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+import functools
+from collections.abc import AsyncIterator, Callable, Collection, Mapping, Sequence
 from typing import Any
 
 import asyncpg
@@ -39,6 +40,7 @@ from eventstore.model import (
     CommandRecord,
     NewEvent,
     RecordedEvent,
+    Scan,
     append_request,
     now_micros,
 )
@@ -46,8 +48,8 @@ from eventstore.parts import AsyncRowsPart, AsyncSecretsPart, AsyncSnapshotsPart
 from eventstore.postgres_sql import SQL
 from eventstore.recent import RecentEvents
 from eventstore.schema import REVISION_QUERY, check_revision
-from eventstore.statements import MAX_VERSION, Sql, recorded
-from eventstore.subscription import HeadSignal, follow
+from eventstore.statements import MAX_VERSION, Sql, recorded, scanned
+from eventstore.subscription import PAGE, HeadSignal, every_event, follow
 from eventstore.urls import asyncpg_dsn
 
 DRIVER_ERRORS = (asyncpg.PostgresError, asyncpg.InterfaceError, asyncpg.InternalClientError, OSError)
@@ -299,6 +301,24 @@ class AsyncPostgresStore:
             return recent
         return list(map(recorded, await self.runner.read(SQL.READ_ALL, from_position=from_position, limit=limit)))
 
+    async def scan(self, from_position: int, types: Collection[str], limit: int = 1000) -> Scan:
+        """See ``AsyncEventStore.scan``; from this store's recent commits while they hold the positions."""
+        if not self._signal.closed and (recent := self._recent.scan(from_position, types, limit)) is not None:
+            return recent
+        head = await self.head()
+        pages = [
+            list(
+                map(
+                    recorded,
+                    await self.runner.read(
+                        SQL.READ_TYPE, type=t, from_position=from_position, through=head, limit=limit
+                    ),
+                )
+            )
+            for t in types
+        ]
+        return scanned(pages, limit, head, from_position)
+
     async def last_version(self, stream_id: str) -> int:
         """The version of the stream's last event; 0 when it does not exist."""
         (row,) = await self.runner.read(SQL.LAST_VERSION, stream_id=stream_id)
@@ -317,7 +337,14 @@ class AsyncPostgresStore:
 
     def subscribe(self, from_position: int = 1, linger: float = 0.0) -> AsyncIterator[RecordedEvent]:
         """Every event from ``from_position`` on, catching up then live; ends when the store closes."""
-        return follow(self.read_all, self._signal, from_position, self._poll_interval, linger)
+        return every_event(self.read_all, self._signal, from_position, self._poll_interval, linger)
+
+    def subscribe_types(
+        self, types: Collection[str], from_position: int = 1, linger: float = 0.0
+    ) -> AsyncIterator[Scan]:
+        """See ``AsyncEventStore.subscribe_types``."""
+        read = functools.partial(self.scan, types=types, limit=PAGE)
+        return follow(read, self._signal, from_position, self._poll_interval, linger)
 
     async def close(self) -> None:
         """Finish queued appends, end subscriptions, close every connection."""

@@ -9,9 +9,9 @@ far as its positions run on without a gap (a gap is another process's commit, re
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable, Iterator
 
-from eventstore.model import RecordedEvent
+from eventstore.model import RecordedEvent, Scan
 
 CAPACITY = 8192
 """Events kept: a few seconds of commits at full speed, enough for every subscriber that keeps up."""
@@ -35,19 +35,43 @@ class RecentEvents:
     def read(self, from_position: int, limit: int) -> list[RecordedEvent] | None:
         """Up to ``limit`` events from ``from_position`` while their positions run on without a gap; None when
         ``from_position`` is not held (the caller reads the database)."""
+        found: list[RecordedEvent] = []
+        for event in self._run(from_position):
+            found.append(event)
+            if len(found) == limit:
+                break
+        return found or None
+
+    def scan(self, from_position: int, types: Collection[str], limit: int) -> Scan | None:
+        """The events of ``types`` from ``from_position`` as far as positions run on without a gap, up to
+        ``limit`` of each type (``Scan``: ``more`` when held events follow the one that filled its type); None
+        when ``from_position`` is not held."""
+        found: list[RecordedEvent] = []
+        counts = dict.fromkeys(types, 0)
+        through = from_position - 1
+        run = self._run(from_position)
+        for event in run:
+            through = event.position
+            if event.type in counts:
+                found.append(event)
+                counts[event.type] += 1
+                if counts[event.type] == limit:
+                    return Scan(found, through, next(run, None) is not None)
+        return Scan(found, through, False) if through >= from_position else None
+
+    def _run(self, from_position: int) -> Iterator[RecordedEvent]:
+        """The held events from ``from_position`` on, up to the first gap; none when it is not held."""
         events = self._events
         if not events or not events[0].position <= from_position <= events[-1].position:
-            return None
+            return
         # Positions only grow, so the event sits at most (position - first) places in; a gap puts it nearer.
         index = min(from_position - events[0].position, len(events) - 1)
         while events[index].position > from_position:
             index -= 1
-        if events[index].position != from_position:
-            return None
-        found = [events[index]]
-        for later in range(index + 1, min(index + limit, len(events))):
+        expected = from_position
+        for later in range(index, len(events)):
             event = events[later]
-            if event.position != found[-1].position + 1:
-                break
-            found.append(event)
-        return found
+            if event.position != expected:
+                return
+            yield event
+            expected += 1

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from functools import wraps
 from typing import Any, ParamSpec, TypeVar
@@ -22,12 +22,13 @@ from eventstore.model import (
     CommandRecord,
     NewEvent,
     RecordedEvent,
+    Scan,
     append_request,
     now_micros,
 )
 from eventstore.parts import SyncRowsPart, SyncSecretsPart, SyncSnapshotsPart, Writes
 from eventstore.schema import REVISION_QUERY, check_revision
-from eventstore.statements import MAX_VERSION, Sql, compile_for, original_outcome, recorded
+from eventstore.statements import MAX_VERSION, Sql, compile_for, original_outcome, recorded, scanned
 from eventstore.urls import sqlite_path
 
 SYNCHRONOUS = ("NORMAL", "FULL", "EXTRA")
@@ -230,6 +231,20 @@ class SyncSqliteStore:
     def read_all(self, from_position: int = 1, limit: int = 1000) -> list[RecordedEvent]:
         """Up to ``limit`` events of every stream from ``from_position`` (inclusive), in global order."""
         return list(map(recorded, self.runner.read(SQL.READ_ALL, from_position=from_position, limit=limit)))
+
+    def scan(self, from_position: int, types: Collection[str], limit: int = 1000) -> Scan:
+        """See ``AsyncEventStore.scan``."""
+        head = self.head()
+        pages = [
+            list(
+                map(
+                    recorded,
+                    self.runner.read(SQL.READ_TYPE, type=t, from_position=from_position, through=head, limit=limit),
+                )
+            )
+            for t in types
+        ]
+        return scanned(pages, limit, head, from_position)
 
     def last_version(self, stream_id: str) -> int:
         """The version of the stream's last event; 0 when it does not exist."""

@@ -10,9 +10,10 @@ never wait for the writer.
 from __future__ import annotations
 
 import asyncio
+import functools
 import queue
 import threading
-from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Collection, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
@@ -20,12 +21,12 @@ import msgspec
 
 from eventstore.batch import MAX_BATCH, AppendOutcome, CommitStats, broken
 from eventstore.errors import StoreError
-from eventstore.model import Appended, AppendRequest, CommandRecord, NewEvent, RecordedEvent, append_request
+from eventstore.model import Appended, AppendRequest, CommandRecord, NewEvent, RecordedEvent, Scan, append_request
 from eventstore.parts import AsyncRowsPart, AsyncSecretsPart, AsyncSnapshotsPart, Writes
 from eventstore.recent import RecentEvents
 from eventstore.sqlite import SQL, SyncSqliteStore
 from eventstore.statements import Sql, recorded
-from eventstore.subscription import HeadSignal, follow
+from eventstore.subscription import PAGE, HeadSignal, every_event, follow
 
 READERS = 2
 
@@ -218,6 +219,12 @@ class AsyncSqliteStore:
             return recent
         return await self._read(lambda store: store.read_all(from_position, limit))
 
+    async def scan(self, from_position: int, types: Collection[str], limit: int = 1000) -> Scan:
+        """See ``AsyncEventStore.scan``; from this process's recent commits while they hold the positions."""
+        if not self._signal.closed and (recent := self._recent.scan(from_position, types, limit)) is not None:
+            return recent
+        return await self._read(lambda store: store.scan(from_position, types, limit))
+
     async def last_version(self, stream_id: str) -> int:
         """The version of the stream's last event; 0 when it does not exist."""
         return await self._read(lambda store: store.last_version(stream_id))
@@ -232,7 +239,14 @@ class AsyncSqliteStore:
 
     def subscribe(self, from_position: int = 1, linger: float = 0.0) -> AsyncIterator[RecordedEvent]:
         """Every event from ``from_position`` on, catching up then live; ends when the store closes."""
-        return follow(self.read_all, self._signal, from_position, self._poll_interval, linger)
+        return every_event(self.read_all, self._signal, from_position, self._poll_interval, linger)
+
+    def subscribe_types(
+        self, types: Collection[str], from_position: int = 1, linger: float = 0.0
+    ) -> AsyncIterator[Scan]:
+        """See ``AsyncEventStore.subscribe_types``."""
+        read = functools.partial(self.scan, types=types, limit=PAGE)
+        return follow(read, self._signal, from_position, self._poll_interval, linger)
 
     async def close(self) -> None:
         """Finish queued writes, end subscriptions, close every connection."""

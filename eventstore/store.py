@@ -9,12 +9,12 @@ without ``subscribe``.
 from __future__ import annotations
 
 import builtins
-from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Collection, Iterable, Mapping, Sequence
 from typing import Protocol, runtime_checkable
 
 from eventstore.batch import AppendOutcome
 from eventstore.blocking import SyncPostgresStore
-from eventstore.model import Appended, AppendRequest, CommandRecord, NewEvent, RecordedEvent, Snapshot
+from eventstore.model import Appended, AppendRequest, CommandRecord, NewEvent, RecordedEvent, Scan, Snapshot
 from eventstore.parts import RowChange
 from eventstore.postgres import AsyncPostgresStore
 from eventstore.sqlite import SyncSqliteStore
@@ -118,6 +118,19 @@ class AsyncEventStore(Protocol):
         """Every event from ``from_position`` on, in global order, each exactly once: the stored ones,
         then live ones as they commit (in any process). Ends when the store closes. ``linger``: once
         caught up, wait this many seconds before reading again, batching commits into one read."""
+        ...
+
+    async def scan(self, from_position: int, types: Collection[str], limit: int = 1000) -> Scan:
+        """The events of ``types`` from ``from_position`` (inclusive) in global order, up to ``limit`` of each
+        type, and the last position the read covered: the database skips the other events, which a consumer
+        of a few types would otherwise decode and discard one by one."""
+        ...
+
+    def subscribe_types(
+        self, types: Collection[str], from_position: int = 1, linger: float = 0.0
+    ) -> AsyncIterator[Scan]:
+        """``subscribe`` for the events of ``types`` alone: each ``scan`` from where the last one ended, the
+        stored ones then live ones, so that a consumer's progress moves past the events it skips too."""
         ...
 
     async def head(self) -> int:

@@ -9,10 +9,11 @@ a ``HeadSignal``: raised by this process's own commits, by PostgreSQL notificati
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Awaitable, Callable
+import contextlib
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
 
 from eventstore.errors import DatabaseError
-from eventstore.model import RecordedEvent
+from eventstore.model import RecordedEvent, Scan
 
 RETRY_FIRST, RETRY_LAST = 0.05, 2.0
 """Seconds before reading again after a failed read, doubling up to the last."""
@@ -60,13 +61,14 @@ class HeadSignal:
 
 
 async def follow(
-    read_all: Callable[[int, int], Awaitable[list[RecordedEvent]]],
+    read: Callable[[int], Awaitable[Scan]],
     signal: HeadSignal,
     from_position: int,
     poll_interval: float,
     linger: float = 0.0,
-) -> AsyncIterator[RecordedEvent]:
-    """Every event from ``from_position`` on, in order, each exactly once; ends when the signal closes.
+) -> AsyncGenerator[Scan, None]:
+    """Every scan ``read`` makes from ``from_position`` on, each from where the last one ended, in order; ends
+    when the signal closes.
 
     ``linger``: once caught up, wait at least this long before the next read, so that one read takes the
     commits of that whole interval (a follower that can afford the delay saves a query per commit).
@@ -77,7 +79,7 @@ async def follow(
         # Taken before the read: a commit announced after this line wakes the wait below at once.
         heard = signal.position
         try:
-            events = await read_all(position, PAGE)
+            found = await read(position)
         except DatabaseError:
             # The database is down or a pooled connection died: read the same position again once it is
             # back, so the subscriber neither misses an event nor has to resubscribe.
@@ -85,15 +87,36 @@ async def follow(
             delay = min(delay * 2, RETRY_LAST)
             continue
         delay = RETRY_FIRST
-        for event in events:
-            yield event
-        if events:
-            position = events[-1].position + 1
-            if position <= heard:
-                # Short of what was heard of before the read: a read from this process's recent commits
-                # stops at another process's (a gap in memory, not in the database). Read on at once.
+        if found.through >= position:
+            yield found
+            position = found.through + 1
+            # Short of what was heard of before the read: a read from this process's recent commits stops at
+            # another process's (a gap in memory, not in the database). Read on at once, as after a full page.
+            if found.more or position <= heard:
                 continue
-        if len(events) < PAGE:
-            if linger:
-                await asyncio.sleep(linger)
-            await signal.wait_past(max(position - 1, heard), poll_interval)
+        if linger:
+            await asyncio.sleep(linger)
+        await signal.wait_past(max(position - 1, heard), poll_interval)
+
+
+def every_event(
+    read_all: Callable[[int, int], Awaitable[list[RecordedEvent]]],
+    signal: HeadSignal,
+    from_position: int,
+    poll_interval: float,
+    linger: float = 0.0,
+) -> AsyncIterator[RecordedEvent]:
+    """``subscribe``: every event from ``from_position`` on, in order, each exactly once."""
+
+    async def page(position: int) -> Scan:
+        events = await read_all(position, PAGE)
+        return Scan(events, events[-1].position if events else position - 1, len(events) >= PAGE)
+
+    return _events(follow(page, signal, from_position, poll_interval, linger))
+
+
+async def _events(scans: AsyncGenerator[Scan, None]) -> AsyncIterator[RecordedEvent]:
+    async with contextlib.aclosing(scans):
+        async for found in scans:
+            for event in found.events:
+                yield event

@@ -99,16 +99,19 @@ async def changes(
 ) -> AsyncIterator[Change]:
     """Every lifecycle change of ``kinds`` at a position >= ``from_position``: the stored ones, then live ones.
 
-    ``passed`` is awaited with each event's position once the consumer is done with everything up to it (the
-    change there, if any, handled): a consumer's progress, which changes alone would show only at changes."""
-    async for recorded in store.subscribe(max(from_position, 1), linger=LINGER):
-        # A creation's labels cost a read of its command: none for a follower of ends alone.
-        if CREATED in kinds or recorded.type != MATCH_CREATED:
+    ``passed`` is awaited with each position the consumer is done with everything up to (each change's, and the
+    end of each read of the store): a consumer's progress, which changes alone would show only at changes."""
+    # A follower of ends alone has the store skip the creations, and so reads no creation command.
+    types = [kind_type for kind, kind_type in ((CREATED, MATCH_CREATED), (ENDED, MATCH_ENDED)) if kind in kinds]
+    async for found in store.subscribe_types(types, max(from_position, 1), linger=LINGER):
+        for recorded in found.events:
             change = await change_of(store, recorded)
             if change is not None and change.kind in kinds and has_labels(change.labels, labels):
                 yield change
+            if passed is not None:
+                await passed(recorded.position)
         if passed is not None:
-            await passed(recorded.position)
+            await passed(found.through)
 
 
 async def change_of(store: AsyncEventStore, recorded: RecordedEvent) -> Change | None:

@@ -39,7 +39,9 @@ PROGRESS_EVENTS = 100_000
 """Events between the progress lines of a long catch-up (the first start on a store filled in process or by an
 import, or a rebuild): the server answers only once it is done."""
 _SAVE_EVERY = 256
-"""Events projected between checkpoint writes; replaying a few after a crash changes nothing."""
+"""Positions projected between checkpoint writes; replaying a few after a crash changes nothing."""
+TYPES = (MATCH_CREATED, lifecycle.MATCH_ENDED)
+"""The events the list is made of; the store skips the rest (most of them: every ruleset event)."""
 _KNOWN = 8192
 """Statuses remembered, so that most events need no read of their row."""
 RETRY = 1.0
@@ -153,9 +155,10 @@ class MatchList:
             log.info("catching up the match list: positions %d to %d", start + 1, head)
         line_at = start + PROGRESS_EVENTS
         created = 0
-        while batch := await self._store.read_all(self._position + 1, _PAGE):
-            for recorded in batch:
+        while (found := await self._store.scan(self._position + 1, TYPES, _PAGE)).through > self._position:
+            for recorded in found.events:
                 created += await self._project(recorded, trusted)
+            self._position = found.through
             # Saved as it goes: a start stopped half-way through a long history resumes where it was.
             await self._save()
             if progress is not None:
@@ -203,8 +206,10 @@ class MatchList:
     async def _run(self) -> None:
         while True:
             try:
-                async for recorded in self._store.subscribe(self._position + 1, linger=LINGER):
-                    await self._project(recorded)
+                async for found in self._store.subscribe_types(TYPES, self._position + 1, linger=LINGER):
+                    for recorded in found.events:
+                        await self._project(recorded)
+                    self._position = found.through
                     if self._position - self._saved >= _SAVE_EVERY:
                         await self._save()
                 return  # the store closed

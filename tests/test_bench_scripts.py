@@ -31,6 +31,7 @@ RUNS = {
         "--batched",
         "--split",
     ],
+    "lifecycle": ["--games", "2", "--repeat", "1"],
     "pairing": ["--sizes", "16"],
     "service": ["--backend", "sqlite", "--matches", "2", "--seconds", "0.5", "--repeat", "1"],
     "store": ["--backends", "sqlite", "--commands", "20", "--peer-commands", "20", "--runs", "1", "--repeat", "1"],

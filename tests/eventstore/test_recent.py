@@ -59,3 +59,38 @@ def test_events_the_database_no_longer_has_are_dropped() -> None:
     recent.add(1, ())  # the next transaction found the head at 1: events 2 and 3 are gone
     assert positions(recent.read(1, 100)) == [1]
     assert recent.read(2, 100) is None
+
+
+@given(
+    st.lists(st.tuples(st.booleans(), st.sampled_from("ABC")), min_size=1, max_size=60),
+    st.integers(1, 70),
+    st.integers(1, 5),
+)
+def test_a_scan_is_the_held_run_from_its_position_filtered_up_to_a_full_type(
+    kept: list[tuple[bool, str]], start: int, limit: int
+) -> None:
+    held = {p: type_ for p, (keep, type_) in enumerate(kept, start=1) if keep}
+    recent = RecentEvents()
+    recent.add(0, (typed(p, t) for p, t in held.items()))
+    found = recent.scan(start, ("A", "B"), limit)
+    if start not in held:
+        assert found is None
+        return
+    assert found is not None
+    run = [start]
+    while run[-1] + 1 in held:
+        run.append(run[-1] + 1)
+    counts = {"A": 0, "B": 0}
+    wanted, through, more = [], run[-1], False
+    for p in run:
+        if held[p] in counts:
+            wanted.append(p)
+            counts[held[p]] += 1
+            if counts[held[p]] == limit:
+                through, more = p, p != run[-1]
+                break
+    assert (positions(found.events), found.through, found.more) == (wanted, through, more)
+
+
+def typed(position: int, type_: str) -> RecordedEvent:
+    return RecordedEvent(position, "s", position, type_, b"{}", META, b"")
