@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 from collections.abc import AsyncIterator, Callable, Collection, Mapping, Sequence
 from typing import Any
 
@@ -49,7 +48,7 @@ from eventstore.postgres_sql import SQL
 from eventstore.recent import RecentEvents
 from eventstore.schema import REVISION_QUERY, check_revision
 from eventstore.statements import MAX_VERSION, Sql, recorded, scanned
-from eventstore.subscription import PAGE, HeadSignal, every_event, follow
+from eventstore.subscription import HeadSignal, every_event, of_types
 from eventstore.urls import asyncpg_dsn
 
 DRIVER_ERRORS = (asyncpg.PostgresError, asyncpg.InterfaceError, asyncpg.InternalClientError, OSError)
@@ -343,8 +342,7 @@ class AsyncPostgresStore:
         self, types: Collection[str], from_position: int = 1, linger: float = 0.0
     ) -> AsyncIterator[Scan]:
         """See ``AsyncEventStore.subscribe_types``."""
-        read = functools.partial(self.scan, types=types, limit=PAGE)
-        return follow(read, self._signal, from_position, self._poll_interval, linger)
+        return of_types(self.scan, types, self._signal, from_position, self._poll_interval, linger)
 
     async def close(self) -> None:
         """Finish queued appends, end subscriptions, close every connection."""

@@ -10,7 +10,6 @@ never wait for the writer.
 from __future__ import annotations
 
 import asyncio
-import functools
 import queue
 import threading
 from collections.abc import AsyncIterator, Callable, Collection, Iterator, Mapping, Sequence
@@ -26,7 +25,7 @@ from eventstore.parts import AsyncRowsPart, AsyncSecretsPart, AsyncSnapshotsPart
 from eventstore.recent import RecentEvents
 from eventstore.sqlite import SQL, SyncSqliteStore
 from eventstore.statements import Sql, recorded
-from eventstore.subscription import PAGE, HeadSignal, every_event, follow
+from eventstore.subscription import HeadSignal, every_event, of_types
 
 READERS = 2
 
@@ -245,8 +244,7 @@ class AsyncSqliteStore:
         self, types: Collection[str], from_position: int = 1, linger: float = 0.0
     ) -> AsyncIterator[Scan]:
         """See ``AsyncEventStore.subscribe_types``."""
-        read = functools.partial(self.scan, types=types, limit=PAGE)
-        return follow(read, self._signal, from_position, self._poll_interval, linger)
+        return of_types(self.scan, types, self._signal, from_position, self._poll_interval, linger)
 
     async def close(self) -> None:
         """Finish queued writes, end subscriptions, close every connection."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Collection
 
 from eventstore.errors import DatabaseError
 from eventstore.model import RecordedEvent, Scan
@@ -113,6 +113,19 @@ def every_event(
         return Scan(events, events[-1].position if events else position - 1, len(events) >= PAGE)
 
     return _events(follow(page, signal, from_position, poll_interval, linger))
+
+
+def of_types(
+    scan: Callable[[int, Collection[str], int], Awaitable[Scan]],
+    types: Collection[str],
+    signal: HeadSignal,
+    from_position: int,
+    poll_interval: float,
+    linger: float = 0.0,
+) -> AsyncIterator[Scan]:
+    """``subscribe_types``: every ``scan`` of ``types`` from ``from_position`` on, each from where the last
+    ended."""
+    return follow(lambda position: scan(position, types, PAGE), signal, from_position, poll_interval, linger)
 
 
 async def _events(scans: AsyncGenerator[Scan, None]) -> AsyncIterator[RecordedEvent]:
