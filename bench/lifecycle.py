@@ -37,28 +37,28 @@ DUELHALL = str(Path(sys.executable).parent / "duelhall")
 PAGE = 500
 
 
-async def scanned(url: str) -> float:
-    """Seconds to find every creation and end with ``scan``, page by page."""
+async def scanned(url: str) -> tuple[int, float]:
+    """(changes, seconds) of finding every creation and end with ``scan``, page by page."""
     store = await open_store(url)
     try:
         started, position, found = time.perf_counter(), 1, 0
         while (page := await store.scan(position, TYPES, PAGE)).through >= position:
             found += len(page.events)
             position = page.through + 1
-        return time.perf_counter() - started
+        return found, time.perf_counter() - started
     finally:
         await store.close()
 
 
-async def read_every_event(url: str) -> float:
-    """Seconds to find every creation and end by reading every event, page by page."""
+async def read_every_event(url: str) -> tuple[int, float]:
+    """(changes, seconds) of finding every creation and end by reading every event, page by page."""
     store = await open_store(url)
     try:
         started, position, found = time.perf_counter(), 1, 0
         while page := await store.read_all(position, PAGE):
             found += sum(1 for event in page if event.type in TYPES)
             position = page[-1].position + 1
-        return time.perf_counter() - started
+        return found, time.perf_counter() - started
     finally:
         await store.close()
 
@@ -109,6 +109,8 @@ def main() -> None:
             reads.append(asyncio.run(read_every_event(url)))
             rebuilds.append(asyncio.run(rebuild(url)))
         head = rebuilds[0][0]
+        if len({found for found, _ in scans + reads}) != 1:  # a fast wrong answer is no figure
+            raise SystemExit(f"scan and read_all found different events: {scans} and {reads}")
         proc, address = start([DUELHALL, "serve", "--database-url", url, "--listen", "127.0.0.1:0", "--http", "off"])
         try:
             watches = [asyncio.run(watch(address, 2 * args.games)) for _ in range(args.repeat)]
@@ -117,8 +119,8 @@ def main() -> None:
             proc.wait(10)
     table = Table("work", "events", "changes", "seconds (median)", "events/s", "changes/s", "runs (s)")
     for work, seconds in (
-        ("creations and ends by scan", scans),
-        ("every event by read_all", reads),
+        ("creations and ends by scan", [s for _, s in scans]),
+        ("every event by read_all", [s for _, s in reads]),
         ("match list rebuild", [s for _, s in rebuilds]),
         ("WatchLifecycle from 1", watches),
     ):

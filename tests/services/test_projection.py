@@ -13,6 +13,7 @@ from services import lifecycle, projection
 from services.manager import MatchManager
 from services.projection import CHECKPOINT, MatchList
 from services.readmodel import ENDED, NEWEST, RUNNING, RUNNING_INDEX, TABLE, TABLES, MatchRow, ReadModel
+from services.tasks import cancel
 from tests.services.test_manager import SEATS, play
 from tests.services.test_readmodel import reading
 
@@ -139,6 +140,32 @@ async def test_a_follower_of_ends_alone_reads_no_creation_command(
     assert len(reads) == 2
     await ends.aclose()
     await everything.aclose()
+
+
+async def test_a_lifecycle_consumer_is_told_it_passed_the_events_the_store_skipped(store: AsyncEventStore) -> None:
+    """A tournament's reads wait for its results follower to pass a position: a running match's last events
+    are no change, yet the follower must be told it is past them."""
+    manager = MatchManager(store)
+    await play(manager, (await manager.create("duel", SEATS, {})).row.match_id, 5)
+    head = await store.head()
+    passed: list[int] = []
+    reached = asyncio.Event()
+
+    async def told(position: int) -> None:
+        passed.append(position)
+        if position >= head:
+            reached.set()
+
+    seen: list[lifecycle.Change] = []
+
+    async def consume() -> None:
+        async for change in lifecycle.changes(store, 1, passed=told):
+            seen.append(change)
+
+    consumer = asyncio.ensure_future(consume())
+    await asyncio.wait_for(reached.wait(), 30)
+    await cancel(consumer)
+    assert [c.kind for c in seen] == [lifecycle.CREATED] and passed[0] == 1 and passed[-1] == head > 1
 
 
 async def test_the_command_that_ends_a_match_is_answered_before_its_end_is_listed(
