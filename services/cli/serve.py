@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,11 @@ from services.observer import MAX_STREAMS
 from services.secrets import hide
 from services.server import ListenError, ServerConfig, listen_address, serve
 from services.transport import Tls
+
+YOUNG_COLLECTION = 10_000
+"""Allocations between two collections of Python's youngest generation (its default is 700). A call allocates
+hundreds of short-lived objects, so at the default the collector ran every few calls: about 3 % of the server's
+CPU per command."""
 
 
 def register(commands: Any) -> None:
@@ -105,5 +111,6 @@ def run(args: argparse.Namespace) -> int:
         drain_seconds=args.drain_seconds,
         grace_seconds=args.grace_seconds,
     )
+    gc.set_threshold(YOUNG_COLLECTION, *gc.get_threshold()[1:])
     asyncio.run(serve(config))
     return 0

@@ -48,6 +48,18 @@ def test_a_warning_is_written_at_once_after_the_lines_before_it() -> None:
     batched.close()
 
 
+def test_a_line_says_what_its_arguments_were_when_it_was_logged() -> None:
+    # Lines are formatted when their batch is written: an argument changed in between must not show.
+    stream = Stream()
+    batched = handler(stream)
+    seats = ["a"]
+    batched.handle(logging.LogRecord("duelhall.test", logging.INFO, "", 0, "seats %s", (seats,), None))
+    seats.append("b")
+    batched.handle(logging.LogRecord("duelhall.test", logging.INFO, "", 0, "bad %d", ("x",), None))
+    batched.close()
+    assert lines(stream) == ["seats ['a']"]
+
+
 def test_a_full_batch_is_written_in_one_write() -> None:
     stream = Stream()
     batched = handler(stream)
