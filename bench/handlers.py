@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import random
 import statistics
 import sys
@@ -33,6 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.service import bot_match
 from services import logs
+from services.cli.serve import YOUNG_COLLECTION
 from services.server import ServerConfig, create_server
 
 SERVICE = "duelhall.v1.MatchService"
@@ -109,6 +111,7 @@ def main() -> None:
     parser.add_argument("--database-url", help="default: a new SQLite file per run")
     args = parser.parse_args()
     logs.configure("console", args.log_level)
+    gc.set_threshold(YOUNG_COLLECTION, *gc.get_threshold()[1:])  # as duelhall serve runs
     runs = []
     with tempfile.TemporaryDirectory() as tmp:
         for index in range(args.repeat):
