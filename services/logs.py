@@ -8,6 +8,7 @@ through ``services.secrets.scrub``.
 
 from __future__ import annotations
 
+import copy
 import logging
 import sys
 import threading
@@ -105,6 +106,7 @@ class BatchedHandler(logging.StreamHandler[TextIO]):
         # Under the handler's lock, as ``Handler.handle`` calls it.
         if record.args:  # the message as it reads now: an argument may change before the batch is written
             try:
+                record = copy.copy(record)  # other handlers see the record as it was logged
                 record.msg, record.args = record.getMessage(), None
             except Exception:
                 self.handleError(record)

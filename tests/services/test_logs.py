@@ -53,7 +53,9 @@ def test_a_line_says_what_its_arguments_were_when_it_was_logged() -> None:
     stream = Stream()
     batched = handler(stream)
     seats = ["a"]
-    batched.handle(logging.LogRecord("duelhall.test", logging.INFO, "", 0, "seats %s", (seats,), None))
+    logged = logging.LogRecord("duelhall.test", logging.INFO, "", 0, "seats %s", (seats,), None)
+    batched.handle(logged)
+    assert logged.args == (seats,), "another handler of the record would see it changed"
     seats.append("b")
     batched.handle(logging.LogRecord("duelhall.test", logging.INFO, "", 0, "bad %d", ("x",), None))
     batched.close()
