@@ -12,8 +12,9 @@ import copy
 import logging
 import sys
 import threading
+import time
 from datetime import UTC, datetime
-from typing import Any, TextIO
+from typing import Any, NamedTuple, TextIO
 
 import msgspec
 
@@ -27,7 +28,7 @@ BATCH_LINES = 256
 LEVELS = ("debug", "info", "warning", "error")
 _FIELDS = "duelhall_fields"
 _json = msgspec.json.Encoder(enc_hook=str)
-_handler: logging.Handler | None = None
+_handler: BatchedHandler | None = None
 _second: tuple[int, str] = (-1, "")
 """The last second a line was stamped in, and its text: the server writes many lines a second."""
 
@@ -35,6 +36,36 @@ _second: tuple[int, str] = (-1, "")
 def fields(**values: Any) -> dict[str, Any]:
     """The ``extra`` argument that attaches structured fields to a log record."""
     return {_FIELDS: values}
+
+
+def line(logger: logging.Logger, level: int, message: str, values: dict[str, Any]) -> None:
+    """``logger.log(level, message, extra=fields(**values))``, for a line written at a high rate (the server's
+    ``rpc`` line, one per call). While the handler ``configure`` set is the only one, the line is queued on it as
+    it is and becomes a record when its batch is written: making and dispatching a ``LogRecord`` in the middle of
+    a call cost about a tenth of duelhall's own CPU per command (``bench/handlers.py``)."""
+    if not logger.isEnabledFor(level):
+        return
+    handler, handlers = _handler, logging.root.handlers
+    if handler is None or len(handlers) != 1 or handlers[0] is not handler or logger.handlers or logger.filters:
+        logger.log(level, message, extra=fields(**values))
+        return
+    handler.queue(_Line(time.time(), logger.name, level, message, values))
+
+
+class _Line(NamedTuple):
+    """A line queued by ``line``: what its record will hold."""
+
+    created: float
+    name: str
+    level: int
+    message: str
+    values: dict[str, Any]
+
+    def record(self) -> logging.LogRecord:
+        made = logging.LogRecord(self.name, self.level, "", 0, self.message, None, None)
+        made.created = self.created
+        setattr(made, _FIELDS, self.values)
+        return made
 
 
 def _timestamp(record: logging.LogRecord) -> str:
@@ -97,7 +128,7 @@ class BatchedHandler(logging.StreamHandler[TextIO]):
 
     def __init__(self, stream: TextIO, interval: float = FLUSH_SECONDS) -> None:
         super().__init__(stream)
-        self._records: list[logging.LogRecord] = []
+        self._records: list[logging.LogRecord | _Line] = []
         self._interval = interval
         self._stop = threading.Event()
         threading.Thread(target=self._flush_every, name="duelhall-log-flush", daemon=True).start()
@@ -116,6 +147,16 @@ class BatchedHandler(logging.StreamHandler[TextIO]):
         if record.levelno >= logging.WARNING or len(self._records) >= BATCH_LINES or self._stop.is_set():
             self._write()
 
+    def queue(self, queued: _Line) -> None:
+        """Takes a line ``line`` queued (below warning), to be made a record and written with the batch."""
+        self.acquire()
+        try:
+            self._records.append(queued)
+            if len(self._records) >= BATCH_LINES or self._stop.is_set():
+                self._write()
+        finally:
+            self.release()
+
     def flush(self) -> None:
         self.acquire()
         try:
@@ -131,7 +172,8 @@ class BatchedHandler(logging.StreamHandler[TextIO]):
     def _write(self) -> None:
         records, self._records = self._records, []
         lines = []
-        for record in records:
+        for entry in records:
+            record = entry.record() if isinstance(entry, _Line) else entry
             try:
                 lines.append(self.format(record))
             except Exception:

@@ -28,7 +28,7 @@ from google.rpc import error_details_pb2, status_pb2
 from grpc_status import rpc_status
 
 from services.errors import Exhausted, ServiceError, Unavailable
-from services.logs import fields
+from services.logs import line
 from services.manager import MatchManager
 from services.methods import Method
 from services.rpc_errors import clip, to_status
@@ -264,18 +264,19 @@ class CallObserver:
             listener(finished)
         level = logging.DEBUG if method.startswith(_QUIET) else logging.INFO
         if log.isEnabledFor(level):
-            log.log(
+            line(
+                log,
                 level,
                 "rpc",
-                extra=fields(
-                    method=finished.method,
-                    protocol=protocol,
-                    match_id=clip(finished.match_id),  # the client's text: a match id is 32 characters
-                    role=finished.role,
-                    code=code,
-                    reason=reason,
-                    ms=round(seconds * 1000, 3),
-                ),
+                {
+                    "method": finished.method,
+                    "protocol": protocol,
+                    "match_id": clip(finished.match_id),  # the client's text: a match id is 32 characters
+                    "role": finished.role,
+                    "code": code,
+                    "reason": reason,
+                    "ms": round(seconds * 1000, 3),
+                },
             )
 
     def _role(self, request: Any) -> str:

@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import io
+import json
 import logging
 import threading
+from collections.abc import Iterator
 
-from services.logs import BATCH_LINES, BatchedHandler, ConsoleFormatter, quiet_driver_retries
+import pytest
+
+from services import logs
+from services.logs import BATCH_LINES, BatchedHandler, ConsoleFormatter, JsonFormatter, line, quiet_driver_retries
 
 
 class Stream(io.StringIO):
@@ -117,3 +122,68 @@ def test_the_drivers_reconnect_retries_are_one_line_each() -> None:
         "Failed to restore the pool connection floor; retrying: ConnectionRefusedError: "
         "[Errno 111] Connect call failed ('127.0.0.1', 5432)"
     ]
+
+
+@pytest.fixture
+def only_handler(monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[Stream, BatchedHandler]]:
+    """This module's handler as ``configure`` leaves it: the root logger's only one. Set in the test's own
+    phase, after pytest put its capturing handlers on the root logger (which take them off)."""
+    stream = Stream()
+    batched = handler(stream)
+    monkeypatch.setattr(logs, "_handler", batched)
+    yield stream, batched
+    batched.close()
+
+
+def alone(monkeypatch: pytest.MonkeyPatch, batched: BatchedHandler) -> None:
+    monkeypatch.setattr(logging.root, "handlers", [batched])
+
+
+FIELDS = {"method": "SubmitCommand", "match_id": "a b", "code": "OK", "ms": 1.5}
+
+
+@pytest.mark.parametrize("formatter", [ConsoleFormatter(), JsonFormatter()], ids=["console", "json"])
+def test_a_queued_line_reads_as_the_record_would(
+    only_handler: tuple[Stream, BatchedHandler], formatter: logging.Formatter, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    stream, batched = only_handler
+    batched.setFormatter(formatter)
+    alone(monkeypatch, batched)
+    logger = logging.getLogger("duelhall.test.queued")
+    logger.setLevel(logging.INFO)
+    line(logger, logging.INFO, "rpc", FIELDS)
+    assert batched._records and not isinstance(batched._records[0], logging.LogRecord), "queued as a record"
+    logger.info("rpc", extra=logs.fields(**FIELDS))
+    batched.flush()
+    queued, logged = stream.getvalue().splitlines()
+    if isinstance(formatter, JsonFormatter):
+        assert {**json.loads(queued), "time": ""} == {**json.loads(logged), "time": ""}
+        assert json.loads(queued)["match_id"] == "a b"
+    else:
+        assert (
+            queued.split(" ", 1)[1]
+            == logged.split(" ", 1)[1]
+            == ("INFO duelhall.test.queued: rpc method=SubmitCommand match_id='a b' code=OK ms=1.5")
+        )
+
+
+def test_a_queued_line_keeps_its_place_before_a_warning(
+    only_handler: tuple[Stream, BatchedHandler], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    stream, batched = only_handler
+    alone(monkeypatch, batched)
+    logger = logging.getLogger("duelhall.test.order")
+    logger.setLevel(logging.INFO)
+    line(logger, logging.INFO, "first", {})
+    line(logger, logging.DEBUG, "below the level", {})
+    assert stream.writes == 0
+    logger.warning("then this")
+    assert lines(stream) == ["first", "then this"] and stream.writes == 1
+
+
+def test_a_line_reaches_every_other_handler_as_a_record(caplog: pytest.LogCaptureFixture) -> None:
+    logger = logging.getLogger("duelhall.test.caught")
+    with caplog.at_level(logging.INFO, logger="duelhall.test.caught"):
+        line(logger, logging.INFO, "rpc", FIELDS)
+    (caught,) = caplog.records
+    assert caught.getMessage() == "rpc" and caught.duelhall_fields == FIELDS
