@@ -149,7 +149,7 @@ def test_a_queued_line_reads_as_the_record_would(
     stream, batched = only_handler
     batched.setFormatter(formatter)
     alone(monkeypatch, batched)
-    logger = logging.getLogger("duelhall.test.queued")
+    logger = logging.getLogger("duelhall_test_queued")
     logger.setLevel(logging.INFO)
     line(logger, logging.INFO, "rpc", FIELDS)
     assert batched._records and not isinstance(batched._records[0], logging.LogRecord), "queued as a record"
@@ -163,7 +163,7 @@ def test_a_queued_line_reads_as_the_record_would(
         assert (
             queued.split(" ", 1)[1]
             == logged.split(" ", 1)[1]
-            == ("INFO duelhall.test.queued: rpc method=SubmitCommand match_id='a b' code=OK ms=1.5")
+            == ("INFO duelhall_test_queued: rpc method=SubmitCommand match_id='a b' code=OK ms=1.5")
         )
 
 
@@ -172,7 +172,7 @@ def test_a_queued_line_keeps_its_place_before_a_warning(
 ) -> None:
     stream, batched = only_handler
     alone(monkeypatch, batched)
-    logger = logging.getLogger("duelhall.test.order")
+    logger = logging.getLogger("duelhall_test_order")
     logger.setLevel(logging.INFO)
     line(logger, logging.INFO, "first", {})
     line(logger, logging.DEBUG, "below the level", {})
@@ -187,3 +187,23 @@ def test_a_line_reaches_every_other_handler_as_a_record(caplog: pytest.LogCaptur
         line(logger, logging.INFO, "rpc", FIELDS)
     (caught,) = caplog.records
     assert caught.getMessage() == "rpc" and caught.duelhall_fields == FIELDS
+
+
+def test_a_line_under_a_logger_with_a_handler_of_its_own_reaches_it(
+    only_handler: tuple[Stream, BatchedHandler], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    stream, batched = only_handler
+    alone(monkeypatch, batched)
+    own = Stream()
+    parent = logging.getLogger("duelhall_test_parent")
+    parent.addHandler(handler(own))
+    child = logging.getLogger("duelhall_test_parent.child")
+    child.setLevel(logging.INFO)
+    try:
+        line(child, logging.INFO, "both", {})
+    finally:
+        for added in parent.handlers:
+            parent.removeHandler(added)
+            added.close()
+    batched.flush()
+    assert lines(own) == ["both"] and lines(stream) == ["both"]
