@@ -71,7 +71,7 @@ class _Line(NamedTuple):
 
     def record(self) -> logging.LogRecord:
         made = logging.LogRecord(self.name, self.level, "", 0, self.message, None, None)
-        made.created = self.created
+        made.created, made.msecs = self.created, self.created % 1 * 1000
         setattr(made, _FIELDS, self.values)
         return made
 
@@ -130,9 +130,9 @@ def _console_value(value: Any) -> str:
 class BatchedHandler(logging.StreamHandler[TextIO]):
     """Writes the lines to the stream in batches: a write per line cost the server a system call per RPC, and
     the GIL passing to another thread and back around each, about a tenth of its time per command. Records are
-    formatted in the batch too: one formatted in the middle of a call cost several times as much (the server
-    writes one per call). A warning or worse is written at once, after the lines before it; the rest within
-    ``FLUSH_SECONDS``, and at exit (``logging.shutdown`` flushes every handler)."""
+    formatted when their batch is written, so the lines ``line`` queues keep their places among them. A warning
+    or worse is written at once, after the lines before it; the rest within ``FLUSH_SECONDS``, and at exit
+    (``logging.shutdown`` flushes every handler)."""
 
     def __init__(self, stream: TextIO, interval: float = FLUSH_SECONDS) -> None:
         super().__init__(stream)
@@ -156,11 +156,11 @@ class BatchedHandler(logging.StreamHandler[TextIO]):
             self._write()
 
     def queue(self, queued: _Line) -> None:
-        """Takes a line ``line`` queued (below warning), to be made a record and written with the batch."""
+        """Takes a line ``line`` queued, to be made a record when its batch is written (as ``emit`` takes one)."""
         self.acquire()
         try:
             self._records.append(queued)
-            if len(self._records) >= BATCH_LINES or self._stop.is_set():
+            if queued.level >= logging.WARNING or len(self._records) >= BATCH_LINES or self._stop.is_set():
                 self._write()
         finally:
             self.release()

@@ -179,6 +179,8 @@ def test_a_queued_line_keeps_its_place_before_a_warning(
     assert stream.writes == 0
     logger.warning("then this")
     assert lines(stream) == ["first", "then this"] and stream.writes == 1
+    line(logger, logging.WARNING, "and a queued warning, at once", {})
+    assert lines(stream)[-1] == "and a queued warning, at once" and stream.writes == 2
 
 
 def test_a_line_reaches_every_other_handler_as_a_record(caplog: pytest.LogCaptureFixture) -> None:
