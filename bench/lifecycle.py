@@ -19,6 +19,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import grpc
@@ -28,7 +29,7 @@ from rich.table import Table
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.service import start
-from eventstore import open_store
+from eventstore import AsyncEventStore, open_store
 from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
 from services.projection import TYPES, MatchList
@@ -37,41 +38,39 @@ DUELHALL = str(Path(sys.executable).parent / "duelhall")
 PAGE = 500
 
 
-async def scanned(url: str) -> tuple[int, float]:
-    """(changes, seconds) of finding every creation and end with ``scan``, page by page."""
-    store = await open_store(url)
-    try:
-        started, position, found = time.perf_counter(), 1, 0
-        while (page := await store.scan(position, TYPES, PAGE)).through >= position:
-            found += len(page.events)
-            position = page.through + 1
-        return found, time.perf_counter() - started
-    finally:
-        await store.close()
-
-
-async def read_every_event(url: str) -> tuple[int, float]:
-    """(changes, seconds) of finding every creation and end by reading every event, page by page."""
-    store = await open_store(url)
-    try:
-        started, position, found = time.perf_counter(), 1, 0
-        while page := await store.read_all(position, PAGE):
-            found += sum(1 for event in page if event.type in TYPES)
-            position = page[-1].position + 1
-        return found, time.perf_counter() - started
-    finally:
-        await store.close()
-
-
-async def rebuild(url: str) -> tuple[int, float]:
-    """(head, seconds) of one rebuild of the match list."""
+async def timed(url: str, walk: Callable[[AsyncEventStore], Awaitable[int]]) -> tuple[int, float]:
+    """(what ``walk`` counted, seconds it took) on a store opened on ``url``."""
     store = await open_store(url)
     try:
         started = time.perf_counter()
-        await MatchList(store).rebuild()
-        return await store.head(), time.perf_counter() - started
+        counted = await walk(store)
+        return counted, time.perf_counter() - started
     finally:
         await store.close()
+
+
+async def scanned(store: AsyncEventStore) -> int:
+    """Every creation and end, found with ``scan``, page by page."""
+    position, found = 1, 0
+    while (page := await store.scan(position, TYPES, PAGE)).through >= position:
+        found += len(page.events)
+        position = page.through + 1
+    return found
+
+
+async def read_every_event(store: AsyncEventStore) -> int:
+    """Every creation and end, found by reading every event, page by page."""
+    position, found = 1, 0
+    while page := await store.read_all(position, PAGE):
+        found += sum(1 for event in page if event.type in TYPES)
+        position = page[-1].position + 1
+    return found
+
+
+async def rebuild(store: AsyncEventStore) -> int:
+    """One rebuild of the match list; the head it reached."""
+    await MatchList(store).rebuild()
+    return await store.head()
 
 
 async def watch(address: str, changes: int) -> float:
@@ -105,9 +104,9 @@ def main() -> None:
             )
         scans, reads, rebuilds = [], [], []
         for _ in range(args.repeat):  # alternating, so that drift hits each alike
-            scans.append(asyncio.run(scanned(url)))
-            reads.append(asyncio.run(read_every_event(url)))
-            rebuilds.append(asyncio.run(rebuild(url)))
+            scans.append(asyncio.run(timed(url, scanned)))
+            reads.append(asyncio.run(timed(url, read_every_event)))
+            rebuilds.append(asyncio.run(timed(url, rebuild)))
         head = rebuilds[0][0]
         if len({found for found, _ in scans + reads}) != 1:  # a fast wrong answer is no figure
             raise SystemExit(f"scan and read_all found different events: {scans} and {reads}")
