@@ -12,6 +12,10 @@ Runs alternate between the servers and the table shows the median run of each (c
 ratios measured side by side; absolute figures drift with the machine's load). With ``--play-stream`` the
 real server is driven both ways instead, alternating: unary calls as above, and one Play stream per seat
 (a command out; the seat's updates, result and turn back), and the ratio is to the unary path.
+
+Each server's CPU per command is shown twice: the whole process, and its main thread, which runs the event
+loop. The loop does every call's Python work, so one second divided by its CPU per command bounds the
+process's commands/s, whatever its other threads do.
 """
 
 from __future__ import annotations
@@ -163,14 +167,18 @@ def drop(url: str) -> None:
             admin.execute(f'DROP DATABASE IF EXISTS "{url.rsplit("/", 1)[1]}" WITH (FORCE)')
 
 
-def cpu_seconds(pid: int) -> float:
-    """User plus system CPU time of a process (from /proc)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+def cpu_seconds(pid: int, loop: bool = False) -> float:
+    """User plus system CPU time of a process, or of its main thread (``loop``), from /proc."""
+    stat = f"/proc/{pid}/task/{pid}/stat" if loop else f"/proc/{pid}/stat"
+    fields = Path(stat).read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def run(backend: str, kind: str, matches: int, seconds: float, workdir: Path) -> tuple[float, float, float, int, float]:
-    """(commands/s, p50 ms, p99 ms, commands, server CPU us per command) of one server."""
+def run(
+    backend: str, kind: str, matches: int, seconds: float, workdir: Path
+) -> tuple[float, float, float, int, float, float]:
+    """(commands/s, p50 ms, p99 ms, commands, server CPU and its event loop's CPU in us per command) of one
+    server."""
     url = database(backend, workdir, f"{kind.split()[0]}{next(_runs)}")  # each run on a new database
     duelhall = str(Path(sys.executable).parent / "duelhall")
     bare = [sys.executable, str(ROOT / "bench" / "bare_server.py"), "--database-url", url]
@@ -180,9 +188,10 @@ def run(backend: str, kind: str, matches: int, seconds: float, workdir: Path) ->
     }.get(kind, [duelhall, "serve", "--database-url", url, "--listen", "127.0.0.1:0"])
     proc, address = start(command)
     try:
-        before = cpu_seconds(proc.pid)
+        before, loop_before = cpu_seconds(proc.pid), cpu_seconds(proc.pid, loop=True)
         rate, p50, p99, count = asyncio.run(load(address, matches, seconds, streams=kind == STREAMS))
-        return rate, p50, p99, count, (cpu_seconds(proc.pid) - before) / count * 1e6
+        cpu, loop = cpu_seconds(proc.pid) - before, cpu_seconds(proc.pid, loop=True) - loop_before
+        return rate, p50, p99, count, cpu / count * 1e6, loop / count * 1e6
     finally:
         proc.terminate()
         proc.wait(10)
@@ -201,21 +210,29 @@ def main() -> None:
     kinds = ("duelhall", STREAMS) if args.play_stream else (BARE, ENGINE, "duelhall")
     shares = ("of unary",) if args.play_stream else ("of bare", "of engine")
     table = Table(
-        "backend", "server", "commands", "commands/s", "runs", "p50 ms", "p99 ms", "server CPU us/command", *shares
+        "backend",
+        "server",
+        "commands",
+        "commands/s",
+        "runs",
+        "p50 ms",
+        "p99 ms",
+        "server CPU us/command",
+        "event loop us/command",
+        *shares,
     )
     with tempfile.TemporaryDirectory() as tmp:
         for backend in backends:
-            runs: dict[str, list[tuple[float, float, float, int, float]]] = {kind: [] for kind in kinds}
+            runs: dict[str, list[tuple[float, float, float, int, float, float]]] = {kind: [] for kind in kinds}
             for _ in range(args.repeat):
                 for kind in kinds:
                     runs[kind].append(run(backend, kind, args.matches, args.seconds, Path(tmp)))
             medians = [sorted(runs[kind])[len(runs[kind]) // 2] for kind in kinds]
-            for kind, (rate, p50, p99, count, cpu) in zip(kinds, medians, strict=True):
+            for kind, (rate, p50, p99, count, cpu, loop) in zip(kinds, medians, strict=True):
                 of = [f"{rate / ceiling[0]:.0%}" for ceiling in medians[: len(shares)]]
                 spread = " ".join(f"{run[0]:,.0f}" for run in runs[kind])  # each run's commands/s: the noise
-                table.add_row(
-                    backend, kind, f"{count:,}", f"{rate:,.0f}", spread, f"{p50:.1f}", f"{p99:.1f}", f"{cpu:,.0f}", *of
-                )
+                figures = (f"{p50:.1f}", f"{p99:.1f}", f"{cpu:,.0f}", f"{loop:,.0f}")
+                table.add_row(backend, kind, f"{count:,}", f"{rate:,.0f}", spread, *figures, *of)
     Console(width=160).print(table)
 
 
