@@ -23,7 +23,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import multiprocessing
-import os
 import random
 import statistics
 import sys
@@ -40,16 +39,11 @@ from rich.table import Table
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.service import CONCEDE, POSTGRES, database, drop, start
+from bench.service import CONCEDE, POSTGRES, cpu_seconds, database, drop, start
 from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
 
 CHANNELS_PER_PROCESS = 8
-
-
-def cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def transactions(url: str) -> int | None:
