@@ -57,6 +57,16 @@ async def play_random(stub: pb_grpc.MatchServiceStub, created: Created, seed: in
     return commands
 
 
+async def end_match(stub: pb_grpc.MatchServiceStub, created: Created) -> None:
+    """Ends the match by seat 0's concession, unless its play has already ended it."""
+    if (await stub.GetMatch(pb.GetMatchRequest(match_id=created.match_id))).status == pb.MATCH_STATUS_RUNNING:
+        await stub.SubmitCommand(
+            pb.SubmitCommandRequest(
+                match_id=created.match_id, token=created.tokens[0], command_json='{"type": "concede"}'
+            )
+        )
+
+
 async def play_one(
     stub: pb_grpc.MatchServiceStub,
     created: Created,

@@ -15,7 +15,7 @@ from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
 from services.server import Running
 from services.web.connect import MAX_REQUEST
-from tests.services.client import create_match, error_metadata, error_reason, play_random
+from tests.services.client import create_match, end_match, error_metadata, error_reason, play_random
 from tests.services.connect_client import MATCHES, ConnectFailure, call
 from tests.services.test_e2e_errors import refused
 
@@ -23,12 +23,7 @@ from tests.services.test_e2e_errors import refused
 async def test_an_ended_match_step_by_step_is_what_its_watchers_saw(matches: pb_grpc.MatchServiceStub) -> None:
     created = await create_match(matches, ruleset="duel")
     await play_random(matches, created, seed=5, max_commands=60)
-    if (await matches.GetMatch(pb.GetMatchRequest(match_id=created.match_id))).status == pb.MATCH_STATUS_RUNNING:
-        await matches.SubmitCommand(
-            pb.SubmitCommandRequest(
-                match_id=created.match_id, token=created.tokens[0], command_json='{"type": "concede"}'
-            )
-        )
+    await end_match(matches, created)
     for seat, token in ((-1, ""), (0, created.tokens[0]), (1, created.tokens[1])):
         viewed = await matches.ViewReplay(pb.ViewReplayRequest(match_id=created.match_id, seat=seat))
         watched = [
@@ -102,9 +97,7 @@ async def test_a_long_match_is_viewed_in_pages_and_an_oversize_answer_says_so(
 ) -> None:
     created = await create_match(matches, ruleset="duel")
     await play_random(matches, created, seed=7, max_commands=40)
-    await matches.SubmitCommand(
-        pb.SubmitCommandRequest(match_id=created.match_id, token=created.tokens[0], command_json='{"type": "concede"}')
-    )
+    await end_match(matches, created)  # the random play may have ended it: the match's seed is the server's
     whole = await matches.ViewReplay(pb.ViewReplayRequest(match_id=created.match_id, seat=0))
     assert whole.next_version == 0 and len(whole.steps) > 20
     pages: list[pb.ReplayStep] = []
