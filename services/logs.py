@@ -150,20 +150,21 @@ class BatchedHandler(logging.StreamHandler[TextIO]):
             except Exception:
                 self.handleError(record)
                 return
-        self._records.append(record)
-        # Once closed (by ``logging.shutdown``, or by a library's logging setup) no timer writes: write now.
-        if record.levelno >= logging.WARNING or len(self._records) >= BATCH_LINES or self._stop.is_set():
-            self._write()
+        self._take(record, record.levelno)
 
     def queue(self, queued: _Line) -> None:
         """Takes a line ``line`` queued, to be made a record when its batch is written (as ``emit`` takes one)."""
         self.acquire()
         try:
-            self._records.append(queued)
-            if queued.level >= logging.WARNING or len(self._records) >= BATCH_LINES or self._stop.is_set():
-                self._write()
+            self._take(queued, queued.level)
         finally:
             self.release()
+
+    def _take(self, entry: logging.LogRecord | _Line, level: int) -> None:
+        self._records.append(entry)
+        # Once closed (by ``logging.shutdown``, or by a library's logging setup) no timer writes: write now.
+        if level >= logging.WARNING or len(self._records) >= BATCH_LINES or self._stop.is_set():
+            self._write()
 
     def flush(self) -> None:
         self.acquire()
