@@ -15,7 +15,9 @@ real server is driven both ways instead, alternating: unary calls as above, and 
 
 Each server's CPU per command is shown twice: the whole process, and its main thread, which runs the event
 loop. The loop does every call's Python work, so one second divided by its CPU per command bounds the
-process's commands/s, whatever its other threads do.
+process's commands/s, whatever its other threads do. Beside them: this load generator's CPU per command, and
+how busy the machine's cores were during the run. Where the cores are nearly all busy (server, load generator
+and database on one small machine), commands/s follows the CPU all of them spend per command.
 """
 
 from __future__ import annotations
@@ -174,11 +176,23 @@ def cpu_seconds(pid: int, loop: bool = False) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def run(
-    backend: str, kind: str, matches: int, seconds: float, workdir: Path
-) -> tuple[float, float, float, int, float, float]:
-    """(commands/s, p50 ms, p99 ms, commands, server CPU and its event loop's CPU in us per command) of one
-    server."""
+def machine_times() -> tuple[int, int]:
+    """(idle, total) clock ticks of all the machine's cores so far, from /proc/stat."""
+    ticks = [int(field) for field in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    return ticks[3] + ticks[4], sum(ticks)  # idle and iowait
+
+
+def client_seconds() -> float:
+    times = os.times()
+    return times.user + times.system
+
+
+Run = tuple[float, float, float, int, float, float, float, float]
+
+
+def run(backend: str, kind: str, matches: int, seconds: float, workdir: Path) -> Run:
+    """(commands/s, p50 ms, p99 ms, commands, server CPU, its event loop's CPU and this client's CPU in us per
+    command, the machine's busy share of all its cores) of one server."""
     url = database(backend, workdir, f"{kind.split()[0]}{next(_runs)}")  # each run on a new database
     duelhall = str(Path(sys.executable).parent / "duelhall")
     bare = [sys.executable, str(ROOT / "bench" / "bare_server.py"), "--database-url", url]
@@ -189,9 +203,12 @@ def run(
     proc, address = start(command)
     try:
         before, loop_before = cpu_seconds(proc.pid), cpu_seconds(proc.pid, loop=True)
+        client_before, (idle_before, total_before) = client_seconds(), machine_times()
         rate, p50, p99, count = asyncio.run(load(address, matches, seconds, streams=kind == STREAMS))
         cpu, loop = cpu_seconds(proc.pid) - before, cpu_seconds(proc.pid, loop=True) - loop_before
-        return rate, p50, p99, count, cpu / count * 1e6, loop / count * 1e6
+        client, (idle, total) = client_seconds() - client_before, machine_times()
+        busy = 1 - (idle - idle_before) / (total - total_before)
+        return rate, p50, p99, count, cpu / count * 1e6, loop / count * 1e6, client / count * 1e6, busy
     finally:
         proc.terminate()
         proc.wait(10)
@@ -219,21 +236,23 @@ def main() -> None:
         "p99 ms",
         "server CPU us/command",
         "event loop us/command",
+        "client CPU us/command",
+        "machine busy",
         *shares,
     )
     with tempfile.TemporaryDirectory() as tmp:
         for backend in backends:
-            runs: dict[str, list[tuple[float, float, float, int, float, float]]] = {kind: [] for kind in kinds}
+            runs: dict[str, list[Run]] = {kind: [] for kind in kinds}
             for _ in range(args.repeat):
                 for kind in kinds:
                     runs[kind].append(run(backend, kind, args.matches, args.seconds, Path(tmp)))
             medians = [sorted(runs[kind])[len(runs[kind]) // 2] for kind in kinds]
-            for kind, (rate, p50, p99, count, cpu, loop) in zip(kinds, medians, strict=True):
+            for kind, (rate, p50, p99, count, cpu, loop, client, busy) in zip(kinds, medians, strict=True):
                 of = [f"{rate / ceiling[0]:.0%}" for ceiling in medians[: len(shares)]]
                 spread = " ".join(f"{run[0]:,.0f}" for run in runs[kind])  # each run's commands/s: the noise
-                figures = (f"{p50:.1f}", f"{p99:.1f}", f"{cpu:,.0f}", f"{loop:,.0f}")
+                figures = (f"{p50:.1f}", f"{p99:.1f}", f"{cpu:,.0f}", f"{loop:,.0f}", f"{client:,.0f}", f"{busy:.0%}")
                 table.add_row(backend, kind, f"{count:,}", f"{rate:,.0f}", spread, *figures, *of)
-    Console(width=160).print(table)
+    Console(width=200).print(table)
 
 
 if __name__ == "__main__":
