@@ -33,7 +33,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import grpc
 import psycopg
@@ -187,12 +187,20 @@ def client_seconds() -> float:
     return times.user + times.system
 
 
-Run = tuple[float, float, float, int, float, float, float, float]
+class Run(NamedTuple):
+    """One server's run; CPU figures in us per command, ``busy`` the machine's busy share of all its cores."""
+
+    rate: float
+    p50: float
+    p99: float
+    count: int
+    cpu: float
+    loop: float
+    client: float
+    busy: float
 
 
 def run(backend: str, kind: str, matches: int, seconds: float, workdir: Path) -> Run:
-    """(commands/s, p50 ms, p99 ms, commands, server CPU, its event loop's CPU and this client's CPU in us per
-    command, the machine's busy share of all its cores) of one server."""
     url = database(backend, workdir, f"{kind.split()[0]}{next(_runs)}")  # each run on a new database
     duelhall = str(Path(sys.executable).parent / "duelhall")
     bare = [sys.executable, str(ROOT / "bench" / "bare_server.py"), "--database-url", url]
@@ -208,7 +216,7 @@ def run(backend: str, kind: str, matches: int, seconds: float, workdir: Path) ->
         cpu, loop = cpu_seconds(proc.pid) - before, cpu_seconds(proc.pid, loop=True) - loop_before
         client, (idle, total) = client_seconds() - client_before, machine_times()
         busy = 1 - (idle - idle_before) / (total - total_before)
-        return rate, p50, p99, count, cpu / count * 1e6, loop / count * 1e6, client / count * 1e6, busy
+        return Run(rate, p50, p99, count, cpu / count * 1e6, loop / count * 1e6, client / count * 1e6, busy)
     finally:
         proc.terminate()
         proc.wait(10)
@@ -248,8 +256,8 @@ def main() -> None:
                     runs[kind].append(run(backend, kind, args.matches, args.seconds, Path(tmp)))
             medians = [sorted(runs[kind])[len(runs[kind]) // 2] for kind in kinds]
             for kind, (rate, p50, p99, count, cpu, loop, client, busy) in zip(kinds, medians, strict=True):
-                of = [f"{rate / ceiling[0]:.0%}" for ceiling in medians[: len(shares)]]
-                spread = " ".join(f"{run[0]:,.0f}" for run in runs[kind])  # each run's commands/s: the noise
+                of = [f"{rate / ceiling.rate:.0%}" for ceiling in medians[: len(shares)]]
+                spread = " ".join(f"{run.rate:,.0f}" for run in runs[kind])  # each run's commands/s: the noise
                 figures = (f"{p50:.1f}", f"{p99:.1f}", f"{cpu:,.0f}", f"{loop:,.0f}", f"{client:,.0f}", f"{busy:.0%}")
                 table.add_row(backend, kind, f"{count:,}", f"{rate:,.0f}", spread, *figures, *of)
     Console(width=200).print(table)
