@@ -30,7 +30,7 @@ from engine.match import Match, create, decide, encode, fold, type_tag
 from eventstore import AsyncEventStore, CommandRecord, NewEvent, migrate, open_store
 from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
-from services.hot import seen
+from services.matches.hot import seen
 
 LEGAL = ['{"type":"engage"}', '{"type":"pass"}']
 

@@ -47,10 +47,10 @@ from eventstore.postgres import AsyncPostgresStore
 from eventstore.sqlite_async import AsyncSqliteStore
 from replays.format import match_id_for
 from replays.storage import SEED_SECRET
-from services import snapshots
-from services.deadlines import NONE
-from services.manager import MatchManager, SeatEntry
-from services.tokens import TOKEN_SECRET_PREFIX, token_hash
+from services.matches import snapshots
+from services.matches.deadlines import NONE
+from services.matches.manager import MatchManager, SeatEntry
+from services.matches.tokens import TOKEN_SECRET_PREFIX, token_hash
 
 SEATS = [SeatEntry(name="a", config={}), SeatEntry(name="b", config={})]
 

@@ -33,8 +33,8 @@ from rich.table import Table
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.service import bot_match
-from services import logs
 from services.cli.serve import YOUNG_COLLECTION
+from services.core import logs
 from services.server import ServerConfig, create_server
 
 SERVICE = "duelhall.v1.MatchService"

@@ -32,7 +32,7 @@ from bench.service import start
 from eventstore import AsyncEventStore, open_store
 from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
-from services.projection import TYPES, MatchList
+from services.readmodels.matchlist import TYPES, MatchList
 
 DUELHALL = str(Path(sys.executable).parent / "duelhall")
 PAGE = 500

@@ -15,27 +15,27 @@ from grpc_reflection.v1alpha import reflection
 
 from eventstore import migrate, open_store
 from eventstore.urls import is_shared, redacted
-from services import wire
 from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
-from services.claim import Claim, claim
-from services.clock import Clock
-from services.logs import fields
-from services.malformed import GuardedRegistration
-from services.manager import MatchManager
-from services.methods import methods
-from services.metrics import Metrics
-from services.metrics_listener import MetricsListener
-from services.observed_store import ObservedStore
-from services.observer import MAX_STREAMS, CallObserver
-from services.projection import MatchList
-from services.readmodel import RUNNING
-from services.servicers import MatchServicer, RulesetServicer
-from services.timers import Timers
+from services.core.clock import Clock
+from services.core.logs import fields
+from services.edge import wire
+from services.edge.malformed import GuardedRegistration
+from services.edge.methods import methods
+from services.edge.observer import MAX_STREAMS, CallObserver
+from services.edge.servicers import MatchServicer, RulesetServicer
+from services.edge.transport import OPTIONS, Tls, listen
+from services.matches.manager import MatchManager
+from services.matches.timers import Timers
+from services.matches.watch import Feed
+from services.ops.claim import Claim, claim
+from services.ops.metrics import Metrics
+from services.ops.metrics_listener import MetricsListener
+from services.ops.observed_store import ObservedStore
+from services.readmodels.matchlist import MatchList
+from services.readmodels.matchrows import RUNNING
 from services.tournament.wiring import SERVICE_NAME as TOURNAMENT_SERVICE
 from services.tournament.wiring import Tournaments, attach
-from services.transport import OPTIONS, Tls, listen
-from services.watch import Feed
 from services.web.app import WebApp
 from services.web.connect import ConnectApp
 from services.web.http import HttpListener
@@ -157,7 +157,7 @@ async def create_server(config: ServerConfig, clock: Clock | None = None, replay
     ``/replay.json`` (``duelhall view``). The HTTP port is bound first, so a taken one stops the start before
     anything is opened. The gRPC port is bound exclusively (no SO_REUSEPORT): a second server on a taken port
     is refused with ``ListenError`` instead of silently sharing the port's clients with the first. Likewise a
-    second server on a SQLite file another one serves is refused with ``DatabaseInUse`` (``services/claim.py``).
+    second server on a SQLite file another one serves is refused with ``DatabaseInUse`` (``services/ops/claim.py``).
     """
     if config.listen is not None:
         listen_address(config.listen)

@@ -10,7 +10,7 @@ from pathlib import Path
 from rich.console import Console
 
 from eventstore.urls import DATABASE_URL_ENV
-from services.secrets import hide_url_password
+from services.core.secrets import hide_url_password
 
 
 class _Console(Console):

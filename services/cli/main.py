@@ -15,7 +15,7 @@ from importlib.metadata import version
 
 from services.cli import health, matches, migrate, prune, replay, rulesets, selfplay, serve, tournament, view
 from services.cli.errors import describe
-from services.secrets import scrub
+from services.core.secrets import scrub
 
 BROKEN_PIPE = 141
 """128 + SIGPIPE: what a shell reports for a writer whose reader went away."""

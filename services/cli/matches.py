@@ -18,8 +18,8 @@ from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
 from services.cli.common import add_database_option, add_server_option, database, err, out, positive
 from services.cli.progress import Bar
-from services.projection import MatchList
-from services.readmodel import ENDED, RUNNING, MatchRow, ReadModel
+from services.readmodels.matchlist import MatchList
+from services.readmodels.matchrows import ENDED, RUNNING, MatchRow, ReadModel
 
 _STATUS_TO_PB = {"": pb.MATCH_STATUS_UNSPECIFIED, RUNNING: pb.MATCH_STATUS_RUNNING, ENDED: pb.MATCH_STATUS_ENDED}
 _STATUS_FROM_PB = {value: key for key, value in _STATUS_TO_PB.items()}

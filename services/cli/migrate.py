@@ -7,9 +7,9 @@ from typing import Any
 
 from eventstore import migrate as run_migrations
 from eventstore.urls import redacted
-from services import logs
 from services.cli.common import add_database_option, database, err
 from services.cli.environment import from_environment
+from services.core import logs
 
 
 def register(commands: Any) -> None:

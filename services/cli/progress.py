@@ -14,7 +14,7 @@ EVERY = 10.0
 
 
 class Bar:
-    """A rich progress bar on stderr: one task, its total given or learnt once known (``services.archive``).
+    """A rich progress bar on stderr: one task, its total given or learnt once known (``services.ops.archive``).
 
     Off a terminal (a job's log) it writes a line of progress every ``EVERY`` seconds instead: a bulk export
     or prune of a large store runs for many minutes."""

@@ -10,9 +10,9 @@ from typing import Any
 from rich.table import Table
 
 from eventstore import open_store
-from services import archive
 from services.cli.common import add_database_option, database, out
 from services.cli.progress import Bar
+from services.ops import archive
 
 
 def register(commands: Any) -> None:

@@ -18,13 +18,13 @@ from eventstore import migrate, open_store
 from replays import render, storage
 from replays.format import Replay, decode_replay, encode_replay
 from replays.verify import MAX_FILE_BYTES, verify_bytes
-from services import archive
 from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
 from services.cli.common import add_database_option, add_server_option, database, err, out
 from services.cli.errors import describe
 from services.cli.progress import Bar
-from services.manager import MatchManager
+from services.matches.manager import MatchManager
+from services.ops import archive
 
 
 def register(commands: Any) -> None:

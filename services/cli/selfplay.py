@@ -11,11 +11,11 @@ from rich.table import Table
 from engine import registry
 from engine.bots import BOT_KINDS
 from eventstore import migrate, open_store
-from services import selfplay
+from services.cli import games
 from services.cli.common import out, positive
 from services.cli.progress import Bar
-from services.manager import MatchManager
-from services.secrets import hide_url_password
+from services.core.secrets import hide_url_password
+from services.matches.manager import MatchManager
 
 
 def register(commands: Any) -> None:
@@ -35,7 +35,7 @@ def register(commands: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     try:
         ruleset = registry.get(args.ruleset)
-        selfplay.seat_count(ruleset, args.players)
+        games.seat_count(ruleset, args.players)
     except KeyError as exc:
         args.parser.error(str(exc.args[0]))
     except ValueError as exc:
@@ -44,31 +44,31 @@ def run(args: argparse.Namespace) -> int:
         advance = bar.advance
         if args.server:
             summary = asyncio.run(
-                selfplay.play_through_server(
+                games.play_through_server(
                     args.server, ruleset, args.games, args.seed, args.bot, args.players, advance, args.concurrency
                 )
             )
         elif args.database_url:
             summary = asyncio.run(_with_store(args, ruleset, advance))
         else:
-            summary = selfplay.play_in_process(ruleset, args.games, args.seed, args.bot, args.players, advance)
+            summary = games.play_in_process(ruleset, args.games, args.seed, args.bot, args.players, advance)
     print_summary(summary)
     return 0 if summary.finished == len(summary.games) else 1
 
 
-async def _with_store(args: argparse.Namespace, ruleset: Any, advance: Any) -> selfplay.Summary:
+async def _with_store(args: argparse.Namespace, ruleset: Any, advance: Any) -> games.Summary:
     hide_url_password(args.database_url)
     await asyncio.to_thread(migrate, args.database_url)
     store = await open_store(args.database_url)
     try:
-        return await selfplay.play_with_store(
+        return await games.play_with_store(
             MatchManager(store), ruleset, args.games, args.seed, args.bot, args.players, advance
         )
     finally:
         await store.close()
 
 
-def print_summary(summary: selfplay.Summary) -> None:
+def print_summary(summary: games.Summary) -> None:
     games = len(summary.games)
     table = Table(title=f"selfplay {summary.ruleset}", show_header=False)
     table.add_row("games", f"{games} ({summary.finished} finished)")

@@ -8,13 +8,13 @@ import gc
 from pathlib import Path
 from typing import Any
 
-from services import logs
 from services.cli.common import add_database_option, database, positive
 from services.cli.environment import from_environment
-from services.observer import MAX_STREAMS
-from services.secrets import hide
+from services.core import logs
+from services.core.secrets import hide
+from services.edge.observer import MAX_STREAMS
+from services.edge.transport import Tls
 from services.server import ListenError, ServerConfig, listen_address, serve
-from services.transport import Tls
 
 YOUNG_COLLECTION = 10_000
 """Allocations between two collections of Python's youngest generation (its default is 700). A call allocates

@@ -19,7 +19,7 @@ from rich.table import Column, Table
 from services.api import tournament_pb2 as tpb
 from services.api import tournament_pb2_grpc as tpb_grpc
 from services.cli.common import err, out
-from services.rpc_errors import DOMAIN
+from services.edge.rpc_errors import DOMAIN
 
 T = TypeVar("T")
 Stub = tpb_grpc.TournamentServiceStub

@@ -13,8 +13,8 @@ from typing import Any
 
 from engine.contract import Ruleset
 from engine.rng import Rng
-from services import limits
-from services.errors import InvalidArgument, NotFound, Refused
+from services.core import limits
+from services.core.errors import InvalidArgument, NotFound, Refused
 from services.tournament import brackets, pairing, standings
 from services.tournament.events import (
     ELIMINATION_STAGES,

@@ -3,7 +3,7 @@
 A command folds the stream (cached, caught up with the store first), decides (services/tournament/decide.py)
 and appends; another instance having appended first means fold the tail and decide again. After a pairing
 or a choice of who goes first, the games to play are created as matches through ``CreateMatch``'s request
-id (services/create_requests.py), so creating one again, on any instance, finds the same match and tokens.
+id (services/matches/create_requests.py), so creating one again, on any instance, finds the same match and tokens.
 """
 
 from __future__ import annotations
@@ -18,10 +18,17 @@ import msgspec
 
 from engine.contract import Ruleset
 from eventstore import AsyncEventStore, CommandRecord, NewEvent, WrongExpectedVersion
-from services.create_requests import create_once
-from services.errors import InvalidArgument, NotFound, PermissionDenied, Refused, Unauthenticated, VersionMismatch
-from services.manager import Created, MatchManager, SeatEntry, new_match_id, ruleset_for
-from services.tokens import new_token, token_hash
+from services.core.errors import InvalidArgument, NotFound, PermissionDenied, Refused, Unauthenticated, VersionMismatch
+from services.matches import (
+    Created,
+    MatchManager,
+    SeatEntry,
+    create_once,
+    new_match_id,
+    new_token,
+    ruleset_for,
+    token_hash,
+)
 from services.tournament import decide
 from services.tournament.events import Event, FirstChosen, RoundPaired, RoundRepaired, decoder, type_of
 from services.tournament.state import Game, TableState, Tournament, apply, fold

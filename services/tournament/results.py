@@ -1,6 +1,6 @@
 """Game results straight from finished matches: a projection of the match lifecycle with a checkpoint.
 
-It follows the lifecycle (services/lifecycle.py) from the position after its checkpoint; each ended match
+It follows the lifecycle (services/readmodels/lifecycle.py) from the position after its checkpoint; each ended match
 labelled with a tournament is exported with its seed and verified (replays/verify.py) off the event loop.
 A match that verifies becomes the game's result; one that does not is recorded as unverified and never
 counted. Appends carry the command id ``game-<match id>``, so a change handled twice, by a restart before the
@@ -17,9 +17,9 @@ import msgspec
 from eventstore import AsyncEventStore, StoreError
 from replays import storage as replay_io
 from replays.verify import verify_bytes
-from services import lifecycle
-from services.errors import ServiceError
-from services.tasks import cancel
+from services.core.errors import ServiceError
+from services.core.tasks import cancel
+from services.readmodels import lifecycle
 from services.tournament import decide
 from services.tournament.events import Event
 from services.tournament.manager import TournamentManager

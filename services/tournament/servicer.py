@@ -10,12 +10,12 @@ from typing import TypeAlias
 import grpc
 import msgspec
 
-from services import wire
 from services.api import tournament_pb2 as tpb
 from services.api import tournament_pb2_grpc as tpb_grpc
-from services.errors import InvalidArgument, NotFound
-from services.rpc_errors import rpc_errors
-from services.tokens import check_admin
+from services.core.errors import InvalidArgument, NotFound
+from services.edge import wire
+from services.edge.rpc_errors import rpc_errors
+from services.matches import check_admin
 from services.tournament import convert, decide
 from services.tournament.manager import TournamentManager
 from services.tournament.state import Result

@@ -9,7 +9,7 @@ import grpc
 from eventstore import AsyncEventStore
 from services.api import tournament_pb2 as tpb
 from services.api import tournament_pb2_grpc as tpb_grpc
-from services.manager import MatchManager
+from services.matches import MatchManager
 from services.tournament.manager import TournamentManager
 from services.tournament.results import Results
 from services.tournament.servicer import TournamentServicer

@@ -1,7 +1,7 @@
 """The Connect edge: the proto services over HTTP/1.1 and HTTP/2 for browsers and curl (connectrpc on ASGI).
 
-The endpoints call the servicers the gRPC server runs (``services/methods.py``), observed like gRPC calls
-(``services/observer.py``: logged, counted, refused once the server shuts down), with a context that stands in
+The endpoints call the servicers the gRPC server runs (``services/edge/methods.py``), observed like gRPC calls
+(``services/edge/observer.py``: logged, counted, refused once the server shuts down), with a context that stands in
 for gRPC's: a refusal becomes a Connect error with the same code, message and ErrorInfo, a written stream
 message becomes a streamed one. ``Play`` takes a stream of requests, which browsers cannot send (fetch streams
 only responses) and connectrpc takes only over HTTP/2, so it stays on gRPC; web clients use SubmitCommand and
@@ -27,9 +27,9 @@ from google.protobuf.message import Message
 from google.rpc import code_pb2, status_pb2
 from protobuf.wkt import Any as AnyDetail
 
-from services import malformed
-from services.methods import Method
-from services.tasks import cancel
+from services.core.tasks import cancel
+from services.edge import malformed
+from services.edge.methods import Method
 
 _DETAILS_KEY = "grpc-status-details-bin"
 _BUFFERED = 64

@@ -16,8 +16,8 @@ from typing import Any
 
 import uvicorn
 
-from services.logs import fields
-from services.transport import Tls
+from services.core.logs import fields
+from services.edge.transport import Tls
 
 log = logging.getLogger(__name__)
 
@@ -93,7 +93,7 @@ class HttpListener:
         return f"{'https' if self._tls else 'http'}://{self.host}:{self.port}"
 
     async def start(self, app: Any) -> None:
-        # log_config=None: uvicorn's own logging setup would close the process's log handler (services/logs.py).
+        # log_config=None: uvicorn's own logging setup would close the process's log handler (services/core/logs.py).
         config = uvicorn.Config(
             app,
             lifespan="off",

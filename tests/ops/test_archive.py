@@ -10,7 +10,7 @@ import pytest
 
 from eventstore import open_store
 from services.cli.main import main
-from services.manager import MatchManager, SeatEntry
+from services.matches.manager import MatchManager, SeatEntry
 
 
 async def last_events(url: str) -> dict[str, tuple[int, str]]:

@@ -81,7 +81,7 @@ async def test_a_hostile_match_id_stays_within_its_rpc_line(tmp_path: Path) -> N
                 )
     finally:
         output = server.stop()
-    assert r"WARNING services.malformed: malformed request" in output and r'"1\n2026-01-01' in output, output
+    assert r"WARNING services.edge.malformed: malformed request" in output and r'"1\n2026-01-01' in output, output
     rpcs = [line for line in output.splitlines() if " rpc method=GetView " in line]
     assert len(rpcs) == 2, output
     assert all(len(line) < 500 for line in rpcs), [len(line) for line in rpcs]

@@ -12,11 +12,11 @@ import pytest
 from eventstore import open_store
 from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
-from services.manager import MatchManager
+from services.matches.manager import MatchManager
+from services.matches.tokens import SeatToken
 from services.server import Running, ServerConfig, create_server
-from services.tokens import SeatToken
 from tests.services.client import create_match, error_reason, play_random
-from tests.services.clock import ManualClock
+from tests.services.core.clock import ManualClock
 from tests.services.test_e2e_play import command, read, start, until_turn
 
 

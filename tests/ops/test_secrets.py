@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from eventstore.urls import redacted
-from services.secrets import hide_url_password, scrub
+from services.core.secrets import hide_url_password, scrub
 from tests.postgres import throwaway_database
 from tests.services.process import ServerProcess
 

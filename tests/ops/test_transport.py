@@ -12,8 +12,8 @@ import pytest
 
 from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
+from services.edge.transport import Tls
 from services.server import ServerConfig, create_server
-from services.transport import Tls
 from tests.ops.certs import Certificates
 from tests.services.client import create_match
 

@@ -10,15 +10,15 @@ import pytest
 from engine.registry import RULESETS
 from eventstore import migrate, open_store
 from replays import storage
-from services import selfplay
-from services.manager import MatchManager
+from services.cli import games
+from services.matches.manager import MatchManager
 
 
 async def _played(url: str) -> bytes:
     migrate(url)
     store = await open_store(url)
     try:
-        summary = await selfplay.play_with_store(
+        summary = await games.play_with_store(
             MatchManager(store), RULESETS["card_monsters"], 1, 4, "random", None, lambda: None
         )
         return await storage.export(store, summary.games[0].match_id, include_seed=True)

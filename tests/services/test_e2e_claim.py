@@ -11,7 +11,7 @@ import pytest
 
 from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
-from services.claim import DatabaseInUse
+from services.ops.claim import DatabaseInUse
 from services.server import ServerConfig, create_server
 from tests.services.client import create_match
 from tests.services.process import BIN, ServerProcess

@@ -14,8 +14,8 @@ from eventstore import DatabaseError
 from services import server as server_module
 from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
-from services.projection import MatchList
-from services.readmodel import ReadModel
+from services.readmodels.matchlist import MatchList
+from services.readmodels.matchrows import ReadModel
 from services.server import Running, ServerConfig, create_server
 from tests.services.client import create_match, play_random
 from tests.services.conftest import ADMIN_TOKEN

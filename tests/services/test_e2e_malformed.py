@@ -7,11 +7,11 @@ import logging
 import grpc
 import pytest
 
-from services import malformed
 from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
+from services.core.throttle import ThrottledLog
+from services.edge import malformed
 from services.server import Running
-from services.throttle import ThrottledLog
 from tests.services.client import create_match, error_reason
 from tests.services.test_e2e_errors import refused
 

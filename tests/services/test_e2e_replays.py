@@ -10,9 +10,9 @@ import pytest
 
 from replays import storage
 from replays.verify import Verdict, verify_bytes
-from services import servicers
 from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
+from services.edge import servicers
 from services.server import ServerConfig, create_server
 from tests.postgres import throwaway_database
 from tests.services.client import create_match, error_reason, play_random

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine.registry import RULESETS
-from services import selfplay
+from services.cli import games
 from services.server import Running
 
 
@@ -14,7 +14,7 @@ from services.server import Running
 )
 @pytest.mark.parametrize("bot", ["random", "greedy"])
 async def test_selfplay_through_the_server_finishes(server: Running, ruleset_id: str, players: int, bot: str) -> None:
-    summary = await selfplay.play_through_server(
+    summary = await games.play_through_server(
         f"127.0.0.1:{server.port}", RULESETS[ruleset_id], 2, 5, bot, players, lambda: None, concurrency=2
     )
     assert summary.finished == 2

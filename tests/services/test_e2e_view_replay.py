@@ -10,9 +10,10 @@ import msgspec
 import pytest
 
 from replays.format import decode_replay, encode_replay
-from services import limits, transport
 from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
+from services.core import limits
+from services.edge import transport
 from services.server import Running
 from services.web.connect import MAX_REQUEST
 from tests.services.client import create_match, end_match, error_metadata, error_reason, play_random

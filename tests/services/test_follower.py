@@ -9,8 +9,8 @@ from datetime import UTC, datetime
 import pytest
 
 from eventstore import DatabaseError, EventMeta, RecordedEvent
-from services import follower as follower_module
-from services.follower import Follower
+from services.matches import follower as follower_module
+from services.matches.follower import Follower
 
 
 def event(position: int) -> RecordedEvent:

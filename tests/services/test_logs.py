@@ -10,8 +10,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from services import logs
-from services.logs import BATCH_LINES, BatchedHandler, ConsoleFormatter, JsonFormatter, line, quiet_driver_retries
+from services.core import logs
+from services.core.logs import BATCH_LINES, BatchedHandler, ConsoleFormatter, JsonFormatter, line, quiet_driver_retries
 
 
 class Stream(io.StringIO):

@@ -13,11 +13,12 @@ from engine.errors import Rejected
 from engine.match import encode
 from engine.selfplay import next_move
 from eventstore import AsyncEventStore, DatabaseError
-from services import lifecycle, snapshots
-from services import manager as manager_module
-from services.manager import MatchManager, SeatEntry
-from services.readmodel import ENDED
-from services.timers import Timers
+from services.matches import manager as manager_module
+from services.matches import snapshots
+from services.matches.manager import MatchManager, SeatEntry
+from services.matches.timers import Timers
+from services.readmodels import lifecycle
+from services.readmodels.matchrows import ENDED
 
 SEATS = [SeatEntry(name="a", config={}), SeatEntry(name="b", config={})]
 

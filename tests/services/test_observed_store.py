@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from eventstore import CommandRecord, NewEvent, WrongExpectedVersion, migrate, open_store
-from services.observed_store import DUPLICATE, VERSION, ObservedStore
+from services.ops.observed_store import DUPLICATE, VERSION, ObservedStore
 
 
 async def test_it_times_appends_reports_conflicts_and_hands_out_the_wrapped_parts(tmp_path: Path) -> None:

@@ -9,11 +9,11 @@ import msgspec
 import pytest
 
 from eventstore import AsyncEventStore, CommandRecord, Scan, StoreError
-from services import lifecycle, projection
-from services.manager import MatchManager
-from services.projection import CHECKPOINT, MatchList
-from services.readmodel import ENDED, NEWEST, RUNNING, RUNNING_INDEX, TABLE, TABLES, MatchRow, ReadModel
-from services.tasks import cancel
+from services.core.tasks import cancel
+from services.matches.manager import MatchManager
+from services.readmodels import lifecycle, matchlist
+from services.readmodels.matchlist import CHECKPOINT, MatchList
+from services.readmodels.matchrows import ENDED, NEWEST, RUNNING, RUNNING_INDEX, TABLE, TABLES, MatchRow, ReadModel
 from tests.services.test_manager import SEATS, play
 from tests.services.test_readmodel import reading
 
@@ -259,7 +259,7 @@ async def test_catch_up_saves_its_checkpoint_page_by_page(
     manager = MatchManager(store)
     for _ in range(3):
         await manager.create("aq", SEATS, {})
-    monkeypatch.setattr(projection, "_PAGE", 2)
+    monkeypatch.setattr(matchlist, "_PAGE", 2)
     scan = store.scan
     reads = 0
 
@@ -287,9 +287,9 @@ async def test_a_long_catch_up_reports_its_progress(
     for _ in range(3):
         await play(manager, (await manager.create("card_monsters", SEATS, {})).row.match_id, 10_000)
     head = await store.head()
-    monkeypatch.setattr(projection, "_PAGE", 1)
+    monkeypatch.setattr(matchlist, "_PAGE", 1)
     told: list[tuple[int, int]] = []
-    with caplog.at_level("INFO", logger="services.projection"):
+    with caplog.at_level("INFO", logger="services.readmodels.matchlist"):
         await MatchList(store).rebuild(progress=lambda done, total: told.append((done, total)))
         # A page stops at a creation or an end (one of each type at most): the store skips the games' events.
         done = [d for d, _ in told]
@@ -297,9 +297,9 @@ async def test_a_long_catch_up_reports_its_progress(
         assert len(told) <= 2 * 6 + 1 < head
         assert not [r for r in caplog.records if "match list" in r.getMessage()]  # short: not logged
         # A line every page, so the last page (at the head, however long the games ran) is always in the test.
-        monkeypatch.setattr(projection, "PROGRESS_EVENTS", 1)
+        monkeypatch.setattr(matchlist, "PROGRESS_EVENTS", 1)
         await MatchList(store).rebuild()
-    lines = [r.getMessage() for r in caplog.records if r.name == "services.projection"]
+    lines = [r.getMessage() for r in caplog.records if r.name == "services.readmodels.matchlist"]
     assert lines[0] == f"catching up the match list: positions 1 to {head}"
     assert lines[1:-1] == [f"match list at position {p} of {head}" for p in done[:-1]]
     assert lines[-1] == f"match list caught up at position {head}: 3 matches listed"

@@ -14,8 +14,9 @@ import pytest
 
 from eventstore import AsyncEventStore, DatabaseError, migrate, open_store
 from eventstore.prune import delete_streams
-from services import archive, readmodel
-from services.readmodel import (
+from services.ops import archive
+from services.readmodels import matchrows
+from services.readmodels.matchrows import (
     ENDED,
     NEWEST,
     RUNNING,
@@ -274,7 +275,7 @@ async def test_a_row_and_all_its_index_entries_are_one_write(model: ReadModel, m
 
 async def test_a_row_whose_write_fails_leaves_the_list_as_it_was(model: ReadModel, database_url: str) -> None:
     await model.put(row(5, "aq", RUNNING, cup="a"))
-    refuse_writes(database_url, readmodel.TABLE)  # the row by id is refused, its index entries would not be
+    refuse_writes(database_url, matchrows.TABLE)  # the row by id is refused, its index entries would not be
     with pytest.raises(DatabaseError):
         await model.put(row(5, "aq", ENDED, cup="a"))
     with pytest.raises(DatabaseError):
@@ -288,7 +289,7 @@ async def test_pruning_a_match_by_its_index_keys_leaves_no_entry_of_it(model: Re
     kept, pruned = row(4, "aq", ENDED, cup="a"), row(5, "aq", RUNNING, cup="a", round="1")
     for listed in (kept, pruned):
         await model.put(listed)
-    keys = {pruned.match_id: readmodel.index_keys(pruned)}
+    keys = {pruned.match_id: matchrows.index_keys(pruned)}
     await asyncio.to_thread(delete_streams, database_url, [pruned.match_id], TABLES, keys)
     for table in TABLES:
         assert [msgspec.json.decode(data, type=MatchRow) for _, data in await model._store.rows.list(table)] in (

@@ -1,4 +1,4 @@
-"""The exception -> status table of services/rpc_errors.py, row by row, and its in-stream form for Play."""
+"""The exception -> status table of services/edge/rpc_errors.py, row by row, and its in-stream form for Play."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from google.rpc import code_pb2, error_details_pb2
 
 from engine.errors import ConfigError, Rejected
 from replays.storage import ReplayConflict, ReplayInvalid
-from services.errors import InvalidArgument, MatchNotFound, PermissionDenied, Unauthenticated, VersionMismatch
-from services.rpc_errors import DOMAIN, command_error, to_status
+from services.core.errors import InvalidArgument, MatchNotFound, PermissionDenied, Unauthenticated, VersionMismatch
+from services.edge.rpc_errors import DOMAIN, command_error, to_status
 
 TABLE: list[tuple[BaseException, int, str, dict[str, str]]] = [
     (Rejected("BAD_JSON", "not JSON"), code_pb2.INVALID_ARGUMENT, "BAD_JSON", {}),
@@ -68,7 +68,7 @@ def test_a_play_stream_reports_what_the_unary_call_would(
 
 
 def test_a_bug_is_internal_and_tells_nothing(caplog: pytest.LogCaptureFixture) -> None:
-    with caplog.at_level(logging.ERROR, logger="services.rpc_errors"):
+    with caplog.at_level(logging.ERROR, logger="services.edge.rpc_errors"):
         status = to_status(KeyError("secret detail"))
     info = error_details_pb2.ErrorInfo()
     status.details[0].Unpack(info)

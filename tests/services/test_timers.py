@@ -11,9 +11,9 @@ from typing import Any
 
 from engine.contract import SYSTEM, Deadline, Outcome
 from eventstore import DatabaseError
-from services.deadlines import NONE, advanced, running
-from services.timers import RETRY, Timers
-from tests.services.clock import ManualClock
+from services.matches.deadlines import NONE, advanced, running
+from services.matches.timers import RETRY, Timers
+from tests.services.core.clock import ManualClock
 
 
 class Clocked:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from services.errors import PermissionDenied, Unauthenticated
-from services.tokens import check_admin, is_admin, new_token, seat_for, token_hash, viewer_for
+from services.core.errors import PermissionDenied, Unauthenticated
+from services.matches.tokens import check_admin, is_admin, new_token, seat_for, token_hash, viewer_for
 
 TOKENS = [new_token() for _ in range(3)]
 HASHES = [token_hash(t) for t in TOKENS]

@@ -11,7 +11,7 @@ from typing import cast
 import pytest
 
 from eventstore import AsyncEventStore, DatabaseError
-from services.manager import MatchManager, SeatEntry
+from services.matches.manager import MatchManager, SeatEntry
 from services.tournament import results as results_module
 from services.tournament.events import Event
 from services.tournament.manager import TournamentManager

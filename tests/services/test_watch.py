@@ -21,13 +21,13 @@ from engine.match import (
 )
 from engine.selfplay import next_move
 from eventstore import EventMeta, RecordedEvent, Snapshot
-from services import snapshots
-from services import watch as watch_module
-from services.deadlines import NONE
-from services.hot import HotMatch, MatchEvent
-from services.timers import Armed
-from services.tokens import token_hash
-from services.watch import After, Feed, Update, Watch
+from services.matches import snapshots
+from services.matches import watch as watch_module
+from services.matches.deadlines import NONE
+from services.matches.hot import HotMatch, MatchEvent
+from services.matches.timers import Armed
+from services.matches.tokens import token_hash
+from services.matches.watch import After, Feed, Update, Watch
 
 AT = datetime(2026, 1, 1, tzinfo=UTC)
 TOKENS = ("t0", "t1")

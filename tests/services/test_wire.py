@@ -7,12 +7,12 @@ from datetime import UTC, datetime, timedelta, timezone
 import pytest
 
 from engine.contract import Outcome
-from services import wire
 from services.api import duelhall_pb2 as pb
-from services.errors import InvalidArgument
-from services.manager import Decision, RedactedEvent, Submitted, Viewed
-from services.readmodel import ENDED, RUNNING, MatchRow
-from services.watch import Update
+from services.core.errors import InvalidArgument
+from services.edge import wire
+from services.matches.manager import Decision, RedactedEvent, Submitted, Viewed
+from services.matches.watch import Update
+from services.readmodels.matchrows import ENDED, RUNNING, MatchRow
 
 AT = datetime(2026, 3, 4, 5, 6, 7, 890123, tzinfo=UTC)
 EVENT = RedactedEvent(7, "CardDrawn", b'{"type":"CardDrawn","card":null}', "1", AT)

@@ -8,7 +8,7 @@ import pytest
 
 from engine import registry
 from engine.errors import ConfigError
-from services.errors import InvalidArgument, Refused
+from services.core.errors import InvalidArgument, Refused
 from services.tournament import brackets, decide
 from services.tournament.events import DeckSided, PlayerRegistered, TournamentEnded
 from services.tournament.state import Result, Tournament, apply

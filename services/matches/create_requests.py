@@ -23,10 +23,10 @@ from engine.contract import SYSTEM
 from engine.match import encode, seed_commitment
 from eventstore import CommandRecord, NewEvent, WrongExpectedVersion
 from replays.format import match_id_for
-from services.errors import Conflict
-from services.manager import Created, MatchManager, SeatEntry
-from services.readmodel import row_for
-from services.tokens import new_token
+from services.core.errors import Conflict
+from services.matches.manager import Created, MatchManager, SeatEntry
+from services.matches.tokens import new_token
+from services.readmodels.matchrows import row_for
 
 REQUEST_STREAM_PREFIX = "request:"
 MATCH_REQUESTED = "MatchRequested"

@@ -5,7 +5,7 @@ sorts the newest creation first (listing); the indexes hold some of them under t
 listing reads only the rows that can pass: ``matches_running`` the running ones alone (the server's start
 resumes their timers), ``matches_ruleset`` every row under its ruleset, ``matches_label`` every row once
 per label it carries, under that label and its value. A row and all its index entries are one write (one
-transaction). ``services/projection.py`` keeps them caught up with the store's global order; the manager
+transaction). ``services/readmodels/matchlist.py`` keeps them caught up with the store's global order; the manager
 also writes a row as soon as it creates or ends a match, so a client reads its own writes. Rows only move
 forward: running, then ended; a match's ruleset, labels and position never change, nor do its index keys.
 """

@@ -13,8 +13,8 @@ import hashlib
 
 import msgspec
 
-from services.errors import InvalidArgument
-from services.readmodel import is_order_key
+from services.core.errors import InvalidArgument
+from services.readmodels.matchrows import is_order_key
 
 _MAX_TOKEN = 512
 

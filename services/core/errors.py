@@ -15,7 +15,7 @@
     └── ReplayRejected       a replay file failed verification                                   FAILED_PRECONDITION
 
 ``engine.Rejected`` (a rule refusal) is FAILED_PRECONDITION, or INVALID_ARGUMENT for malformed commands;
-replay failures come from ``replays.storage``; the mapping lives in ``services/rpc_errors.py``.
+replay failures come from ``replays.storage``; the mapping lives in ``services/edge/rpc_errors.py``.
 """
 
 from __future__ import annotations

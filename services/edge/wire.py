@@ -13,13 +13,13 @@ from engine.contract import Ruleset
 from engine.match import encode
 from replays.format import Replay
 from replays.steps import Step, recorded_time
-from services import catalog
 from services.api import duelhall_pb2 as pb
-from services.errors import InvalidArgument
-from services.lifecycle import CREATED, Change
-from services.manager import Decision, RedactedEvent, Submitted, Viewed
-from services.readmodel import ENDED, RUNNING, MatchRow
-from services.watch import Update
+from services.core.errors import InvalidArgument
+from services.edge import catalog
+from services.matches.manager import Decision, RedactedEvent, Submitted, Viewed
+from services.matches.watch import Update
+from services.readmodels.lifecycle import CREATED, Change
+from services.readmodels.matchrows import ENDED, RUNNING, MatchRow
 
 _STATUS_TO_PB = {RUNNING: pb.MATCH_STATUS_RUNNING, ENDED: pb.MATCH_STATUS_ENDED}
 STATUS_FROM_PB = {pb.MATCH_STATUS_UNSPECIFIED: "", pb.MATCH_STATUS_RUNNING: RUNNING, pb.MATCH_STATUS_ENDED: ENDED}

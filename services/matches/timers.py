@@ -1,6 +1,6 @@
 """Turn timers from ``deadline(state)``: on expiry the system submits the ruleset's timeout command.
 
-The expiry comes from the match's deadlines (``services/deadlines.py``), folded from the times its commands
+The expiry comes from the match's deadlines (``services/matches/deadlines.py``), folded from the times its commands
 were recorded: a deadline kept over several commands keeps its expiry, a paused one resumes with what was
 left, and a restarted server, or another instance, arms the same expiry.
 """
@@ -19,11 +19,11 @@ import msgspec
 from engine.contract import SYSTEM, Actor
 from engine.errors import Rejected
 from eventstore import StoreError
-from services.clock import Alarm, Clock, LoopClock
-from services.errors import ServiceError
-from services.hot import HotMatch
-from services.logs import fields
-from services.tasks import keep
+from services.core.clock import Alarm, Clock, LoopClock
+from services.core.errors import ServiceError
+from services.core.logs import fields
+from services.core.tasks import keep
+from services.matches.hot import HotMatch
 
 log = logging.getLogger(__name__)
 

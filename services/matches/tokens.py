@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 import msgspec
 
-from services.errors import PermissionDenied, Unauthenticated
+from services.core.errors import PermissionDenied, Unauthenticated
 
 TOKEN_SECRET_PREFIX = "token:"
 

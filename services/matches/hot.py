@@ -10,7 +10,7 @@ import msgspec
 
 from engine.contract import Outcome, Ruleset, Viewer
 from engine.match import MATCH_CREATED, Match, encode
-from services.deadlines import Deadlines, advanced, running
+from services.matches.deadlines import Deadlines, advanced, running
 
 
 class MatchEvent(msgspec.Struct, frozen=True):

@@ -3,7 +3,7 @@ checked before the store (or the work) sees them."""
 
 from __future__ import annotations
 
-from services.errors import InvalidArgument
+from services.core.errors import InvalidArgument
 
 MAX_VERSION = 2**31 - 1
 """The largest stream version the store holds."""

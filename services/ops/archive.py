@@ -21,7 +21,7 @@ from eventstore import AsyncEventStore
 from eventstore.prune import delete_streams
 from replays import storage
 from replays.verify import verify_bytes
-from services.readmodel import ENDED, TABLES, MatchRow, ReadModel, index_keys
+from services.readmodels.matchrows import ENDED, TABLES, MatchRow, ReadModel, index_keys
 
 
 class Progress(Protocol):

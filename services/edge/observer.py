@@ -27,13 +27,13 @@ import msgspec
 from google.rpc import error_details_pb2, status_pb2
 from grpc_status import rpc_status
 
-from services.errors import Exhausted, ServiceError, Unavailable
-from services.logs import line
-from services.manager import MatchManager
-from services.methods import Method
-from services.rpc_errors import clip, to_status
-from services.tasks import cancel
-from services.tokens import token_hash
+from services.core.errors import Exhausted, ServiceError, Unavailable
+from services.core.logs import line
+from services.core.tasks import cancel
+from services.edge.methods import Method
+from services.edge.rpc_errors import clip, to_status
+from services.matches.manager import MatchManager
+from services.matches.tokens import token_hash
 
 log = logging.getLogger(__name__)
 

@@ -44,15 +44,17 @@ from eventstore import (
 )
 from replays.format import is_match_id, match_id_for
 from replays.storage import SEED_SECRET
-from services import lifecycle, limits, snapshots
-from services.deadlines import NONE, Deadlines, folded
-from services.errors import Ahead, Conflict, InvalidArgument, MatchNotFound, VersionMismatch
-from services.follower import Follower, commands
-from services.hot import HotMatch, MatchEvent, seen
-from services.projection import MatchList
-from services.readmodel import MatchRow, row_for
-from services.tasks import cancel, keep
-from services.tokens import TOKEN_SECRET_PREFIX, SeatToken, new_token, seat_for, token_hash, viewer_for
+from services.core import limits
+from services.core.errors import Ahead, Conflict, InvalidArgument, MatchNotFound, VersionMismatch
+from services.core.tasks import cancel, keep
+from services.matches import snapshots
+from services.matches.deadlines import NONE, Deadlines, folded
+from services.matches.follower import Follower, commands
+from services.matches.hot import HotMatch, MatchEvent, seen
+from services.matches.tokens import TOKEN_SECRET_PREFIX, SeatToken, new_token, seat_for, token_hash, viewer_for
+from services.readmodels import lifecycle
+from services.readmodels.matchlist import MatchList
+from services.readmodels.matchrows import MatchRow, row_for
 
 log = logging.getLogger(__name__)
 
@@ -234,7 +236,7 @@ class MatchManager:
         """A new match with fresh seed and seat tokens; ``ConfigError`` for a bad configuration.
 
         Its id follows from the seed (``match_id_for``). ``seed`` and ``tokens`` are chosen by the caller when
-        a retried request must land on the same match (services/create_requests.py); the append then fails
+        a retried request must land on the same match (services/matches/create_requests.py); the append then fails
         with ``WrongExpectedVersion`` if it exists.
         """
         ruleset = self._checked(ruleset_id, seats, labels or {})
@@ -493,7 +495,7 @@ class MatchManager:
             await self.ended(hot)
 
     async def ended(self, hot: HotMatch) -> None:
-        """A match ended: its end is recorded once in the lifecycle (services/lifecycle.py), and listed."""
+        """A match ended: its end is recorded once in the lifecycle (services/readmodels/lifecycle.py), and listed."""
         row = await self.read_model.get(hot.match_id)
         labels = row.labels if row is not None else await lifecycle.labels_of(self.store, hot.match_id)
         created = hot.match.created

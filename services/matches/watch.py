@@ -18,11 +18,11 @@ import msgspec
 from engine.contract import Viewer
 from engine.match import Match, apply, encode, event_decoder, start
 from eventstore import AsyncSnapshots, RecordedEvent
-from services import snapshots
-from services.errors import Unavailable
-from services.hot import HotMatch, MatchEvent, seen
-from services.manager import RedactedEvent
-from services.timers import Armed
+from services.core.errors import Unavailable
+from services.matches import snapshots
+from services.matches.hot import HotMatch, MatchEvent, seen
+from services.matches.manager import RedactedEvent
+from services.matches.timers import Armed
 
 T = TypeVar("T")
 

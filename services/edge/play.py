@@ -17,13 +17,14 @@ from collections.abc import AsyncIterator, Callable, Sequence
 
 import grpc
 
-from services import limits, wire
 from services.api import duelhall_pb2 as pb
-from services.errors import InvalidArgument, Unavailable
-from services.manager import MatchManager
-from services.rpc_errors import command_error
-from services.tokens import seat_for
-from services.watch import Feed, Watch
+from services.core import limits
+from services.core.errors import InvalidArgument, Unavailable
+from services.edge import wire
+from services.edge.rpc_errors import command_error
+from services.matches.manager import MatchManager
+from services.matches.tokens import seat_for
+from services.matches.watch import Feed, Watch
 
 
 async def play(

@@ -3,7 +3,7 @@
 duelhall logs through ``logging.getLogger(__name__)`` everywhere; a record's structured fields travel in
 ``extra=fields(...)`` and the formatters here render them: ``json`` as one JSON object per line (for log
 collectors), ``console`` as the message followed by ``key=value`` pairs (for people). Every line passes
-through ``services.secrets.scrub``.
+through ``services.core.secrets.scrub``.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from typing import Any, NamedTuple, TextIO
 
 import msgspec
 
-from services.secrets import scrub
+from services.core.secrets import scrub
 
 FORMATS = ("console", "json")
 FLUSH_SECONDS = 0.2

@@ -1,7 +1,7 @@
 """Prometheus metrics of one server: the registry and its collectors, fed by the server's parts.
 
 Every collector lives in ``Metrics.registry`` (one registry per server, so several servers in one process
-count apart); whatever serves HTTP exposes it (``services/metrics_listener.py`` today, for
+count apart); whatever serves HTTP exposes it (``services/ops/metrics_listener.py`` today, for
 ``serve --metrics HOST:PORT``). ``attach`` subscribes the collectors to the parts that report: the RPC
 observer, the observed store, the turn timers and the match manager; the store's writer feeds
 ``commit_batch`` itself, through the ``on_commit`` it was opened with (``services/server.py``).
@@ -15,10 +15,10 @@ from collections.abc import Callable
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 
 from services.api import duelhall_pb2 as pb
-from services.manager import MatchManager
-from services.observed_store import ObservedStore
-from services.observer import CallObserver, Finished
-from services.timers import Timers
+from services.edge.observer import CallObserver, Finished
+from services.matches.manager import MatchManager
+from services.matches.timers import Timers
+from services.ops.observed_store import ObservedStore
 
 SUBMIT = "SubmitCommand"
 ACCEPTED = "accepted"

@@ -14,7 +14,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from typing import Protocol
 
 from eventstore import RecordedEvent, StoreError
-from services.tasks import cancel
+from services.core.tasks import cancel
 
 log = logging.getLogger(__name__)
 

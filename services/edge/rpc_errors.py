@@ -21,7 +21,7 @@
 | StoreError (database fault)    | UNAVAILABLE         | STORE_UNAVAILABLE                |
 | anything else (a bug)          | INTERNAL            | INTERNAL (no detail leaves)      |
 
-Request bytes that do not parse never reach a servicer: ``services/malformed.py`` answers them with
+Request bytes that do not parse never reach a servicer: ``services/edge/malformed.py`` answers them with
 INVALID_ARGUMENT MALFORMED_REQUEST.
 """
 
@@ -44,7 +44,7 @@ from engine.errors import MALFORMED_CODES, ConfigError, Rejected
 from eventstore import StoreError, StreamNotFound, WrongExpectedVersion
 from replays.storage import ReplayConflict, ReplayInvalid
 from services.api import duelhall_pb2 as pb
-from services.errors import (
+from services.core.errors import (
     Ahead,
     Conflict,
     Exhausted,
@@ -58,7 +58,7 @@ from services.errors import (
     Unavailable,
     VersionMismatch,
 )
-from services.throttle import ThrottledLog
+from services.core.throttle import ThrottledLog
 
 DOMAIN = "duelhall"
 MESSAGE_CHARS = 300

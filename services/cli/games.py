@@ -18,7 +18,7 @@ from engine.contract import CONCEDE, Outcome, Ruleset
 from engine.match import encode
 from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
-from services.manager import MatchManager, SeatEntry
+from services.matches.manager import MatchManager, SeatEntry
 
 
 class GameResult(msgspec.Struct, frozen=True):

@@ -20,19 +20,21 @@ from replays import storage as replay_io
 from replays.format import Replay, encode_replay, is_match_id
 from replays.steps import steps as replay_steps
 from replays.verify import Verdict, verify_bytes
-from services import lifecycle, limits, wire
 from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
-from services.create_requests import create_once
-from services.errors import Ahead, InvalidArgument, MatchNotFound, PermissionDenied, Refused
-from services.manager import MatchManager, SeatEntry, ruleset_for
-from services.pages import decode_token, encode_token
-from services.play import play
-from services.readmodel import row_for
-from services.rpc_errors import rpc_errors
-from services.timers import Timers
-from services.tokens import SeatToken, check_admin, is_admin, viewer_for
-from services.watch import Feed, Watch
+from services.core import limits
+from services.core.errors import Ahead, InvalidArgument, MatchNotFound, PermissionDenied, Refused
+from services.edge import wire
+from services.edge.pages import decode_token, encode_token
+from services.edge.play import play
+from services.edge.rpc_errors import rpc_errors
+from services.matches.create_requests import create_once
+from services.matches.manager import MatchManager, SeatEntry, ruleset_for
+from services.matches.timers import Timers
+from services.matches.tokens import SeatToken, check_admin, is_admin, viewer_for
+from services.matches.watch import Feed, Watch
+from services.readmodels import lifecycle
+from services.readmodels.matchrows import row_for
 
 Context: TypeAlias = grpc.aio.ServicerContext
 T = TypeVar("T")

@@ -1,4 +1,4 @@
-"""A hot match's snapshot: the engine's snapshot of its state, with its deadlines (``services/deadlines.py``).
+"""A hot match's snapshot: the engine's snapshot of its state, with its deadlines (``services/matches/deadlines.py``).
 
 A snapshot is a cache. One of another schema (another ruleset version, or written before deadlines were kept
 in it) is not read: the match is folded from its first event instead, deadlines included.
@@ -11,7 +11,7 @@ import msgspec
 from engine.contract import Ruleset
 from engine.match import Match, MatchCreated, restore, snapshot
 from eventstore import Snapshot
-from services.deadlines import Deadlines
+from services.matches.deadlines import Deadlines
 
 
 class _Saved(msgspec.Struct, frozen=True):

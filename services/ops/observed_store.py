@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 
 from eventstore import Appended, AsyncEventStore, CommandRecord, NewEvent, WrongExpectedVersion
-from services.logs import fields
+from services.core.logs import fields
 
 log = logging.getLogger(__name__)
 

@@ -17,7 +17,7 @@ import msgspec
 from engine.contract import SYSTEM, Outcome
 from engine.match import MATCH_CREATED
 from eventstore import Appended, AsyncEventStore, CommandRecord, NewEvent, RecordedEvent
-from services.readmodel import has_labels
+from services.readmodels.matchrows import has_labels
 
 MATCH_ENDED = "MatchEnded"
 ENDED_STREAM_PREFIX = "ended:"

@@ -1,5 +1,5 @@
 """The match list as a projection of the events: a row from each match's ``MatchCreated``, rewritten by its
-``MatchEnded`` (services/lifecycle.py).
+``MatchEnded`` (services/readmodels/lifecycle.py).
 
 Rows come from those two events and the creation command (labels, and the version the creation left), never
 from a loaded match, so rebuilding the list replays the global order without folding a single match. The
@@ -22,9 +22,9 @@ import msgspec
 from engine.match import MATCH_CREATED, MatchCreated
 from eventstore import AsyncEventStore, RecordedEvent, StoreError
 from replays.format import is_match_id
-from services import lifecycle
-from services.readmodel import ENDED, RUNNING, MatchRow, ReadModel
-from services.tasks import cancel
+from services.core.tasks import cancel
+from services.readmodels import lifecycle
+from services.readmodels.matchrows import ENDED, RUNNING, MatchRow, ReadModel
 
 log = logging.getLogger(__name__)
 

@@ -4,7 +4,7 @@
 grpc.aio answers a request its deserializer cannot parse with UNKNOWN and logs a traceback per request. Here
 each method handler gets a deserializer that never raises (it hands the servicer a ``Malformed`` marker) and
 a behaviour that refuses the marker with a rich status, logging one short line at most every minute
-(``services/throttle.py``). An answer past the message limit would fail after all the work with gRPC's own
+(``services/core/throttle.py``). An answer past the message limit would fail after all the work with gRPC's own
 RESOURCE_EXHAUSTED and no reason; it gets the reason, and what to ask instead. Connect bounds no answer.
 """
 
@@ -19,11 +19,11 @@ import grpc
 from google.rpc import code_pb2, status_pb2
 from grpc_status import rpc_status
 
-from services import transport
-from services.errors import InvalidArgument
-from services.observer import CallObserver
-from services.rpc_errors import status
-from services.throttle import ThrottledLog
+from services.core.errors import InvalidArgument
+from services.core.throttle import ThrottledLog
+from services.edge import transport
+from services.edge.observer import CallObserver
+from services.edge.rpc_errors import status
 
 log = logging.getLogger(__name__)
 
@@ -112,7 +112,7 @@ def guarded(method: str, handler: Any) -> Any:
 
 def _guarded_requests(method: str, handler: Any) -> Any:
     """A request-streaming handler: a message that does not parse ends the stream with the same refusal,
-    raised into the servicer (``services/rpc_errors.py`` sends it) rather than aborted under it."""
+    raised into the servicer (``services/edge/rpc_errors.py`` sends it) rather than aborted under it."""
     if handler.stream_stream is None:
         return handler
     behaviour = handler.stream_stream
@@ -136,7 +136,7 @@ def _guarded_requests(method: str, handler: Any) -> Any:
 
 class GuardedRegistration:
     """Stands in for the server while a generated ``add_*_to_server`` registers a servicer, so that every
-    method handler is ``guarded``, then observed (``services/observer.py``), before the real server sees it."""
+    method handler is ``guarded``, then observed (``services/edge/observer.py``), before the real server sees it."""
 
     def __init__(self, server: grpc.aio.Server, observer: CallObserver) -> None:
         self._server = server
