@@ -48,8 +48,9 @@ from eventstore.sqlite_async import AsyncSqliteStore
 from replays.format import match_id_for
 from replays.storage import SEED_SECRET
 from services.matches import snapshots
+from services.matches.creation import SeatEntry
 from services.matches.deadlines import NONE
-from services.matches.manager import MatchManager, SeatEntry
+from services.matches.manager import MatchManager
 from services.matches.tokens import TOKEN_SECRET_PREFIX, token_hash
 
 SEATS = [SeatEntry(name="a", config={}), SeatEntry(name="b", config={})]

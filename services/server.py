@@ -255,7 +255,7 @@ async def resume_timers(manager: MatchManager) -> int:
             hot = await manager.get(row.match_id)
             if hot.outcome is not None:
                 # Ended just before a crash, before its row and lifecycle end were written.
-                await manager.ended(hot)
+                await manager.ends.record(hot)
             resumed += 1
         if after is None:
             return resumed

@@ -18,7 +18,8 @@ from engine.contract import CONCEDE, Outcome, Ruleset
 from engine.match import encode
 from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
-from services.matches.manager import MatchManager, SeatEntry
+from services.matches.creation import SeatEntry
+from services.matches.manager import MatchManager
 
 
 class GameResult(msgspec.Struct, frozen=True):
@@ -126,7 +127,7 @@ async def play_with_store(
             commands += 1
         results.append(GameResult(match_id=hot.match_id, commands=commands, events=hot.version, outcome=hot.outcome))
         progress()
-    await manager.ends_recorded()
+    await manager.ends.recorded()
     return Summary(ruleset=ruleset.id, games=results, seconds=time.perf_counter() - started)
 
 

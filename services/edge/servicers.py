@@ -29,7 +29,9 @@ from services.edge.pages import decode_token, encode_token
 from services.edge.play import play
 from services.edge.rpc_errors import rpc_errors
 from services.matches.create_requests import create_once
-from services.matches.manager import MatchManager, SeatEntry, ruleset_for
+from services.matches.creation import SeatEntry
+from services.matches.loader import ruleset_for
+from services.matches.manager import MatchManager
 from services.matches.timers import Timers
 from services.matches.tokens import SeatToken, check_admin, is_admin, viewer_for
 from services.matches.watch import Feed, Watch
@@ -98,7 +100,7 @@ class MatchServicer(pb_grpc.MatchServiceServicer):
             ruleset_for(request.ruleset)  # a typo lists nothing, silently, unless it is refused
         labels = limits.labels(dict(request.labels))
         after = decode_token(request.page_token, request.ruleset, status, labels)
-        await self._matches.ends_recorded()
+        await self._matches.ends.recorded()
         rows, next_key = await self._matches.read_model.page(
             after, request.page_size or 50, request.ruleset, status, labels
         )

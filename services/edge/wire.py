@@ -16,7 +16,7 @@ from replays.steps import Step, recorded_time
 from services.api import duelhall_pb2 as pb
 from services.core.errors import InvalidArgument
 from services.edge import catalog
-from services.matches.manager import Decision, RedactedEvent, Submitted, Viewed
+from services.matches.replies import Decision, RedactedEvent, Submitted, Viewed
 from services.matches.watch import Update
 from services.readmodels.lifecycle import CREATED, Change
 from services.readmodels.matchrows import ENDED, RUNNING, MatchRow

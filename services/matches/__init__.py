@@ -3,7 +3,10 @@ tokens. Other packages of the service with a domain of their own (tournaments) u
 """
 
 from services.matches.create_requests import create_once
-from services.matches.manager import Created, MatchManager, SeatEntry, new_match_id, ruleset_for
+from services.matches.creation import SeatEntry
+from services.matches.loader import ruleset_for
+from services.matches.manager import MatchManager
+from services.matches.replies import Created
 from services.matches.tokens import check_admin, new_token, token_hash
 
 __all__ = [
@@ -12,7 +15,6 @@ __all__ = [
     "SeatEntry",
     "check_admin",
     "create_once",
-    "new_match_id",
     "new_token",
     "ruleset_for",
     "token_hash",

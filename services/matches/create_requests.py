@@ -24,7 +24,9 @@ from engine.match import encode, seed_commitment
 from eventstore import CommandRecord, NewEvent, WrongExpectedVersion
 from replays.format import match_id_for
 from services.core.errors import Conflict
-from services.matches.manager import Created, MatchManager, SeatEntry
+from services.matches.creation import SeatEntry
+from services.matches.manager import MatchManager
+from services.matches.replies import Created
 from services.matches.tokens import new_token
 from services.readmodels.matchrows import row_for
 

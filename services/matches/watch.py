@@ -21,7 +21,7 @@ from eventstore import AsyncSnapshots, RecordedEvent
 from services.core.errors import Unavailable
 from services.matches import snapshots
 from services.matches.hot import HotMatch, MatchEvent, seen
-from services.matches.manager import RedactedEvent
+from services.matches.replies import RedactedEvent
 from services.matches.timers import Armed
 
 T = TypeVar("T")

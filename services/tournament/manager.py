@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+import time
 import uuid
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -24,7 +25,6 @@ from services.matches import (
     MatchManager,
     SeatEntry,
     create_once,
-    new_match_id,
     new_token,
     ruleset_for,
     token_hash,
@@ -36,6 +36,12 @@ from services.tournament.state import Game, TableState, Tournament, apply, fold
 STREAM_PREFIX = "tournament:"
 PLAYER_SECRET_PREFIX = "player:"
 _RETRIES = 8
+
+
+def new_tournament_id() -> str:
+    """Time-ordered: 12 hex digits of milliseconds, then 20 random hex digits (a match's id, by contrast, is
+    derived from its seed commitment, ``replays.format.match_id_for``)."""
+    return f"{int(time.time() * 1000):012x}{secrets.token_hex(10)}"
 
 
 class Seat(msgspec.Struct, frozen=True):
@@ -75,7 +81,7 @@ class TournamentManager:
         seed: bytes,
         options: dict[str, Any],
     ) -> Tournament:
-        tournament_id = new_match_id()
+        tournament_id = new_tournament_id()
         events = decide.create(
             tournament_id,
             name,

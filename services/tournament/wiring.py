@@ -37,7 +37,7 @@ async def attach(
 
     async def settled() -> None:
         # The ends this instance is still recording first (as ListMatches does), then every end up to the head.
-        await matches.ends_recorded()
+        await matches.ends.recorded()
         if not await results.caught_up(await store.head(), SETTLE_SECONDS):
             log.warning(
                 "tournament results are more than %.0f s behind the matches; answering as they are", SETTLE_SECONDS

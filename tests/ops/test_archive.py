@@ -10,7 +10,8 @@ import pytest
 
 from eventstore import open_store
 from services.cli.main import main
-from services.matches.manager import MatchManager, SeatEntry
+from services.matches.creation import SeatEntry
+from services.matches.manager import MatchManager
 
 
 async def last_events(url: str) -> dict[str, tuple[int, str]]:

@@ -16,7 +16,7 @@ from services.matches.manager import MatchManager
 from services.matches.tokens import SeatToken
 from services.server import Running, ServerConfig, create_server
 from tests.services.client import create_match, error_reason, play_random
-from tests.services.core.clock import ManualClock
+from tests.services.clock import ManualClock
 from tests.services.test_e2e_play import command, read, start, until_turn
 
 

@@ -89,7 +89,7 @@ async def test_a_submit_that_commits_after_its_deadline_reaches_the_match_and_th
         await store.committed.wait()
         async with (await running.manager.get(created.match_id)).lock:
             pass  # the submit's work holds the lock until the match follows the append
-        await running.manager.ends_recorded()  # then its end is recorded and listed
+        await running.manager.ends.recorded()  # then its end is recorded and listed
         match = await stub.GetMatch(pb.GetMatchRequest(match_id=created.match_id))
         assert match.status == pb.MATCH_STATUS_ENDED
         row = await ReadModel(running.store).get(created.match_id)
@@ -149,7 +149,7 @@ async def test_a_row_write_failing_after_the_append_still_acknowledges_the_comma
                 match_id=created.match_id, token=created.tokens[0], command_json='{"type": "concede"}', command_id="bye"
             )
         )
-        await running.manager.ends_recorded()  # the end's append commits; its row write fails, left to the projection
+        await running.manager.ends.recorded()  # the end's append commits; its row write fails, left to the projection
         rows.failing = False
         await running.match_list.stop()
         await MatchList(running.store).catch_up()

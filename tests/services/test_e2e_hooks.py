@@ -150,7 +150,7 @@ async def test_an_end_is_recorded_once_however_often_it_is_reported(
     created = Created(reply.match.match_id, [t.token for t in reply.tokens], reply.match.version)
     await play_random(matches, created, seed=3)
     hot = await server.manager.get(created.match_id)
-    await server.manager.ended(hot)
+    await server.manager.ends.record(hot)
     await server.manager.reindex(created.match_id)
     changes = await _collect(matches, 0, {"k": "once"}, 2)
     assert [c.kind for c in changes] == [pb.LIFECYCLE_KIND_CREATED, pb.LIFECYCLE_KIND_ENDED]

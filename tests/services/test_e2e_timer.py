@@ -13,8 +13,8 @@ from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
 from services.server import ServerConfig, create_server
 from tests.services.client import create_match
+from tests.services.clock import ManualClock
 from tests.services.conftest import ADMIN_TOKEN
-from tests.services.core.clock import ManualClock
 
 TURN_SECONDS = 10  # the shortest turn card_monsters allows (spec §3.6)
 

@@ -14,8 +14,8 @@ from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
 from services.server import ServerConfig, create_server
 from tests.services.client import Created, create_match, error_reason
+from tests.services.clock import ManualClock
 from tests.services.conftest import ADMIN_TOKEN
-from tests.services.core.clock import ManualClock
 
 REFEREE = '{"referee_enabled": true}'
 RULING = '{"type": "referee_ruling", "winner": 1, "note": "network failure"}'

@@ -13,9 +13,10 @@ from engine.errors import Rejected
 from engine.match import encode
 from engine.selfplay import next_move
 from eventstore import AsyncEventStore, DatabaseError
-from services.matches import manager as manager_module
+from services.matches import ends as ends_module
 from services.matches import snapshots
-from services.matches.manager import MatchManager, SeatEntry
+from services.matches.creation import SeatEntry
+from services.matches.manager import MatchManager
 from services.matches.timers import Timers
 from services.readmodels import lifecycle
 from services.readmodels.matchrows import ENDED
@@ -31,7 +32,7 @@ async def play(manager: MatchManager, match_id: str, commands: int) -> None:
             break
         actor, command = next_move(hot.ruleset, hot.state, bots)
         await manager.submit(match_id, actor, encode(command))
-    await manager.ends_recorded()
+    await manager.ends.recorded()
 
 
 async def test_evicted_matches_reload_from_snapshot_and_tail_unchanged(store: AsyncEventStore) -> None:
@@ -265,14 +266,14 @@ async def test_an_end_the_store_failed_to_record_is_recorded_once_it_is_back(
 ) -> None:
     """The command that ended the match is stored and answered; a store fault while its end is recorded must not
     leave the match without an end record (lifecycle, list, tournament result) until the server restarts."""
-    monkeypatch.setattr(manager_module, "END_RETRY", 0.01)
+    monkeypatch.setattr(ends_module, "RETRY", 0.01)
     failing = EndFails(store)
     manager = MatchManager(cast(AsyncEventStore, failing))
     match_id = (await manager.create("card_monsters", SEATS, {})).row.match_id
     hot = manager.loaded(match_id)
     assert hot is not None
     await manager.submit(match_id, hot.ruleset.to_act(hot.state)[0], b'{"type": "concede"}')
-    await manager.ends_recorded()
+    await manager.ends.recorded()
     assert failing.failed == 1
     async with asyncio.timeout(5):
         while not await store.read_stream(f"{lifecycle.ENDED_STREAM_PREFIX}{match_id}"):

@@ -187,7 +187,7 @@ async def test_the_command_that_ends_a_match_is_answered_before_its_end_is_liste
     row = await ReadModel(store).get(match_id)
     assert row is not None and row.status == RUNNING  # answered while its end is still being listed
     release.set()
-    await manager.ends_recorded()
+    await manager.ends.recorded()
     row = await ReadModel(store).get(match_id)
     assert row is not None and row.status == ENDED
 

@@ -13,7 +13,7 @@ from engine.contract import SYSTEM, Deadline, Outcome
 from eventstore import DatabaseError
 from services.matches.deadlines import NONE, advanced, running
 from services.matches.timers import RETRY, Timers
-from tests.services.core.clock import ManualClock
+from tests.services.clock import ManualClock
 
 
 class Clocked:

@@ -11,7 +11,8 @@ from typing import cast
 import pytest
 
 from eventstore import AsyncEventStore, DatabaseError
-from services.matches.manager import MatchManager, SeatEntry
+from services.matches.creation import SeatEntry
+from services.matches.manager import MatchManager
 from services.tournament import results as results_module
 from services.tournament.events import Event
 from services.tournament.manager import TournamentManager
@@ -48,7 +49,7 @@ async def test_a_store_fault_while_counting_a_game_is_a_warning_and_the_game_is_
     hot = matches.loaded(match_id)
     assert hot is not None
     await matches.submit(match_id, hot.ruleset.to_act(hot.state)[0], b'{"type": "concede"}')
-    await matches.ends_recorded()
+    await matches.ends.recorded()
     failing = ExportFails(store)
     results = Results(cast(AsyncEventStore, failing), TournamentManager(cast(AsyncEventStore, failing), matches))
     with caplog.at_level(logging.WARNING):

@@ -10,7 +10,7 @@ from engine.contract import Outcome
 from services.api import duelhall_pb2 as pb
 from services.core.errors import InvalidArgument
 from services.edge import wire
-from services.matches.manager import Decision, RedactedEvent, Submitted, Viewed
+from services.matches.replies import Decision, RedactedEvent, Submitted, Viewed
 from services.matches.watch import Update
 from services.readmodels.matchrows import ENDED, RUNNING, MatchRow
 

@@ -20,7 +20,8 @@ from replays.format import decode_replay, encode_replay
 from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
 from services.cli.games import bots_for, play_with_store
-from services.matches.manager import MatchManager, SeatEntry
+from services.matches.creation import SeatEntry
+from services.matches.manager import MatchManager
 from services.server import Running
 from tests.services.client import Created, create_match, play_random
 

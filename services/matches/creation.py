@@ -1,0 +1,102 @@
+"""A create request checked and turned into what the store takes: the first events, the creating command and
+the secrets (the seed and the seat tokens' hashes)."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+from typing import Any
+
+import msgspec
+
+from engine.contract import SYSTEM, Ruleset
+from engine.match import MatchCreated, create, encode, type_tag
+from eventstore import CommandRecord, NewEvent
+from replays.format import match_id_for
+from replays.storage import SEED_SECRET
+from services.core import limits
+from services.core.errors import InvalidArgument
+from services.matches.loader import ruleset_for
+from services.matches.tokens import TOKEN_SECRET_PREFIX, new_token, token_hash
+
+CREATE_COMMAND = "create_match"
+
+
+class SeatEntry(msgspec.Struct, frozen=True):
+    name: str
+    config: dict[str, Any]
+
+
+class Creation(msgspec.Struct, frozen=True):
+    """A match about to be created: its first append, and what the reply hands out."""
+
+    ruleset: Ruleset
+    match_id: str
+    events: list[Any]
+    """``MatchCreated``, then the ruleset's setup events."""
+    command: CommandRecord
+    secrets: dict[str, bytes]
+    seed: bytes
+    tokens: list[str]
+    token_hashes: tuple[bytes, ...]
+    labels: dict[str, str]
+
+    @property
+    def created(self) -> MatchCreated:
+        first: MatchCreated = self.events[0]
+        return first
+
+
+def checked(ruleset_id: str, seats: Sequence[SeatEntry], labels: dict[str, str]) -> Ruleset:
+    """The ruleset, once the seats and labels are ones it can create a match with (else ``InvalidArgument``)."""
+    ruleset = ruleset_for(ruleset_id)
+    if not ruleset.min_seats <= len(seats) <= ruleset.max_seats:
+        players = (
+            f"{ruleset.min_seats}"
+            if ruleset.min_seats == ruleset.max_seats
+            else f"{ruleset.min_seats} to {ruleset.max_seats}"
+        )
+        raise InvalidArgument(
+            f"{ruleset.id} takes {players} seats, not {len(seats)}",
+            reason="PLAYER_COUNT_INVALID",
+            min=str(ruleset.min_seats),
+            max=str(ruleset.max_seats),
+            count=str(len(seats)),
+        )
+    for index, seat in enumerate(seats):
+        if not seat.name.strip():
+            raise InvalidArgument(f"seat {index} has no name", reason="SEAT_NAME_MISSING", seat=str(index))
+        limits.name(seat.name, f"seat {index}'s name", "SEAT_NAME_INVALID", seat=str(index))
+    limits.labels(labels)
+    return ruleset
+
+
+def creation(
+    ruleset_id: str,
+    seats: Sequence[SeatEntry],
+    options: dict[str, Any],
+    labels: dict[str, str],
+    seed: bytes,
+    tokens: Sequence[str],
+) -> Creation:
+    """The match a request creates, with a fresh seed and fresh tokens unless given; ``ConfigError`` for a bad
+    configuration. Its id follows from the seed (``match_id_for``)."""
+    ruleset = checked(ruleset_id, seats, labels)
+    seed = seed or secrets.token_bytes(32)
+    config_data = {"seats": [seat.config for seat in seats], "options": options}
+    events = create(ruleset, config_data, [seat.name for seat in seats], seed)
+    match_id = match_id_for(events[0].seed_commitment)
+    tokens = list(tokens) or [new_token() for _ in seats]
+    labels = dict(sorted(labels.items()))
+    payload = encode(
+        {"ruleset": ruleset_id, "seats": [msgspec.to_builtins(s) for s in seats], "options": options, "labels": labels}
+    )
+    command = CommandRecord(command_id=f"create-{match_id}", actor=SYSTEM, type=CREATE_COMMAND, payload=payload)
+    hashes = tuple(token_hash(token) for token in tokens)
+    hidden = {SEED_SECRET: seed} | {f"{TOKEN_SECRET_PREFIX}{i}": hashed for i, hashed in enumerate(hashes)}
+    return Creation(ruleset, match_id, list(events), command, hidden, seed, tokens, hashes, labels)
+
+
+def new_events(events: Sequence[Any]) -> list[NewEvent]:
+    """Events as the store takes them: their type tags and JSON."""
+    return [NewEvent(type=type_tag(e), data=encode(e)) for e in events]

@@ -1,0 +1,92 @@
+"""Recording a match's end: once in the lifecycle (``services/readmodels/lifecycle.py``), then in the match list.
+
+An end is recorded in the background after the command that ended the match is answered: waiting on its three
+store round trips (the row, the lifecycle record, the list) made that command the slowest of all (p99 x2). An
+end the store refused is recorded again until it takes it (it is recorded once, whoever tries), else by the
+next start (``server.resume_timers``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable
+
+from eventstore import AsyncEventStore, StoreError
+from services.core.tasks import cancel, keep
+from services.matches.hot import HotMatch
+from services.readmodels import lifecycle
+from services.readmodels.matchlist import MatchList
+
+log = logging.getLogger(__name__)
+
+RETRY = 1.0
+"""Seconds before an end the store failed to record is recorded again."""
+
+
+class EndRecorder:
+    """Records the ends of the matches one manager runs."""
+
+    def __init__(self, store: AsyncEventStore, match_list: MatchList) -> None:
+        self._store = store
+        self._list = match_list
+        self._recording: set[asyncio.Task[None]] = set()
+        """Ends being recorded after the command that ended the match was answered (``recorded``)."""
+        self._retries: set[asyncio.Task[None]] = set()
+        """Ends the store failed to record, recorded again until it takes them (not waited for: an outage)."""
+
+    def begin(self, hot: HotMatch) -> None:
+        """Records the end of ``hot`` in the background."""
+        keep(self._recording, self._logged(hot), f"duelhall-end-{hot.match_id}")
+
+    async def recorded(self) -> None:
+        """Returns once the ends being recorded when called are recorded and listed (``ListMatches`` waits for
+        it, so a client that has just played a match to its end finds it listed as ended). Ends begun meanwhile
+        are not waited for: under a steady stream of them the wait would never end."""
+        if self._recording:
+            await asyncio.wait(set(self._recording))
+
+    async def stop(self) -> None:
+        await self.recorded()
+        for retry in list(self._retries):  # the next start records these ends (server.resume_timers)
+            await cancel(retry)
+
+    async def record(self, hot: HotMatch) -> None:
+        """Records the end of ``hot`` now, once in the lifecycle, and lists it (a store fault is raised)."""
+        row = await self._list.rows.get(hot.match_id)
+        labels = row.labels if row is not None else await lifecycle.labels_of(self._store, hot.match_id)
+        created = hot.match.created
+        assert hot.outcome is not None
+        ended = lifecycle.MatchEnded(hot.match_id, created.ruleset, created.seats, labels, hot.outcome, hot.version)
+        recorded = await lifecycle.record_end(self._store, ended)
+        await listed(self._list.ended(ended, recorded.recorded_at, row), hot.match_id)
+
+    async def _logged(self, hot: HotMatch) -> None:
+        if (error := await self._tried(hot)) is not None:
+            log.warning("end of match %s not recorded: %s; retrying in %.0f s", hot.match_id, error, RETRY)
+            keep(self._retries, self._retried(hot), f"duelhall-end-retry-{hot.match_id}")
+
+    async def _retried(self, hot: HotMatch) -> None:
+        while True:
+            await asyncio.sleep(RETRY)
+            if await self._tried(hot) is None:
+                return
+
+    async def _tried(self, hot: HotMatch) -> StoreError | None:
+        """Records the end; the store fault that stopped it, to be tried again."""
+        try:
+            await self.record(hot)
+        except StoreError as exc:
+            return exc
+        except Exception:  # a bug: said where it happened, not left for the task's garbage collection
+            log.exception("end of match %s not recorded", hot.match_id)
+        return None
+
+
+async def listed(listing: Awaitable[None], match_id: str) -> None:
+    """Lists a change after its append committed: on a store fault the projection's subscription lists it later,
+    and the caller still hears that its command was stored."""
+    try:
+        await listing
+    except StoreError as exc:
+        log.warning("match list row for %s left to the projection: %s", match_id, exc)

@@ -1,0 +1,139 @@
+"""Loading a match from the store into memory, and saving its snapshots: the store's side of a hot match.
+
+A load takes three round trips: the first event with the secrets, the snapshot, the tail. The command log is
+not read: the tail's events name their commands, the store answers a retry of an older one as a duplicate, and
+a refused command looks the log up once (``complete_log``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Sequence
+
+import msgspec
+
+from engine import registry
+from engine.contract import Actor, Ruleset
+from engine.match import Match, MatchCreated, event_decoder, start
+from eventstore import AsyncEventStore, RecordedEvent, StoreError
+from replays.format import is_match_id
+from replays.storage import SEED_SECRET
+from services.core.errors import Conflict, InvalidArgument, MatchNotFound
+from services.matches import snapshots
+from services.matches.deadlines import NONE, Deadlines, folded
+from services.matches.follower import commands
+from services.matches.hot import HotMatch, MatchEvent, seen
+from services.matches.replies import RedactedEvent, Submitted
+from services.matches.tokens import TOKEN_SECRET_PREFIX
+
+log = logging.getLogger(__name__)
+
+
+async def load(store: AsyncEventStore, match_id: str) -> HotMatch:
+    """The match folded from its snapshot and the events after it; ``MatchNotFound`` when it does not exist."""
+    if not is_match_id(match_id):  # no such match, and no such text for the database to choke on
+        raise MatchNotFound(f"no match {match_id!r}")
+    recorded, hidden = await asyncio.gather(store.read_stream(match_id, 1, 1), store.secrets.read(match_id))
+    if not recorded:
+        raise MatchNotFound(f"no match {match_id!r}")
+    ruleset = ruleset_of(recorded[0])
+    decoder = event_decoder(ruleset)
+    created = decoder.decode(recorded[0].data)
+    snapshotted = await _from_snapshot(store, match_id, created, ruleset)
+    match, deadlines = snapshotted or (start(ruleset, created), NONE)
+    tail = await store.read_stream(match_id, match.version + 1)
+    base = match.version
+    # From the first event when there is no snapshot: the creating command starts the first deadline.
+    groups = commands(tail if snapshotted else [*recorded, *tail])
+    decoded = [
+        ([decoder.decode(r.data) for r in group if r.version > base], group[-1].meta.recorded_at) for group in groups
+    ]
+    match, deadlines = folded(ruleset, match, deadlines, decoded)
+    hashes = tuple(hidden.get(f"{TOKEN_SECRET_PREFIX}{seat}", b"") for seat in range(len(created.seats)))
+    command_ids: dict[str, tuple[int, int]] = {}
+    for group in groups:
+        command_ids[group[0].meta.command_id] = (group[0].version, group[-1].version)
+    last_at = (tail or recorded)[-1].meta.recorded_at
+    hot = HotMatch(match_id, ruleset, match, hidden.get(SEED_SECRET, b""), hashes, command_ids, last_at, deadlines)
+    hot.log_complete = snapshotted is None
+    return hot
+
+
+async def complete_log(store: AsyncEventStore, hot: HotMatch, command_id: str) -> bool:
+    """Reads the whole command log of a loaded match, once; True if it holds ``command_id``."""
+    for command, first, last in await store.read_commands(hot.match_id):
+        hot.command_ids.setdefault(command.command_id, (first, last))
+    hot.log_complete = True
+    return command_id in hot.command_ids
+
+
+async def save_snapshot(store: AsyncEventStore, hot: HotMatch) -> None:
+    """Saves a snapshot, a cache: a store fault only means the next load folds more events."""
+    try:
+        await store.snapshots.save(snapshots.saved(hot.match_id, hot.ruleset, hot.match, hot.deadlines))
+    except StoreError as exc:
+        log.warning("snapshot of %s at version %d not saved: %s", hot.match_id, hot.version, exc)
+
+
+async def _from_snapshot(
+    store: AsyncEventStore, match_id: str, created: MatchCreated, ruleset: Ruleset
+) -> tuple[Match, Deadlines] | None:
+    found = await store.snapshots.load(match_id, snapshots.schema(ruleset))
+    return None if found is None else snapshots.restored(ruleset, created, found.data)
+
+
+async def replayed(store: AsyncEventStore, hot: HotMatch, command_id: str, actor: Actor) -> Submitted:
+    """The first result of a command id, as of the versions it appended. Ids are idempotency keys of the actor
+    that submitted them: another actor's reuse is ``Conflict(COMMAND_ID_REUSED)``, never another seat's result."""
+    first, last = hot.command_ids[command_id]
+    recorded = await store.read_stream(hot.match_id, first, last)
+    if recorded and recorded[0].meta.actor != str(actor):
+        raise Conflict(
+            f"command id {command_id!r} was already used by another seat",
+            reason="COMMAND_ID_REUSED",
+            command_id=command_id,
+        )
+    viewer = actor if isinstance(actor, int) else None
+    decoder = event_decoder(hot.ruleset)
+    events = [
+        RedactedEvent(
+            r.version,
+            r.type,
+            seen(hot.ruleset, viewer, r.type, decoder.decode(r.data), r.data),
+            r.meta.actor,
+            r.meta.recorded_at,
+        )
+        for r in recorded
+    ]
+    return Submitted(events, last, True, hot.ruleset.to_act(hot.state))
+
+
+def fold_stored(hot: HotMatch, tail: Sequence[RecordedEvent]) -> list[MatchEvent]:
+    """Folds stored events that follow the hot version into ``hot``, with their command ids; the events, decoded."""
+    decoder = event_decoder(hot.ruleset)
+    happened = [
+        MatchEvent(r.version, r.type, decoder.decode(r.data), r.data, r.meta.actor, r.meta.recorded_at) for r in tail
+    ]
+    groups = commands(tail)
+    for group in groups:
+        first, _ = hot.command_ids.get(group[0].meta.command_id, (group[0].version, 0))
+        hot.command_ids[group[0].meta.command_id] = (first, group[-1].version)
+    events = iter(happened)
+    decoded = [([next(events).event for _ in group], group[-1].meta.recorded_at) for group in groups]
+    hot.match, hot.deadlines = folded(hot.ruleset, hot.match, hot.deadlines, decoded)
+    hot.last_event_at = tail[-1].meta.recorded_at
+    return happened
+
+
+def ruleset_for(ruleset_id: str) -> Ruleset:
+    """The hosted ruleset, or ``InvalidArgument(UNKNOWN_RULESET)``."""
+    try:
+        return registry.get(ruleset_id)
+    except KeyError as exc:
+        raise InvalidArgument(str(exc.args[0]), reason="UNKNOWN_RULESET") from None
+
+
+def ruleset_of(created: RecordedEvent) -> Ruleset:
+    """The ruleset of a stream, from its first event, ``MatchCreated``."""
+    return ruleset_for(str(msgspec.json.decode(created.data).get("ruleset", "")))
