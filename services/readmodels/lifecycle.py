@@ -9,7 +9,7 @@ repeats one. Labels are read from the match's creation command, stored in the sa
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from datetime import datetime
 
 import msgspec
@@ -91,27 +91,15 @@ def labels_in(payload: bytes) -> dict[str, str]:
 
 
 async def changes(
-    store: AsyncEventStore,
-    from_position: int,
-    labels: dict[str, str] | None = None,
-    kinds: tuple[str, ...] = (CREATED, ENDED),
-    passed: Callable[[int], Awaitable[None]] | None = None,
+    store: AsyncEventStore, from_position: int, labels: dict[str, str] | None = None
 ) -> AsyncIterator[Change]:
-    """Every lifecycle change of ``kinds`` at a position >= ``from_position``: the stored ones, then live ones.
-
-    ``passed`` is awaited with each position the consumer is done with everything up to (each change's, and the
-    end of each read of the store): a consumer's progress, which changes alone would show only at changes."""
-    # A follower of ends alone has the store skip the creations, and so reads no creation command.
-    types = [kind_type for kind, kind_type in ((CREATED, MATCH_CREATED), (ENDED, MATCH_ENDED)) if kind in kinds]
-    async for found in store.subscribe_types(types, max(from_position, 1), linger=LINGER):
+    """Every lifecycle change at a position >= ``from_position``: the stored ones, then live ones (a client's
+    feed, ``WatchLifecycle``: the client keeps its position; a read model follows through a projector)."""
+    async for found in store.subscribe_types((MATCH_CREATED, MATCH_ENDED), max(from_position, 1), linger=LINGER):
         for recorded in found.events:
             change = await change_of(store, recorded)
-            if change is not None and change.kind in kinds and has_labels(change.labels, labels):
+            if change is not None and has_labels(change.labels, labels):
                 yield change
-            if passed is not None:
-                await passed(recorded.position)
-        if passed is not None:
-            await passed(found.through)
 
 
 async def change_of(store: AsyncEventStore, recorded: RecordedEvent) -> Change | None:

@@ -11,25 +11,22 @@ running, then ended.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections import OrderedDict
-from collections.abc import Callable
 from datetime import datetime
 
 import msgspec
 
 from engine.match import MATCH_CREATED, MatchCreated
-from eventstore import AsyncEventStore, RecordedEvent, StoreError
+from eventstore import AsyncEventStore, RecordedEvent
 from replays.format import is_match_id
-from services.core.tasks import cancel
 from services.readmodels import lifecycle
 from services.readmodels.matchrows import ENDED, RUNNING, MatchRow, ReadModel
+from services.readmodels.projector import CHECKPOINT_KEY, Progress, Projector
 
 log = logging.getLogger(__name__)
 
 CHECKPOINT = "matches_checkpoint"
-_CHECKPOINT_KEY = "position"
 _INDEXED_KEY = "running_index"
 """Present once ``matches_running`` is complete: a list made before that table existed is indexed once."""
 _FILTERS_KEY = "filter_index"
@@ -44,12 +41,6 @@ TYPES = (MATCH_CREATED, lifecycle.MATCH_ENDED)
 """The events the list is made of; the store skips the rest (most of them: every ruleset event)."""
 _KNOWN = 8192
 """Statuses remembered, so that most events need no read of their row."""
-RETRY = 1.0
-"""Seconds before following the store again after it failed."""
-LINGER = 0.02
-
-Progress = Callable[[int, int], None]
-"""Told the events a catch-up has projected, and how many it has to."""
 
 _created_decoder = msgspec.json.Decoder(MatchCreated)
 _ended_decoder = msgspec.json.Decoder(lifecycle.MatchEnded)
@@ -84,16 +75,22 @@ def ended_row(row: MatchRow, ended: lifecycle.MatchEnded, recorded_at: datetime)
 
 
 class MatchList:
-    """Keeps the ``ReadModel`` rows in step with the events."""
+    """Keeps the ``ReadModel`` rows in step with the events (a ``Projection``)."""
+
+    name = "match list"
+    checkpoint_table = CHECKPOINT
+    types: tuple[str, ...] = TYPES
 
     def __init__(self, store: AsyncEventStore) -> None:
         self._store = store
         self.rows = ReadModel(store)
         self._known: OrderedDict[str, str] = OrderedDict()
         """The status last written per match (the most recent ones)."""
-        self._position = 0
-        self._saved = 0
-        self._task: asyncio.Task[None] | None = None
+        self._projector = Projector(store, self, _SAVE_EVERY)
+        self._trusted = True
+        """Whether the statuses this list remembers may spare it reading a row (not while it rebuilds)."""
+        self._created = 0
+        """Matches created in what the current catch-up projected."""
 
     async def created(
         self,
@@ -131,12 +128,11 @@ class MatchList:
             await self.rows.put(row)
             self._remember(match_id, RUNNING)
 
-    async def catch_up(self, trusted: bool = True, progress: Progress | None = None) -> int:
+    async def catch_up(self, progress: Progress | None = None) -> int:
         """Projects every event after the checkpoint (all of them, list cleared first, when there is none);
-        returns how many matches were created in what it projected. ``trusted``: whether the statuses this
-        list remembers may spare it reading a row. ``progress`` is told after each page how many events are
-        projected, of how many (a long one is also logged)."""
-        saved = await self._store.rows.get(CHECKPOINT, _CHECKPOINT_KEY)
+        returns how many matches were created in what it projected. ``progress`` is told after each page how many
+        events are projected, of how many (a long catch-up is also logged)."""
+        saved = await self._store.rows.get(CHECKPOINT, CHECKPOINT_KEY)
         if saved is None:
             await self.rows.clear()  # every index too: the projection writes them all from the events
             await self._store.rows.write([(CHECKPOINT, _INDEXED_KEY, b"1"), (CHECKPOINT, _FILTERS_KEY, b"1")])
@@ -148,77 +144,54 @@ class MatchList:
                 indexed = await self.rows.index_filters()
                 log.info("indexed the match list by ruleset and label: %d matches", indexed)
                 await self._store.rows.put(CHECKPOINT, _FILTERS_KEY, b"1")
-        self._position = self._saved = int(saved or 0)
-        start, head = self._position, await self._store.head()
+        start, head = int(saved or 0), await self._store.head()
         loud = head - start >= PROGRESS_EVENTS
         if loud:
             log.info("catching up the match list: positions %d to %d", start + 1, head)
         line_at = start + PROGRESS_EVENTS
-        created = 0
-        while (found := await self._store.scan(self._position + 1, TYPES, _PAGE)).through > self._position:
-            for recorded in found.events:
-                created += await self._project(recorded, trusted)
-            self._position = found.through
-            # Saved as it goes: a start stopped half-way through a long history resumes where it was.
-            await self._save()
+
+        def told(done: int, total: int) -> None:
+            nonlocal line_at
             if progress is not None:
-                progress(self._position - start, max(head, self._position) - start)
+                progress(done, total)
             # The last page is told by the caught-up line, not as one more position.
-            if loud and line_at <= self._position < head:
-                log.info("match list at position %d of %d", self._position, head)
-                line_at = self._position + PROGRESS_EVENTS
+            if loud and line_at <= start + done < head:
+                log.info("match list at position %d of %d", start + done, head)
+                line_at = start + done + PROGRESS_EVENTS
+
+        self._created = 0
+        await self._projector.catch_up(told, _PAGE)
         if loud:
-            log.info("match list caught up at position %d: %d matches listed", self._position, created)
-        return created
+            log.info("match list caught up at position %d: %d matches listed", self._projector.position, self._created)
+        return self._created
 
     async def rebuild(self, progress: Progress | None = None) -> int:
         """Clears the list and projects every event again; the subscription, if started, pauses meanwhile.
 
         The manager goes on listing its own writes. One that lands before the clearing is lost with it, yet
         remembered as listed: so the rebuild trusts no remembered status and reads each match's row."""
-        following = self._task is not None
-        await self._halt()
+        following = await self._projector.rewind()
         await self._store.rows.clear(CHECKPOINT)
         self._known.clear()
-        created = await self.catch_up(trusted=False, progress=progress)
+        self._trusted = False
+        try:
+            created = await self.catch_up(progress=progress)
+        finally:
+            self._trusted = True
         if following:
             self.start()
         return created
 
     def start(self) -> None:
         """Follows the store from the position ``catch_up`` reached."""
-        self._task = asyncio.create_task(self._run(), name="duelhall-match-list")
+        self._projector.start()
 
     async def stop(self) -> None:
-        if self._task is None:
-            return
-        await self._halt()
-        try:
-            await self._save()
-        except StoreError as exc:
-            log.warning("match list checkpoint not saved at shutdown: %s", exc)
+        await self._projector.stop()
 
-    async def _halt(self) -> None:
-        if self._task is not None:
-            await cancel(self._task)
-            self._task = None
-
-    async def _run(self) -> None:
-        while True:
-            try:
-                async for found in self._store.subscribe_types(TYPES, self._position + 1, linger=LINGER):
-                    for recorded in found.events:
-                        await self._project(recorded)
-                    self._position = found.through
-                    if self._position - self._saved >= _SAVE_EVERY:
-                        await self._save()
-                return  # the store closed
-            except StoreError as exc:
-                log.warning("match list paused at position %d: %s; retrying in %.0f s", self._position, exc, RETRY)
-                await asyncio.sleep(RETRY)
-
-    async def _project(self, recorded: RecordedEvent, trusted: bool = True) -> bool:
-        """Brings the list up to date with one event; True if it created a match."""
+    async def project(self, recorded: RecordedEvent) -> bool:
+        """Brings the list up to date with one event."""
+        trusted = self._trusted
         created = recorded.version == 1 and recorded.type == MATCH_CREATED and is_match_id(recorded.stream_id)
         if created and not (trusted and recorded.stream_id in self._known):
             row = await self._row_from_stream(recorded.stream_id, recorded)
@@ -227,8 +200,8 @@ class MatchList:
             self._remember(recorded.stream_id, RUNNING)
         elif recorded.type == lifecycle.MATCH_ENDED and recorded.stream_id.startswith(lifecycle.ENDED_STREAM_PREFIX):
             await self._end(_ended_decoder.decode(recorded.data), recorded.meta.recorded_at, trusted=trusted)
-        self._position = recorded.position
-        return created
+        self._created += created
+        return False
 
     async def _row_from_stream(self, match_id: str, first: RecordedEvent | None = None) -> MatchRow | None:
         """The running row of a stored match, from its ``MatchCreated`` and its creation command."""
@@ -248,8 +221,3 @@ class MatchList:
         self._known.move_to_end(match_id)
         if len(self._known) > _KNOWN:
             self._known.popitem(last=False)
-
-    async def _save(self) -> None:
-        if self._position != self._saved:
-            await self._store.rows.put(CHECKPOINT, _CHECKPOINT_KEY, str(self._position).encode())
-            self._saved = self._position

@@ -1,10 +1,11 @@
 """Game results straight from finished matches: a projection of the match lifecycle with a checkpoint.
 
-It follows the lifecycle (services/readmodels/lifecycle.py) from the position after its checkpoint; each ended match
-labelled with a tournament is exported with its seed and verified (replays/verify.py) off the event loop.
-A match that verifies becomes the game's result; one that does not is recorded as unverified and never
-counted. Appends carry the command id ``game-<match id>``, so a change handled twice, by a restart before the
-checkpoint moved or by a second instance, appends nothing the second time.
+It follows the ends of the match lifecycle (services/readmodels/lifecycle.py) through a projector
+(services/readmodels/projector.py), from the position after its checkpoint; each ended match labelled with a
+tournament is exported with its seed and verified (replays/verify.py) off the event loop. A match that verifies
+becomes the game's result; one that does not is recorded as unverified and never counted. Appends carry the
+command id ``game-<match id>``, so a change handled twice, by a restart before the checkpoint moved or by a
+second instance, appends nothing the second time.
 """
 
 from __future__ import annotations
@@ -14,12 +15,12 @@ import logging
 
 import msgspec
 
-from eventstore import AsyncEventStore, StoreError
+from eventstore import AsyncEventStore, RecordedEvent
 from replays import storage as replay_io
 from replays.verify import verify_bytes
 from services.core.errors import ServiceError
-from services.core.tasks import cancel
 from services.readmodels import lifecycle
+from services.readmodels.projector import Projector
 from services.tournament import decide
 from services.tournament.events import Event
 from services.tournament.manager import TournamentManager
@@ -28,92 +29,51 @@ from services.tournament.state import Tournament
 log = logging.getLogger(__name__)
 
 CHECKPOINTS = "tournament_results"
-CHECKPOINT_KEY = "position"
 RETRY_SECONDS = 1.0
-"""After an unexpected failure (the database gone a moment), resume from the checkpoint this much later."""
+"""After an unexpected failure (the database gone a moment), resume this much later."""
 CHECKPOINT_EVERY = 1000
 """Events read without a tournament's match ending before the checkpoint moves anyway: a restart reads at most
 these again, not every event since the last tournament game."""
 
 
 class Results:
-    """Feeds game results into tournaments; ``start`` runs it until ``stop``."""
+    """Feeds game results into tournaments (a ``Projection``); ``start`` runs it until ``stop``."""
+
+    name = "tournament results"
+    checkpoint_table = CHECKPOINTS
+    types: tuple[str, ...] = (lifecycle.MATCH_ENDED,)
 
     def __init__(self, store: AsyncEventStore, tournaments: TournamentManager) -> None:
         self._store = store
         self._tournaments = tournaments
-        self._task: asyncio.Task[None] | None = None
-        self._read = 0
-        """The position up to which every lifecycle change is handled, as far as this process knows."""
-        self._saved = 0
-        """The checkpoint as last stored."""
-        self._waiters: list[tuple[int, asyncio.Future[None]]] = []
+        self._projector = Projector(store, self, CHECKPOINT_EVERY, RETRY_SECONDS)
 
     async def start(self) -> None:
-        self._task = asyncio.create_task(self._run())
+        self._projector.start()
 
     async def stop(self) -> None:
-        if self._task is not None:
-            await cancel(self._task)
+        await self._projector.stop()
 
     async def checkpoint(self) -> int:
         """The position of the last lifecycle change handled (0: none)."""
-        stored = await self._store.rows.get(CHECKPOINTS, CHECKPOINT_KEY)
-        return 0 if stored is None else int(stored)
-
-    async def _run(self) -> None:
-        while True:
-            try:
-                await self._follow()
-            except StoreError as exc:  # the database gone a moment: no bug, no traceback
-                log.warning("tournament results paused: %s; resuming from the checkpoint", exc)
-                await asyncio.sleep(RETRY_SECONDS)
-            except Exception:
-                log.exception("tournament results stopped; resuming from the checkpoint")
-                await asyncio.sleep(RETRY_SECONDS)
-            else:
-                return
+        return await self._projector.checkpoint()
 
     async def caught_up(self, position: int, timeout: float) -> bool:
         """Returns once every match that ended at or before ``position`` is counted (or refused); False if that
         took more than ``timeout`` seconds (a long catch-up, a store outage)."""
-        if self._read >= position:
-            return True
-        waiter = asyncio.get_running_loop().create_future()
-        self._waiters.append((position, waiter))
-        try:
-            await asyncio.wait_for(waiter, timeout)
-        except TimeoutError:
+        return await self._projector.caught_up(position, timeout)
+
+    async def project(self, recorded: RecordedEvent) -> bool:
+        """Handles one end; True (the checkpoint moves past it at once) if it was a tournament's match: verifying
+        its replay is too dear to do twice."""
+        change = await lifecycle.change_of(self._store, recorded)
+        if change is None or "tournament" not in change.labels:
             return False
-        finally:
-            self._waiters.remove((position, waiter))
+        try:
+            await self.handle(change)
+        except ServiceError as exc:
+            log.warning("match %s not counted: %s", change.match_id, exc.message)
         return True
-
-    async def _follow(self) -> None:
-        """Until the store closes: each change handled, then the checkpoint moved past it."""
-        self._saved = await self.checkpoint()
-        self._read = self._saved  # this run re-handles what follows the checkpoint
-        ended = (lifecycle.ENDED,)
-        async for change in lifecycle.changes(self._store, self._saved + 1, kinds=ended, passed=self._passed):
-            if "tournament" not in change.labels:
-                continue
-            try:
-                await self.handle(change)
-            except ServiceError as exc:
-                log.warning("match %s not counted: %s", change.match_id, exc.message)
-            await self._save(change.position)
-
-    async def _passed(self, position: int) -> None:
-        if position - self._saved >= CHECKPOINT_EVERY:
-            await self._save(position)
-        self._read = max(self._read, position)
-        for target, waiter in self._waiters:
-            if target <= position and not waiter.done():
-                waiter.set_result(None)
-
-    async def _save(self, position: int) -> None:
-        await self._store.rows.put(CHECKPOINTS, CHECKPOINT_KEY, str(position).encode())
-        self._saved = position
 
     async def handle(self, change: lifecycle.Change) -> None:
         """Counts (or refuses) one ended tournament match."""

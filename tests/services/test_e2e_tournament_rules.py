@@ -14,8 +14,9 @@ from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
 from services.api import tournament_pb2 as tpb
 from services.api import tournament_pb2_grpc as tpb_grpc
+from services.readmodels.projector import CHECKPOINT_KEY
 from services.server import Running, ServerConfig, create_server
-from services.tournament.results import CHECKPOINT_KEY, CHECKPOINTS
+from services.tournament.results import CHECKPOINTS
 from tests.services.client import error_reason
 from tests.services.conftest import ADMIN_TOKEN
 from tests.tournament.players import channel_stubs, play_match, play_round
@@ -211,8 +212,8 @@ async def test_results_resume_from_the_checkpoint_and_count_each_match_once(data
     # The checkpoint lost: a restarted server handles every change again, and nothing counts twice.
     second = await create_server(config)
     try:
+        await second.tournaments.results.stop()  # saves where it stopped: the checkpoint is lost after it
         await second.store.rows.put(CHECKPOINTS, CHECKPOINT_KEY, b"0")
-        await second.tournaments.results.stop()
         await second.tournaments.results.start()
         async with grpc.aio.insecure_channel(f"127.0.0.1:{second.port}") as channel:
             stub, _ = channel_stubs(channel)

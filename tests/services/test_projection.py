@@ -8,12 +8,13 @@ from collections.abc import Collection
 import msgspec
 import pytest
 
-from eventstore import AsyncEventStore, CommandRecord, Scan, StoreError
-from services.core.tasks import cancel
+from engine.match import MATCH_CREATED
+from eventstore import AsyncEventStore, CommandRecord, RecordedEvent, Scan, StoreError
 from services.matches.manager import MatchManager
 from services.readmodels import lifecycle, matchlist
 from services.readmodels.matchlist import CHECKPOINT, MatchList
 from services.readmodels.matchrows import ENDED, NEWEST, RUNNING, RUNNING_INDEX, TABLE, TABLES, MatchRow, ReadModel
+from services.readmodels.projector import Projector
 from tests.services.test_manager import SEATS, play
 from tests.services.test_readmodel import reading
 
@@ -131,41 +132,50 @@ async def test_a_follower_of_ends_alone_reads_no_creation_command(
         return await commands(stream_id, limit)
 
     monkeypatch.setattr(store, "read_commands", counted)
-    ends = lifecycle.changes(store, 1, kinds=(lifecycle.ENDED,))
-    change = await anext(ends)
+    ends = Changes(store, (lifecycle.MATCH_ENDED,))
+    await Projector(store, ends, 100).catch_up()
+    (change,) = ends.seen
     assert (change.kind, change.match_id, change.labels) == (lifecycle.ENDED, first, {"cup": "a"})
     assert reads == []
     everything = lifecycle.changes(store, 1)
     assert [(await anext(everything)).kind for _ in range(3)] == [lifecycle.CREATED, lifecycle.ENDED, lifecycle.CREATED]
     assert len(reads) == 2
-    await ends.aclose()
     await everything.aclose()
 
 
-async def test_a_lifecycle_consumer_is_told_it_passed_the_events_the_store_skipped(store: AsyncEventStore) -> None:
-    """A tournament's reads wait for its results follower to pass a position: a running match's last events
-    are no change, yet the follower must be told it is past them."""
+class Changes:
+    """A projection of lifecycle changes, kept in memory."""
+
+    name = "changes"
+    checkpoint_table = "test_changes"
+
+    def __init__(self, store: AsyncEventStore, types: tuple[str, ...]) -> None:
+        self._store = store
+        self.types = types
+        self.seen: list[lifecycle.Change] = []
+
+    async def project(self, recorded: RecordedEvent) -> bool:
+        change = await lifecycle.change_of(self._store, recorded)
+        if change is not None:
+            self.seen.append(change)
+        return False
+
+
+async def test_a_projection_is_told_it_passed_the_events_the_store_skipped(store: AsyncEventStore) -> None:
+    """A tournament's reads wait for its results projection to pass a position: a running match's last events
+    are no change, yet the projection must be past them."""
     manager = MatchManager(store)
     await play(manager, (await manager.create("duel", SEATS, {})).row.match_id, 5)
     head = await store.head()
-    passed: list[int] = []
-    reached = asyncio.Event()
-
-    async def told(position: int) -> None:
-        passed.append(position)
-        if position >= head:
-            reached.set()
-
-    seen: list[lifecycle.Change] = []
-
-    async def consume() -> None:
-        async for change in lifecycle.changes(store, 1, passed=told):
-            seen.append(change)
-
-    consumer = asyncio.ensure_future(consume())
-    await asyncio.wait_for(reached.wait(), 30)
-    await cancel(consumer)
-    assert [c.kind for c in seen] == [lifecycle.CREATED] and passed[0] == 1 and passed[-1] == head > 1
+    changes = Changes(store, (MATCH_CREATED, lifecycle.MATCH_ENDED))
+    projector = Projector(store, changes, 100)
+    projector.start()
+    try:
+        assert await projector.caught_up(head, 30)
+    finally:
+        await projector.stop()
+    assert [c.kind for c in changes.seen] == [lifecycle.CREATED] and head > 1
+    assert await projector.checkpoint() == head  # saved where it stopped
 
 
 async def test_the_command_that_ends_a_match_is_answered_before_its_end_is_listed(

@@ -1,0 +1,172 @@
+"""One projector for every read model: the subscription by event type, the checkpoint, the retry, the waiters.
+
+A projection (``Projection``) names the event types it reads and folds one event into its rows; the projector
+feeds it the store's global order from the position after its checkpoint: a catch-up in pages, then live. It
+saves the checkpoint every ``save_every`` positions and after any event the projection asks it to (work too
+dear to do twice), pauses on a store fault and resumes where it was, and tells ``caught_up`` waiters once it has
+passed their position. Projections are idempotent per event, so a crash between a write and the checkpoint
+only replays a few events. Adding a read model is a ``Projection`` and a ``Projector`` for it
+(ARCHITECTURE.md, "Adding a projection").
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from typing import Protocol
+
+from eventstore import AsyncEventStore, RecordedEvent, StoreError
+from services.core.tasks import cancel
+
+log = logging.getLogger(__name__)
+
+CHECKPOINT_KEY = "position"
+"""The key of a projection's checkpoint in its checkpoint table."""
+RETRY = 1.0
+"""Seconds before following the store again after it failed."""
+LINGER = 0.02
+"""Seconds a live projection lets commits gather between reads."""
+PAGE = 500
+"""Events of each type per read of a catch-up."""
+
+Progress = Callable[[int, int], None]
+"""Told the events a catch-up has projected, and how many it has to."""
+
+
+class Projection(Protocol):
+    """A read model folded from the events of ``types``, in global order."""
+
+    name: str
+    """What log lines call it."""
+    checkpoint_table: str
+    """The table (of the store's projection rows) that holds its checkpoint."""
+    types: tuple[str, ...]
+    """The event types it reads; the store skips the rest."""
+
+    async def project(self, recorded: RecordedEvent) -> bool:
+        """Folds one event; True if the checkpoint must move past it at once."""
+        ...
+
+
+class Projector:
+    """Runs one projection: ``catch_up`` and ``start`` feed it, ``stop`` cancels it."""
+
+    def __init__(self, store: AsyncEventStore, projection: Projection, save_every: int, retry: float = RETRY) -> None:
+        self._store = store
+        self._projection = projection
+        self._save_every = save_every
+        self._retry = retry
+        self._position: int | None = None
+        """Every event up to here is projected; None until the checkpoint is read."""
+        self._saved = 0
+        self._task: asyncio.Task[None] | None = None
+        self._waiters: list[tuple[int, asyncio.Future[None]]] = []
+
+    @property
+    def position(self) -> int:
+        return self._position or 0
+
+    async def checkpoint(self) -> int:
+        """The position the stored checkpoint says is projected (0: none)."""
+        stored = await self._store.rows.get(self._projection.checkpoint_table, CHECKPOINT_KEY)
+        return 0 if stored is None else int(stored)
+
+    async def catch_up(self, progress: Progress | None = None, page: int = PAGE) -> None:
+        """Projects every event after the checkpoint, page by page, saving the checkpoint after each page;
+        ``progress`` is told after each page how many events are projected, of how many."""
+        await self._resume()
+        first, head = self.position, await self._store.head()
+        while (
+            found := await self._store.scan(self.position + 1, self._projection.types, page)
+        ).through > self.position:
+            for recorded in found.events:
+                await self._project(recorded)
+            self._passed(found.through)
+            # Saved as it goes: a catch-up stopped half-way through a long history resumes where it was.
+            await self._save()
+            if progress is not None:
+                progress(self.position - first, max(head, self.position) - first)
+
+    def start(self) -> None:
+        """Follows the store live from where the projection is (its checkpoint, if it has not caught up)."""
+        self._task = asyncio.create_task(self._run(), name=f"duelhall-{self._projection.name.replace(' ', '-')}")
+
+    async def stop(self) -> None:
+        """Cancels the following and saves the checkpoint where it stopped; a new start resumes from the stored
+        checkpoint."""
+        if self._task is None:
+            return
+        await cancel(self._task)
+        self._task = None
+        try:
+            await self._save()
+        except StoreError as exc:
+            log.warning("%s: checkpoint not saved at shutdown: %s", self._projection.name, exc)
+        self._position = None
+
+    async def rewind(self) -> bool:
+        """Stops following, and forgets the position: the next catch-up starts from the stored checkpoint (from
+        the first event once the caller has dropped it). True if it was following."""
+        following = self._task is not None
+        if self._task is not None:
+            await cancel(self._task)
+            self._task = None
+        self._position = None
+        return following
+
+    async def caught_up(self, position: int, timeout: float) -> bool:
+        """Returns once every event up to ``position`` is projected; False if that took over ``timeout`` seconds
+        (a long catch-up, a store outage)."""
+        if self.position >= position:
+            return True
+        waiter = asyncio.get_running_loop().create_future()
+        self._waiters.append((position, waiter))
+        try:
+            await asyncio.wait_for(waiter, timeout)
+        except TimeoutError:
+            return False
+        finally:
+            self._waiters.remove((position, waiter))
+        return True
+
+    async def _run(self) -> None:
+        name = self._projection.name
+        while True:
+            try:
+                await self._resume()
+                async for found in self._store.subscribe_types(
+                    self._projection.types, self.position + 1, linger=LINGER
+                ):
+                    for recorded in found.events:
+                        await self._project(recorded)
+                    self._passed(found.through)
+                    if self.position - self._saved >= self._save_every:
+                        await self._save()
+                return  # the store closed
+            except StoreError as exc:  # the database gone a moment: no bug, no traceback
+                log.warning("%s paused at position %d: %s; retrying in %.0f s", name, self.position, exc, self._retry)
+            except Exception:
+                log.exception("%s stopped at position %d; retrying in %.0f s", name, self.position, self._retry)
+            await asyncio.sleep(self._retry)
+
+    async def _resume(self) -> None:
+        if self._position is None:
+            self._position = self._saved = await self.checkpoint()
+
+    async def _project(self, recorded: RecordedEvent) -> None:
+        settled = await self._projection.project(recorded)
+        self._passed(recorded.position)
+        if settled:
+            await self._save()
+
+    def _passed(self, position: int) -> None:
+        self._position = max(self.position, position)
+        for target, waiter in self._waiters:
+            if target <= self.position and not waiter.done():
+                waiter.set_result(None)
+
+    async def _save(self) -> None:
+        if self.position != self._saved:
+            await self._store.rows.put(self._projection.checkpoint_table, CHECKPOINT_KEY, str(self.position).encode())
+            self._saved = self.position
