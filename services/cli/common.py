@@ -9,7 +9,6 @@ from pathlib import Path
 
 from rich.console import Console
 
-from eventstore.urls import DATABASE_URL_ENV
 from services.core.secrets import hide_url_password
 
 
@@ -43,6 +42,9 @@ def default_database_url() -> str:
 
 
 def add_database_option(parser: argparse.ArgumentParser | argparse._MutuallyExclusiveGroup) -> None:
+    # Imported by the commands that open a database only: the store's package costs a second of CPU to import.
+    from eventstore.urls import DATABASE_URL_ENV
+
     parser.add_argument(
         "--database-url",
         default=None,
@@ -63,6 +65,8 @@ def add_server_option(parser: argparse.ArgumentParser | argparse._MutuallyExclus
 def database(args: argparse.Namespace) -> str:
     """The URL the command opens (the default data directory is created on first use); its password is from
     now on masked in every log and output line."""
+    from eventstore.urls import DATABASE_URL_ENV
+
     url = args.database_url or os.environ.get(DATABASE_URL_ENV)
     if not url:
         data_dir().mkdir(parents=True, exist_ok=True)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import os
-from typing import Any
 
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
@@ -14,8 +13,7 @@ from services.cli.common import out
 _WILDCARDS = {"0.0.0.0": "127.0.0.1", "[::]": "[::1]", "": "127.0.0.1"}
 
 
-def register(commands: Any) -> None:
-    parser = commands.add_parser("health", help="check a running server's health (exit 0: SERVING)")
+def arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--server",
         default=None,

@@ -8,31 +8,50 @@ database or server could not be used), 2 on usage errors. A failure prints one p
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
 from collections.abc import Sequence
 from importlib.metadata import version
 
-from services.cli import health, matches, migrate, prune, replay, rulesets, selfplay, serve, tournament, view
-from services.cli.errors import describe
 from services.core.secrets import scrub
 
 BROKEN_PIPE = 141
 """128 + SIGPIPE: what a shell reports for a writer whose reader went away."""
 
+COMMANDS = {
+    "serve": "run the match service (gRPC, and HTTP for browsers)",
+    "migrate": "apply the database migrations",
+    "health": "check a running server's health (exit 0: SERVING)",
+    "rulesets": "list the hosted rulesets",
+    "selfplay": "bots play matches and a summary is printed",
+    "matches": "list stored matches, newest first",
+    "replay": "export, import, verify and show replay files",
+    "prune": "delete from the store the ended matches whose replay files in DIR verify",
+    "tournament": "run a tournament on a server",
+    "view": "open a replay file in the viewer page (HTTP only, free port)",
+}
+"""Each command, its module (``services.cli.<command>``, whose ``arguments`` fills its parser) and its help."""
 
-def parser() -> argparse.ArgumentParser:
+
+def parser(chosen: str | None = None) -> argparse.ArgumentParser:
+    """The command line; only the ``chosen`` command's module is imported (None: every command's), so
+    ``--version``, ``--help`` and a command that needs no server code start at once."""
     root = argparse.ArgumentParser(prog="duelhall", description="Event-sourced match service for card games.")
     root.add_argument("--version", action="version", version=f"duelhall {version('duelhall')}")
     root.add_argument("--debug", action="store_true", help="show tracebacks")
     commands = root.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for module in (serve, migrate, health, rulesets, selfplay, matches, replay, prune, tournament, view):
-        module.register(commands)
+    for name, summary in COMMANDS.items():
+        command = commands.add_parser(name, help=summary)
+        if chosen is None or name == chosen:
+            importlib.import_module(f"services.cli.{name}").arguments(command)
     return root
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = parser().parse_args(argv)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    chosen = next((word for word in argv if not word.startswith("-")), "")
+    args = parser(chosen).parse_args(argv)
     try:
         return int(args.run(args))
     except KeyboardInterrupt:
@@ -44,6 +63,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as exc:
         if args.debug:
             raise
+        from services.cli.errors import describe  # the database and gRPC errors it knows cost a start
+
         print(scrub(f"duelhall: {describe(exc)}"), file=sys.stderr)
         return 1
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 from datetime import datetime
-from typing import Any
 
 import grpc
 import msgspec
@@ -26,8 +25,7 @@ _STATUS_FROM_PB = {value: key for key, value in _STATUS_TO_PB.items()}
 _PAGE = 500
 
 
-def register(commands: Any) -> None:
-    parser = commands.add_parser("matches", help="list stored matches, newest first")
+def arguments(parser: argparse.ArgumentParser) -> None:
     where = parser.add_mutually_exclusive_group()
     add_database_option(where)
     add_server_option(where)

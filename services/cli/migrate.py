@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
 from eventstore import migrate as run_migrations
 from eventstore.urls import redacted
@@ -12,8 +11,7 @@ from services.cli.environment import from_environment
 from services.core import logs
 
 
-def register(commands: Any) -> None:
-    parser = commands.add_parser("migrate", help="apply the database migrations")
+def arguments(parser: argparse.ArgumentParser) -> None:
     add_database_option(parser)
     parser.add_argument("--revision", default="head", help="target alembic revision (default: head)")
     logs.add_options(parser)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 from pathlib import Path
-from typing import Any
 
 from rich.table import Table
 
@@ -15,10 +14,7 @@ from services.cli.progress import Bar
 from services.ops import archive
 
 
-def register(commands: Any) -> None:
-    parser = commands.add_parser(
-        "prune", help="delete from the store the ended matches whose replay files in DIR verify"
-    )
+def arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--archive",
         required=True,

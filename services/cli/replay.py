@@ -7,7 +7,6 @@ import asyncio
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 
 import grpc
 import msgspec
@@ -27,8 +26,7 @@ from services.matches.manager import MatchManager
 from services.ops import archive
 
 
-def register(commands: Any) -> None:
-    parser = commands.add_parser("replay", help="export, import, verify and show replay files")
+def arguments(parser: argparse.ArgumentParser) -> None:
     verbs = parser.add_subparsers(dest="verb", required=True, metavar="VERB")
     export = verbs.add_parser("export", help="write a match's replay file, or with --all every ended match's")
     export.add_argument("match_id", nargs="?", default=None)

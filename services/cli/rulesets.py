@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
 from engine.registry import RULESETS
 
 
-def register(commands: Any) -> None:
-    parser = commands.add_parser("rulesets", help="list the hosted rulesets")
+def arguments(parser: argparse.ArgumentParser) -> None:
     parser.set_defaults(run=run)
 
 

@@ -18,8 +18,7 @@ from services.core.secrets import hide_url_password
 from services.matches.manager import MatchManager
 
 
-def register(commands: Any) -> None:
-    parser = commands.add_parser("selfplay", help="bots play matches and a summary is printed")
+def arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("ruleset")
     parser.add_argument("--games", type=positive, default=10)
     parser.add_argument("--seed", type=int, default=0, help="seed of the bots (and in process, of the matches)")

@@ -6,7 +6,6 @@ import argparse
 import asyncio
 import gc
 from pathlib import Path
-from typing import Any
 
 from services.cli.common import add_database_option, database, positive
 from services.cli.environment import from_environment
@@ -22,8 +21,7 @@ hundreds of short-lived objects, so at the default the collector ran every few c
 CPU per command."""
 
 
-def register(commands: Any) -> None:
-    parser = commands.add_parser("serve", help="run the match service (gRPC, and HTTP for browsers)")
+def arguments(parser: argparse.ArgumentParser) -> None:
     add_database_option(parser)
     parser.add_argument("--listen", default="127.0.0.1:50051", help="HOST:PORT to listen on (port 0: any free port)")
     parser.add_argument(

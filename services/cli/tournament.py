@@ -19,14 +19,13 @@ from rich.table import Column, Table
 from services.api import tournament_pb2 as tpb
 from services.api import tournament_pb2_grpc as tpb_grpc
 from services.cli.common import err, out
-from services.edge.rpc_errors import DOMAIN
+from services.core.errors import DOMAIN
 
 T = TypeVar("T")
 Stub = tpb_grpc.TournamentServiceStub
 
 
-def register(commands: Any) -> None:
-    parser = commands.add_parser("tournament", help="run a tournament on a server")
+def arguments(parser: argparse.ArgumentParser) -> None:
     verbs = parser.add_subparsers(dest="verb", required=True, metavar="VERB")
 
     def verb(

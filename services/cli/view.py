@@ -10,13 +10,11 @@ import argparse
 import asyncio
 import tempfile
 from pathlib import Path
-from typing import Any
 
 from services.server import ServerConfig, create_server, signalled
 
 
-def register(commands: Any) -> None:
-    parser = commands.add_parser("view", help="open a replay file in the viewer page (HTTP only, free port)")
+def arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", type=Path)
     parser.add_argument("--http", default="127.0.0.1:0", help="HOST:PORT to listen on (default: a free port)")
     parser.set_defaults(run=run)

@@ -20,6 +20,9 @@ replay failures come from ``replays.storage``; the mapping lives in ``services/e
 
 from __future__ import annotations
 
+DOMAIN = "duelhall"
+"""The ErrorInfo domain of every error the service gives (AIP-193)."""
+
 
 class ServiceError(Exception):
     """Base class: ``reason`` is the stable AIP-193 reason code sent to clients."""

@@ -7,8 +7,6 @@ driver's message that quotes a DSN or a token cannot leak it either.
 
 from __future__ import annotations
 
-from eventstore.urls import parse
-
 MASK = "***"
 _known: set[str] = set()
 _longest_first: tuple[str, ...] = ()
@@ -24,6 +22,8 @@ def hide(secret: str | None) -> None:
 
 def hide_url_password(url: str) -> None:
     """Remember the password of a database URL, raw and as it appears percent-encoded in the URL."""
+    from eventstore.urls import parse  # here: the CLI's every start imports this module, the store rarely
+
     try:
         password = parse(url).password
     except Exception:  # an unparsable URL is refused later, with its password masked

@@ -45,6 +45,7 @@ from eventstore import StoreError, StreamNotFound, WrongExpectedVersion
 from replays.storage import ReplayConflict, ReplayInvalid
 from services.api import duelhall_pb2 as pb
 from services.core.errors import (
+    DOMAIN,
     Ahead,
     Conflict,
     Exhausted,
@@ -60,7 +61,6 @@ from services.core.errors import (
 )
 from services.core.throttle import ThrottledLog
 
-DOMAIN = "duelhall"
 MESSAGE_CHARS = 300
 METADATA_CHARS = 100
 log = logging.getLogger(__name__)

@@ -105,3 +105,23 @@ def test_serve_refuses_a_taken_http_port_in_one_sentence(tmp_path: Path) -> None
         )
     assert done.returncode == 1
     assert done.stderr == f"duelhall: cannot listen for HTTP on 127.0.0.1:{port}: Address already in use\n"
+
+
+@pytest.mark.parametrize(
+    ("argv", "unloaded"),
+    [
+        (["--version"], ["sqlalchemy", "grpc", "engine.registry", "services.server", "rich"]),
+        (["--help"], ["sqlalchemy", "grpc", "engine.registry", "services.server", "rich"]),
+        (["tournament", "--help"], ["sqlalchemy", "engine.registry", "services.server"]),
+    ],
+)
+def test_the_command_line_imports_only_what_the_chosen_command_needs(argv: list[str], unloaded: list[str]) -> None:
+    """``--version`` and ``--help`` start at once, and a tournament command loads no store and no rules: every
+    CLI call used to import the whole server (about 2 s of CPU)."""
+    probe = (
+        "import sys\nfrom services.cli.main import main\n"
+        f"try:\n    main({argv!r})\nexcept SystemExit:\n    pass\n"
+        f"print([name for name in {unloaded!r} if name in sys.modules])"
+    )
+    run = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert run.stdout.splitlines()[-1] == "[]"
