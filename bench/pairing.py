@@ -21,7 +21,7 @@ from rich.table import Table
 
 from engine import registry
 from engine.rng import Rng
-from services.tournament import decide
+from services.tournament import registration, rounds, series
 from services.tournament.events import Event
 from services.tournament.pairing import Entrant, Pairing, swiss_round
 from services.tournament.state import Result, Tournament, apply, fold
@@ -70,19 +70,19 @@ def _run(state: Tournament, events: list[Event]) -> None:
 def decision_seconds(size: int) -> float:
     """The ``pair`` decision after three rounds of random results."""
     ruleset = registry.get("card_monsters")
-    state = fold(decide.create("bench", "bench", ruleset, "swiss", 6, 0, 1, "mtg", 0, bytes(32), {}))
+    state = fold(registration.create("bench", "bench", ruleset, "swiss", 6, 0, 1, "mtg", 0, bytes(32), {}))
     for i in range(size):
-        _run(state, decide.register(state, ruleset, f"p{i:04d}", {}))
-    _run(state, decide.start(state))
+        _run(state, registration.register(state, ruleset, f"p{i:04d}", {}))
+    _run(state, rounds.start(state))
     rng = random.Random(3)
     for _ in range(3):
         current = state.rounds[-1]
         for table in current.tables:
             if not table.finished:
                 result = Result(1, 0, 0) if rng.random() < 0.5 else Result(0, 1, 0)
-                _run(state, decide.report(state, current.number, table.table, result, "bench", "bench"))
+                _run(state, series.report(state, current.number, table.table, result, "bench", "bench"))
         started = time.perf_counter()
-        events = decide.pair(state)
+        events = rounds.pair(state)
         seconds = time.perf_counter() - started
         _run(state, events)
     return seconds

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from services.api import tournament_pb2 as tpb
-from services.tournament import decide
+from services.tournament import ranking, series
 from services.tournament.events import MTG, POKEMON
 from services.tournament.state import Round, TableState, Tournament
 
@@ -64,12 +64,12 @@ def _table(table: TableState) -> tpb.TableEntry:
         result=result,
         games=games,
         unverified_match_ids=[u.match_id for u in table.unverified],
-        chooser=decide.next_chooser(table) if waiting else "",
+        chooser=series.next_chooser(table) if waiting else "",
     )
 
 
 def standings(state: Tournament, through: int | None) -> tpb.Standings:
-    rows = decide.standings_of(state, through)
+    rows = ranking.standings_of(state, through)
     entries = [
         tpb.StandingEntry(
             rank=s.rank,

@@ -1,9 +1,10 @@
 """Tournaments in the event store: one stream per tournament, decisions appended with the expected version.
 
-A command folds the stream (cached, caught up with the store first), decides (services/tournament/decide.py)
-and appends; another instance having appended first means fold the tail and decide again. After a pairing
-or a choice of who goes first, the games to play are created as matches through ``CreateMatch``'s request
-id (services/matches/create_requests.py), so creating one again, on any instance, finds the same match and tokens.
+A command folds the stream (cached, caught up with the store first), decides (the pure commands of
+services/tournament/registration.py, rounds.py and series.py) and appends; another instance having appended
+first means fold the tail and decide again. After a pairing or a choice of who goes first, the games to play
+are created as matches through ``CreateMatch``'s request id (services/matches/create_requests.py), so
+creating one again, on any instance, finds the same match and tokens.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from services.matches import (
     ruleset_for,
     token_hash,
 )
-from services.tournament import decide
+from services.tournament import registration
 from services.tournament.events import Event, FirstChosen, RoundPaired, RoundRepaired, decoder, type_of
 from services.tournament.state import Game, TableState, Tournament, apply, fold
 
@@ -82,7 +83,7 @@ class TournamentManager:
         options: dict[str, Any],
     ) -> Tournament:
         tournament_id = new_tournament_id()
-        events = decide.create(
+        events = registration.create(
             tournament_id,
             name,
             ruleset_for(ruleset_id),
@@ -92,7 +93,7 @@ class TournamentManager:
             best_of,
             tiebreak,
             round_minutes,
-            seed or secrets.token_bytes(decide.SEED_BYTES),
+            seed or secrets.token_bytes(registration.SEED_BYTES),
             options,
         )
         await self._store.append(stream_id(tournament_id), 0, _new(events), _command("create", {"name": name}))
@@ -106,7 +107,7 @@ class TournamentManager:
             tournament_id,
             "register",
             {"player": player},
-            lambda t: decide.register(t, self.ruleset(t), player, deck),
+            lambda t: registration.register(t, self.ruleset(t), player, deck),
             secrets={f"{PLAYER_SECRET_PREFIX}{player}": token_hash(token)},
         )
         return state, token

@@ -21,7 +21,7 @@ from replays.verify import verify_bytes
 from services.core.errors import ServiceError
 from services.readmodels import lifecycle
 from services.readmodels.projector import Projector
-from services.tournament import decide
+from services.tournament import series
 from services.tournament.events import Event
 from services.tournament.manager import TournamentManager
 from services.tournament.state import Tournament
@@ -93,7 +93,7 @@ class Results:
                 tournament_id,
                 "refuse_game",
                 {"match_id": change.match_id},
-                lambda t: decide.refuse_game(
+                lambda t: series.refuse_game(
                     t, round_, table, game, generation, change.match_id, failure.check, failure.message
                 ),
                 command_id=command_id,
@@ -109,7 +109,7 @@ class Results:
                 return []
             seats = playing.seats(playing.games[game - 1])
             winner = None if outcome.draw or not outcome.winners else seats[outcome.winners[0]]
-            return decide.record_game(state, round_, table, game, generation, change.match_id, winner)
+            return series.record_game(state, round_, table, game, generation, change.match_id, winner)
 
         await self._tournaments.execute(
             tournament_id,

@@ -16,12 +16,12 @@ from services.core.errors import InvalidArgument, NotFound
 from services.edge import wire
 from services.edge.rpc_errors import rpc_errors
 from services.matches import check_admin
-from services.tournament import convert, decide
+from services.tournament import convert, registration, rounds, series
 from services.tournament.manager import TournamentManager
 from services.tournament.state import Result
 
 Context: TypeAlias = grpc.aio.ServicerContext
-_SEED_HEX = re.compile(f"[0-9a-fA-F]{{{2 * decide.SEED_BYTES}}}")
+_SEED_HEX = re.compile(f"[0-9a-fA-F]{{{2 * registration.SEED_BYTES}}}")
 
 
 class TournamentServicer(tpb_grpc.TournamentServiceServicer):
@@ -47,7 +47,7 @@ class TournamentServicer(tpb_grpc.TournamentServiceServicer):
         # Not bytes.fromhex alone: it skips whitespace, so "  " became an empty seed (a random one).
         if request.seed_hex and not _SEED_HEX.fullmatch(request.seed_hex):
             raise InvalidArgument(
-                f"seed_hex is {2 * decide.SEED_BYTES} hex digits (or empty: a random seed)", reason="SEED_INVALID"
+                f"seed_hex is {2 * registration.SEED_BYTES} hex digits (or empty: a random seed)", reason="SEED_INVALID"
             )
         seed = bytes.fromhex(request.seed_hex)
         state = await self._tournaments.create(
@@ -82,7 +82,10 @@ class TournamentServicer(tpb_grpc.TournamentServiceServicer):
         await self._player_or_admin(request.tournament_id, request.player, request.token)
         await self._settled()
         state = await self._tournaments.execute(
-            request.tournament_id, "check_in", {"player": request.player}, lambda t: decide.check_in(t, request.player)
+            request.tournament_id,
+            "check_in",
+            {"player": request.player},
+            lambda t: registration.check_in(t, request.player),
         )
         return convert.tournament(state)
 
@@ -95,7 +98,7 @@ class TournamentServicer(tpb_grpc.TournamentServiceServicer):
             request.tournament_id,
             "drop",
             {"player": request.player, "by": by, "why": request.why},
-            lambda t: decide.drop(t, request.player, by, request.why),
+            lambda t: registration.drop(t, request.player, by, request.why),
         )
         return convert.tournament(state)
 
@@ -107,7 +110,7 @@ class TournamentServicer(tpb_grpc.TournamentServiceServicer):
             request.tournament_id,
             "reinstate",
             {"player": request.player, "by": request.by, "why": request.why},
-            lambda t: decide.reinstate(t, request.player, request.by, request.why),
+            lambda t: registration.reinstate(t, request.player, request.by, request.why),
         )
         return convert.tournament(state)
 
@@ -115,13 +118,13 @@ class TournamentServicer(tpb_grpc.TournamentServiceServicer):
     async def Start(self, request: tpb.OrganiserRequest, context: Context) -> tpb.Tournament:
         self._admin(request.admin_token)
         await self._settled()
-        return convert.tournament(await self._tournaments.execute(request.tournament_id, "start", {}, decide.start))
+        return convert.tournament(await self._tournaments.execute(request.tournament_id, "start", {}, rounds.start))
 
     @rpc_errors
     async def PairRound(self, request: tpb.OrganiserRequest, context: Context) -> tpb.Tournament:
         self._admin(request.admin_token)
         await self._settled()
-        return convert.tournament(await self._tournaments.execute(request.tournament_id, "pair", {}, decide.pair))
+        return convert.tournament(await self._tournaments.execute(request.tournament_id, "pair", {}, rounds.pair))
 
     @rpc_errors
     async def RepairRound(self, request: tpb.AuditedRequest, context: Context) -> tpb.Tournament:
@@ -131,7 +134,7 @@ class TournamentServicer(tpb_grpc.TournamentServiceServicer):
             request.tournament_id,
             "repair",
             {"by": request.by, "why": request.why},
-            lambda t: decide.repair(t, request.by, request.why),
+            lambda t: rounds.repair(t, request.by, request.why),
         )
         return convert.tournament(state)
 
@@ -139,14 +142,14 @@ class TournamentServicer(tpb_grpc.TournamentServiceServicer):
     async def StartCut(self, request: tpb.OrganiserRequest, context: Context) -> tpb.Tournament:
         self._admin(request.admin_token)
         await self._settled()
-        return convert.tournament(await self._tournaments.execute(request.tournament_id, "cut", {}, decide.cut))
+        return convert.tournament(await self._tournaments.execute(request.tournament_id, "cut", {}, rounds.cut))
 
     @rpc_errors
     async def ReportResult(self, request: tpb.ReportResultRequest, context: Context) -> tpb.Tournament:
         self._admin(request.admin_token)
         await self._settled()
         result = Result(request.wins_a, request.wins_b, request.draws)
-        verb = decide.correct if request.correction else decide.report
+        verb = series.correct if request.correction else series.report
         payload = {
             "round": request.round,
             "table": request.table,
@@ -200,7 +203,7 @@ class TournamentServicer(tpb_grpc.TournamentServiceServicer):
             request.tournament_id,
             "choose_first",
             {"round": request.round, "table": request.table, "player": request.player, "first": request.first},
-            lambda t: decide.choose_first(t, request.round, request.table, request.player, request.first),
+            lambda t: series.choose_first(t, request.round, request.table, request.player, request.first),
         )
         return convert.tournament(state)
 
@@ -219,7 +222,7 @@ class TournamentServicer(tpb_grpc.TournamentServiceServicer):
                 "removed": removed,
                 "added": added,
             },
-            lambda t: decide.side_deck(
+            lambda t: series.side_deck(
                 t, self._tournaments.ruleset(t), request.round, request.table, request.player, removed, added
             ),
         )

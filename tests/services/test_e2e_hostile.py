@@ -20,7 +20,7 @@ from services.api import duelhall_pb2_grpc as pb_grpc
 from services.api import tournament_pb2 as tpb
 from services.api import tournament_pb2_grpc as tpb_grpc
 from services.server import Running
-from services.tournament import decide
+from services.tournament import registration
 from tests.services.client import create_match, error_metadata, error_reason
 from tests.services.conftest import ADMIN_TOKEN
 from tests.services.connect_client import MATCHES, ConnectFailure, failure, stream
@@ -136,7 +136,7 @@ async def test_tournament_round_minutes_seed_text_and_registrations_are_bounded(
         assert await refused(tournaments.CreateTournament(tournament(**fields))) == (INVALID, reason), fields
     created = await tournaments.CreateTournament(tournament(round_minutes=1440, seed_hex="aB" * 32))
     assert (created.round_minutes, created.seed_hex) == (1440, "ab" * 32)
-    monkeypatch.setattr(decide, "MAX_PLAYERS", 3)
+    monkeypatch.setattr(registration, "MAX_PLAYERS", 3)
     tid = created.tournament_id
     for player in ("ann", "bob", "cat"):
         await tournaments.Register(tpb.RegisterRequest(admin_token=ADMIN_TOKEN, tournament_id=tid, player=player))

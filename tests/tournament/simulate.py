@@ -6,7 +6,7 @@ import random
 from collections.abc import Callable, Sequence
 
 from engine import registry
-from services.tournament import decide
+from services.tournament import registration, series
 from services.tournament.events import Event
 from services.tournament.state import Result, Tournament, apply, fold
 
@@ -30,9 +30,9 @@ def tournament(
 ) -> Tournament:
     """Players registered with the ruleset's default deck (``ruleset``'s own validation)."""
     rules = registry.get(ruleset)
-    state = fold(decide.create("t", "test", rules, format, rounds, cut, best_of, tiebreak, 0, seed, {}))
+    state = fold(registration.create("t", "test", rules, format, rounds, cut, best_of, tiebreak, 0, seed, {}))
     for player in players:
-        run(state, lambda t: decide.register(t, rules, player, {}))
+        run(state, lambda t: registration.register(t, rules, player, {}))
     return state
 
 
@@ -52,4 +52,4 @@ def finish_round(state: Tournament, rng: random.Random) -> None:
     for table in current.tables:
         if not table.finished:
             result = random_result(rng, state.created.best_of, elimination)
-            run(state, lambda t: decide.report(t, current.number, table.table, result, "judge", "test"))
+            run(state, lambda t: series.report(t, current.number, table.table, result, "judge", "test"))

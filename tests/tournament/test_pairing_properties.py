@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.rng import Rng
-from services.tournament import decide, pairing, standings
+from services.tournament import pairing, ranking, registration, rounds, standings
 from services.tournament.state import Tournament
 from tests.tournament.simulate import finish_round, run, tournament
 
@@ -62,30 +62,30 @@ def _check_round(state: Tournament) -> None:
 @settings(max_examples=40, deadline=None)
 @given(
     count=st.integers(min_value=2, max_value=22),
-    rounds=st.integers(min_value=1, max_value=6),
+    asked=st.integers(min_value=1, max_value=6),
     seed=st.binary(min_size=32, max_size=32),
     results=st.integers(min_value=0, max_value=2**32),
     drops=st.lists(st.integers(min_value=0, max_value=21), max_size=4),
 )
 def test_swiss_rounds_pair_everyone_once_without_avoidable_rematches_or_second_byes(
     count: int,
-    rounds: int,
+    asked: int,
     seed: bytes,
     results: int,
     drops: list[int],
 ) -> None:
     players = [f"p{i:02d}" for i in range(count)]
-    state = tournament(players, rounds=rounds, seed=seed)
+    state = tournament(players, rounds=asked, seed=seed)
     rng = random.Random(results)
-    run(state, decide.start)
+    run(state, rounds.start)
     _check_round(state)
     for number in range(2, state.planned + 1):  # at most a whole round robin of the players
         finish_round(state, rng)
         if drops and len(state.active()) > 2:
             dropping = players[drops.pop() % count]
             if not state.players[dropping].dropped:
-                run(state, lambda t: decide.drop(t, dropping, "judge", "test"))
-        run(state, decide.pair)
+                run(state, lambda t: registration.drop(t, dropping, "judge", "test"))
+        run(state, rounds.pair)
         assert state.rounds[-1].number == number
         _check_round(state)
 
@@ -108,14 +108,14 @@ def test_standings_do_not_depend_on_registration_order(
     for registered in (players, shuffled):
         state = tournament(registered, rounds=3, seed=seed, tiebreak=preset, best_of=3)
         rng = random.Random(results)
-        run(state, decide.start)
+        run(state, rounds.start)
         for _ in range(2):
             finish_round(state, rng)
-            run(state, decide.pair)
+            run(state, rounds.pair)
         finish_round(state, rng)
-        tables.append(decide.standings_of(state))
+        tables.append(ranking.standings_of(state))
     assert tables[0] == tables[1]
-    records = decide.records(state)
+    records = ranking.records(state)
     assert standings.standings(preset, list(reversed(shuffled)), list(reversed(records))) == standings.standings(
         preset, players, records
     )

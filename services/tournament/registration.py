@@ -1,0 +1,137 @@
+"""A tournament's creation and its players (pure commands): create, register, check in, drop and reinstate,
+with the limits they hold a tournament to (docs/tournaments.md)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.contract import Ruleset
+from services.core import limits
+from services.core.errors import InvalidArgument, Refused
+from services.tournament import checks
+from services.tournament.events import (
+    FORMATS,
+    PRESETS,
+    SINGLE_ELIMINATION,
+    SWISS,
+    Event,
+    PlayerCheckedIn,
+    PlayerDropped,
+    PlayerRegistered,
+    PlayerReinstated,
+    TournamentCreated,
+)
+from services.tournament.state import Tournament
+
+BEST_OF = (1, 3, 5)
+MAX_ROUNDS = 64
+"""Swiss or round robin rounds a tournament may ask for: more than any Swiss needs (1,024 players: 10); 0 leaves
+them to the player count, a whole round robin included. The start caps them at a whole round robin."""
+MAX_CUT = 256
+"""Players in a top cut: at most eight elimination rounds."""
+MAX_PLAYERS = 1024
+"""Players registered, dropped ones included: every Tournament reply and standings call lists them all, and a
+pairing decision takes 0.35 s at 1,024 (bench/pairing.py) but some 7 s at 4,096, on the event loop."""
+MAX_ROUND_MINUTES = 24 * 60
+"""A round's clock for the organiser: a day is longer than any round, and the value is shown in every reply."""
+SEED_BYTES = 32
+"""The seed of the pairings' draws, which every draw hashes."""
+
+
+def create(
+    tournament_id: str,
+    name: str,
+    ruleset: Ruleset,
+    format: str,
+    rounds: int,
+    cut: int,
+    best_of: int,
+    tiebreak: str,
+    round_minutes: int,
+    seed: bytes,
+    options: dict[str, Any],
+) -> list[Event]:
+    if not name.strip():
+        raise InvalidArgument("the tournament needs a name", reason="NAME_MISSING")
+    limits.name(name, "the tournament's name", "NAME_INVALID")
+    if format not in FORMATS:
+        raise InvalidArgument(f"format is one of {', '.join(FORMATS)}, not {format!r}", reason="FORMAT_INVALID")
+    if tiebreak not in PRESETS:
+        raise InvalidArgument(f"tiebreak is one of {', '.join(PRESETS)}, not {tiebreak!r}", reason="TIEBREAK_INVALID")
+    if best_of not in BEST_OF:
+        raise InvalidArgument(f"best_of is 1, 3 or 5, not {best_of}", reason="BEST_OF_INVALID")
+    if (
+        not 0 <= rounds <= MAX_ROUNDS
+        or not 0 <= round_minutes <= MAX_ROUND_MINUTES
+        or (format == SINGLE_ELIMINATION and rounds)
+    ):
+        raise InvalidArgument(
+            f"rounds are 0 (automatic) to {MAX_ROUNDS} and round_minutes 0 to {MAX_ROUND_MINUTES}; "
+            "single elimination sets its own rounds",
+            reason="ROUNDS_INVALID",
+        )
+    if cut and (format != SWISS or not 2 <= cut <= MAX_CUT or cut & (cut - 1)):
+        raise InvalidArgument(
+            f"a top cut follows Swiss and has 2, 4, 8, ... up to {MAX_CUT} players", reason="CUT_INVALID"
+        )
+    if len(seed) != SEED_BYTES:
+        raise InvalidArgument(f"the seed is {SEED_BYTES} bytes, not {len(seed)}", reason="SEED_INVALID")
+    if ruleset.min_seats > 2:
+        raise InvalidArgument(f"{ruleset.id} is not played by two players", reason="RULESET_NOT_TWO_PLAYER")
+    return [
+        TournamentCreated(
+            tournament_id=tournament_id,
+            name=name,
+            ruleset=ruleset.id,
+            format=format,
+            rounds=rounds,
+            cut=cut,
+            best_of=best_of,
+            tiebreak=tiebreak,
+            round_minutes=round_minutes,
+            seed=seed.hex(),
+            options=options,
+        )
+    ]
+
+
+def register(state: Tournament, ruleset: Ruleset, player: str, deck: dict[str, Any]) -> list[Event]:
+    checks.not_ended(state)
+    if not player.strip():
+        raise InvalidArgument("the player needs a name", reason="PLAYER_NAME_MISSING")
+    limits.name(player, "a player's name", "PLAYER_NAME_INVALID")  # it becomes the name of a seat
+    if player in state.players:
+        raise Refused(f"{player!r} is already registered", reason="PLAYER_EXISTS", player=player)
+    if state.started and (state.created.format != SWISS or state.cut_seeds or checks.swiss_over(state)):
+        raise Refused("registration is closed", reason="REGISTRATION_CLOSED")
+    if len(state.players) >= MAX_PLAYERS:
+        raise Refused(
+            f"the tournament is full: {MAX_PLAYERS} players", reason="TOURNAMENT_FULL", limit=str(MAX_PLAYERS)
+        )
+    checks.validate_deck(ruleset, deck, state.created.options)
+    return [PlayerRegistered(player=player, deck=deck, late=state.started)]
+
+
+def check_in(state: Tournament, player: str) -> list[Event]:
+    checks.player(state, player)
+    if state.started:
+        raise Refused("the tournament has started", reason="TOURNAMENT_STARTED")
+    return [] if state.players[player].checked_in else [PlayerCheckedIn(player=player)]
+
+
+def drop(state: Tournament, player: str, by: str, why: str) -> list[Event]:
+    checks.bounded(by, why)
+    checks.not_ended(state)
+    if checks.player(state, player).dropped:
+        raise Refused(f"{player!r} has already dropped", reason="PLAYER_DROPPED", player=player)
+    return [PlayerDropped(player=player, after_round=len(state.rounds), by=by, why=why)]
+
+
+def reinstate(state: Tournament, player: str, by: str, why: str) -> list[Event]:
+    checks.bounded(by, why)
+    checks.not_ended(state)
+    if not checks.player(state, player).dropped:
+        raise Refused(f"{player!r} has not dropped", reason="PLAYER_NOT_DROPPED", player=player)
+    if state.cut_seeds or (state.started and state.created.format != SWISS):
+        raise Refused("players come back only during Swiss rounds", reason="REGISTRATION_CLOSED")
+    return [PlayerReinstated(player=player, by=by, why=why)]
