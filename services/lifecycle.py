@@ -103,7 +103,7 @@ async def changes(
     end of each read of the store): a consumer's progress, which changes alone would show only at changes."""
     # A follower of ends alone has the store skip the creations, and so reads no creation command.
     types = [kind_type for kind, kind_type in ((CREATED, MATCH_CREATED), (ENDED, MATCH_ENDED)) if kind in kinds]
-    async for found in store.subscribe_types(types, max(from_position, 1), linger=LINGER):
+    async for found in store.subscribe(max(from_position, 1), linger=LINGER, types=types):
         for recorded in found.events:
             change = await change_of(store, recorded)
             if change is not None and change.kind in kinds and has_labels(change.labels, labels):

@@ -155,7 +155,7 @@ class MatchList:
             log.info("catching up the match list: positions %d to %d", start + 1, head)
         line_at = start + PROGRESS_EVENTS
         created = 0
-        while (found := await self._store.scan(self._position + 1, TYPES, _PAGE)).through > self._position:
+        while (found := await self._store.read_all(self._position + 1, _PAGE, TYPES)).through > self._position:
             for recorded in found.events:
                 created += await self._project(recorded, trusted)
             self._position = found.through
@@ -206,7 +206,7 @@ class MatchList:
     async def _run(self) -> None:
         while True:
             try:
-                async for found in self._store.subscribe_types(TYPES, self._position + 1, linger=LINGER):
+                async for found in self._store.subscribe(self._position + 1, linger=LINGER, types=TYPES):
                     for recorded in found.events:
                         await self._project(recorded)
                     self._position = found.through
