@@ -74,10 +74,23 @@ def _commands(rows: Sequence[Any]) -> list[tuple[CommandRecord, int, int]]:
     return [(CommandRecord(*row[:4]), row[4], row[5]) for row in rows]
 
 
+class _Streams:
+    """What both faces do with the rows of a stream read."""
+
+    def _seen_last(self, event: RecordedEvent) -> None:
+        """A stream was read to its end: ``event`` is its last as of the read (PostgreSQL remembers it)."""
+
+    def _stream(self, rows: Sequence[Any], to_version: int | None) -> list[RecordedEvent]:
+        stream = list(map(recorded, rows))
+        if stream and to_version is None:
+            self._seen_last(stream[-1])
+        return stream
+
+
 # -- the blocking face -------------------------------------------------------------------------------------
 
 
-class SyncStreams(ABC):
+class SyncStreams(_Streams, ABC):
     """``SyncEventStore`` over a runner; the backend commits (``append_batch``)."""
 
     def __init__(self, runner: SyncRunner) -> None:
@@ -89,9 +102,6 @@ class SyncStreams(ABC):
     @abstractmethod
     def append_batch(self, requests: Sequence[AppendRequest]) -> list[AppendOutcome]:
         """Commit many appends in one transaction; each request gets its own Appended or error."""
-
-    def _seen_last(self, event: RecordedEvent) -> None:  # noqa: B027 (a hook: only PostgreSQL remembers)
-        """A stream was read to its end: ``event`` is its last as of the read (a backend may remember it)."""
 
     def append(
         self,
@@ -106,10 +116,7 @@ class SyncStreams(ABC):
 
     def read_stream(self, stream_id: str, from_version: int = 1, to_version: int | None = None) -> list[RecordedEvent]:
         rows = self.runner.read(self.runner.sql.READ_STREAM, **_stream_range(stream_id, from_version, to_version))
-        stream = list(map(recorded, rows))
-        if stream and to_version is None:
-            self._seen_last(stream[-1])
-        return stream
+        return self._stream(rows, to_version)
 
     def read_all(self, from_position: int = 1, limit: int = 1000, types: Collection[str] = ()) -> Page:
         sql = self.runner.sql
@@ -135,7 +142,7 @@ class SyncStreams(ABC):
 # -- the async face ----------------------------------------------------------------------------------------
 
 
-class AsyncStreams(ABC):
+class AsyncStreams(_Streams, ABC):
     """``AsyncEventStore`` over a runner; the backend commits (``_commit``) and raises ``signal``. Reads of the
     global order come from this store's recent commits while they hold the positions asked for."""
 
@@ -151,9 +158,6 @@ class AsyncStreams(ABC):
     async def _commit(self, request: AppendRequest) -> AppendOutcome:
         """One append's outcome, committed as the backend commits (with others when it groups commits)."""
 
-    def _seen_last(self, event: RecordedEvent) -> None:  # noqa: B027 (a hook: only PostgreSQL remembers)
-        """A stream was read to its end: ``event`` is its last as of the read (a backend may remember it)."""
-
     async def append(
         self,
         stream_id: str,
@@ -168,10 +172,7 @@ class AsyncStreams(ABC):
         self, stream_id: str, from_version: int = 1, to_version: int | None = None
     ) -> list[RecordedEvent]:
         rows = await self.runner.read(self.runner.sql.READ_STREAM, **_stream_range(stream_id, from_version, to_version))
-        stream = list(map(recorded, rows))
-        if stream and to_version is None:
-            self._seen_last(stream[-1])
-        return stream
+        return self._stream(rows, to_version)
 
     async def read_all(self, from_position: int = 1, limit: int = 1000, types: Collection[str] = ()) -> Page:
         if not types:
