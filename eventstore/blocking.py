@@ -45,7 +45,8 @@ class SyncPostgresStore(SyncStreams):
         return self._call(self._store.append_batch(requests))
 
     def _seen_last(self, event: RecordedEvent) -> None:
-        # Taught to the async store on its loop, which its appends (queued after this) read from.
+        # The async store's memory of last events belongs to its loop: handed over there, ahead of any append
+        # this thread queues after the read.
         self._loop.call_soon_threadsafe(self._store._seen_last, event)
 
     def close(self) -> None:
