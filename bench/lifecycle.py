@@ -1,11 +1,11 @@
 """Lifecycle benchmark: how fast a history of played matches is caught up by what follows creations and ends.
 
 Bots play ``--games`` card_monsters matches in process into a new SQLite file (``duelhall selfplay
---database-url``); then it times, on that file: the creations and ends found by ``scan`` (the store skips the
-other events) beside every event read by ``read_all`` and filtered here (what the followers did before
-``scan``), a rebuild of the match list (``duelhall matches --rebuild``'s work, in this process) and a
-``WatchLifecycle`` from position 1 through a real server (``duelhall serve``) to its last change. It prints
-events covered and changes per second for each.
+--database-url``); then it times, on that file: the creations and ends found by ``read_all`` of those types
+(the store skips the other events) beside every event read by ``read_all`` and filtered here (what the
+followers did before reads by type), a rebuild of the match list (``duelhall matches --rebuild``'s work, in
+this process) and a ``WatchLifecycle`` from position 1 through a real server (``duelhall serve``) to its last
+change. It prints events covered and changes per second for each.
 
     python bench/lifecycle.py [--games 500] [--repeat 3]
 """
@@ -50,9 +50,9 @@ async def timed(url: str, walk: Callable[[AsyncEventStore], Awaitable[int]]) -> 
 
 
 async def scanned(store: AsyncEventStore) -> int:
-    """Every creation and end, found with ``scan``, page by page."""
+    """Every creation and end, found with ``read_all`` of their types, page by page."""
     position, found = 1, 0
-    while (page := await store.scan(position, TYPES, PAGE)).through >= position:
+    while (page := await store.read_all(position, PAGE, TYPES)).through >= position:
         found += len(page.events)
         position = page.through + 1
     return found
@@ -61,9 +61,9 @@ async def scanned(store: AsyncEventStore) -> int:
 async def read_every_event(store: AsyncEventStore) -> int:
     """Every creation and end, found by reading every event, page by page."""
     position, found = 1, 0
-    while page := await store.read_all(position, PAGE):
-        found += sum(1 for event in page if event.type in TYPES)
-        position = page[-1].position + 1
+    while events := (await store.read_all(position, PAGE)).events:
+        found += sum(1 for event in events if event.type in TYPES)
+        position = events[-1].position + 1
     return found
 
 
@@ -109,7 +109,7 @@ def main() -> None:
             rebuilds.append(asyncio.run(timed(url, rebuild)))
         head = rebuilds[0][0]
         if len({found for found, _ in scans + reads}) != 1:  # a fast wrong answer is no figure
-            raise SystemExit(f"scan and read_all found different events: {scans} and {reads}")
+            raise SystemExit(f"reads by type and of every event found different events: {scans} and {reads}")
         proc, address = start([DUELHALL, "serve", "--database-url", url, "--listen", "127.0.0.1:0", "--http", "off"])
         try:
             watches = [asyncio.run(watch(address, 2 * args.games)) for _ in range(args.repeat)]
@@ -118,7 +118,7 @@ def main() -> None:
             proc.wait(10)
     table = Table("work", "events", "changes", "seconds (median)", "events/s", "changes/s", "runs (s)")
     for work, seconds in (
-        ("creations and ends by scan", [s for _, s in scans]),
+        ("creations and ends by type", [s for _, s in scans]),
         ("every event by read_all", [s for _, s in reads]),
         ("match list rebuild", [s for _, s in rebuilds]),
         ("WatchLifecycle from 1", watches),

@@ -1,27 +1,29 @@
 """The blocking face of PostgreSQL: the asyncpg store driven from its own event loop on a private thread.
 
 One PostgreSQL implementation to trust rather than a second one on psycopg (which only alembic uses). Its
-parts are the shared blocking ones (``eventstore/parts.py``) over the async store's pool runner.
+calls and parts are the shared blocking ones (``streams.py``, ``parts.py``) over the async store's pool
+runner; its appends are the async store's.
 """
 
 from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Callable, Coroutine, Mapping, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from typing import Any, TypeVar
 
 from eventstore.batch import AppendOutcome, CommitStats
-from eventstore.model import Appended, AppendRequest, CommandRecord, NewEvent, RecordedEvent
-from eventstore.parts import AsyncRunner, SyncRowsPart, SyncSecretsPart, SyncSnapshotsPart, Writes
+from eventstore.model import AppendRequest, RecordedEvent
+from eventstore.parts import AsyncRunner, Writes
 from eventstore.postgres import AsyncPostgresStore
 from eventstore.statements import Sql
+from eventstore.streams import SyncStreams
 
 _T = TypeVar("_T")
 
 
-class SyncPostgresStore:
-    """A SyncEventStore whose calls run on an ``AsyncPostgresStore`` in a private loop thread."""
+class SyncPostgresStore(SyncStreams):
+    """A SyncEventStore whose statements and appends run on an ``AsyncPostgresStore`` in a private loop thread."""
 
     def __init__(self, open_async: Callable[[], Coroutine[Any, Any, AsyncPostgresStore]]) -> None:
         self._loop = asyncio.new_event_loop()
@@ -33,48 +35,19 @@ class SyncPostgresStore:
             self._stop()
             raise
         self.stats: CommitStats = self._store.stats
-        runner = _Blocking(self._store.runner, self._call)
-        self.secrets = SyncSecretsPart(runner)
-        self.snapshots = SyncSnapshotsPart(runner)
-        self.rows = SyncRowsPart(runner)
+        super().__init__(_Blocking(self._store.runner, self._call))
 
     def _call(self, call: Coroutine[Any, Any, _T]) -> _T:
         return asyncio.run_coroutine_threadsafe(call, self._loop).result()
-
-    def append(
-        self,
-        stream_id: str,
-        expected_version: int,
-        events: Sequence[NewEvent],
-        command: CommandRecord,
-        secrets: Mapping[str, bytes] | None = None,
-    ) -> Appended:
-        """See ``AsyncEventStore.append``."""
-        return self._call(self._store.append(stream_id, expected_version, events, command, secrets))
 
     def append_batch(self, requests: Sequence[AppendRequest]) -> list[AppendOutcome]:
         """See ``AsyncPostgresStore.append_batch``."""
         return self._call(self._store.append_batch(requests))
 
-    def read_stream(self, stream_id: str, from_version: int = 1, to_version: int | None = None) -> list[RecordedEvent]:
-        """See ``AsyncEventStore.read_stream``."""
-        return self._call(self._store.read_stream(stream_id, from_version, to_version))
-
-    def read_all(self, from_position: int = 1, limit: int = 1000) -> list[RecordedEvent]:
-        """See ``AsyncEventStore.read_all``."""
-        return self._call(self._store.read_all(from_position, limit))
-
-    def head(self) -> int:
-        """See ``AsyncEventStore.head``."""
-        return self._call(self._store.head())
-
-    def last_version(self, stream_id: str) -> int:
-        """See ``AsyncEventStore.last_version``."""
-        return self._call(self._store.last_version(stream_id))
-
-    def read_commands(self, stream_id: str, limit: int | None = None) -> list[tuple[CommandRecord, int, int]]:
-        """See ``AsyncEventStore.read_commands``."""
-        return self._call(self._store.read_commands(stream_id, limit))
+    def _seen_last(self, event: RecordedEvent) -> None:
+        # The async store's memory of last events belongs to its loop: handed over there, ahead of any append
+        # this thread queues after the read.
+        self._loop.call_soon_threadsafe(self._store._seen_last, event)
 
     def close(self) -> None:
         """Close the async store, then stop the loop thread."""

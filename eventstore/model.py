@@ -51,10 +51,11 @@ class RecordedEvent(msgspec.Struct, frozen=True):
     hash: bytes
 
 
-class Scan(msgspec.Struct, frozen=True):
-    """What a read of the global order for some event types found: its ``events`` of those types in order, and
-    ``through``, the last position it covered (every event of those types between its start and ``through`` is
-    in ``events``); ``more``: it stopped at its limit, short of the head it saw."""
+class Page(msgspec.Struct, frozen=True):
+    """What one read of the global order found (``read_all``, each step of ``subscribe``): its ``events`` in
+    order (with ``types``, only those types), and ``through``, the last position it covered: every event (of
+    those types) between its start and ``through`` is in ``events``; ``more``: it stopped at its limit, so more
+    may follow at once."""
 
     events: list[RecordedEvent]
     through: int

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import asyncpg
@@ -33,22 +33,13 @@ from eventstore.batch import (
 )
 from eventstore.errors import DatabaseError, StoreError
 from eventstore.last_events import LastEvents
-from eventstore.model import (
-    Appended,
-    AppendRequest,
-    CommandRecord,
-    NewEvent,
-    RecordedEvent,
-    Scan,
-    append_request,
-    now_micros,
-)
-from eventstore.parts import AsyncRowsPart, AsyncSecretsPart, AsyncSnapshotsPart, Writes
+from eventstore.model import Appended, AppendRequest, RecordedEvent, now_micros
+from eventstore.parts import Writes
 from eventstore.postgres_sql import SQL
-from eventstore.recent import RecentEvents
 from eventstore.schema import REVISION_QUERY, check_revision
-from eventstore.statements import MAX_VERSION, Sql, recorded, scanned
-from eventstore.subscription import HeadSignal, every_event, of_types
+from eventstore.statements import Sql, recorded
+from eventstore.streams import AsyncStreams
+from eventstore.subscription import HeadSignal
 from eventstore.urls import asyncpg_dsn
 
 DRIVER_ERRORS = (asyncpg.PostgresError, asyncpg.InterfaceError, asyncpg.InternalClientError, OSError)
@@ -74,7 +65,7 @@ class _Job(msgspec.Struct):
     future: asyncio.Future[AppendOutcome]
 
 
-class AsyncPostgresStore:
+class AsyncPostgresStore(AsyncStreams):
     """The event store on PostgreSQL for asyncio code (see ``AsyncEventStore`` for the contract)."""
 
     def __init__(
@@ -89,15 +80,10 @@ class AsyncPostgresStore:
     ) -> None:
         self._pool, self._listener, self._dsn = pool, listener, dsn
         self._relistening: asyncio.Task[None] | None = None
-        self._poll_interval = poll_interval
-        self._signal = HeadSignal()
+        signal = HeadSignal()
+        super().__init__(PoolRunner(pool, signal), signal, poll_interval)
         self.stats = CommitStats(on_commit=on_commit)
         self._last = LastEvents()
-        self._recent = RecentEvents()
-        self.runner = PoolRunner(pool, self._signal)
-        self.secrets = AsyncSecretsPart(self.runner)
-        self.snapshots = AsyncSnapshotsPart(self.runner)
-        self.rows = AsyncRowsPart(self.runner)
         self._queue: asyncio.Queue[_Job | None] | None = None
         self._writer: asyncio.Task[None] | None = None
         if group_commit:
@@ -172,27 +158,18 @@ class AsyncPostgresStore:
 
     # -- appends -----------------------------------------------------------------------------------
 
-    async def append(
-        self,
-        stream_id: str,
-        expected_version: int,
-        events: Sequence[NewEvent],
-        command: CommandRecord,
-        secrets: Mapping[str, bytes] | None = None,
-    ) -> Appended:
-        """Append events and their command in one transaction; see ``AsyncEventStore.append``."""
-        request = append_request(stream_id, expected_version, events, command, secrets)
+    async def _commit(self, request: AppendRequest) -> AppendOutcome:
         if self._queue is None:
             (outcome,) = await self.append_batch([request])
-        else:
-            if self._signal.closed:
-                raise StoreError("the store is closed")
-            future: asyncio.Future[AppendOutcome] = asyncio.get_running_loop().create_future()
-            self._queue.put_nowait(_Job(request, future))
-            outcome = await future
-        if isinstance(outcome, StoreError):
-            raise outcome
-        return outcome
+            return outcome
+        if self._signal.closed:
+            raise StoreError("the store is closed")
+        future: asyncio.Future[AppendOutcome] = asyncio.get_running_loop().create_future()
+        self._queue.put_nowait(_Job(request, future))
+        return await future
+
+    def _seen_last(self, event: RecordedEvent) -> None:
+        self._last.learn(event.stream_id, event.version, event.hash)
 
     async def append_batch(self, requests: Sequence[AppendRequest]) -> list[AppendOutcome]:
         """Commit these appends in one transaction, each with its own outcome (never raised)."""
@@ -279,70 +256,6 @@ class AsyncPostgresStore:
             for job, outcome in zip(batch, outcomes, strict=True):
                 if not job.future.done():  # else the caller was cancelled; its append may have committed
                     job.future.set_result(outcome)
-
-    # -- reads -------------------------------------------------------------------------------------
-
-    async def read_stream(
-        self, stream_id: str, from_version: int = 1, to_version: int | None = None
-    ) -> list[RecordedEvent]:
-        """The stream's events from ``from_version`` to ``to_version`` (both inclusive), in order."""
-        last = MAX_VERSION if to_version is None else to_version
-        rows = await self.runner.read(SQL.READ_STREAM, stream_id=stream_id, from_version=from_version, to_version=last)
-        stream = list(map(recorded, rows))
-        if stream and to_version is None:  # read to the end: the last event as of this read
-            self._last.learn(stream_id, stream[-1].version, stream[-1].hash)
-        return stream
-
-    async def read_all(self, from_position: int = 1, limit: int = 1000) -> list[RecordedEvent]:
-        """Up to ``limit`` events from ``from_position`` (inclusive), in global order: this store's recent
-        commits from memory, up to the first position another process committed."""
-        if not self._signal.closed and (recent := self._recent.read(from_position, limit)) is not None:
-            return recent
-        return list(map(recorded, await self.runner.read(SQL.READ_ALL, from_position=from_position, limit=limit)))
-
-    async def scan(self, from_position: int, types: Collection[str], limit: int = 1000) -> Scan:
-        """See ``AsyncEventStore.scan``; from this store's recent commits while they hold the positions."""
-        if not self._signal.closed and (recent := self._recent.scan(from_position, types, limit)) is not None:
-            return recent
-        head = await self.head()
-        pages = [
-            list(
-                map(
-                    recorded,
-                    await self.runner.read(
-                        SQL.READ_TYPE, type=t, from_position=from_position, through=head, limit=limit
-                    ),
-                )
-            )
-            for t in types
-        ]
-        return scanned(pages, limit, head, from_position)
-
-    async def last_version(self, stream_id: str) -> int:
-        """The version of the stream's last event; 0 when it does not exist."""
-        (row,) = await self.runner.read(SQL.LAST_VERSION, stream_id=stream_id)
-        return int(row[0])
-
-    async def head(self) -> int:
-        """The global position of the last committed event."""
-        (row,) = await self.runner.read(SQL.READ_HEAD)
-        return int(row[0])
-
-    async def read_commands(self, stream_id: str, limit: int | None = None) -> list[tuple[CommandRecord, int, int]]:
-        """See ``AsyncEventStore.read_commands``."""
-        last = MAX_VERSION if limit is None else limit
-        rows = await self.runner.read(SQL.READ_COMMANDS, stream_id=stream_id, limit=last)
-        return [(CommandRecord(*row[:4]), row[4], row[5]) for row in rows]
-
-    def subscribe(self, from_position: int = 1, linger: float = 0.0) -> AsyncIterator[RecordedEvent]:
-        """Every event from ``from_position`` on, catching up then live; ends when the store closes."""
-        return every_event(self.read_all, self._signal, from_position, self._poll_interval, linger)
-
-    def subscribe_types(
-        self, types: Collection[str], from_position: int = 1, linger: float = 0.0
-    ) -> AsyncIterator[Scan]:
-        """See ``AsyncEventStore.subscribe_types``."""
-        return of_types(self.scan, types, self._signal, from_position, self._poll_interval, linger)
 
     async def close(self) -> None:
         """Finish queued appends, end subscriptions, close every connection."""

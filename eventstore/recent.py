@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Collection, Iterable, Iterator
 
-from eventstore.model import RecordedEvent, Scan
+from eventstore.model import Page, RecordedEvent
 
 CAPACITY = 8192
 """Events kept: a few seconds of commits at full speed, enough for every subscriber that keeps up."""
@@ -42,9 +42,9 @@ class RecentEvents:
                 break
         return found or None
 
-    def scan(self, from_position: int, types: Collection[str], limit: int) -> Scan | None:
+    def scan(self, from_position: int, types: Collection[str], limit: int) -> Page | None:
         """The events of ``types`` from ``from_position`` as far as positions run on without a gap, up to
-        ``limit`` of each type (``Scan``: ``more`` when held events follow the one that filled its type); None
+        ``limit`` of each type (``Page``: ``more`` when held events follow the one that filled its type); None
         when ``from_position`` is not held."""
         found: list[RecordedEvent] = []
         counts = dict.fromkeys(types, 0)
@@ -56,8 +56,8 @@ class RecentEvents:
                 found.append(event)
                 counts[event.type] += 1
                 if counts[event.type] == limit:
-                    return Scan(found, through, next(run, None) is not None)
-        return Scan(found, through, False) if through >= from_position else None
+                    return Page(found, through, next(run, None) is not None)
+        return Page(found, through, False) if through >= from_position else None
 
     def _run(self, from_position: int) -> Iterator[RecordedEvent]:
         """The held events from ``from_position`` on, up to the first gap; none when it is not held."""

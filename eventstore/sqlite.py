@@ -9,26 +9,18 @@ from __future__ import annotations
 
 import os
 import sqlite3
-from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from functools import wraps
 from typing import Any, ParamSpec, TypeVar
 
 from eventstore.batch import AppendOutcome, CommitStats, Known, after_failure, plan
-from eventstore.errors import DatabaseError, StoreError
-from eventstore.model import (
-    Appended,
-    AppendRequest,
-    CommandRecord,
-    NewEvent,
-    RecordedEvent,
-    Scan,
-    append_request,
-    now_micros,
-)
-from eventstore.parts import SyncRowsPart, SyncSecretsPart, SyncSnapshotsPart, Writes
+from eventstore.errors import DatabaseError
+from eventstore.model import AppendRequest, now_micros
+from eventstore.parts import Writes
 from eventstore.schema import REVISION_QUERY, check_revision
-from eventstore.statements import MAX_VERSION, Sql, compile_for, original_outcome, recorded, scanned
+from eventstore.statements import Sql, compile_for, original_outcome
+from eventstore.streams import SyncStreams
 from eventstore.urls import sqlite_path
 
 SYNCHRONOUS = ("NORMAL", "FULL", "EXTRA")
@@ -129,8 +121,10 @@ class SqliteRunner:
         return self.connection.execute(statement.text, statement.args(**values)).fetchone()
 
 
-class SyncSqliteStore:
+class SyncSqliteStore(SyncStreams):
     """The event store on one SQLite connection (not for concurrent use: the async store wraps it)."""
+
+    runner: SqliteRunner
 
     def __init__(
         self, url: str, *, synchronous: str = "NORMAL", on_commit: Callable[[int], None] | None = None
@@ -139,10 +133,7 @@ class SyncSqliteStore:
         self._path = sqlite_path(url)
         self._file = _identity(self._path)
         """The database file opened: appends check that the path still names it."""
-        self.runner = SqliteRunner(self._connection)
-        self.secrets = SyncSecretsPart(self.runner)
-        self.snapshots = SyncSnapshotsPart(self.runner)
-        self.rows = SyncRowsPart(self.runner)
+        super().__init__(SqliteRunner(self._connection))
         self.committed: list[tuple[int, list[tuple[Any, ...]]]] | None = None
         """When a list, each committed append transaction adds the head it found and its events' rows (the
         async store's recent events)."""
@@ -160,20 +151,6 @@ class SyncSqliteStore:
         except sqlite3.OperationalError:
             row = None
         check_revision(row[0] if row else None)
-
-    def append(
-        self,
-        stream_id: str,
-        expected_version: int,
-        events: Sequence[NewEvent],
-        command: CommandRecord,
-        secrets: Mapping[str, bytes] | None = None,
-    ) -> Appended:
-        """Append events and their command in one transaction; see ``AsyncEventStore.append``."""
-        (outcome,) = self.append_batch([append_request(stream_id, expected_version, events, command, secrets)])
-        if isinstance(outcome, StoreError):
-            raise outcome
-        return outcome
 
     def append_batch(self, batch: Sequence[AppendRequest]) -> list[AppendOutcome]:
         """Commit many appends in one transaction; each request gets its own Appended or error."""
@@ -221,43 +198,6 @@ class SyncSqliteStore:
                 f"the database file {self._path} was deleted or replaced while the server had it open; "
                 "writes are refused: put the file back or restore it, then restart"
             )
-
-    def read_stream(self, stream_id: str, from_version: int = 1, to_version: int | None = None) -> list[RecordedEvent]:
-        """The stream's events from ``from_version`` to ``to_version`` (both inclusive), in order."""
-        last = MAX_VERSION if to_version is None else to_version
-        rows = self.runner.read(SQL.READ_STREAM, stream_id=stream_id, from_version=from_version, to_version=last)
-        return list(map(recorded, rows))
-
-    def read_all(self, from_position: int = 1, limit: int = 1000) -> list[RecordedEvent]:
-        """Up to ``limit`` events of every stream from ``from_position`` (inclusive), in global order."""
-        return list(map(recorded, self.runner.read(SQL.READ_ALL, from_position=from_position, limit=limit)))
-
-    def scan(self, from_position: int, types: Collection[str], limit: int = 1000) -> Scan:
-        """See ``AsyncEventStore.scan``."""
-        head = self.head()
-        pages = [
-            list(
-                map(
-                    recorded,
-                    self.runner.read(SQL.READ_TYPE, type=t, from_position=from_position, through=head, limit=limit),
-                )
-            )
-            for t in types
-        ]
-        return scanned(pages, limit, head, from_position)
-
-    def last_version(self, stream_id: str) -> int:
-        """The version of the stream's last event; 0 when it does not exist."""
-        return int(self.runner.read(SQL.LAST_VERSION, stream_id=stream_id)[0][0])
-
-    def head(self) -> int:
-        """The global position of the last committed event."""
-        return int(self.runner.read(SQL.READ_HEAD)[0][0])
-
-    def read_commands(self, stream_id: str, limit: int | None = None) -> list[tuple[CommandRecord, int, int]]:
-        """See ``AsyncEventStore.read_commands``."""
-        rows = self.runner.read(SQL.READ_COMMANDS, stream_id=stream_id, limit=MAX_VERSION if limit is None else limit)
-        return [(CommandRecord(*r[:4]), r[4], r[5]) for r in rows]
 
     def close(self) -> None:
         """Close the connection."""

@@ -4,7 +4,7 @@ Writes go to one writer thread owning the only write connection (aiosqlite throu
 layer measured ten times slower here). Jobs made in one event-loop iteration reach it together;
 with group commit it takes every append waiting into one transaction (``SyncSqliteStore.append_batch``), so
 commits and fsyncs are shared. Reads run on a small pool of threads, one connection each: in WAL mode they
-never wait for the writer.
+never wait for the writer. The calls are ``AsyncStreams``' (``streams.py``) over these threads (``_Threads``).
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import queue
 import threading
-from collections.abc import AsyncIterator, Callable, Collection, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
@@ -20,12 +20,12 @@ import msgspec
 
 from eventstore.batch import MAX_BATCH, AppendOutcome, CommitStats, broken
 from eventstore.errors import StoreError
-from eventstore.model import Appended, AppendRequest, CommandRecord, NewEvent, RecordedEvent, Scan, append_request
-from eventstore.parts import AsyncRowsPart, AsyncSecretsPart, AsyncSnapshotsPart, Writes
-from eventstore.recent import RecentEvents
+from eventstore.model import Appended, AppendRequest, RecordedEvent
+from eventstore.parts import Writes
 from eventstore.sqlite import SQL, SyncSqliteStore
 from eventstore.statements import Sql, recorded
-from eventstore.subscription import HeadSignal, every_event, of_types
+from eventstore.streams import AsyncStreams
+from eventstore.subscription import HeadSignal
 
 READERS = 2
 
@@ -59,7 +59,7 @@ def _runs(jobs: list[_Job]) -> Iterator[list[_Job]]:
         yield run
 
 
-class AsyncSqliteStore:
+class AsyncSqliteStore(AsyncStreams):
     """The event store on SQLite for asyncio code (see ``AsyncEventStore`` for the contract)."""
 
     def __init__(
@@ -71,14 +71,12 @@ class AsyncSqliteStore:
         poll_interval: float,
         on_commit: Callable[[int], None] | None = None,
     ) -> None:
-        self._url, self._synchronous = url, synchronous
-        self._group_commit, self._poll_interval = group_commit, poll_interval
+        self._url, self._synchronous, self._group_commit = url, synchronous, group_commit
         self._loop = asyncio.get_running_loop()
         self._writer = SyncSqliteStore(url, synchronous=synchronous, on_commit=on_commit)
         self.stats: CommitStats = self._writer.stats
-        self._signal = HeadSignal(self._writer.head())
+        super().__init__(_Threads(self), HeadSignal(self._writer.head()), poll_interval)
         self._writer.committed = []
-        self._recent = RecentEvents()
         self._pending: list[_Job] = []
         self._jobs: queue.SimpleQueue[list[_Job] | None] = queue.SimpleQueue()
         self._thread = threading.Thread(target=self._write_loop, name="duelhall-sqlite-writer", daemon=True)
@@ -87,28 +85,12 @@ class AsyncSqliteStore:
         self._local = threading.local()
         self._reader_stores: list[SyncSqliteStore] = []
         self._reader_lock = threading.Lock()
-        threads = _Threads(self)
-        self.secrets = AsyncSecretsPart(threads)
-        self.snapshots = AsyncSnapshotsPart(threads)
-        self.rows = AsyncRowsPart(threads)
 
     # -- writes: one thread, batched ------------------------------------------------------------
 
-    async def append(
-        self,
-        stream_id: str,
-        expected_version: int,
-        events: Sequence[NewEvent],
-        command: CommandRecord,
-        secrets: Mapping[str, bytes] | None = None,
-    ) -> Appended:
-        """Append events and their command in one transaction; see ``AsyncEventStore.append``."""
-        request = append_request(stream_id, expected_version, events, command, secrets)
-        (outcome,) = await self._submit(requests=(request,), joins=self._group_commit)
-        if isinstance(outcome, StoreError):
-            raise outcome
-        assert isinstance(outcome, Appended)
-        return outcome
+    async def _commit(self, request: AppendRequest) -> AppendOutcome:
+        outcomes: list[AppendOutcome] = await self._submit(requests=(request,), joins=self._group_commit)
+        return outcomes[0]
 
     async def append_batch(self, requests: Sequence[AppendRequest]) -> list[AppendOutcome]:
         """Commit these appends in one transaction, each with its own outcome (never raised)."""
@@ -204,47 +186,6 @@ class AsyncSqliteStore:
             with self._reader_lock:
                 self._reader_stores.append(store)
         return store
-
-    async def read_stream(
-        self, stream_id: str, from_version: int = 1, to_version: int | None = None
-    ) -> list[RecordedEvent]:
-        """The stream's events from ``from_version`` to ``to_version`` (both inclusive), in order."""
-        return await self._read(lambda store: store.read_stream(stream_id, from_version, to_version))
-
-    async def read_all(self, from_position: int = 1, limit: int = 1000) -> list[RecordedEvent]:
-        """Up to ``limit`` events from ``from_position`` (inclusive), in global order: this process's recent
-        commits from memory, up to the first position another process committed."""
-        if not self._signal.closed and (recent := self._recent.read(from_position, limit)) is not None:
-            return recent
-        return await self._read(lambda store: store.read_all(from_position, limit))
-
-    async def scan(self, from_position: int, types: Collection[str], limit: int = 1000) -> Scan:
-        """See ``AsyncEventStore.scan``; from this process's recent commits while they hold the positions."""
-        if not self._signal.closed and (recent := self._recent.scan(from_position, types, limit)) is not None:
-            return recent
-        return await self._read(lambda store: store.scan(from_position, types, limit))
-
-    async def last_version(self, stream_id: str) -> int:
-        """The version of the stream's last event; 0 when it does not exist."""
-        return await self._read(lambda store: store.last_version(stream_id))
-
-    async def head(self) -> int:
-        """The global position of the last committed event."""
-        return await self._read(lambda store: store.head())
-
-    async def read_commands(self, stream_id: str, limit: int | None = None) -> list[tuple[CommandRecord, int, int]]:
-        """See ``AsyncEventStore.read_commands``."""
-        return await self._read(lambda store: store.read_commands(stream_id, limit))
-
-    def subscribe(self, from_position: int = 1, linger: float = 0.0) -> AsyncIterator[RecordedEvent]:
-        """Every event from ``from_position`` on, catching up then live; ends when the store closes."""
-        return every_event(self.read_all, self._signal, from_position, self._poll_interval, linger)
-
-    def subscribe_types(
-        self, types: Collection[str], from_position: int = 1, linger: float = 0.0
-    ) -> AsyncIterator[Scan]:
-        """See ``AsyncEventStore.subscribe_types``."""
-        return of_types(self.scan, types, self._signal, from_position, self._poll_interval, linger)
 
     async def close(self) -> None:
         """Finish queued writes, end subscriptions, close every connection."""

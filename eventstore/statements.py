@@ -8,7 +8,6 @@ asyncpg), which measured at twice the speed of executing through SQLAlchemy; the
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from operator import attrgetter
 from typing import Any, NamedTuple, cast
 
 from sqlalchemy import Insert, Integer, LargeBinary, Table, Text, and_, bindparam, func, insert, select, true
@@ -18,7 +17,7 @@ from sqlalchemy.engine import Dialect
 from sqlalchemy.sql import ClauseElement, ColumnElement, Select, delete, update
 from sqlalchemy.sql.compiler import SQLCompiler
 
-from eventstore.model import Appended, EventMeta, RecordedEvent, Scan, from_micros
+from eventstore.model import Appended, EventMeta, RecordedEvent, from_micros
 from eventstore.schema import commands, events, head, projection_rows, secrets, snapshots
 
 # Larger than any stream version (an INTEGER column): the open end of read_stream's range.
@@ -266,14 +265,3 @@ def recorded(row: Sequence[Any]) -> RecordedEvent:
     position, stream_id, version, type_, data, command_id, actor, recorded_at, hash_ = row
     meta = EventMeta(command_id, actor, from_micros(recorded_at))
     return RecordedEvent(position, stream_id, version, type_, data, meta, hash_)
-
-
-def scanned(pages: Sequence[Sequence[RecordedEvent]], limit: int, head: int, from_position: int) -> Scan:
-    """One scan from a READ_TYPE page per type, each read from ``from_position`` to ``head``: a full page covers
-    its type only up to its last event, so the scan covers every type only that far."""
-    through = max(head, from_position - 1)
-    for page in pages:
-        if len(page) >= limit:
-            through = min(through, page[-1].position)
-    found = sorted((e for page in pages for e in page if e.position <= through), key=attrgetter("position"))
-    return Scan(found, through, through < head)

@@ -14,7 +14,7 @@ from typing import Protocol, runtime_checkable
 
 from eventstore.batch import AppendOutcome
 from eventstore.blocking import SyncPostgresStore
-from eventstore.model import Appended, AppendRequest, CommandRecord, NewEvent, RecordedEvent, Scan, Snapshot
+from eventstore.model import Appended, AppendRequest, CommandRecord, NewEvent, Page, RecordedEvent, Snapshot
 from eventstore.parts import RowChange
 from eventstore.postgres import AsyncPostgresStore
 from eventstore.sqlite import SyncSqliteStore
@@ -110,27 +110,21 @@ class AsyncEventStore(Protocol):
         """The stream's events from ``from_version`` to ``to_version`` (both inclusive; None: the end)."""
         ...
 
-    async def read_all(self, from_position: int = 1, limit: int = 1000) -> list[RecordedEvent]:
-        """Up to ``limit`` events of every stream from ``from_position`` (inclusive), in global order."""
+    async def read_all(self, from_position: int = 1, limit: int = 1000, types: Collection[str] = ()) -> Page:
+        """Every stream's events from ``from_position`` (inclusive) in global order, up to ``limit`` of them, and
+        ``through``, the last position the read covered. With ``types``, only the events of those types, up to
+        ``limit`` of each: the database skips the others, which a consumer of a few types would otherwise
+        decode and discard one by one, and ``through`` moves its progress past them too."""
         ...
 
-    def subscribe(self, from_position: int = 1, linger: float = 0.0) -> AsyncIterator[RecordedEvent]:
-        """Every event from ``from_position`` on, in global order, each exactly once: the stored ones,
-        then live ones as they commit (in any process). Ends when the store closes. ``linger``: once
-        caught up, wait this many seconds before reading again, batching commits into one read."""
-        ...
-
-    async def scan(self, from_position: int, types: Collection[str], limit: int = 1000) -> Scan:
-        """The events of ``types`` from ``from_position`` (inclusive) in global order, up to ``limit`` of each
-        type, and the last position the read covered: the database skips the other events, which a consumer
-        of a few types would otherwise decode and discard one by one."""
-        ...
-
-    def subscribe_types(
-        self, types: Collection[str], from_position: int = 1, linger: float = 0.0
-    ) -> AsyncIterator[Scan]:
-        """``subscribe`` for the events of ``types`` alone: each ``scan`` from where the last one ended, the
-        stored ones then live ones, so that a consumer's progress moves past the events it skips too."""
+    def subscribe(
+        self, from_position: int = 1, linger: float = 0.0, types: Collection[str] = ()
+    ) -> AsyncIterator[Page]:
+        """``read_all`` after ``read_all`` (of ``types`` when given), each from where the last one ended: every
+        event from ``from_position`` on, in global order, each exactly once, the stored ones then live ones as
+        they commit (in any process), a page at a time; a page is handed on when it covered a position, so with
+        ``types`` it may hold no event. Ends when the store closes. ``linger``: once caught up, wait this many
+        seconds before reading again, batching commits into one read."""
         ...
 
     async def head(self) -> int:
@@ -205,7 +199,7 @@ class SyncEventStore(Protocol):
     def read_stream(
         self, stream_id: str, from_version: int = 1, to_version: int | None = None
     ) -> list[RecordedEvent]: ...
-    def read_all(self, from_position: int = 1, limit: int = 1000) -> list[RecordedEvent]: ...
+    def read_all(self, from_position: int = 1, limit: int = 1000, types: Collection[str] = ()) -> Page: ...
     def head(self) -> int: ...
     def last_version(self, stream_id: str) -> int: ...
     def read_commands(self, stream_id: str, limit: int | None = None) -> list[tuple[CommandRecord, int, int]]: ...

@@ -9,16 +9,16 @@ a ``HeadSignal``: raised by this process's own commits, by PostgreSQL notificati
 from __future__ import annotations
 
 import asyncio
-import contextlib
-from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Collection
+from collections.abc import AsyncGenerator, Awaitable, Callable
 
 from eventstore.errors import DatabaseError
-from eventstore.model import RecordedEvent, Scan
+from eventstore.model import Page
 
 RETRY_FIRST, RETRY_LAST = 0.05, 2.0
 """Seconds before reading again after a failed read, doubling up to the last."""
 
 PAGE = 500
+"""Events a subscription reads at a time (of each type, with types)."""
 
 
 class HeadSignal:
@@ -61,14 +61,14 @@ class HeadSignal:
 
 
 async def follow(
-    read: Callable[[int], Awaitable[Scan]],
+    read: Callable[[int], Awaitable[Page]],
     signal: HeadSignal,
     from_position: int,
     poll_interval: float,
     linger: float = 0.0,
-) -> AsyncGenerator[Scan, None]:
-    """Every scan ``read`` makes from ``from_position`` on, each from where the last one ended, in order; ends
-    when the signal closes.
+) -> AsyncGenerator[Page, None]:
+    """``subscribe``: every page ``read`` finds from ``from_position`` on, each read from where the last one
+    ended, in order; a page that covered nothing new is not handed on. Ends when the signal closes.
 
     ``linger``: once caught up, wait at least this long before the next read, so that one read takes the
     commits of that whole interval (a follower that can afford the delay saves a query per commit).
@@ -97,39 +97,3 @@ async def follow(
         if linger:
             await asyncio.sleep(linger)
         await signal.wait_past(max(position - 1, heard), poll_interval)
-
-
-def every_event(
-    read_all: Callable[[int, int], Awaitable[list[RecordedEvent]]],
-    signal: HeadSignal,
-    from_position: int,
-    poll_interval: float,
-    linger: float = 0.0,
-) -> AsyncIterator[RecordedEvent]:
-    """``subscribe``: every event from ``from_position`` on, in order, each exactly once."""
-
-    async def page(position: int) -> Scan:
-        events = await read_all(position, PAGE)
-        return Scan(events, events[-1].position if events else position - 1, len(events) >= PAGE)
-
-    return _events(follow(page, signal, from_position, poll_interval, linger))
-
-
-def of_types(
-    scan: Callable[[int, Collection[str], int], Awaitable[Scan]],
-    types: Collection[str],
-    signal: HeadSignal,
-    from_position: int,
-    poll_interval: float,
-    linger: float = 0.0,
-) -> AsyncIterator[Scan]:
-    """``subscribe_types``: every ``scan`` of ``types`` from ``from_position`` on, each from where the last
-    ended."""
-    return follow(lambda position: scan(position, types, PAGE), signal, from_position, poll_interval, linger)
-
-
-async def _events(scans: AsyncGenerator[Scan, None]) -> AsyncIterator[RecordedEvent]:
-    async with contextlib.aclosing(scans):
-        async for found in scans:
-            for event in found.events:
-                yield event

@@ -13,7 +13,7 @@ import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from typing import Protocol
 
-from eventstore import RecordedEvent, StoreError
+from eventstore import Page, RecordedEvent, StoreError
 from services.core.tasks import cancel
 
 log = logging.getLogger(__name__)
@@ -30,7 +30,7 @@ class GlobalOrder(Protocol):
     """The part of the store a follower reads."""
 
     async def head(self) -> int: ...
-    def subscribe(self, from_position: int = 1, linger: float = 0.0) -> AsyncIterator[RecordedEvent]: ...
+    def subscribe(self, from_position: int = 1, linger: float = 0.0) -> AsyncIterator[Page]: ...
 
 
 _End = StoreError | None
@@ -85,8 +85,9 @@ class Follower:
 
     async def _read(self, position: int, queue: asyncio.Queue[RecordedEvent | _End]) -> None:
         try:
-            async for recorded in self._source.subscribe(position, linger=LINGER):
-                await queue.put(recorded)
+            async for page in self._source.subscribe(position, linger=LINGER):
+                for recorded in page.events:
+                    await queue.put(recorded)
         except StoreError as exc:
             await queue.put(exc)
         else:

@@ -31,7 +31,6 @@ class ObservedStore:
         self.conflict_listeners: list[Callable[[str], None]] = []
         self.secrets, self.snapshots, self.rows = store.secrets, store.snapshots, store.rows
         self.read_stream, self.read_all, self.subscribe = store.read_stream, store.read_all, store.subscribe
-        self.scan, self.subscribe_types = store.scan, store.subscribe_types
         self.head, self.last_version, self.read_commands = store.head, store.last_version, store.read_commands
         self.close = store.close
 

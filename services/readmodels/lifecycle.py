@@ -95,7 +95,7 @@ async def changes(
 ) -> AsyncIterator[Change]:
     """Every lifecycle change at a position >= ``from_position``: the stored ones, then live ones (a client's
     feed, ``WatchLifecycle``: the client keeps its position; a read model follows through a projector)."""
-    async for found in store.subscribe_types((MATCH_CREATED, MATCH_ENDED), max(from_position, 1), linger=LINGER):
+    async for found in store.subscribe(max(from_position, 1), linger=LINGER, types=(MATCH_CREATED, MATCH_ENDED)):
         for recorded in found.events:
             change = await change_of(store, recorded)
             if change is not None and has_labels(change.labels, labels):

@@ -76,10 +76,8 @@ class Projector:
         """Projects every event after the checkpoint, page by page, saving the checkpoint after each page;
         ``progress`` is told after each page how many events are projected, of how many."""
         await self._resume()
-        first, head = self.position, await self._store.head()
-        while (
-            found := await self._store.scan(self.position + 1, self._projection.types, page)
-        ).through > self.position:
+        first, head, types = self.position, await self._store.head(), self._projection.types
+        while (found := await self._store.read_all(self.position + 1, page, types)).through > self.position:
             for recorded in found.events:
                 await self._project(recorded)
             self._passed(found.through)
@@ -135,9 +133,7 @@ class Projector:
         while True:
             try:
                 await self._resume()
-                async for found in self._store.subscribe_types(
-                    self._projection.types, self.position + 1, linger=LINGER
-                ):
+                async for found in self._store.subscribe(self.position + 1, LINGER, self._projection.types):
                     for recorded in found.events:
                         await self._project(recorded)
                     self._passed(found.through)

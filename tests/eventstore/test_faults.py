@@ -72,7 +72,7 @@ async def test_postgres_connections_killed_give_database_errors_then_recover(pos
             except DatabaseError:
                 assert attempt < 11
         # The subscription hears of it through a new listening connection, not the 60 s poll.
-        event = await asyncio.wait_for(next_event, 10)
+        event = (await asyncio.wait_for(next_event, 10)).events[0]
         assert (event.stream_id, event.version) == ("pg-fault", 2)
         await heard.aclose()  # type: ignore[attr-defined]
     finally:

@@ -39,7 +39,7 @@ async def test_one_conflict_does_not_fail_the_others(store: Internal) -> None:
     assert isinstance(third, Appended) and (third.first_position, third.last_position) == (4, 5)
     assert isinstance(duplicate, Appended) and duplicate.duplicate and duplicate.last_position == 1
     assert store.stats.commits == commits + 1
-    assert [e.position for e in await store.read_all()] == [1, 2, 3, 4, 5]
+    assert [e.position for e in (await store.read_all()).events] == [1, 2, 3, 4, 5]
     assert await store.last_version("busy") == 1
 
 
@@ -70,7 +70,12 @@ async def test_a_request_the_database_refuses_does_not_fail_the_others(store: In
     )
     assert isinstance(outcomes[0], Appended) and isinstance(outcomes[2], Appended)
     assert isinstance(outcomes[1], DatabaseError)
-    assert [(e.position, e.stream_id) for e in await store.read_all()] == [(1, "s1"), (2, "s1"), (3, "s3"), (4, "s3")]
+    assert [(e.position, e.stream_id) for e in (await store.read_all()).events] == [
+        (1, "s1"),
+        (2, "s1"),
+        (3, "s3"),
+        (4, "s3"),
+    ]
     assert await store.read_commands("s2") == []
 
 
@@ -82,7 +87,7 @@ async def test_concurrent_appends_share_commits_and_keep_their_own_checks(store:
     conflicts = [o for o in outcomes if isinstance(o, WrongExpectedVersion)]
     assert len(conflicts) == 1 and conflicts[0].actual == 1
     assert sum(isinstance(o, Appended) for o in outcomes) == 15
-    assert [e.position for e in await store.read_all()] == list(range(1, 32))
+    assert [e.position for e in (await store.read_all()).events] == list(range(1, 32))
     assert store.stats.appends == 16
     assert store.stats.commits < 16
 

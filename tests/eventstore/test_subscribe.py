@@ -10,6 +10,7 @@ import pytest
 
 from eventstore import (
     AsyncEventStore,
+    Page,
     RecordedEvent,
     Snapshot,
     StoreError,
@@ -23,12 +24,12 @@ from tests.eventstore.conftest import command, events, run_sql
 WAIT = 30.0  # seconds: a guard against a hang, never a measurement
 
 
-async def collect(subscription: AsyncIterator[RecordedEvent], count: int) -> list[RecordedEvent]:
-    """The next ``count`` events of a subscription."""
+async def collect(subscription: AsyncIterator[Page], count: int) -> list[RecordedEvent]:
+    """The events of a subscription's next pages, until they hold ``count``."""
     seen: list[RecordedEvent] = []
-    async for event in subscription:
-        seen.append(event)
-        if len(seen) == count:
+    async for page in subscription:
+        seen += page.events
+        if len(seen) >= count:
             break
     return seen
 
@@ -151,11 +152,11 @@ async def test_this_processs_own_commits_are_read_back_from_memory_and_anothers_
         await store.append("m1", 2, events("C"), command("c3"))
         # Behind the stores' backs: what is still read comes from memory, what is gone came from the database.
         run_sql(database, "DELETE FROM events")
-        assert [e.type for e in await store.read_all(1)] == ["A", "B"]  # up to the other store's commit
-        assert await store.read_all(3) == []
-        assert [e.type for e in await store.read_all(4)] == ["C"]
-        assert await other.read_all(1) == []
-        assert [e.type for e in await other.read_all(3)] == ["X"]
+        assert [e.type for e in (await store.read_all(1)).events] == ["A", "B"]  # up to the other store's commit
+        assert (await store.read_all(3)).events == []
+        assert [e.type for e in (await store.read_all(4)).events] == ["C"]
+        assert (await other.read_all(1)).events == []
+        assert [e.type for e in (await other.read_all(3)).events] == ["X"]
     finally:
         await other.close()
 

@@ -88,7 +88,7 @@ async def _truth(database_url: str) -> dict[str, str]:
     try:
         statuses = {}
         position = 1
-        while batch := await store.read_all(position, 1000):
+        while batch := (await store.read_all(position, 1000)).events:
             for recorded in batch:
                 if recorded.version == 1 and recorded.type == MATCH_CREATED:
                     replay = await storage.stored(store, recorded.stream_id)

@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from eventstore import DatabaseError, EventMeta, RecordedEvent
+from eventstore import DatabaseError, EventMeta, Page, RecordedEvent
 from services.matches import follower as follower_module
 from services.matches.follower import Follower
 
@@ -26,12 +26,12 @@ class Flaky:
     async def head(self) -> int:
         return 2
 
-    async def subscribe(self, from_position: int = 1, linger: float = 0.0) -> AsyncIterator[RecordedEvent]:
+    async def subscribe(self, from_position: int = 1, linger: float = 0.0) -> AsyncIterator[Page]:
         self.subscribed.append(from_position)
         for position in range(from_position, 8):
             if len(self.subscribed) == 1 and position == 4:
                 raise DatabaseError("connection lost")
-            yield event(position)
+            yield Page([event(position)], position, False)
 
 
 async def test_a_store_fault_pauses_following_and_it_resumes_after_the_last_event(
@@ -61,10 +61,16 @@ class Commands:
     async def head(self) -> int:
         return 2
 
-    async def subscribe(self, from_position: int = 1, linger: float = 0.0) -> AsyncIterator[RecordedEvent]:
+    async def subscribe(self, from_position: int = 1, linger: float = 0.0) -> AsyncIterator[Page]:
         layout = [("m1", 5, "c1"), ("m1", 6, "c1"), ("m1", 7, "c1"), ("m2", 2, "d1"), ("m1", 8, "c2"), ("m1", 9, "c2")]
-        for position, (stream, version, command) in enumerate(layout, start=from_position):
-            yield RecordedEvent(position, stream, version, "E", b"{}", EventMeta(command, "0", datetime.now(UTC)), b"")
+        yield Page(
+            [
+                RecordedEvent(position, stream, version, "E", b"{}", EventMeta(command, "0", datetime.now(UTC)), b"")
+                for position, (stream, version, command) in enumerate(layout, start=from_position)
+            ],
+            from_position + len(layout) - 1,
+            False,
+        )
         await asyncio.Event().wait()  # caught up: nothing more commits
 
 

@@ -9,7 +9,7 @@ import msgspec
 import pytest
 
 from engine.match import MATCH_CREATED
-from eventstore import AsyncEventStore, CommandRecord, RecordedEvent, Scan, StoreError
+from eventstore import AsyncEventStore, CommandRecord, Page, RecordedEvent, StoreError
 from services.matches.manager import MatchManager
 from services.readmodels import lifecycle, matchlist
 from services.readmodels.matchlist import CHECKPOINT, MatchList
@@ -270,21 +270,21 @@ async def test_catch_up_saves_its_checkpoint_page_by_page(
     for _ in range(3):
         await manager.create("aq", SEATS, {})
     monkeypatch.setattr(matchlist, "_PAGE", 2)
-    scan = store.scan
+    read_all = store.read_all
     reads = 0
 
-    async def failing(from_position: int, types: Collection[str], limit: int = 1000) -> Scan:
+    async def failing(from_position: int = 1, limit: int = 1000, types: Collection[str] = ()) -> Page:
         nonlocal reads
         reads += 1
         if reads == 2:
             raise StoreError("the database went away")
-        return await scan(from_position, types, limit)
+        return await read_all(from_position, limit, types)
 
-    monkeypatch.setattr(store, "scan", failing)
+    monkeypatch.setattr(store, "read_all", failing)
     with pytest.raises(StoreError):
         await MatchList(store).catch_up()
     # The first page held the first two creations (a page is _PAGE events of each type): saved up to the second.
-    second = [e.position for e in await store.read_all() if e.type == "MatchCreated"][1]
+    second = [e.position for e in (await store.read_all()).events if e.type == "MatchCreated"][1]
     assert await store.rows.get(CHECKPOINT, "position") == str(second).encode()
 
 

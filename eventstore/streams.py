@@ -1,0 +1,211 @@
+"""The store's core calls, ``append`` and the reads, written once per face over a runner, as the parts are.
+
+Each read is compiled statements run by the backend's runner (``parts.py``) and how the rows come back. What
+stays with a backend is how an append is committed (``append_batch``, and on the async face ``_commit``:
+SQLite's writer thread, PostgreSQL's write loop), the signal its commits raise (``subscription.py``) and what
+it keeps in memory: the recent events (``recent.py``), PostgreSQL's last events (``_seen_last``). The
+contracts are the protocols' in ``eventstore/store.py``.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import AsyncIterator, Collection, Mapping, Sequence
+from operator import attrgetter
+from typing import Any
+
+from eventstore.batch import AppendOutcome
+from eventstore.errors import StoreError
+from eventstore.model import Appended, AppendRequest, CommandRecord, NewEvent, Page, RecordedEvent, append_request
+from eventstore.parts import (
+    AsyncRowsPart,
+    AsyncRunner,
+    AsyncSecretsPart,
+    AsyncSnapshotsPart,
+    SyncRowsPart,
+    SyncRunner,
+    SyncSecretsPart,
+    SyncSnapshotsPart,
+)
+from eventstore.recent import RecentEvents
+from eventstore.statements import MAX_VERSION, recorded
+from eventstore.subscription import PAGE, HeadSignal, follow
+
+# -- statements and how the rows come back, shared by both faces -----------------------------------------
+
+
+def _appended(outcome: AppendOutcome) -> Appended:
+    if isinstance(outcome, StoreError):
+        raise outcome
+    return outcome
+
+
+def _stream_range(stream_id: str, from_version: int, to_version: int | None) -> dict[str, Any]:
+    last = MAX_VERSION if to_version is None else to_version
+    return {"stream_id": stream_id, "from_version": from_version, "to_version": last}
+
+
+def _type_reads(from_position: int, limit: int, types: Collection[str], head: int) -> list[dict[str, Any]]:
+    """READ_TYPE's values for each type, up to ``head``: every position up to it is committed and visible."""
+    return [{"type": t, "from_position": from_position, "through": head, "limit": limit} for t in types]
+
+
+def _limit(limit: int | None) -> int:
+    return MAX_VERSION if limit is None else limit
+
+
+def _page(events: list[RecordedEvent], from_position: int, limit: int) -> Page:
+    """A read of every type: it covered up to its last event (nothing when empty)."""
+    return Page(events, events[-1].position if events else from_position - 1, len(events) >= limit)
+
+
+def _typed_page(pages: Sequence[Sequence[RecordedEvent]], limit: int, head: int, from_position: int) -> Page:
+    """A read of some types from a READ_TYPE page per type, each read from ``from_position`` to ``head``: a full
+    page covers its type only up to its last event, so the read covers every type only that far."""
+    through = max(head, from_position - 1)
+    for page in pages:
+        if len(page) >= limit:
+            through = min(through, page[-1].position)
+    found = sorted((e for page in pages for e in page if e.position <= through), key=attrgetter("position"))
+    return Page(found, through, through < head)
+
+
+def _commands(rows: Sequence[Any]) -> list[tuple[CommandRecord, int, int]]:
+    return [(CommandRecord(*row[:4]), row[4], row[5]) for row in rows]
+
+
+class _Streams:
+    """What both faces do with the rows of a stream read."""
+
+    def _seen_last(self, event: RecordedEvent) -> None:
+        """A stream was read to its end: ``event`` is its last as of the read (PostgreSQL remembers it)."""
+
+    def _stream(self, rows: Sequence[Any], to_version: int | None) -> list[RecordedEvent]:
+        stream = list(map(recorded, rows))
+        if stream and to_version is None:
+            self._seen_last(stream[-1])
+        return stream
+
+
+# -- the blocking face -------------------------------------------------------------------------------------
+
+
+class SyncStreams(_Streams, ABC):
+    """``SyncEventStore`` over a runner; the backend commits (``append_batch``)."""
+
+    def __init__(self, runner: SyncRunner) -> None:
+        self.runner = runner
+        self.secrets = SyncSecretsPart(runner)
+        self.snapshots = SyncSnapshotsPart(runner)
+        self.rows = SyncRowsPart(runner)
+
+    @abstractmethod
+    def append_batch(self, requests: Sequence[AppendRequest]) -> list[AppendOutcome]:
+        """Commit many appends in one transaction; each request gets its own Appended or error."""
+
+    def append(
+        self,
+        stream_id: str,
+        expected_version: int,
+        events: Sequence[NewEvent],
+        command: CommandRecord,
+        secrets: Mapping[str, bytes] | None = None,
+    ) -> Appended:
+        (outcome,) = self.append_batch([append_request(stream_id, expected_version, events, command, secrets)])
+        return _appended(outcome)
+
+    def read_stream(self, stream_id: str, from_version: int = 1, to_version: int | None = None) -> list[RecordedEvent]:
+        rows = self.runner.read(self.runner.sql.READ_STREAM, **_stream_range(stream_id, from_version, to_version))
+        return self._stream(rows, to_version)
+
+    def read_all(self, from_position: int = 1, limit: int = 1000, types: Collection[str] = ()) -> Page:
+        sql = self.runner.sql
+        if not types:
+            rows = self.runner.read(sql.READ_ALL, from_position=from_position, limit=limit)
+            return _page(list(map(recorded, rows)), from_position, limit)
+        head = self.head()
+        reads = _type_reads(from_position, limit, types, head)
+        pages = [list(map(recorded, self.runner.read(sql.READ_TYPE, **values))) for values in reads]
+        return _typed_page(pages, limit, head, from_position)
+
+    def head(self) -> int:
+        return int(self.runner.read(self.runner.sql.READ_HEAD)[0][0])
+
+    def last_version(self, stream_id: str) -> int:
+        return int(self.runner.read(self.runner.sql.LAST_VERSION, stream_id=stream_id)[0][0])
+
+    def read_commands(self, stream_id: str, limit: int | None = None) -> list[tuple[CommandRecord, int, int]]:
+        rows = self.runner.read(self.runner.sql.READ_COMMANDS, stream_id=stream_id, limit=_limit(limit))
+        return _commands(rows)
+
+
+# -- the async face ----------------------------------------------------------------------------------------
+
+
+class AsyncStreams(_Streams, ABC):
+    """``AsyncEventStore`` over a runner; the backend commits (``_commit``) and raises ``signal``. Reads of the
+    global order come from this store's recent commits while they hold the positions asked for."""
+
+    def __init__(self, runner: AsyncRunner, signal: HeadSignal, poll_interval: float) -> None:
+        self.runner = runner
+        self.secrets = AsyncSecretsPart(runner)
+        self.snapshots = AsyncSnapshotsPart(runner)
+        self.rows = AsyncRowsPart(runner)
+        self._signal, self._poll_interval = signal, poll_interval
+        self._recent = RecentEvents()
+
+    @abstractmethod
+    async def _commit(self, request: AppendRequest) -> AppendOutcome:
+        """One append's outcome, committed as the backend commits (with others when it groups commits)."""
+
+    async def append(
+        self,
+        stream_id: str,
+        expected_version: int,
+        events: Sequence[NewEvent],
+        command: CommandRecord,
+        secrets: Mapping[str, bytes] | None = None,
+    ) -> Appended:
+        return _appended(await self._commit(append_request(stream_id, expected_version, events, command, secrets)))
+
+    async def read_stream(
+        self, stream_id: str, from_version: int = 1, to_version: int | None = None
+    ) -> list[RecordedEvent]:
+        rows = await self.runner.read(self.runner.sql.READ_STREAM, **_stream_range(stream_id, from_version, to_version))
+        return self._stream(rows, to_version)
+
+    async def read_all(self, from_position: int = 1, limit: int = 1000, types: Collection[str] = ()) -> Page:
+        if not types:
+            if not self._signal.closed and (recent := self._recent.read(from_position, limit)) is not None:
+                return _page(recent, from_position, limit)
+            rows = await self.runner.read(self.runner.sql.READ_ALL, from_position=from_position, limit=limit)
+            return _page(list(map(recorded, rows)), from_position, limit)
+        if not self._signal.closed and (held := self._recent.scan(from_position, types, limit)) is not None:
+            return held
+        head = await self.head()
+        reads = _type_reads(from_position, limit, types, head)
+        pages = [list(map(recorded, await self.runner.read(self.runner.sql.READ_TYPE, **values))) for values in reads]
+        return _typed_page(pages, limit, head, from_position)
+
+    def subscribe(
+        self, from_position: int = 1, linger: float = 0.0, types: Collection[str] = ()
+    ) -> AsyncIterator[Page]:
+        return follow(
+            lambda position: self.read_all(position, PAGE, types),
+            self._signal,
+            from_position,
+            self._poll_interval,
+            linger,
+        )
+
+    async def head(self) -> int:
+        (row,) = await self.runner.read(self.runner.sql.READ_HEAD)
+        return int(row[0])
+
+    async def last_version(self, stream_id: str) -> int:
+        (row,) = await self.runner.read(self.runner.sql.LAST_VERSION, stream_id=stream_id)
+        return int(row[0])
+
+    async def read_commands(self, stream_id: str, limit: int | None = None) -> list[tuple[CommandRecord, int, int]]:
+        rows = await self.runner.read(self.runner.sql.READ_COMMANDS, stream_id=stream_id, limit=_limit(limit))
+        return _commands(rows)
