@@ -20,6 +20,13 @@ ADMIN: Literal["admin"] = "admin"
 Actor = int | Literal["system", "admin"]
 """A seat (0 .. n-1), the system (timeouts) or an admin (referee rulings)."""
 
+
+def seat_of(actor: Actor) -> int:
+    """The seat behind a seat-only command: the ruleset's ``precheck`` has already refused any other actor."""
+    assert isinstance(actor, int)
+    return actor
+
+
 CONCEDE = "concede"
 """The tag every ruleset gives its concession command (bots never play it)."""
 

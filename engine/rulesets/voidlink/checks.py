@@ -1,7 +1,7 @@
 """Derived values, filters, conditions and targets (docs/rulesets/voidlink.md §8.1, §8.8, §13.1), and the
 command preconditions of §7.2 built on them.
 
-Each ``check_<command>(state, actor, cmd)`` raises ``Rejected`` in the spec's precondition order and returns what
+Each ``check_<command>(state, seat, cmd)`` raises ``Rejected`` in the spec's precondition order and returns what
 emission needs; ``decide`` and ``legal_commands`` run the same checks. Resolution (resolve.py) reuses the target
 rules, and ``has_response`` is the responder test of WINDOW (§8.5).
 """
@@ -9,9 +9,11 @@ rules, and ``has_response`` is the responder test of WINDOW (§8.5).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
+from typing import Any
 
 from msgspec.structs import replace
 
+from engine.contract import Actor
 from engine.errors import Rejected
 from engine.rulesets.voidlink.codes import Code
 from engine.rulesets.voidlink.data import (
@@ -401,11 +403,9 @@ def _own_monster(state: State, seat: int, card: str) -> Monster:
     return found[2]
 
 
-def check_normal_summon(state: State, actor: object, cmd: NormalSummon) -> MonsterCard:
+def check_normal_summon(state: State, seat: int, cmd: NormalSummon) -> MonsterCard:
     if cmd.form not in FORMS:
         _form(cmd.form)
-    assert isinstance(actor, int)
-    seat = actor
     entry = _hand_card(state, seat, cmd.card)
     if not isinstance(entry, MonsterCard):
         raise Rejected(Code.NOT_A_MONSTER, f"{cmd.card} is not a monster")
@@ -419,11 +419,9 @@ def check_normal_summon(state: State, actor: object, cmd: NormalSummon) -> Monst
     return entry
 
 
-def check_tribute_summon(state: State, actor: object, cmd: TributeSummon) -> MonsterCard:
+def check_tribute_summon(state: State, seat: int, cmd: TributeSummon) -> MonsterCard:
     if cmd.form not in FORMS:
         _form(cmd.form)
-    assert isinstance(actor, int)
-    seat = actor
     entry = _hand_card(state, seat, cmd.card)
     if not isinstance(entry, MonsterCard):
         raise Rejected(Code.NOT_A_MONSTER, f"{cmd.card} is not a monster")
@@ -452,11 +450,9 @@ def check_tribute_summon(state: State, actor: object, cmd: TributeSummon) -> Mon
     return entry
 
 
-def check_myth_summon(state: State, actor: object, cmd: MythSummon) -> MythCard:
+def check_myth_summon(state: State, seat: int, cmd: MythSummon) -> MythCard:
     if cmd.form not in FORMS:
         _form(cmd.form)
-    assert isinstance(actor, int)
-    seat = actor
     player = state.players[seat]
     entry = cards_of(state)[cmd.card] if cmd.card in player.extra else None
     if not isinstance(entry, MythCard):
@@ -469,9 +465,7 @@ def check_myth_summon(state: State, actor: object, cmd: MythSummon) -> MythCard:
     return entry
 
 
-def check_set_magic(state: State, actor: object, cmd: SetMagic) -> int:
-    assert isinstance(actor, int)
-    seat = actor
+def check_set_magic(state: State, seat: int, cmd: SetMagic) -> int:
     if not isinstance(_hand_card(state, seat, cmd.card), MagicCard):
         raise Rejected(Code.NOT_A_MAGIC, f"{cmd.card} is not a magic card")
     zone = empty_zone(state.players[seat].magic)
@@ -480,12 +474,10 @@ def check_set_magic(state: State, actor: object, cmd: SetMagic) -> int:
     return zone
 
 
-def check_activate_magic(state: State, actor: object, cmd: ActivateMagic) -> tuple[bool, int]:
+def check_activate_magic(state: State, seat: int, cmd: ActivateMagic) -> tuple[bool, int]:
     """(from hand, magic zone)."""
     if cmd.form is not None and cmd.form not in FORMS:
         _form(cmd.form, optional=True)
-    assert isinstance(actor, int)
-    seat = actor
     player = state.players[seat]
     cards = cards_of(state)
     from_hand = cmd.card in player.hand and isinstance(cards[cmd.card], MagicCard)
@@ -518,11 +510,9 @@ def _set_zone(slots: tuple[MagicSlot | None, ...], card: str) -> int | None:
     return None
 
 
-def check_activate_tactics(state: State, actor: object, cmd: ActivateTactics) -> None:
+def check_activate_tactics(state: State, seat: int, cmd: ActivateTactics) -> None:
     if cmd.form is not None and cmd.form not in FORMS:
         _form(cmd.form, optional=True)
-    assert isinstance(actor, int)
-    seat = actor
     if cmd.card not in state.players[seat].tactics:
         raise Rejected(Code.CARD_NOT_AVAILABLE, f"{cmd.card} is not in your tactics area")
     entry = cards_of(state)[cmd.card]
@@ -530,9 +520,7 @@ def check_activate_tactics(state: State, actor: object, cmd: ActivateTactics) ->
     check_effect(state, seat, entry.effect, cmd.targets, cmd.form)
 
 
-def check_activate_commander(state: State, actor: object, cmd: ActivateCommander) -> str:
-    assert isinstance(actor, int)
-    seat = actor
+def check_activate_commander(state: State, seat: int, cmd: ActivateCommander) -> str:
     player = state.players[seat]
     if player.commander is None:
         raise Rejected(Code.NO_COMMANDER, "you have no commander")
@@ -544,9 +532,7 @@ def check_activate_commander(state: State, actor: object, cmd: ActivateCommander
     return player.commander
 
 
-def check_activate_monster_effect(state: State, actor: object, cmd: ActivateMonsterEffect) -> System:
-    assert isinstance(actor, int)
-    seat = actor
+def check_activate_monster_effect(state: State, seat: int, cmd: ActivateMonsterEffect) -> System:
     monster = _own_monster(state, seat, cmd.card)
     effects = face_of(monster)[2]
     if not 0 <= cmd.effect < len(effects) or effects[cmd.effect].kind != "activated":
@@ -560,9 +546,7 @@ def check_activate_monster_effect(state: State, actor: object, cmd: ActivateMons
     return system
 
 
-def check_activate_combination(state: State, actor: object, cmd: ActivateCombination) -> int:
-    assert isinstance(actor, int)
-    seat = actor
+def check_activate_combination(state: State, seat: int, cmd: ActivateCombination) -> int:
     player = state.players[seat]
     entry = cards_of(state)[cmd.card] if cmd.card in player.extra else None
     if not isinstance(entry, CombinationCard):
@@ -577,11 +561,9 @@ def check_activate_combination(state: State, actor: object, cmd: ActivateCombina
     return zone
 
 
-def check_change_form(state: State, actor: object, cmd: ChangeForm) -> Monster:
+def check_change_form(state: State, seat: int, cmd: ChangeForm) -> Monster:
     if cmd.form not in FORMS:
         _form(cmd.form)
-    assert isinstance(actor, int)
-    seat = actor
     monster = _own_monster(state, seat, cmd.card)
     if cmd.form == monster.form:
         raise Rejected(Code.FORM_UNCHANGED, "the monster already shows that form")
@@ -595,14 +577,12 @@ def check_change_form(state: State, actor: object, cmd: ChangeForm) -> Monster:
     return monster
 
 
-def check_go_to_battle(state: State, actor: object, cmd: GoToBattle) -> None:
+def check_go_to_battle(state: State, seat: int, cmd: GoToBattle) -> None:
     if state.turn == 1:
         raise Rejected(Code.FIRST_TURN_NO_BATTLE, "the first turn has no Battle phase (D10)")
 
 
-def check_declare_attack(state: State, actor: object, cmd: DeclareAttack) -> Monster:
-    assert isinstance(actor, int)
-    seat = actor
+def check_declare_attack(state: State, seat: int, cmd: DeclareAttack) -> Monster:
     attacker = _own_monster(state, seat, cmd.attacker)
     if not in_attack(attacker.form):
         raise Rejected(Code.NOT_IN_ATTACK_POSITION, f"{cmd.attacker} is in defence position")
@@ -620,17 +600,15 @@ def check_declare_attack(state: State, actor: object, cmd: DeclareAttack) -> Mon
     return attacker
 
 
-def check_end_turn(state: State, actor: object, cmd: EndTurn) -> None:
+def check_end_turn(state: State, seat: int, cmd: EndTurn) -> None:
     """``end_turn`` has no preconditions beyond the generic ones."""
 
 
-def check_pass(state: State, actor: object, cmd: Pass) -> None:
+def check_pass(state: State, seat: int, cmd: Pass) -> None:
     """``pass`` has no preconditions beyond the generic ones."""
 
 
-def check_discard(state: State, actor: object, cmd: Discard) -> None:
-    assert isinstance(actor, int)
-    seat = actor
+def check_discard(state: State, seat: int, cmd: Discard) -> None:
     awaiting = state.awaiting
     assert awaiting is not None
     if len(cmd.cards) != awaiting.count:
@@ -643,14 +621,15 @@ def check_discard(state: State, actor: object, cmd: Discard) -> None:
         raise Rejected(Code.NOT_CANONICAL, "list discards by ascending hand index")
 
 
-def check_concede(state: State, actor: object, cmd: Concede) -> int:
+def check_concede(state: State, actor: Actor, cmd: Concede) -> int:
+    """The conceding seat: precheck lets any actor concede, and only a seat can."""
     if actor != 0 and actor != 1:
         raise Rejected(Code.NOT_AWAITED_SEAT, "only a seat can concede")
     assert isinstance(actor, int)
     return actor
 
 
-def check_timeout(state: State, actor: object, cmd: Timeout) -> Awaiting:
+def check_timeout(state: State, actor: Actor, cmd: Timeout) -> Awaiting:
     awaiting = state.awaiting
     if awaiting is None or cmd.seat != awaiting.seat or cmd.seq != awaiting.seq:
         raise Rejected(Code.STALE_TIMEOUT, "that decision is no longer awaited")
@@ -721,8 +700,7 @@ def has_response(state: State, seat: int, window: Window) -> bool:
     return any(_accepted(check_activate_tactics, asked, seat, t) for t in tactics_candidates(asked, seat))
 
 
-def _accepted(check: object, state: State, seat: int, cmd: object) -> bool:
-    assert callable(check)
+def _accepted(check: Callable[[State, int, Any], object], state: State, seat: int, cmd: Any) -> bool:
     try:
         check(state, seat, cmd)
     except Rejected:

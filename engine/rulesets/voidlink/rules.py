@@ -6,12 +6,11 @@ filters the spec's canonical candidates through the same two, so there is no sec
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from itertools import combinations
-from typing import Any
 
-from engine.contract import SYSTEM, Actor, Deadline, Outcome
-from engine.dispatch import deciders
+from engine.contract import SYSTEM, Actor, Deadline, Outcome, seat_of
+from engine.dispatch import Decider, deciders
 from engine.errors import Rejected
 from engine.legal import Family, legal
 from engine.precheck import check_common
@@ -169,11 +168,6 @@ def precheck(state: State, actor: Actor, kind: str) -> None:
 # --- emission (§7.2 effects, §8) ---------------------------------------------------------------------------------
 
 
-def _seat(actor: Actor) -> int:
-    assert isinstance(actor, int)
-    return actor
-
-
 def _to_graveyard(tape: Tape, seat: int, cards: Iterable[str], reason: GraveReason) -> None:
     state = tape.state
     hand = state.players[seat].hand
@@ -193,7 +187,7 @@ def _pass(tape: Tape, seat: int) -> None:
     proceed(tape, awaiting.window)
 
 
-def _timeout(tape: Tape, actor: Actor, cmd: Timeout) -> None:
+def _timeout(tape: Tape, actor: Actor, cmd: Timeout, rng: Rng) -> None:
     """§9 (D28): the least committal default for the decision that ran out."""
     awaiting = check_timeout(tape.state, actor, cmd)
     seat = awaiting.seat
@@ -220,7 +214,7 @@ def decide_folded(state: State, actor: Actor, cmd: Command, rng: Rng) -> tuple[l
     kind, decide = _DECIDERS[type(cmd)]
     precheck(state, actor, kind)
     tape = new_tape(state)
-    decide(tape, actor, cmd)
+    decide(tape, actor, cmd, rng)
     return tape.events, tape.state
 
 
@@ -228,110 +222,110 @@ def decide_folded(state: State, actor: Actor, cmd: Command, rng: Rng) -> tuple[l
 # isinstance call on a msgspec class for every case it tried first.
 
 
-def _decide_normal_summon(tape: Tape, actor: Actor, cmd: NormalSummon) -> None:
-    seat = _seat(actor)
+def _decide_normal_summon(tape: Tape, actor: Actor, cmd: NormalSummon, rng: Rng) -> None:
+    seat = seat_of(actor)
     check_normal_summon(tape.state, seat, cmd)
     summon(tape, seat, cmd.card, "hand", cmd.form, "normal")
 
 
-def _decide_tribute_summon(tape: Tape, actor: Actor, cmd: TributeSummon) -> None:
-    seat = _seat(actor)
+def _decide_tribute_summon(tape: Tape, actor: Actor, cmd: TributeSummon, rng: Rng) -> None:
+    seat = seat_of(actor)
     check_tribute_summon(tape.state, seat, cmd)
     _to_graveyard(tape, seat, cmd.tributes, "tribute")
     summon(tape, seat, cmd.card, "hand", cmd.form, "tribute")
 
 
-def _decide_myth_summon(tape: Tape, actor: Actor, cmd: MythSummon) -> None:
-    seat = _seat(actor)
+def _decide_myth_summon(tape: Tape, actor: Actor, cmd: MythSummon, rng: Rng) -> None:
+    seat = seat_of(actor)
     check_myth_summon(tape.state, seat, cmd)
     _to_graveyard(tape, seat, cmd.materials, "material")
     summon(tape, seat, cmd.card, "extra", cmd.form, "myth")
 
 
-def _decide_set_magic(tape: Tape, actor: Actor, cmd: SetMagic) -> None:
-    seat = _seat(actor)
+def _decide_set_magic(tape: Tape, actor: Actor, cmd: SetMagic, rng: Rng) -> None:
+    seat = seat_of(actor)
     zone = check_set_magic(tape.state, seat, cmd)
     tape.emit(MagicSet(seat, cmd.card, tape.state.card_ids[cmd.card], zone))
     await_open(tape)
 
 
-def _decide_activate_magic(tape: Tape, actor: Actor, cmd: ActivateMagic) -> None:
-    seat = _seat(actor)
+def _decide_activate_magic(tape: Tape, actor: Actor, cmd: ActivateMagic, rng: Rng) -> None:
+    seat = seat_of(actor)
     from_hand, zone = check_activate_magic(tape.state, seat, cmd)
     add_link(tape, seat, cmd.card, "hand" if from_hand else "set", zone, cmd.targets, cmd.form)
 
 
-def _decide_activate_tactics(tape: Tape, actor: Actor, cmd: ActivateTactics) -> None:
-    seat = _seat(actor)
+def _decide_activate_tactics(tape: Tape, actor: Actor, cmd: ActivateTactics, rng: Rng) -> None:
+    seat = seat_of(actor)
     check_activate_tactics(tape.state, seat, cmd)
     add_link(tape, seat, cmd.card, "tactics", None, cmd.targets, cmd.form)
 
 
-def _decide_activate_commander(tape: Tape, actor: Actor, cmd: ActivateCommander) -> None:
-    seat = _seat(actor)
+def _decide_activate_commander(tape: Tape, actor: Actor, cmd: ActivateCommander, rng: Rng) -> None:
+    seat = seat_of(actor)
     card = check_activate_commander(tape.state, seat, cmd)
     add_link(tape, seat, card, "commander", None, cmd.targets, None)
 
 
-def _decide_activate_monster_effect(tape: Tape, actor: Actor, cmd: ActivateMonsterEffect) -> None:
-    seat = _seat(actor)
+def _decide_activate_monster_effect(tape: Tape, actor: Actor, cmd: ActivateMonsterEffect, rng: Rng) -> None:
+    seat = seat_of(actor)
     system = check_activate_monster_effect(tape.state, seat, cmd)
     add_link(tape, seat, cmd.card, "monster", None, cmd.targets, None, cmd.effect, system)
 
 
-def _decide_activate_combination(tape: Tape, actor: Actor, cmd: ActivateCombination) -> None:
-    seat = _seat(actor)
+def _decide_activate_combination(tape: Tape, actor: Actor, cmd: ActivateCombination, rng: Rng) -> None:
+    seat = seat_of(actor)
     zone = check_activate_combination(tape.state, seat, cmd)
     _to_graveyard(tape, seat, cmd.materials, "material")
     add_link(tape, seat, cmd.card, "extra", zone, cmd.targets, None)
 
 
-def _decide_change_form(tape: Tape, actor: Actor, cmd: ChangeForm) -> None:
-    seat = _seat(actor)
+def _decide_change_form(tape: Tape, actor: Actor, cmd: ChangeForm, rng: Rng) -> None:
+    seat = seat_of(actor)
     monster = check_change_form(tape.state, seat, cmd)
     tape.emit(FormChanged(cmd.card, monster.form, cmd.form, "command"))
     await_open(tape)
 
 
-def _decide_go_to_battle(tape: Tape, actor: Actor, cmd: GoToBattle) -> None:
-    seat = _seat(actor)
+def _decide_go_to_battle(tape: Tape, actor: Actor, cmd: GoToBattle, rng: Rng) -> None:
+    seat = seat_of(actor)
     check_go_to_battle(tape.state, seat, cmd)
     tape.emit(PhaseEndRequested(seat, "battle"))
     window(tape, 1 - seat, "phase_end")
 
 
-def _decide_declare_attack(tape: Tape, actor: Actor, cmd: DeclareAttack) -> None:
-    seat = _seat(actor)
+def _decide_declare_attack(tape: Tape, actor: Actor, cmd: DeclareAttack, rng: Rng) -> None:
+    seat = seat_of(actor)
     attacker = check_declare_attack(tape.state, seat, cmd)
     tape.emit(AttackDeclared(cmd.attacker, cmd.target, system_of(attacker.form), 1 - seat))
     window(tape, 1 - seat, "attack")
 
 
-def _decide_end_turn(tape: Tape, actor: Actor, cmd: EndTurn) -> None:
-    seat = _seat(actor)
+def _decide_end_turn(tape: Tape, actor: Actor, cmd: EndTurn, rng: Rng) -> None:
+    seat = seat_of(actor)
     check_end_turn(tape.state, seat, cmd)
     _end_turn(tape, seat)
 
 
-def _decide_pass(tape: Tape, actor: Actor, cmd: Pass) -> None:
-    seat = _seat(actor)
+def _decide_pass(tape: Tape, actor: Actor, cmd: Pass, rng: Rng) -> None:
+    seat = seat_of(actor)
     check_pass(tape.state, seat, cmd)
     _pass(tape, seat)
 
 
-def _decide_discard(tape: Tape, actor: Actor, cmd: Discard) -> None:
-    seat = _seat(actor)
+def _decide_discard(tape: Tape, actor: Actor, cmd: Discard, rng: Rng) -> None:
+    seat = seat_of(actor)
     check_discard(tape.state, seat, cmd)
     discard(tape, seat, cmd.cards)
 
 
-def _decide_concede(tape: Tape, actor: Actor, cmd: Concede) -> None:
+def _decide_concede(tape: Tape, actor: Actor, cmd: Concede, rng: Rng) -> None:
     seat = check_concede(tape.state, actor, cmd)
     tape.emit(Conceded(seat))
     tape.emit(MatchEnded("win", 1 - seat, "concede"))
 
 
-_DECIDERS: dict[type, tuple[str, Callable[[Tape, Actor, Any], None]]] = deciders(
+_DECIDERS: dict[type, tuple[str, Decider[State, Event]]] = deciders(
     Command,
     (
         (NormalSummon, _decide_normal_summon),

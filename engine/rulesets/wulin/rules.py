@@ -12,7 +12,7 @@ from itertools import combinations, product
 from typing import Any, NamedTuple
 
 from engine.contract import ADMIN, Actor, Deadline, Outcome
-from engine.dispatch import deciders
+from engine.dispatch import Decider, deciders
 from engine.errors import Rejected
 from engine.legal import Family, legal
 from engine.precheck import check_common
@@ -601,7 +601,7 @@ def decide_folded(state: State, actor: Actor, cmd: Command, rng: Rng) -> tuple[l
     kind, decide = _DECIDERS[type(cmd)]
     precheck(state, actor, kind)
     tape: Tape[State, Event] = Tape(state, evolve)
-    decide(tape, state, actor, cmd)
+    decide(tape, actor, cmd, rng)
     _restart_clock(tape, state, actor, kind)
     return tape.events, tape.state
 
@@ -612,89 +612,89 @@ def decide_folded(state: State, actor: Actor, cmd: Command, rng: Rng) -> tuple[l
 Tape_ = Tape[State, Event]
 
 
-def _use(tape: Tape_, state: State, actor: Actor, cmd: UseCard) -> None:
-    emit_use_card(tape, _seat(actor), cmd, check_use_card(state, actor, cmd))
+def _use(tape: Tape_, actor: Actor, cmd: UseCard, rng: Rng) -> None:
+    emit_use_card(tape, _seat(actor), cmd, check_use_card(tape.state, actor, cmd))
 
 
-def _play(tape: Tape_, state: State, actor: Actor, cmd: PlayCard) -> None:
-    card = check_play_card(state, actor, cmd)
+def _play(tape: Tape_, actor: Actor, cmd: PlayCard, rng: Rng) -> None:
+    card = check_play_card(tape.state, actor, cmd)
     zone: FieldZone = "skill_zone" if card.id in SKILL_IDS else "battle_zone"
     tape.emit(CardPlayed(_seat(actor), cmd.card, card.id, zone))
 
 
-def _discard(tape: Tape_, state: State, actor: Actor, cmd: DiscardCard) -> None:
-    emit_discard_card(tape, _seat(actor), cmd, check_discard_card(state, actor, cmd))
+def _discard(tape: Tape_, actor: Actor, cmd: DiscardCard, rng: Rng) -> None:
+    emit_discard_card(tape, _seat(actor), cmd, check_discard_card(tape.state, actor, cmd))
 
 
-def _flip(tape: Tape_, state: State, actor: Actor, cmd: FlipCard) -> None:
-    emit_flip_card(tape, _seat(actor), cmd, check_flip_card(state, actor, cmd))
+def _flip(tape: Tape_, actor: Actor, cmd: FlipCard, rng: Rng) -> None:
+    emit_flip_card(tape, _seat(actor), cmd, check_flip_card(tape.state, actor, cmd))
 
 
-def _attack(tape: Tape_, state: State, actor: Actor, cmd: Attack) -> None:
-    emit_attack(tape, _seat(actor), cmd, check_attack(state, actor, cmd))
+def _attack(tape: Tape_, actor: Actor, cmd: Attack, rng: Rng) -> None:
+    emit_attack(tape, _seat(actor), cmd, check_attack(tape.state, actor, cmd))
 
 
-def _defend(tape: Tape_, state: State, actor: Actor, cmd: Defend) -> None:
-    emit_defend(tape, _seat(actor), cmd, check_defend(state, actor, cmd))
+def _defend(tape: Tape_, actor: Actor, cmd: Defend, rng: Rng) -> None:
+    emit_defend(tape, _seat(actor), cmd, check_defend(tape.state, actor, cmd))
 
 
-def _no_defence(tape: Tape_, state: State, actor: Actor, cmd: NoDefence) -> None:
-    check_no_defence(state, actor, cmd)
+def _no_defence(tape: Tape_, actor: Actor, cmd: NoDefence, rng: Rng) -> None:
+    check_no_defence(tape.state, actor, cmd)
     emit_no_defence(tape, _seat(actor), False)
 
 
-def _block(tape: Tape_, state: State, actor: Actor, cmd: Block) -> None:
-    emit_block(tape, _seat(actor), check_block(state, actor, cmd))
+def _block(tape: Tape_, actor: Actor, cmd: Block, rng: Rng) -> None:
+    emit_block(tape, _seat(actor), check_block(tape.state, actor, cmd))
 
 
-def _no_block(tape: Tape_, state: State, actor: Actor, cmd: NoBlock) -> None:
-    check_no_block(state, actor, cmd)
+def _no_block(tape: Tape_, actor: Actor, cmd: NoBlock, rng: Rng) -> None:
+    check_no_block(tape.state, actor, cmd)
     emit_no_block(tape, _seat(actor), False)
 
 
-def _choose_loss(tape: Tape_, state: State, actor: Actor, cmd: ChooseLoss) -> None:
-    check_choose_loss(state, actor, cmd)
+def _choose_loss(tape: Tape_, actor: Actor, cmd: ChooseLoss, rng: Rng) -> None:
+    check_choose_loss(tape.state, actor, cmd)
     emit_choose_loss(tape, _seat(actor), cmd.card, False)
 
 
-def _end_phase(tape: Tape_, state: State, actor: Actor, cmd: EndPhase) -> None:
-    check_end_phase(state, actor, cmd)
+def _end_phase(tape: Tape_, actor: Actor, cmd: EndPhase, rng: Rng) -> None:
+    check_end_phase(tape.state, actor, cmd)
     end_phase(tape, "end_phase")
 
 
-def _propose(tape: Tape_, state: State, actor: Actor, cmd: ProposeTruce) -> None:
-    tape.emit(TruceProposed(_seat(actor), check_propose_truce(state, actor, cmd)))
+def _propose(tape: Tape_, actor: Actor, cmd: ProposeTruce, rng: Rng) -> None:
+    tape.emit(TruceProposed(_seat(actor), check_propose_truce(tape.state, actor, cmd)))
 
 
-def _accept(tape: Tape_, state: State, actor: Actor, cmd: AcceptTruce) -> None:
-    check_answer_truce(state, actor, cmd)
+def _accept(tape: Tape_, actor: Actor, cmd: AcceptTruce, rng: Rng) -> None:
+    check_answer_truce(tape.state, actor, cmd)
     tape.emit(TruceAccepted(_seat(actor)))
     tape.emit(MatchEnded(None, "truce"))
 
 
-def _reject(tape: Tape_, state: State, actor: Actor, cmd: RejectTruce) -> None:
-    check_answer_truce(state, actor, cmd)
+def _reject(tape: Tape_, actor: Actor, cmd: RejectTruce, rng: Rng) -> None:
+    check_answer_truce(tape.state, actor, cmd)
     tape.emit(TruceRejected(_seat(actor)))
 
 
-def _concede(tape: Tape_, state: State, actor: Actor, cmd: Concede) -> None:
-    check_concede(state, actor, cmd)
+def _concede(tape: Tape_, actor: Actor, cmd: Concede, rng: Rng) -> None:
+    check_concede(tape.state, actor, cmd)
     tape.emit(Conceded(_seat(actor)))
     tape.emit(MatchEnded(1 - _seat(actor), "concede"))
 
 
-def _timeout(tape: Tape_, state: State, actor: Actor, cmd: Timeout) -> None:
-    check_timeout(state, actor, cmd)
+def _timeout(tape: Tape_, actor: Actor, cmd: Timeout, rng: Rng) -> None:
+    check_timeout(tape.state, actor, cmd)
     emit_timeout(tape, cmd)
 
 
-def _ruling(tape: Tape_, state: State, actor: Actor, cmd: RefereeRuling) -> None:
-    check_referee_ruling(state, actor, cmd)
+def _ruling(tape: Tape_, actor: Actor, cmd: RefereeRuling, rng: Rng) -> None:
+    check_referee_ruling(tape.state, actor, cmd)
     tape.emit(RefereeRuled(cmd.winner, cmd.note))
     tape.emit(MatchEnded(cmd.winner, "referee"))
 
 
-_DECIDERS: dict[type, tuple[str, Callable[[Tape_, State, Actor, Any], None]]] = deciders(
+_DECIDERS: dict[type, tuple[str, Decider[State, Event]]] = deciders(
     Command,
     (
         (UseCard, _use),
