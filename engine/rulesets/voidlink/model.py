@@ -60,15 +60,6 @@ class Config(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     options: Options = Options()
 
 
-class Violation(msgspec.Struct, frozen=True):
-    """One deck-construction failure (§4): its code, the seat (None for config checks), the card and a detail."""
-
-    code: str
-    seat: int | None
-    card_id: str | None
-    detail: str
-
-
 # --- state (§3.4) ------------------------------------------------------------------------------------------
 
 
