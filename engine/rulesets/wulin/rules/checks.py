@@ -289,16 +289,15 @@ def check_answer_truce(state: State, actor: Actor, cmd: AcceptTruce | RejectTruc
 
 
 def gate_concede(state: State, seat: int) -> None:
-    if not state.options.allow_concede:
-        raise Rejected(Code.CONCEDE_DISABLED, "conceding is off in this match")
-
-
-def check_concede(state: State, actor: Actor, cmd: Concede) -> None:
-    seat = player_seat(actor)
+    """The whole of ``check_concede`` past the actor's role: its one candidate needs nothing else."""
     if not state.options.allow_concede:
         raise Rejected(Code.CONCEDE_DISABLED, "conceding is off in this match")
     if seat != state.active_seat:
         raise Rejected(Code.NOT_YOUR_PHASE, "you may concede only in your own phase")
+
+
+def check_concede(state: State, actor: Actor, cmd: Concede) -> None:
+    gate_concede(state, player_seat(actor))
 
 
 def check_timeout(state: State, actor: Actor, cmd: Timeout) -> None:

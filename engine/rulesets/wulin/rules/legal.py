@@ -5,8 +5,8 @@ plainly refused; the command's check still decides every listed command."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from itertools import combinations, product
-from typing import Any, NamedTuple
+from itertools import combinations
+from typing import Any
 
 from engine.errors import Rejected
 from engine.legal import Family, legal
@@ -34,7 +34,6 @@ from engine.rulesets.wulin.model import (
     FlipCard,
     NoBlock,
     NoDefence,
-    PendingBlock,
     PendingDefend,
     PendingLoss,
     PlayCard,
@@ -62,7 +61,8 @@ from engine.rulesets.wulin.rules.checks import (
     check_use_card,
     gate_concede,
 )
-from engine.rulesets.wulin.rules.common import SEATS, gate_any, gate_block, gate_defend, gate_loss, gate_own, precheck
+from engine.rulesets.wulin.rules.common import gate_any, gate_block, gate_defend, gate_loss, gate_own, precheck
+from engine.rulesets.wulin.rules.situations import by_situation, situation
 
 
 def _gate_use(state: State, seat: int) -> None:
@@ -224,77 +224,10 @@ FAMILIES: tuple[Family[State], ...] = (
 """Every family in §7 table order (use, play, discard, flip, attack, ...), as §8.11 lists them."""
 
 
-class _Situation(NamedTuple):
-    """What the family gates look at, for one asking seat."""
-
-    answering: str | None
-    """The kind of decision the seat must answer, if any."""
-    pending: bool
-    active: bool
-    offer: bool
-    """A truce offer the seat may answer is open."""
-    concede: bool
-    consumable_used: bool
-    play_used: bool
-    discard_used: bool
-
-
-def _in_play(tag: str, now: _Situation) -> bool:
-    """Whether a family's gate can pass in this situation: only a shortcut past gates that would refuse (the
-    gates and checks still run for every family kept), never a rule of its own."""
-    own = now.active and not now.pending
-    return {
-        "use_card": own and not now.consumable_used,
-        "play_card": own and not now.play_used,
-        "discard_card": own and not now.discard_used,
-        "flip_card": not now.pending or now.answering is not None,
-        "attack": own,
-        "defend": now.answering == "defend",
-        "no_defence": now.answering == "defend",
-        "block": now.answering == "block",
-        "no_block": now.answering == "block",
-        "choose_loss": now.answering == "choose_loss",
-        "end_phase": own,
-        "propose_truce": True,
-        "accept_truce": now.offer,
-        "reject_truce": now.offer,
-        "concede": now.concede and now.active,
-    }[tag]
-
-
-_SITUATIONS: dict[tuple[object, ...], tuple[Family[State], ...]] = {
-    now: tuple(f for f in FAMILIES if _in_play(f.tag, now))
-    for now in (
-        _Situation(answering, pending, *flags)
-        for answering, pending in (
-            (None, False),
-            (None, True),
-            ("defend", True),
-            ("block", True),
-            ("choose_loss", True),
-        )
-        for flags in product((False, True), repeat=6)
-    )
-}
-
-
-_PENDING_KIND = {PendingDefend: "defend", PendingBlock: "block", PendingLoss: "choose_loss"}
+_SITUATIONS = by_situation(FAMILIES)
+"""The families whose gates can pass, by the asking seat's situation; ``legal`` still runs every gate kept."""
 
 
 def legal_commands(state: State, seat: int) -> list[Command]:
     """§8.11: exactly what ``decide`` accepts from ``seat`` now, in the canonical order."""
-    pending = state.pending
-    answering = _PENDING_KIND[type(pending)] if pending is not None and pending.seat == seat else None
-    side = state.sides[seat] if seat in SEATS else state.sides[0]
-    # A plain tuple finds its _Situation (a NamedTuple hashes and compares as one) without building it.
-    now = (
-        answering,
-        pending is not None,
-        seat == state.active_seat,
-        state.truce_offer is not None and state.truce_offer != seat,
-        state.options.allow_concede,
-        side.consumable_used,
-        side.play_used,
-        side.discard_used,
-    )
-    return legal(_SITUATIONS[now], precheck, state, seat)
+    return legal(_SITUATIONS[situation(state, seat)], precheck, state, seat)
