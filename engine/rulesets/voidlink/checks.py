@@ -33,32 +33,27 @@ from engine.rulesets.voidlink.data import (
     TacticsCard,
     TargetSpec,
 )
-from engine.rulesets.voidlink.model import (
+from engine.rulesets.voidlink.model import State
+from engine.rulesets.voidlink.model.commands import (
     ActivateCombination,
     ActivateCommander,
     ActivateMagic,
     ActivateMonsterEffect,
     ActivateTactics,
-    Awaiting,
     ChangeForm,
     Concede,
     DeclareAttack,
     Discard,
     EndTurn,
     GoToBattle,
-    Link,
-    MagicSlot,
-    Monster,
     MythSummon,
     NormalSummon,
     Pass,
-    Player,
     SetMagic,
-    State,
     Timeout,
     TributeSummon,
-    Window,
 )
+from engine.rulesets.voidlink.model.state import Awaiting, Link, MagicSlot, Monster, Player, Window
 
 # --- §8.1 derived values ---------------------------------------------------------------------------------
 

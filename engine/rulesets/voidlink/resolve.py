@@ -47,14 +47,14 @@ from engine.rulesets.voidlink.data import (
     WinIfCounter,
 )
 from engine.rulesets.voidlink.evolve import evolve
-from engine.rulesets.voidlink.model import (
+from engine.rulesets.voidlink.model import Event, State
+from engine.rulesets.voidlink.model.events import (
     AttackEnded,
     AttackNegated,
     AwaitingDecision,
     BattleCalculated,
     CardDestroyed,
     CardsDrawn,
-    Cause,
     ChainLinkAdded,
     ChainResolved,
     CounterAdded,
@@ -64,28 +64,29 @@ from engine.rulesets.voidlink.model import (
     DrawFailed,
     DrawSkipped,
     EffectTriggered,
-    Event,
     FormChanged,
-    Link,
     LinkNegated,
     LinkResolved,
-    LinkSource,
     MatchEnded,
     ModifiersExpired,
-    Monster,
     MonsterSummoned,
     Moved,
     PhaseChanged,
     PoolChanged,
     SentToGraveyard,
     SpecialVictory,
-    State,
     StatModified,
+    TurnEnded,
+    TurnStarted,
+)
+from engine.rulesets.voidlink.model.state import (
+    Cause,
+    Link,
+    LinkSource,
+    Monster,
     Subject,
     SummonFrom,
     SummonMethod,
-    TurnEnded,
-    TurnStarted,
     Window,
 )
 

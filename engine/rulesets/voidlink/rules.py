@@ -55,39 +55,39 @@ from engine.rulesets.voidlink.data import (
     MagicCard,
     MythCard,
 )
-from engine.rulesets.voidlink.model import (
+from engine.rulesets.voidlink.model import Command, Event, State
+from engine.rulesets.voidlink.model.commands import (
     ActivateCombination,
     ActivateCommander,
     ActivateMagic,
     ActivateMonsterEffect,
     ActivateTactics,
-    AttackDeclared,
     ChangeForm,
-    Command,
     Concede,
-    Conceded,
     DeclareAttack,
     Discard,
     EndTurn,
-    Event,
-    FormChanged,
     GoToBattle,
-    GraveReason,
-    MagicSet,
-    MatchEnded,
-    Moved,
     MythSummon,
     NormalSummon,
     Pass,
-    Passed,
-    PhaseEndRequested,
-    SentToGraveyard,
     SetMagic,
-    State,
-    TimedOut,
     Timeout,
     TributeSummon,
 )
+from engine.rulesets.voidlink.model.events import (
+    AttackDeclared,
+    Conceded,
+    FormChanged,
+    MagicSet,
+    MatchEnded,
+    Moved,
+    Passed,
+    PhaseEndRequested,
+    SentToGraveyard,
+    TimedOut,
+)
+from engine.rulesets.voidlink.model.state import GraveReason
 from engine.rulesets.voidlink.resolve import Tape, add_link, await_open, discard, new_tape, proceed, summon, window
 
 # --- generic checks (§7.1) -------------------------------------------------------------------------------------

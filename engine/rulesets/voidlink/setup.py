@@ -26,20 +26,16 @@ from engine.rulesets.voidlink.data import (
     MythCard,
     TacticsCard,
 )
-from engine.rulesets.voidlink.model import (
+from engine.rulesets.voidlink.model import Config, Event, Options, State
+from engine.rulesets.voidlink.model.events import (
     CardRef,
     CardsDrawn,
-    Config,
-    Deck,
     DeckShuffled,
-    Event,
     FirstPlayerChosen,
     MatchStarted,
-    Options,
     PlayerSetup,
-    SeatConfig,
-    State,
 )
+from engine.rulesets.voidlink.model.state import Deck, SeatConfig
 from engine.rulesets.voidlink.resolve import new_tape, start_turn
 
 SEATS = 2

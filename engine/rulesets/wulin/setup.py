@@ -18,21 +18,17 @@ from engine.rng import Rng
 from engine.rulesets.wulin.codes import Code
 from engine.rulesets.wulin.data import ATTRIBUTES, CATALOG, PRESET_ATTRIBUTES, PRESETS, Attribute, BattleCard, QiCard
 from engine.rulesets.wulin.evolve import evolve
-from engine.rulesets.wulin.model import (
+from engine.rulesets.wulin.model import Config, Event, Options, State
+from engine.rulesets.wulin.model.events import (
     CardsDrawn,
     ClockRestarted,
-    Config,
-    Event,
     FirstPlayerDecided,
     Hero,
     LibraryShuffled,
     OpeningReshuffled,
-    Options,
-    SeatConfig,
-    Side,
-    State,
     WulinCreated,
 )
+from engine.rulesets.wulin.model.state import SeatConfig, Side
 from engine.rulesets.wulin.resolve import HAND_SIZE, start_phase
 from engine.tape import Tape
 

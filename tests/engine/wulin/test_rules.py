@@ -10,24 +10,22 @@ from engine.errors import Rejected
 from engine.legal import legal
 from engine.rng import ScriptedRng
 from engine.rulesets.wulin import RULESET
-from engine.rulesets.wulin.model import (
+from engine.rulesets.wulin.model.commands import (
     AcceptTruce,
     Attack,
     Block,
-    ClockRestarted,
     Defend,
     EndPhase,
     FlipCard,
     NoBlock,
     NoDefence,
-    PendingBlock,
-    PendingDefend,
-    PendingLoss,
     ProposeTruce,
     RefereeRuling,
     Timeout,
     UseCard,
 )
+from engine.rulesets.wulin.model.events import ClockRestarted
+from engine.rulesets.wulin.model.state import PendingBlock, PendingDefend, PendingLoss
 from engine.rulesets.wulin.rules import FAMILIES, deadline, legal_commands, outcome, precheck, to_act
 from engine.rulesets.wulin.rules.situations import admits, by_situation, situation
 from tests.engine.contract_helpers import playout

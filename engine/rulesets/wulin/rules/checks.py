@@ -19,7 +19,8 @@ from engine.rulesets.wulin.data import (
     Card,
     counters,
 )
-from engine.rulesets.wulin.model import (
+from engine.rulesets.wulin.model import State
+from engine.rulesets.wulin.model.commands import (
     AcceptTruce,
     Attack,
     Block,
@@ -28,23 +29,17 @@ from engine.rulesets.wulin.model import (
     Defend,
     DiscardCard,
     EndPhase,
-    FieldCard,
-    FieldZone,
     FlipCard,
     NoBlock,
     NoDefence,
-    PendingBlock,
-    PendingDefend,
-    PendingLoss,
     PlayCard,
     ProposeTruce,
     RefereeRuling,
     RejectTruce,
-    Relation,
-    State,
     Timeout,
     UseCard,
 )
+from engine.rulesets.wulin.model.state import FieldCard, FieldZone, PendingBlock, PendingDefend, PendingLoss, Relation
 from engine.rulesets.wulin.rules.common import (
     afford,
     battle_zone_card,

@@ -4,14 +4,10 @@
 from __future__ import annotations
 
 from engine.contract import Actor, Deadline, Outcome
-from engine.rulesets.wulin.model import (
-    IN_PROGRESS,
-    ClockRestarted,
-    Event,
-    PhaseStarted,
-    State,
-    Timeout,
-)
+from engine.rulesets.wulin.model import Event, State
+from engine.rulesets.wulin.model.commands import Timeout
+from engine.rulesets.wulin.model.events import ClockRestarted, PhaseStarted
+from engine.rulesets.wulin.model.state import IN_PROGRESS
 from engine.tape import Tape
 
 CLOCKED = frozenset(

@@ -9,7 +9,8 @@ from engine.contract import ADMIN, Actor
 from engine.errors import Rejected
 from engine.precheck import check_common
 from engine.rulesets.wulin.codes import Code
-from engine.rulesets.wulin.model import (
+from engine.rulesets.wulin.model import State
+from engine.rulesets.wulin.model.state import (
     ENDED,
     FieldCard,
     FieldZone,
@@ -17,7 +18,6 @@ from engine.rulesets.wulin.model import (
     PendingDefend,
     PendingLoss,
     Side,
-    State,
 )
 
 SEATS = (0, 1)

@@ -7,36 +7,36 @@ from engine.dispatch import Decider, deciders
 from engine.rng import Rng
 from engine.rulesets.wulin.data import SKILL_IDS
 from engine.rulesets.wulin.evolve import evolve
-from engine.rulesets.wulin.model import (
+from engine.rulesets.wulin.model import Command, Event, State
+from engine.rulesets.wulin.model.commands import (
     AcceptTruce,
     Attack,
     Block,
-    CardPlayed,
     ChooseLoss,
-    Command,
     Concede,
-    Conceded,
     Defend,
     DiscardCard,
     EndPhase,
-    Event,
-    FieldZone,
     FlipCard,
-    MatchEnded,
     NoBlock,
     NoDefence,
     PlayCard,
     ProposeTruce,
-    RefereeRuled,
     RefereeRuling,
     RejectTruce,
-    State,
     Timeout,
+    UseCard,
+)
+from engine.rulesets.wulin.model.events import (
+    CardPlayed,
+    Conceded,
+    MatchEnded,
+    RefereeRuled,
     TruceAccepted,
     TruceProposed,
     TruceRejected,
-    UseCard,
 )
+from engine.rulesets.wulin.model.state import FieldZone
 from engine.rulesets.wulin.resolve import end_phase
 from engine.rulesets.wulin.rules.checks import (
     check_answer_truce,

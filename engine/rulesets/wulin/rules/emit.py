@@ -15,8 +15,9 @@ from engine.rulesets.wulin.data import (
     TreasureCard,
     effects_of,
 )
-from engine.rulesets.wulin.model import (
-    Attack,
+from engine.rulesets.wulin.model import Event, State
+from engine.rulesets.wulin.model.commands import Attack, Defend, DiscardCard, FlipCard, Timeout, UseCard
+from engine.rulesets.wulin.model.events import (
     AttackDeclared,
     AttackEnded,
     CardDiscarded,
@@ -25,27 +26,15 @@ from engine.rulesets.wulin.model import (
     CardUsed,
     DefenceDeclared,
     DefenceDeclined,
-    Defend,
-    DiscardCard,
-    Event,
-    FieldCard,
-    FieldZone,
-    FlipCard,
     HiddenWeaponThrown,
     LossChosen,
     MatchEnded,
-    PendingBlock,
-    PendingDefend,
-    PendingLoss,
-    Relation,
-    State,
     TimedOut,
-    Timeout,
-    UseCard,
     WeaponBlocked,
     WeaponNotBlocked,
     WeaponResolved,
 )
+from engine.rulesets.wulin.model.state import FieldCard, FieldZone, PendingBlock, PendingDefend, PendingLoss, Relation
 from engine.rulesets.wulin.resolve import (
     IDLE_TIMEOUTS_LOSE,
     TIMEOUT_PENALTY,

@@ -20,28 +20,25 @@ from engine.rulesets.wulin.data import (
     SKILL_IDS,
     TARGETED,
 )
-from engine.rulesets.wulin.model import (
+from engine.rulesets.wulin.model import Command, State
+from engine.rulesets.wulin.model.commands import (
     AcceptTruce,
     Attack,
     Block,
     ChooseLoss,
-    Command,
     Concede,
     Defend,
     DiscardCard,
     EndPhase,
-    FieldCard,
     FlipCard,
     NoBlock,
     NoDefence,
-    PendingDefend,
-    PendingLoss,
     PlayCard,
     ProposeTruce,
     RejectTruce,
-    State,
     UseCard,
 )
+from engine.rulesets.wulin.model.state import FieldCard, PendingDefend, PendingLoss
 from engine.rulesets.wulin.rules.checks import (
     BATTLE_ZONE_SIZE,
     JOINT_SURCHARGE,

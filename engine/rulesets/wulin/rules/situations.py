@@ -17,16 +17,8 @@ from msgspec.structs import replace
 
 from engine.errors import Rejected
 from engine.legal import Family
-from engine.rulesets.wulin.model import (
-    IN_PROGRESS,
-    Options,
-    Pending,
-    PendingBlock,
-    PendingDefend,
-    PendingLoss,
-    Side,
-    State,
-)
+from engine.rulesets.wulin.model import Options, State
+from engine.rulesets.wulin.model.state import IN_PROGRESS, Pending, PendingBlock, PendingDefend, PendingLoss, Side
 from engine.rulesets.wulin.rules.common import SEATS, precheck
 
 
