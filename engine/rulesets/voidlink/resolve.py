@@ -10,21 +10,19 @@ from dataclasses import dataclass
 from typing import Literal
 
 import engine.tape
-from engine.rulesets.voidlink.checks import (
+from engine.rulesets.voidlink.board import (
     atk,
     catalog,
     empty_zone,
     face_of,
     find,
     flipped,
-    has_response,
     in_attack,
-    link_effect,
     monsters,
     on_field,
-    still_valid,
     system_of,
 )
+from engine.rulesets.voidlink.checks import has_response
 from engine.rulesets.voidlink.data import (
     AddCounter,
     AllMonsters,
@@ -89,6 +87,7 @@ from engine.rulesets.voidlink.model.state import (
     SummonMethod,
     Window,
 )
+from engine.rulesets.voidlink.targets import link_effect, still_valid
 
 Tape = engine.tape.Tape[State, Event]
 

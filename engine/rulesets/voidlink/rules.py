@@ -15,8 +15,8 @@ from engine.errors import Rejected
 from engine.legal import Family, legal
 from engine.precheck import check_common
 from engine.rng import Rng
+from engine.rulesets.voidlink.board import cards_of, face_of, in_attack, monsters, system_of
 from engine.rulesets.voidlink.checks import (
-    cards_of,
     check_activate_combination,
     check_activate_commander,
     check_activate_magic,
@@ -34,15 +34,8 @@ from engine.rulesets.voidlink.checks import (
     check_set_magic,
     check_timeout,
     check_tribute_summon,
-    face_of,
-    holds,
-    in_attack,
     magic_candidates,
-    monsters,
-    printed,
-    system_of,
     tactics_candidates,
-    target_lists,
 )
 from engine.rulesets.voidlink.codes import Code
 from engine.rulesets.voidlink.data import (
@@ -89,6 +82,7 @@ from engine.rulesets.voidlink.model.events import (
 )
 from engine.rulesets.voidlink.model.state import GraveReason
 from engine.rulesets.voidlink.resolve import Tape, add_link, await_open, discard, new_tape, proceed, summon, window
+from engine.rulesets.voidlink.targets import holds, printed, target_lists
 
 # --- generic checks (§7.1) -------------------------------------------------------------------------------------
 

@@ -12,7 +12,7 @@ from typing import assert_never
 from msgspec.structs import replace
 
 from engine.contract import Viewer
-from engine.rulesets.voidlink.checks import effect_of, face_of
+from engine.rulesets.voidlink.board import face_of
 from engine.rulesets.voidlink.data import System
 from engine.rulesets.voidlink.model import Event, State, View
 from engine.rulesets.voidlink.model.events import (
@@ -57,6 +57,7 @@ from engine.rulesets.voidlink.model.events import (
 )
 from engine.rulesets.voidlink.model.state import Link, Monster, Player
 from engine.rulesets.voidlink.model.views import LinkView, MagicView, MonsterView, PlayerView
+from engine.rulesets.voidlink.targets import effect_of
 
 
 def view(state: State, viewer: Viewer) -> View:

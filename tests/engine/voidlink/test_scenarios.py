@@ -14,7 +14,7 @@ from msgspec.structs import replace
 from engine.contract import SYSTEM
 from engine.rng import Rng
 from engine.rulesets.voidlink import RULESET
-from engine.rulesets.voidlink.checks import atk, def_of
+from engine.rulesets.voidlink.board import atk, def_of
 from engine.rulesets.voidlink.data import PRESETS, Destroy
 from engine.rulesets.voidlink.model.commands import (
     ActivateCombination,
