@@ -7,19 +7,9 @@ from engine.rulesets.card_monsters import RULESET, evolve, model, rules, setup, 
 
 
 def test_a_ruleset_without_a_greedy_module_scores_every_command_alike() -> None:
+    identity = ("id", "version", "title", "card_data_hash", "min_seats", "max_seats", "presets")
     plain = assemble(
-        model=model,
-        setup=setup,
-        rules=rules,
-        evolve=evolve,
-        view=view,
-        id=RULESET.id,
-        version=RULESET.version,
-        title=RULESET.title,
-        card_data_hash=RULESET.card_data_hash,
-        min_seats=RULESET.min_seats,
-        max_seats=RULESET.max_seats,
-        presets=RULESET.presets,
+        model=model, setup=setup, rules=rules, evolve=evolve, view=view, **{k: getattr(RULESET, k) for k in identity}
     )
     config = plain.configure({"seats": [{}, {}], "options": {}})
     state = plain.initial(config)
