@@ -1,7 +1,7 @@
 """Capacity benchmark: memory of many hot matches in one process, and the cold load of a long match.
 
-1. ``--hot`` card_monsters matches created through the match manager and kept loaded: the process's RSS
-   before and after (from /proc/self/status).
+1. ``--hot`` matches of the reference game (``engine.registry.REFERENCE``) created through the match manager
+   and kept loaded: the process's RSS before and after (from /proc/self/status).
 2. The cold load of a ``--events``-event match from its snapshot plus tail: no ruleset plays 10,000 events
    within its rules, so the stream is built for the purpose. A real bot match is played; its first events
    (MatchCreated and setup) open the stream, copies of its events with one command record per three events
@@ -70,7 +70,7 @@ async def hot_matches(store: AsyncEventStore, count: int) -> tuple[float, float,
     before = rss_mib()
     started = time.perf_counter()
     for first in range(0, count, 200):
-        await asyncio.gather(*(manager.create("card_monsters", SEATS, {}) for _ in range(min(200, count - first))))
+        await asyncio.gather(*(manager.create(registry.REFERENCE, SEATS, {}) for _ in range(min(200, count - first))))
     elapsed = time.perf_counter() - started
     gc.collect()
     return before, rss_mib(), elapsed
@@ -78,7 +78,7 @@ async def hot_matches(store: AsyncEventStore, count: int) -> tuple[float, float,
 
 async def long_match(store: AsyncSqliteStore | AsyncPostgresStore, events: int, tail: int) -> str:
     """The stream of a ``events``-event match as described in the module docstring; returns its id."""
-    ruleset = registry.get("card_monsters")
+    ruleset = registry.get(registry.REFERENCE)
     seed = bytes(range(32))
     played = create(ruleset, {"seats": [{}, {}], "options": {}}, ["a", "b"], seed)
     setup = len(played)

@@ -20,14 +20,6 @@ from engine.match import fold
 from engine.registry import RULESETS
 from engine.selfplay import play
 
-TARGETS = {
-    "card_monsters": (20_000, 300_000),
-    "duel": (10_000, None),
-    "aq": (20_000, None),
-    "voidlink": (10_000, None),
-    "wulin": (20_000, None),
-}
-
 
 def measure(ruleset_id: str, players: int, games: int) -> tuple[float, float, int]:
     ruleset = RULESETS[ruleset_id]
@@ -63,8 +55,7 @@ def main() -> None:
         counts = sorted({ruleset.min_seats, ruleset.max_seats})
         for players in counts:
             rate, fold_rate, commands = measure(key, players, args.games)
-            target = TARGETS.get(key, (None, None))
-            wanted = " / ".join(f">= {t:,}" for t in target if t) or "-"
+            wanted = " / ".join(f">= {t:,}" for t in ruleset.speed_target if t) or "-"
             table.add_row(
                 key, str(players), str(args.games), f"{commands:,}", f"{rate:,.0f}", f"{fold_rate:,.0f}", wanted
             )

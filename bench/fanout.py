@@ -43,6 +43,7 @@ from rich.table import Table
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.service import CONCEDE, POSTGRES, cpu_seconds, database, drop, start
+from engine.registry import REFERENCE
 from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
 
@@ -142,7 +143,7 @@ def scenario(
             for _ in range(matches):
                 created = await stub.CreateMatch(
                     pb.CreateMatchRequest(
-                        ruleset="card_monsters",
+                        ruleset=REFERENCE,
                         seats=[pb.SeatSpec(name="a"), pb.SeatSpec(name="b")],
                         options_json='{"max_turns": 200}',
                     )

@@ -1,11 +1,11 @@
 """Lifecycle benchmark: how fast a history of played matches is caught up by what follows creations and ends.
 
-Bots play ``--games`` card_monsters matches in process into a new SQLite file (``duelhall selfplay
---database-url``); then it times, on that file: the creations and ends found by ``read_all`` of those types
-(the store skips the other events) beside every event read by ``read_all`` and filtered here (what the
-followers did before reads by type), a rebuild of the match list (``duelhall matches --rebuild``'s work, in
-this process) and a ``WatchLifecycle`` from position 1 through a real server (``duelhall serve``) to its last
-change. It prints events covered and changes per second for each.
+Bots play ``--games`` matches of the reference game (``engine.registry.REFERENCE``) in process into a new SQLite
+file (``duelhall selfplay --database-url``); then it times, on that file: the creations and ends found by
+``read_all`` of those types (the store skips the other events) beside every event read by ``read_all`` and
+filtered here (what the followers did before reads by type), a rebuild of the match list (``duelhall matches
+--rebuild``'s work, in this process) and a ``WatchLifecycle`` from position 1 through a real server (``duelhall
+serve``) to its last change. It prints events covered and changes per second for each.
 
     python bench/lifecycle.py [--games 500] [--repeat 3]
 """
@@ -29,6 +29,7 @@ from rich.table import Table
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.service import start
+from engine.registry import REFERENCE
 from eventstore import AsyncEventStore, open_store
 from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
@@ -98,7 +99,7 @@ def main() -> None:
         url = f"sqlite:///{Path(tmp) / 'history.db'}"
         with console.status(f"bots play {args.games:,} matches"):
             subprocess.run(
-                [DUELHALL, "selfplay", "card_monsters", "--games", str(args.games), "--database-url", url],
+                [DUELHALL, "selfplay", REFERENCE, "--games", str(args.games), "--database-url", url],
                 check=True,
                 stdout=subprocess.DEVNULL,
             )

@@ -69,7 +69,7 @@ def _run(state: Tournament, events: list[Event]) -> None:
 
 def decision_seconds(size: int) -> float:
     """The ``pair`` decision after three rounds of random results."""
-    ruleset = registry.get("card_monsters")
+    ruleset = registry.get(registry.REFERENCE)
     state = fold(registration.create("bench", "bench", ruleset, "swiss", 6, 0, 1, "mtg", 0, bytes(32), {}))
     for i in range(size):
         _run(state, registration.register(state, ruleset, f"p{i:04d}", {}))

@@ -40,6 +40,7 @@ import psycopg
 from rich.console import Console
 from rich.table import Table
 
+from engine.registry import REFERENCE
 from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
 
@@ -67,7 +68,7 @@ async def bot_match(
     """Plays matches one after another until the deadline, recording each submit's latency."""
     while time.perf_counter() < deadline:
         created = await stub.CreateMatch(
-            pb.CreateMatchRequest(ruleset="card_monsters", seats=[pb.SeatSpec(name="a"), pb.SeatSpec(name="b")])
+            pb.CreateMatchRequest(ruleset=REFERENCE, seats=[pb.SeatSpec(name="a"), pb.SeatSpec(name="b")])
         )
         match_id = created.match.match_id
         tokens = {t.seat: t.token for t in created.tokens}
@@ -115,7 +116,7 @@ async def stream_match(
     """Plays matches one after another over two Play streams each, until the deadline."""
     while time.perf_counter() < deadline:
         created = await stub.CreateMatch(
-            pb.CreateMatchRequest(ruleset="card_monsters", seats=[pb.SeatSpec(name="a"), pb.SeatSpec(name="b")])
+            pb.CreateMatchRequest(ruleset=REFERENCE, seats=[pb.SeatSpec(name="a"), pb.SeatSpec(name="b")])
         )
         calls = [stub.Play(), stub.Play()]
         for token in created.tokens:

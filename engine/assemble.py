@@ -2,8 +2,8 @@
 
 Every ruleset package has the same layout (docs/adding-a-ruleset.md): ``model`` the types, ``setup`` the
 configuration and setup, ``rules`` the commands, ``evolve`` the fold, ``view`` what a viewer sees and
-``greedy`` the bot's heuristic. The protocols below are what mypy checks each module against, so a package
-that misses a member, or names it differently, does not type-check.
+``greedy`` the bot's heuristic, the one module a game may leave out. The protocols below are what mypy
+checks each module against, so a package that misses a member, or names it differently, does not type-check.
 """
 
 from __future__ import annotations
@@ -61,10 +61,20 @@ class Greedy(Protocol):
 
 
 def assemble(
-    *, model: Model, setup: Setup, rules: Rules, evolve: Fold, view: Views, greedy: Greedy, **identity: Any
+    *,
+    model: Model,
+    setup: Setup,
+    rules: Rules,
+    evolve: Fold,
+    view: Views,
+    greedy: Greedy | None = None,
+    **identity: Any,
 ) -> Ruleset:
     """The ruleset whose members come from these modules; ``identity`` holds the rest of ``Ruleset``'s
-    keywords (id, version, title, card_data_hash, seats, presets, and what the game customises)."""
+    keywords (id, version, title, card_data_hash, seats, presets, and what the game customises). Without a
+    ``greedy`` module the greedy bot keeps the contract's default, every legal command alike."""
+    if greedy is not None:
+        identity["greedy_score"] = greedy.greedy_score
     return Ruleset(
         Config=model.Config, Options=model.Options, State=model.State, Command=model.Command,
         Event=model.Event, View=model.View,
@@ -73,6 +83,5 @@ def assemble(
         to_act=rules.to_act, deadline=rules.deadline, outcome=rules.outcome,
         evolve=evolve.evolve,
         view=view.view, redact=view.redact, hidden_cards=view.hidden_cards,
-        greedy_score=greedy.greedy_score,
         **identity,
     )  # fmt: skip

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 import msgspec
 
@@ -19,6 +19,13 @@ SYSTEM: Literal["system"] = "system"
 ADMIN: Literal["admin"] = "admin"
 Actor = int | Literal["system", "admin"]
 """A seat (0 .. n-1), the system (timeouts) or an admin (referee rulings)."""
+
+
+def seat_of(actor: Actor) -> int:
+    """The seat behind a seat-only command: the ruleset's ``precheck`` has already refused any other actor."""
+    assert isinstance(actor, int)
+    return actor
+
 
 CONCEDE = "concede"
 """The tag every ruleset gives its concession command (bots never play it)."""
@@ -55,6 +62,15 @@ class Deadline(msgspec.Struct, frozen=True):
     seconds: float
     timeout: Any
     pauses: bool = False
+
+
+class SpeedTarget(NamedTuple):
+    """What ``bench/engine_speed.py`` should measure for a game on one core (None: no target set)."""
+
+    commands_per_s: int | None = None
+    """Self-play commands per second: decide, evolve, legal_commands and a random bot's choice."""
+    fold_events_per_s: int | None = None
+    """Events folded per second by ``evolve`` alone."""
 
 
 def _neutral(view: Any, command: Any) -> float:
@@ -122,6 +138,11 @@ class Ruleset:
     """The configuration as every viewer may see it (a Config with private parts, such as deck lists the spec
     hides, left empty). It goes into the public ``MatchCreated``; ``initial`` gets it, so a ruleset whose
     configuration has private parts carries them in its own setup events, redacted per viewer."""
+    speed_target: SpeedTarget = SpeedTarget()
+    """The benchmark figure the game is held to (``bench/engine_speed.py`` prints it beside the measured one)."""
+    showcase_seats: int | None = None
+    """The seat count the golden playthrough (``scripts/playthroughs.py``) plays, for a game whose rules show
+    only above ``min_seats`` (aq's turn direction and skipped seats need three); None plays ``min_seats``."""
     options: dict[str, Any] = field(init=False)
     """Option defaults, served by the API."""
     command_types: dict[str, type] = field(init=False)

@@ -7,10 +7,21 @@ exactly: a type added to the union without its entry fails at import, not in the
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any, TypeVar, get_args
+from collections.abc import Callable, Iterable
+from typing import Any, TypeAlias, TypeVar, get_args
+
+from engine.contract import Actor
+from engine.rng import Rng
+from engine.tape import Tape
 
 T = TypeVar("T")
+S = TypeVar("S")
+E = TypeVar("E")
+
+Decider: TypeAlias = Callable[[Tape[S, E], Actor, Any, Rng], None]
+"""Every ruleset's decide step for one command type: check, then emit onto the tape. The actor and the RNG
+are passed to all, so a game that needs neither pays only two arguments (no wrapper, no second signature);
+a seat-only command reads its seat with ``engine.contract.seat_of``, ``precheck`` having refused the rest."""
 
 
 def by_type(union: Any, table: dict[type, T]) -> dict[type, T]:
@@ -22,6 +33,6 @@ def by_type(union: Any, table: dict[type, T]) -> dict[type, T]:
     return table
 
 
-def deciders(union: Any, entries: Iterable[tuple[type, T]]) -> dict[type, tuple[str, T]]:
+def deciders(union: Any, entries: Iterable[tuple[type, Decider[S, E]]]) -> dict[type, tuple[str, Decider[S, E]]]:
     """A ruleset's decide table: each command type with its tag (what ``precheck`` takes) and its decider."""
     return by_type(union, {command: (str(command.__struct_config__.tag), decide) for command, decide in entries})  # type: ignore[attr-defined]

@@ -2,11 +2,14 @@
 
 Rejected        a rule refused a command (code = the spec's UPPER_SNAKE reason)
 ConfigError     a match configuration is invalid (code = the spec's deck/option code)
+ConfigProblem   one failed configuration check, for rules that report every problem before raising
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
+
+import msgspec
 
 # Engine-wide rejection codes ; rulesets add their own.
 MATCH_OVER = "MATCH_OVER"
@@ -56,3 +59,19 @@ class ConfigError(Exception):
         self.code = code
         self.seat = seat
         self.detail = detail
+
+
+class ConfigProblem(msgspec.Struct, frozen=True):
+    """One failed configuration check: the rules' code, the seat it concerns (None for the match's own
+    settings) and the details the rules name; a detail a game does not report stays None."""
+
+    code: str
+    seat: int | None = None
+    detail: str | None = None
+    """A sentence or value for the sender."""
+    section: str | None = None
+    card_id: str | None = None
+    count: int | None = None
+    limit: int | None = None
+    key: str | None = None
+    """An option's name."""

@@ -23,7 +23,8 @@ class Family(NamedTuple, Generic[S]):
 
     tag: str
     candidates: Callable[[S, int], Iterable[Any]]
-    check: Callable[[S, Actor, Any], object]
+    check: Callable[[S, int, Any], object]
+    """The command's check, as ``decide`` runs it; here always asked for a seat."""
     gate: Callable[[S, int], None] | None = None
     order: Callable[[Any], Any] | None = None
     """A sort key for the accepted candidates, for a family whose candidates are not generated in order."""

@@ -14,6 +14,12 @@ RULESETS: dict[str, Ruleset] = {
 }
 
 
+REFERENCE = "card_monsters"
+"""The game the service benchmarks play (bench/capacity.py, fanout.py, lifecycle.py, pairing.py, service.py):
+one shared game keeps their figures comparable, and a bench names no game itself. It is the worked example
+of docs/adding-a-ruleset.md; the bare server (bench/bare_server.py) answers with its commands."""
+
+
 def get(ruleset_id: str) -> Ruleset:
     """The ruleset with this id, or ``KeyError`` naming the known ones."""
     try:

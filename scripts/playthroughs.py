@@ -34,8 +34,6 @@ SEED_INT = 20_240_601
 SEED = SEED_INT.to_bytes(32, "big")
 BOT_SEEDS = 1_000
 """Seat ``i`` is ``RandomBot(BOT_SEEDS + i)``."""
-PLAYERS = {"aq": 3}
-"""Seat counts other than the ruleset's minimum: aq at 3, where its turn direction and skips can show."""
 MAX_COMMANDS = 60
 MAX_BYTES = 80_000
 """No step starts once a transcript has reached this size: views are kilobytes each, and the files together
@@ -47,7 +45,8 @@ _encoder = msgspec.json.Encoder(order="deterministic")
 
 
 def players(ruleset: Ruleset) -> int:
-    return PLAYERS.get(ruleset.id, ruleset.min_seats)
+    """The seats the ruleset shows itself best at (``showcase_seats``), else its minimum."""
+    return ruleset.showcase_seats or ruleset.min_seats
 
 
 def path_for(ruleset_id: str) -> Path:

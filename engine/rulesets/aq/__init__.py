@@ -1,6 +1,7 @@
 """aq: the 2-6 player pet shedding game (docs/rulesets/aq.md)."""
 
 from engine.assemble import assemble
+from engine.contract import SpeedTarget
 from engine.rulesets.aq import evolve, greedy, model, rules, setup, view
 from engine.rulesets.aq.data import CARD_DATA_HASH, PRESETS
 
@@ -18,6 +19,8 @@ RULESET = assemble(
     min_seats=2,
     max_seats=6,
     presets=PRESETS,
+    speed_target=SpeedTarget(commands_per_s=20_000),
+    showcase_seats=3,
 )
 
 __all__ = ["RULESET"]

@@ -6,11 +6,10 @@ runs them and ``legal_commands`` keeps the canonical candidates they accept, so 
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, get_args
+from typing import get_args
 
-from engine.contract import Actor, Deadline, Outcome
-from engine.dispatch import deciders
+from engine.contract import Actor, Deadline, Outcome, seat_of
+from engine.dispatch import Decider, deciders
 from engine.errors import Rejected
 from engine.legal import Family, legal
 from engine.precheck import check_common
@@ -218,7 +217,7 @@ def _decide_end_phase(tape: Tape[State, Event], actor: Actor, cmd: EndPhase, rng
 
 
 def _decide_concede(tape: Tape[State, Event], actor: Actor, cmd: Concede, rng: Rng) -> None:
-    emit_concede(tape, rng, actor)  # type: ignore[arg-type]
+    emit_concede(tape, rng, seat_of(actor))
 
 
 def _decide_timeout(tape: Tape[State, Event], actor: Actor, cmd: Timeout, rng: Rng) -> None:
@@ -226,7 +225,7 @@ def _decide_timeout(tape: Tape[State, Event], actor: Actor, cmd: Timeout, rng: R
     autopilot(tape, rng, "timeout")
 
 
-_DECIDERS: dict[type, tuple[str, Callable[[Tape[State, Event], Actor, Any, Rng], None]]] = deciders(
+_DECIDERS: dict[type, tuple[str, Decider[State, Event]]] = deciders(
     Command,
     (
         (LearnSkill, _decide_learn_skill),

@@ -7,11 +7,8 @@ the canonical candidates of §7 through the same two, so there is no second lega
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
 from engine.contract import Actor, Deadline, Outcome
-from engine.dispatch import deciders
+from engine.dispatch import Decider, deciders
 from engine.errors import Rejected
 from engine.legal import Family, legal
 from engine.precheck import check_common
@@ -304,7 +301,7 @@ def _decide_timeout(tape: Tape[State, Event], actor: Actor, cmd: Timeout, rng: R
     end_turn(tape, "timeout", rng)
 
 
-_DECIDERS: dict[type, tuple[str, Callable[[Tape[State, Event], Actor, Any, Rng], None]]] = deciders(
+_DECIDERS: dict[type, tuple[str, Decider[State, Event]]] = deciders(
     Command,
     (
         (PlayMonster, _decide_play_monster),

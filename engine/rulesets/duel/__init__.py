@@ -2,6 +2,7 @@
 windows, flip effects, fusion)."""
 
 from engine.assemble import assemble
+from engine.contract import SpeedTarget
 from engine.rulesets.duel import evolve, greedy, model, rules, setup, view
 from engine.rulesets.duel.data import CARD_DATA_HASH, PRESETS
 
@@ -20,6 +21,7 @@ RULESET = assemble(
     max_seats=2,
     presets={name: {key: list(cards) for key, cards in deck.items()} for name, deck in PRESETS.items()},
     public_config=setup.public_config,
+    speed_target=SpeedTarget(commands_per_s=10_000),
 )
 
 __all__ = ["RULESET"]

@@ -5,9 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-import msgspec
-from msgspec import UNSET, UnsetType
-
+from engine.errors import ConfigProblem
 from engine.rulesets.duel.codes import Code
 from engine.rulesets.duel.data import CATALOG
 
@@ -15,57 +13,49 @@ SECTIONS = ("main", "extra", "side")
 MAIN_MIN, MAIN_MAX, EXTRA_MAX, SIDE_MAX = 40, 60, 15, 15
 
 
-class Problem(msgspec.Struct, frozen=True):
-    """One configuration error ``{code, seat, ...details}`` (§4); unset details are left out."""
-
-    code: str
-    seat: int | None = None
-    section: str | UnsetType = UNSET
-    card_id: str | UnsetType = UNSET
-    count: int | UnsetType = UNSET
-    limit: int | UnsetType = UNSET
-    key: str | UnsetType = UNSET
-
-
-def deck_problems(seat: int, deck: Any) -> list[Problem]:
+def deck_problems(seat: int, deck: Any) -> list[ConfigProblem]:
     """Checks 1-2 are fatal for the seat; checks 3-10 are all reported, in check-number order."""
     if not isinstance(deck, dict):
-        return [Problem(Code.DECK_MALFORMED, seat, section="deck")]
+        return [ConfigProblem(Code.DECK_MALFORMED, seat, section="deck")]
     malformed = [key for key in SECTIONS if not _is_list_of_str(deck.get(key, [] if key != "main" else None))]
     malformed += sorted(key for key in deck if key not in SECTIONS)
     if malformed:
-        return [Problem(Code.DECK_MALFORMED, seat, section=key) for key in malformed]
+        return [ConfigProblem(Code.DECK_MALFORMED, seat, section=key) for key in malformed]
     lists = {key: list(deck.get(key, [])) for key in SECTIONS}
     ordered = [(key, card_id) for key in SECTIONS for card_id in lists[key]]
     unknown = _distinct(card_id for _, card_id in ordered if card_id not in CATALOG)
     if unknown:
-        return [Problem(Code.UNKNOWN_CARD, seat, card_id=card_id) for card_id in unknown]
+        return [ConfigProblem(Code.UNKNOWN_CARD, seat, card_id=card_id) for card_id in unknown]
     return _content_problems(seat, lists, ordered)
 
 
-def _content_problems(seat: int, lists: dict[str, list[str]], ordered: list[tuple[str, str]]) -> list[Problem]:
-    problems: list[Problem] = []
+def _content_problems(seat: int, lists: dict[str, list[str]], ordered: list[tuple[str, str]]) -> list[ConfigProblem]:
+    problems: list[ConfigProblem] = []
     unsupported: dict[str, str] = {}
     for section, card_id in ordered:
         if CATALOG[card_id].monster_kind in ("synchro", "xyz"):
             unsupported.setdefault(card_id, section)  # D20: never playable, reported once
-    problems += [Problem(Code.EXTRA_DECK_TYPE_UNSUPPORTED, seat, card_id=c, section=s) for c, s in unsupported.items()]
+    problems += [
+        ConfigProblem(Code.EXTRA_DECK_TYPE_UNSUPPORTED, seat, card_id=c, section=s) for c, s in unsupported.items()
+    ]
     sizes = (
         (Code.MAIN_DECK_TOO_SMALL, len(lists["main"]) < MAIN_MIN, "main"),
         (Code.MAIN_DECK_TOO_LARGE, len(lists["main"]) > MAIN_MAX, "main"),
         (Code.EXTRA_DECK_TOO_LARGE, len(lists["extra"]) > EXTRA_MAX, "extra"),
         (Code.SIDE_DECK_TOO_LARGE, len(lists["side"]) > SIDE_MAX, "side"),
     )
-    problems += [Problem(code, seat, count=len(lists[key])) for code, failed, key in sizes if failed]
+    problems += [ConfigProblem(code, seat, count=len(lists[key])) for code, failed, key in sizes if failed]
     fusion_in_main = _distinct(c for c in lists["main"] if CATALOG[c].monster_kind == "fusion")
-    problems += [Problem(Code.EXTRA_CARD_IN_MAIN_DECK, seat, card_id=c) for c in fusion_in_main]
+    problems += [ConfigProblem(Code.EXTRA_CARD_IN_MAIN_DECK, seat, card_id=c) for c in fusion_in_main]
     non_fusion = _distinct(c for c in lists["extra"] if CATALOG[c].monster_kind != "fusion" and c not in unsupported)
-    problems += [Problem(Code.MAIN_CARD_IN_EXTRA_DECK, seat, card_id=c) for c in non_fusion]
+    problems += [ConfigProblem(Code.MAIN_CARD_IN_EXTRA_DECK, seat, card_id=c) for c in non_fusion]
     copies = Counter(card_id for _, card_id in ordered)
     for card_id in _distinct(card_id for _, card_id in ordered):
         if copies[card_id] > CATALOG[card_id].limit:
             limit = CATALOG[card_id].limit
-            problems.append(Problem(Code.TOO_MANY_COPIES, seat, card_id=card_id, count=copies[card_id], limit=limit))
+            problems.append(
+                ConfigProblem(Code.TOO_MANY_COPIES, seat, card_id=card_id, count=copies[card_id], limit=limit)
+            )
     return problems
 
 

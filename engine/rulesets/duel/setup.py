@@ -9,12 +9,12 @@ from typing import Any
 import msgspec
 from msgspec.structs import replace
 
-from engine.errors import ConfigError
+from engine.errors import ConfigError, ConfigProblem
 from engine.options import option_problems
 from engine.rng import Rng
 from engine.rulesets.duel.codes import Code
 from engine.rulesets.duel.data import PRESETS
-from engine.rulesets.duel.decks import Problem, deck_problems
+from engine.rulesets.duel.decks import deck_problems
 from engine.rulesets.duel.evolve import evolve
 from engine.rulesets.duel.model.events import (
     CardDrawn,
@@ -46,16 +46,21 @@ DEFAULT_DECKS = ("starter_a", "starter_b")
 class DuelConfigError(ConfigError):
     """A configuration that fails §4: ``errors`` lists every problem, the first one is the primary code."""
 
-    def __init__(self, errors: Sequence[Problem]) -> None:
+    def __init__(self, errors: Sequence[ConfigProblem]) -> None:
         first = errors[0]
-        super().__init__(first.code, first.seat, msgspec.json.encode(list(errors)).decode())
+        super().__init__(first.code, first.seat, msgspec.json.encode([_reported(e) for e in errors]).decode())
         self.errors = tuple(errors)
 
 
-def _config_problems(data: Any) -> list[Problem]:
+def _reported(problem: ConfigProblem) -> dict[str, Any]:
+    """A problem as §4 reports it: its code and seat, then only the details its check names."""
+    return {key: value for key, value in msgspec.structs.asdict(problem).items() if value is not None or key == "seat"}
+
+
+def _config_problems(data: Any) -> list[ConfigProblem]:
     """§4 configuration checks: CONFIG_INVALID, then UNKNOWN_PRESET by seat, then OPTION_INVALID by key."""
     if not isinstance(data, dict) or not set(data) <= {"seats", "options"}:
-        return [Problem(Code.CONFIG_INVALID)]
+        return [ConfigProblem(Code.CONFIG_INVALID)]
     seats, options = data.get("seats"), data.get("options", {})
     shaped = (
         isinstance(seats, list)
@@ -64,14 +69,14 @@ def _config_problems(data: Any) -> list[Problem]:
         and all(isinstance(s, dict) and set(s) <= {"deck"} and isinstance(s.get("deck", ""), str | dict) for s in seats)
     )
     if not shaped:
-        return [Problem(Code.CONFIG_INVALID)]
+        return [ConfigProblem(Code.CONFIG_INVALID)]
     problems = [
-        Problem(Code.UNKNOWN_PRESET, seat)
+        ConfigProblem(Code.UNKNOWN_PRESET, seat)
         for seat, deck in enumerate(_decks(data))
         if isinstance(deck, str) and deck not in PRESETS
     ]
     # unknown names and invalid values alike, by name in sorted order
-    problems += (Problem(Code.OPTION_INVALID, key=p.name) for p in option_problems(options, Options))
+    problems += (ConfigProblem(Code.OPTION_INVALID, key=p.name) for p in option_problems(options, Options))
     return problems
 
 

@@ -11,12 +11,11 @@ from typing import Any
 from msgspec.structs import replace
 
 from engine.dispatch import by_type
-from engine.rulesets.voidlink.model import (
-    Attack,
+from engine.rulesets.voidlink.model import Event, State
+from engine.rulesets.voidlink.model.events import (
     AttackDeclared,
     AttackEnded,
     AttackNegated,
-    Awaiting,
     AwaitingDecision,
     BattleCalculated,
     CardDestroyed,
@@ -26,40 +25,33 @@ from engine.rulesets.voidlink.model import (
     Conceded,
     CounterAdded,
     DeckShuffled,
-    Delayed,
     DelayedEffectRegistered,
     DelayedEffectResolved,
     DestructionPrevented,
     DrawFailed,
     DrawSkipped,
     EffectTriggered,
-    Event,
     FirstPlayerChosen,
     FormChanged,
-    Link,
     LinkNegated,
     LinkResolved,
     MagicSet,
-    MagicSlot,
     MatchEnded,
     MatchStarted,
     ModifiersExpired,
-    Monster,
     MonsterSummoned,
     Passed,
     PhaseChanged,
     PhaseEndRequested,
-    Player,
     PoolChanged,
-    Result,
     SentToGraveyard,
     SpecialVictory,
-    State,
     StatModified,
     TimedOut,
     TurnEnded,
     TurnStarted,
 )
+from engine.rulesets.voidlink.model.state import Attack, Awaiting, Delayed, Link, MagicSlot, Monster, Player, Result
 from engine.tuples import drop, put
 
 

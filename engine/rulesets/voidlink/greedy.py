@@ -9,7 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from engine.rulesets.voidlink.data import CATALOG, MonsterCard, MythCard
-from engine.rulesets.voidlink.model import (
+from engine.rulesets.voidlink.model import View
+from engine.rulesets.voidlink.model.commands import (
     ActivateCombination,
     ActivateCommander,
     ActivateMagic,
@@ -21,15 +22,14 @@ from engine.rulesets.voidlink.model import (
     Discard,
     EndTurn,
     GoToBattle,
-    MonsterView,
     MythSummon,
     NormalSummon,
     Pass,
     SetMagic,
     Timeout,
     TributeSummon,
-    View,
 )
+from engine.rulesets.voidlink.model.views import MonsterView
 
 # Preference by catalog id for activations: answers (negations, flips) are worth the most in a window.
 _ACTIVATION = {

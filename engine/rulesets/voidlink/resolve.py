@@ -10,21 +10,19 @@ from dataclasses import dataclass
 from typing import Literal
 
 import engine.tape
-from engine.rulesets.voidlink.checks import (
+from engine.rulesets.voidlink.board import (
     atk,
     catalog,
     empty_zone,
     face_of,
     find,
     flipped,
-    has_response,
     in_attack,
-    link_effect,
     monsters,
     on_field,
-    still_valid,
     system_of,
 )
+from engine.rulesets.voidlink.checks import has_response
 from engine.rulesets.voidlink.data import (
     AddCounter,
     AllMonsters,
@@ -47,14 +45,14 @@ from engine.rulesets.voidlink.data import (
     WinIfCounter,
 )
 from engine.rulesets.voidlink.evolve import evolve
-from engine.rulesets.voidlink.model import (
+from engine.rulesets.voidlink.model import Event, State
+from engine.rulesets.voidlink.model.events import (
     AttackEnded,
     AttackNegated,
     AwaitingDecision,
     BattleCalculated,
     CardDestroyed,
     CardsDrawn,
-    Cause,
     ChainLinkAdded,
     ChainResolved,
     CounterAdded,
@@ -64,30 +62,32 @@ from engine.rulesets.voidlink.model import (
     DrawFailed,
     DrawSkipped,
     EffectTriggered,
-    Event,
     FormChanged,
-    Link,
     LinkNegated,
     LinkResolved,
-    LinkSource,
     MatchEnded,
     ModifiersExpired,
-    Monster,
     MonsterSummoned,
     Moved,
     PhaseChanged,
     PoolChanged,
     SentToGraveyard,
     SpecialVictory,
-    State,
     StatModified,
+    TurnEnded,
+    TurnStarted,
+)
+from engine.rulesets.voidlink.model.state import (
+    Cause,
+    Link,
+    LinkSource,
+    Monster,
     Subject,
     SummonFrom,
     SummonMethod,
-    TurnEnded,
-    TurnStarted,
     Window,
 )
+from engine.rulesets.voidlink.targets import link_effect, still_valid
 
 Tape = engine.tape.Tape[State, Event]
 

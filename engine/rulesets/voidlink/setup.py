@@ -12,7 +12,7 @@ from typing import Any
 
 import msgspec
 
-from engine.errors import ConfigError
+from engine.errors import ConfigError, ConfigProblem
 from engine.options import option_problems
 from engine.rng import Rng
 from engine.rulesets.voidlink.codes import Code
@@ -26,21 +26,16 @@ from engine.rulesets.voidlink.data import (
     MythCard,
     TacticsCard,
 )
-from engine.rulesets.voidlink.model import (
+from engine.rulesets.voidlink.model import Config, Event, Options, State
+from engine.rulesets.voidlink.model.events import (
     CardRef,
     CardsDrawn,
-    Config,
-    Deck,
     DeckShuffled,
-    Event,
     FirstPlayerChosen,
     MatchStarted,
-    Options,
     PlayerSetup,
-    SeatConfig,
-    State,
-    Violation,
 )
+from engine.rulesets.voidlink.model.state import Deck, SeatConfig
 from engine.rulesets.voidlink.resolve import new_tape, start_turn
 
 SEATS = 2
@@ -56,7 +51,7 @@ def configure(data: Any) -> Config:
     found = violations(data)
     if found:
         first = found[0]
-        raise ConfigError(first.code, first.seat, first.detail if first.card_id is None else first.card_id)
+        raise ConfigError(first.code, first.seat, first.card_id if first.card_id is not None else first.detail or "")
     seats = data.get("seats", [])
     decks = tuple(_deck(seat, entry) for seat, entry in enumerate(seats))
     return Config(
@@ -64,44 +59,44 @@ def configure(data: Any) -> Config:
     )
 
 
-def violations(data: Any) -> list[Violation]:
+def violations(data: Any) -> list[ConfigProblem]:
     """§4: every violation, config checks first, then seat 0's, then seat 1's, each in check order."""
     if not isinstance(data, dict) or set(data) - {"seats", "options"}:
-        return [Violation(Code.BAD_CONFIG, None, None, "expected an object with 'seats' and 'options'")]
+        return [ConfigProblem(Code.BAD_CONFIG, None, "expected an object with 'seats' and 'options'")]
     seats = data.get("seats", [])
     if not isinstance(seats, list):
-        return [Violation(Code.BAD_CONFIG, None, None, "'seats' must be a list")]
-    found: list[Violation] = []
+        return [ConfigProblem(Code.BAD_CONFIG, None, "'seats' must be a list")]
+    found: list[ConfigProblem] = []
     if len(seats) != SEATS:
-        found.append(Violation(Code.PLAYER_COUNT_INVALID, None, None, f"voidlink needs exactly {SEATS} seats"))
+        found.append(ConfigProblem(Code.PLAYER_COUNT_INVALID, None, f"voidlink needs exactly {SEATS} seats"))
     found.extend(_option_violations(data.get("options", {})))
     for seat, entry in enumerate(seats):
         if not isinstance(entry, dict) or set(entry) - {"deck"}:
-            found.append(Violation(Code.BAD_CONFIG, seat, None, "a seat holds only 'deck'"))
+            found.append(ConfigProblem(Code.BAD_CONFIG, seat, "a seat holds only 'deck'"))
             continue
         found.extend(deck_violations(seat, entry.get("deck", DEFAULT_DECKS[seat % SEATS])))
     return found
 
 
-def _option_violations(raw: Any) -> list[Violation]:
+def _option_violations(raw: Any) -> list[ConfigProblem]:
     """CF2: every unknown name or bad value, names in sorted order (``engine/options.py``)."""
     if not isinstance(raw, dict):
-        return [Violation(Code.OPTION_INVALID, None, None, "'options' must be an object")]
+        return [ConfigProblem(Code.OPTION_INVALID, None, "'options' must be an object")]
     if not raw:
         return []  # the common case, without walking the Options fields
     return [
-        Violation(
-            Code.OPTION_INVALID, None, None, f"unknown option {p.name!r}" if p.unknown else f"bad value for {p.name!r}"
+        ConfigProblem(
+            Code.OPTION_INVALID, None, f"unknown option {p.name!r}" if p.unknown else f"bad value for {p.name!r}"
         )
         for p in option_problems(raw, Options)
     ]
 
 
-def deck_violations(seat: int, deck: Any) -> list[Violation]:
+def deck_violations(seat: int, deck: Any) -> list[ConfigProblem]:
     """K1-K17 for one seat's deck (a preset name or a ``{main, extra, commander}`` object)."""
     if isinstance(deck, str):
         if deck not in PRESETS:
-            return [Violation(Code.UNKNOWN_PRECONSTRUCTED_DECK, seat, None, deck)]
+            return [ConfigProblem(Code.UNKNOWN_PRECONSTRUCTED_DECK, seat, deck)]
         return []
     shape = _shape_violations(seat, deck)
     if shape:
@@ -110,20 +105,20 @@ def deck_violations(seat: int, deck: Any) -> list[Violation]:
     extra = [(str(c), int(n)) for c, n in deck["extra"]]
     commander = [str(c) for c in deck["commander"]]
     unknown = [c for c, _ in main] + [c for c, _ in extra] + commander
-    found = [Violation(Code.UNKNOWN_CARD, seat, c, c) for c in unknown if c not in CATALOG]
+    found = [ConfigProblem(Code.UNKNOWN_CARD, seat, card_id=c, detail=c) for c in unknown if c not in CATALOG]
     if found:
         return found
     return _content_violations(seat, main, extra, commander)
 
 
-def _shape_violations(seat: int, deck: Any) -> list[Violation]:
+def _shape_violations(seat: int, deck: Any) -> list[ConfigProblem]:
     """K1-K2: an object with exactly main/extra/commander, entries well formed, no id twice in a part."""
     if not isinstance(deck, dict) or set(deck) != {"main", "extra", "commander"}:
-        return [Violation(Code.DECK_MALFORMED, seat, None, "a deck is a preset name or {main, extra, commander}")]
+        return [ConfigProblem(Code.DECK_MALFORMED, seat, "a deck is a preset name or {main, extra, commander}")]
     for part in ("main", "extra"):
         entries = deck[part]
         if not isinstance(entries, list):
-            return [Violation(Code.DECK_MALFORMED, seat, None, f"'{part}' must be a list")]
+            return [ConfigProblem(Code.DECK_MALFORMED, seat, f"'{part}' must be a list")]
         seen: set[str] = set()
         for entry in entries:
             if not (
@@ -134,24 +129,28 @@ def _shape_violations(seat: int, deck: Any) -> list[Violation]:
                 and not isinstance(entry[1], bool)
                 and entry[1] >= 1
             ):
-                return [Violation(Code.DECK_MALFORMED, seat, None, f"'{part}' entries are [card id, count >= 1]")]
+                return [ConfigProblem(Code.DECK_MALFORMED, seat, f"'{part}' entries are [card id, count >= 1]")]
             if entry[0] in seen:
-                return [Violation(Code.DECK_MALFORMED, seat, entry[0], f"{entry[0]} listed twice in '{part}'")]
+                return [
+                    ConfigProblem(
+                        Code.DECK_MALFORMED, seat, card_id=entry[0], detail=f"{entry[0]} listed twice in '{part}'"
+                    )
+                ]
             seen.add(entry[0])
     commander = deck["commander"]
     if not isinstance(commander, list) or not all(isinstance(c, str) for c in commander):
-        return [Violation(Code.DECK_MALFORMED, seat, None, "'commander' is a list of card ids")]
+        return [ConfigProblem(Code.DECK_MALFORMED, seat, "'commander' is a list of card ids")]
     return []
 
 
 def _content_violations(
     seat: int, main: list[tuple[str, int]], extra: list[tuple[str, int]], commander: list[str]
-) -> list[Violation]:
+) -> list[ConfigProblem]:
     """K4-K17, each check over the cards in deck-list order."""
-    found: list[Violation] = []
+    found: list[ConfigProblem] = []
 
     def add(code: Code, card: str | None, detail: str) -> None:
-        found.append(Violation(code, seat, card, detail))
+        found.append(ConfigProblem(code, seat, detail, card_id=card))
 
     for card, _ in main:
         if not isinstance(CATALOG[card], MonsterCard | MagicCard):

@@ -12,9 +12,10 @@ from typing import assert_never
 from msgspec.structs import replace
 
 from engine.contract import Viewer
-from engine.rulesets.voidlink.checks import effect_of, face_of
+from engine.rulesets.voidlink.board import face_of
 from engine.rulesets.voidlink.data import System
-from engine.rulesets.voidlink.model import (
+from engine.rulesets.voidlink.model import Event, State, View
+from engine.rulesets.voidlink.model.events import (
     AttackDeclared,
     AttackEnded,
     AttackNegated,
@@ -34,36 +35,29 @@ from engine.rulesets.voidlink.model import (
     DrawFailed,
     DrawSkipped,
     EffectTriggered,
-    Event,
     FirstPlayerChosen,
     FormChanged,
-    Link,
     LinkNegated,
     LinkResolved,
-    LinkView,
     MagicSet,
-    MagicView,
     MatchEnded,
     MatchStarted,
     ModifiersExpired,
-    Monster,
     MonsterSummoned,
-    MonsterView,
     Passed,
     PhaseChanged,
     PhaseEndRequested,
-    Player,
-    PlayerView,
     PoolChanged,
     SentToGraveyard,
     SpecialVictory,
-    State,
     StatModified,
     TimedOut,
     TurnEnded,
     TurnStarted,
-    View,
 )
+from engine.rulesets.voidlink.model.state import Link, Monster, Player
+from engine.rulesets.voidlink.model.views import LinkView, MagicView, MonsterView, PlayerView
+from engine.rulesets.voidlink.targets import effect_of
 
 
 def view(state: State, viewer: Viewer) -> View:

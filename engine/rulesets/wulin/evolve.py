@@ -13,9 +13,8 @@ from msgspec.structs import replace
 
 from engine.dispatch import by_type
 from engine.rulesets.wulin.data import BATTLE
-from engine.rulesets.wulin.model import (
-    ENDED,
-    IN_PROGRESS,
+from engine.rulesets.wulin.model import Event, State
+from engine.rulesets.wulin.model.events import (
     AttackDeclared,
     AttackEnded,
     CardDiscarded,
@@ -24,15 +23,11 @@ from engine.rulesets.wulin.model import (
     CardPlayed,
     CardsDrawn,
     CardUsed,
-    CardView,
-    Clock,
     ClockRestarted,
     CombatResolved,
     Conceded,
     DefenceDeclared,
     DefenceDeclined,
-    Event,
-    FieldCard,
     FirstPlayerDecided,
     HiddenWeaponThrown,
     HpChanged,
@@ -40,19 +35,12 @@ from engine.rulesets.wulin.model import (
     LossChoiceRequired,
     LossChosen,
     MatchEnded,
-    OpenAttack,
     OpeningReshuffled,
-    PendingBlock,
-    PendingDefend,
-    PendingLoss,
     PhaseEnded,
     PhaseStarted,
     QiChanged,
     RefereeRuled,
-    Result,
-    Side,
     SkillUpkeepFailed,
-    State,
     TempModifierApplied,
     TimedOut,
     TruceAccepted,
@@ -63,6 +51,19 @@ from engine.rulesets.wulin.model import (
     WeaponNotBlocked,
     WeaponResolved,
     WulinCreated,
+)
+from engine.rulesets.wulin.model.state import (
+    ENDED,
+    IN_PROGRESS,
+    CardView,
+    Clock,
+    FieldCard,
+    OpenAttack,
+    PendingBlock,
+    PendingDefend,
+    PendingLoss,
+    Result,
+    Side,
 )
 from engine.tuples import drop
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from engine.rulesets.wulin.data import CATALOG, QiCard, SecretArtCard
-from engine.rulesets.wulin.model import (
+from engine.rulesets.wulin.model import View
+from engine.rulesets.wulin.model.commands import (
     AcceptTruce,
     Attack,
     Block,
@@ -18,7 +19,6 @@ from engine.rulesets.wulin.model import (
     Defend,
     DiscardCard,
     EndPhase,
-    FieldView,
     FlipCard,
     NoBlock,
     NoDefence,
@@ -26,8 +26,8 @@ from engine.rulesets.wulin.model import (
     ProposeTruce,
     RejectTruce,
     UseCard,
-    View,
 )
+from engine.rulesets.wulin.model.views import FieldView
 
 
 def greedy_score(view: View, command: Any) -> float:

@@ -28,29 +28,30 @@ from engine.rulesets.wulin.data import (
     TargetOwnBattle,
     counters,
 )
-from engine.rulesets.wulin.model import (
-    ENDED,
+from engine.rulesets.wulin.model import Event, State
+from engine.rulesets.wulin.model.events import (
     AttackEnded,
     CardLeftField,
     CardsDrawn,
     CombatResolved,
-    EffectReason,
-    Event,
-    FieldCard,
     HpChanged,
-    HpReason,
-    LeaveReason,
     LossChoiceRequired,
     MatchEnded,
     PhaseEnded,
-    PhaseEndReason,
     PhaseStarted,
     QiChanged,
-    QiReason,
     SkillUpkeepFailed,
-    State,
     TempModifierApplied,
     TruceExpired,
+)
+from engine.rulesets.wulin.model.state import (
+    ENDED,
+    EffectReason,
+    FieldCard,
+    HpReason,
+    LeaveReason,
+    PhaseEndReason,
+    QiReason,
 )
 from engine.tape import Tape
 

@@ -12,27 +12,23 @@ from typing import Any
 
 import msgspec
 
-from engine.errors import ConfigError
+from engine.errors import ConfigError, ConfigProblem
 from engine.options import check_options
 from engine.rng import Rng
 from engine.rulesets.wulin.codes import Code
 from engine.rulesets.wulin.data import ATTRIBUTES, CATALOG, PRESET_ATTRIBUTES, PRESETS, Attribute, BattleCard, QiCard
 from engine.rulesets.wulin.evolve import evolve
-from engine.rulesets.wulin.model import (
+from engine.rulesets.wulin.model import Config, Event, Options, State
+from engine.rulesets.wulin.model.events import (
     CardsDrawn,
     ClockRestarted,
-    Config,
-    Event,
     FirstPlayerDecided,
     Hero,
     LibraryShuffled,
     OpeningReshuffled,
-    Options,
-    SeatConfig,
-    Side,
-    State,
     WulinCreated,
 )
+from engine.rulesets.wulin.model.state import SeatConfig, Side
 from engine.rulesets.wulin.resolve import HAND_SIZE, start_phase
 from engine.tape import Tape
 
@@ -49,14 +45,6 @@ DEFAULT_DECKS = ("starter_a", "starter_b")
 THROWS = ("rock", "paper", "scissors")
 
 
-class Problem(msgspec.Struct, frozen=True):
-    """One failed check of §4: its code, the seat (None for options) and the spec's details."""
-
-    code: str
-    seat: int | None
-    detail: str
-
-
 def configure(data: Any) -> Config:
     """The validated configuration, or ``ConfigError`` for the first problem with every problem in its detail."""
     config, problems = check_config(data)
@@ -68,7 +56,7 @@ def configure(data: Any) -> Config:
     return config
 
 
-def check_config(data: Any) -> tuple[Config | None, list[Problem]]:
+def check_config(data: Any) -> tuple[Config | None, list[ConfigProblem]]:
     """§4: the configuration and every deck problem, ordered by seat, check number and card id."""
     if not isinstance(data, dict) or set(data) - {"seats", "options"}:
         raise ConfigError(Code.BAD_CONFIG, None, "expected an object with 'seats' and 'options'")
@@ -78,7 +66,7 @@ def check_config(data: Any) -> tuple[Config | None, list[Problem]]:
     if len(seats) != SEATS:
         raise ConfigError(Code.PLAYER_COUNT_INVALID, None, f"wulin needs exactly {SEATS} seats")
     options = check_options(data.get("options", {}), Options, unknown=Code.OPTION_UNKNOWN, invalid=Code.OPTION_INVALID)
-    problems: list[Problem] = []
+    problems: list[ConfigProblem] = []
     configs = []
     for seat, entry in enumerate(seats):
         config, found = _check_seat(seat, entry)
@@ -89,15 +77,15 @@ def check_config(data: Any) -> tuple[Config | None, list[Problem]]:
     return Config(seats=tuple(c for c in configs if c is not None), options=options), []
 
 
-def _check_seat(seat: int, entry: Any) -> tuple[SeatConfig | None, list[Problem]]:
+def _check_seat(seat: int, entry: Any) -> tuple[SeatConfig | None, list[ConfigProblem]]:
     if not isinstance(entry, dict) or set(entry) - {"deck", "hero_attribute"}:
         raise ConfigError(Code.BAD_CONFIG, seat, "a seat holds only 'deck' and 'hero_attribute'")
     deck = entry.get("deck", DEFAULT_DECKS[seat])
     hero = entry.get("hero_attribute")
-    problems: list[Problem] = []
+    problems: list[ConfigProblem] = []
 
     def problem(code: str, detail: str) -> None:
-        problems.append(Problem(code, seat, detail))
+        problems.append(ConfigProblem(code, seat, detail))
 
     cards: list[str] | None
     if isinstance(deck, str):

@@ -11,7 +11,8 @@ from msgspec.structs import replace
 
 from engine.contract import Viewer
 from engine.rulesets.wulin.data import BATTLE
-from engine.rulesets.wulin.model import (
+from engine.rulesets.wulin.model import Event, State, View
+from engine.rulesets.wulin.model.events import (
     AttackDeclared,
     AttackEnded,
     CardDiscarded,
@@ -20,15 +21,11 @@ from engine.rulesets.wulin.model import (
     CardPlayed,
     CardsDrawn,
     CardUsed,
-    CardView,
     ClockRestarted,
     CombatResolved,
     Conceded,
     DefenceDeclared,
     DefenceDeclined,
-    Event,
-    FieldCard,
-    FieldView,
     FirstPlayerDecided,
     HiddenWeaponThrown,
     HpChanged,
@@ -41,21 +38,20 @@ from engine.rulesets.wulin.model import (
     PhaseStarted,
     QiChanged,
     RefereeRuled,
-    SideView,
     SkillUpkeepFailed,
-    State,
     TempModifierApplied,
     TimedOut,
     TruceAccepted,
     TruceExpired,
     TruceProposed,
     TruceRejected,
-    View,
     WeaponBlocked,
     WeaponNotBlocked,
     WeaponResolved,
     WulinCreated,
 )
+from engine.rulesets.wulin.model.state import CardView, FieldCard
+from engine.rulesets.wulin.model.views import FieldView, SideView
 from engine.rulesets.wulin.resolve import actual_both
 
 

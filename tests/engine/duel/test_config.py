@@ -7,14 +7,13 @@ from typing import Any
 import msgspec
 import pytest
 
-from engine.errors import ConfigError
+from engine.errors import ConfigError, ConfigProblem
 from engine.rulesets.duel import RULESET
-from engine.rulesets.duel.decks import Problem
 from engine.rulesets.duel.model.state import Options
 from engine.rulesets.duel.setup import DuelConfigError
 
 
-def _errors(data: Any) -> list[Problem]:
+def _errors(data: Any) -> list[ConfigProblem]:
     with pytest.raises(DuelConfigError) as refused:
         RULESET.configure(data)
     return list(refused.value.errors)
@@ -37,16 +36,16 @@ def _config(seat0: Any = "starter_a", seat1: Any = "starter_b", **options: Any) 
     ],
 )
 def test_config_invalid(data: Any) -> None:
-    assert _errors(data) == [Problem("CONFIG_INVALID")]
+    assert _errors(data) == [ConfigProblem("CONFIG_INVALID")]
 
 
 def test_config_errors_come_in_order_and_stop_deck_checks() -> None:
     data = _config("starter_x", {"main": ["blue_dragon"]}, turn_time_s=5, colour="red", first_player=2)
     assert _errors(data) == [
-        Problem("UNKNOWN_PRESET", 0),
-        Problem("OPTION_INVALID", key="colour"),
-        Problem("OPTION_INVALID", key="first_player"),
-        Problem("OPTION_INVALID", key="turn_time_s"),
+        ConfigProblem("UNKNOWN_PRESET", 0),
+        ConfigProblem("OPTION_INVALID", key="colour"),
+        ConfigProblem("OPTION_INVALID", key="first_player"),
+        ConfigProblem("OPTION_INVALID", key="turn_time_s"),
     ]
 
 
@@ -67,7 +66,7 @@ def test_config_errors_come_in_order_and_stop_deck_checks() -> None:
     ],
 )
 def test_option_out_of_range_or_type(key: str, value: Any) -> None:
-    assert _errors(_config(**{key: value})) == [Problem("OPTION_INVALID", key=key)]
+    assert _errors(_config(**{key: value})) == [ConfigProblem("OPTION_INVALID", key=key)]
 
 
 def test_options_fill_defaults_and_round_trip() -> None:
@@ -93,18 +92,18 @@ def test_custom_deck_carries_its_side_deck() -> None:
 def test_malformed_sections_are_fatal_for_that_seat_only() -> None:
     bad = {"main": ["cinder_wolf"] * 50, "extra": "scorchfang_chimera", "sideboard": []}
     assert _errors(_config(bad, {"main": ["ironhide_boar"]})) == [
-        Problem("DECK_MALFORMED", 0, section="extra"),
-        Problem("DECK_MALFORMED", 0, section="sideboard"),
-        Problem("MAIN_DECK_TOO_SMALL", 1, count=1),
+        ConfigProblem("DECK_MALFORMED", 0, section="extra"),
+        ConfigProblem("DECK_MALFORMED", 0, section="sideboard"),
+        ConfigProblem("MAIN_DECK_TOO_SMALL", 1, count=1),
     ]
 
 
 def test_unknown_cards_are_reported_once_in_first_appearance_order() -> None:
     deck = {"main": ["zz", "ironhide_boar", "aa", "zz"], "side": ["aa", "bb"]}
     assert _errors(_config(deck)) == [
-        Problem("UNKNOWN_CARD", 0, card_id="zz"),
-        Problem("UNKNOWN_CARD", 0, card_id="aa"),
-        Problem("UNKNOWN_CARD", 0, card_id="bb"),
+        ConfigProblem("UNKNOWN_CARD", 0, card_id="zz"),
+        ConfigProblem("UNKNOWN_CARD", 0, card_id="aa"),
+        ConfigProblem("UNKNOWN_CARD", 0, card_id="bb"),
     ]
 
 
@@ -114,8 +113,8 @@ def test_every_content_problem_is_reported_in_check_order() -> None:
     assert [(p.code, p.card_id) for p in _errors(_config(deck))] == [
         ("EXTRA_DECK_TYPE_UNSUPPORTED", "twinrank_golem"),
         ("EXTRA_DECK_TYPE_UNSUPPORTED", "chorus_wyrm"),
-        ("MAIN_DECK_TOO_LARGE", msgspec.UNSET),
-        ("EXTRA_DECK_TOO_LARGE", msgspec.UNSET),
+        ("MAIN_DECK_TOO_LARGE", None),
+        ("EXTRA_DECK_TOO_LARGE", None),
         ("EXTRA_CARD_IN_MAIN_DECK", "scorchfang_chimera"),
         ("MAIN_CARD_IN_EXTRA_DECK", "cinder_wolf"),
         ("TOO_MANY_COPIES", "glade_sprite"),

@@ -10,9 +10,9 @@ from typing import Any
 import msgspec
 import pytest
 
+from engine.errors import ConfigProblem
 from engine.rng import ALL_ZERO_SEED, Rng
 from engine.rulesets.duel import RULESET
-from engine.rulesets.duel.decks import Problem
 from engine.rulesets.duel.model.commands import (
     Activate,
     Advance,
@@ -58,7 +58,7 @@ from tests.engine.duel.helpers import M, S, cid, given, rejection, run
 STARTERS = {"seats": [{"deck": "starter_a"}, {"deck": "starter_b"}], "options": {}}
 
 
-def _problems(deck0: Any) -> list[Problem]:
+def _problems(deck0: Any) -> list[ConfigProblem]:
     with pytest.raises(DuelConfigError) as refused:
         RULESET.configure({"seats": [{"deck": deck0}, {"deck": "starter_b"}], "options": {}})
     return list(refused.value.errors)
@@ -85,35 +85,37 @@ def _replace(old: str, new: str) -> Any:
 @pytest.mark.parametrize(
     ("deck", "expected"),
     [
-        pytest.param(_starter_a(main=_drop("ironhide_boar")), [Problem("MAIN_DECK_TOO_SMALL", 0, count=39)], id="a"),
+        pytest.param(
+            _starter_a(main=_drop("ironhide_boar")), [ConfigProblem("MAIN_DECK_TOO_SMALL", 0, count=39)], id="a"
+        ),
         pytest.param(
             _starter_a(side=lambda s: s.append("cinder_wolf")),
-            [Problem("TOO_MANY_COPIES", 0, card_id="cinder_wolf", count=4, limit=3)],
+            [ConfigProblem("TOO_MANY_COPIES", 0, card_id="cinder_wolf", count=4, limit=3)],
             id="b",
         ),
         pytest.param(
             _starter_a(main=_replace("ironhide_boar", "scorchfang_chimera")),
-            [Problem("EXTRA_CARD_IN_MAIN_DECK", 0, card_id="scorchfang_chimera")],
+            [ConfigProblem("EXTRA_CARD_IN_MAIN_DECK", 0, card_id="scorchfang_chimera")],
             id="c",
         ),
         pytest.param(
             _starter_a(extra=lambda x: x.append("chorus_wyrm")),
-            [Problem("EXTRA_DECK_TYPE_UNSUPPORTED", 0, section="extra", card_id="chorus_wyrm")],
+            [ConfigProblem("EXTRA_DECK_TYPE_UNSUPPORTED", 0, section="extra", card_id="chorus_wyrm")],
             id="d",
         ),
         pytest.param(
             _starter_a(extra=lambda x: x.append("fusion_rite")),
-            [Problem("MAIN_CARD_IN_EXTRA_DECK", 0, card_id="fusion_rite")],
+            [ConfigProblem("MAIN_CARD_IN_EXTRA_DECK", 0, card_id="fusion_rite")],
             id="e",
         ),
         pytest.param(
             _starter_a(main=lambda m: m.append("blue_dragon")),
-            [Problem("UNKNOWN_CARD", 0, card_id="blue_dragon")],
+            [ConfigProblem("UNKNOWN_CARD", 0, card_id="blue_dragon")],
             id="f",
         ),
         pytest.param(
             _starter_a(main=_replace("twin_fortune", "second_dawn")),
-            [Problem("TOO_MANY_COPIES", 0, card_id="second_dawn", count=2, limit=1)],
+            [ConfigProblem("TOO_MANY_COPIES", 0, card_id="second_dawn", count=2, limit=1)],
             id="g",
         ),
         pytest.param(
@@ -127,17 +129,17 @@ def _replace(old: str, new: str) -> Any:
                     + ["storm_drake", "glade_sprite", "kneeling_decree"]
                 ),
             ),
-            [Problem("MAIN_DECK_TOO_SMALL", 0, count=39), Problem("SIDE_DECK_TOO_LARGE", 0, count=16)],
+            [ConfigProblem("MAIN_DECK_TOO_SMALL", 0, count=39), ConfigProblem("SIDE_DECK_TOO_LARGE", 0, count=16)],
             id="h",
         ),
     ],
 )
-def test_s01_deck_validation(deck: dict[str, list[str]], expected: list[Problem]) -> None:
+def test_s01_deck_validation(deck: dict[str, list[str]], expected: list[ConfigProblem]) -> None:
     assert _problems(deck) == expected
 
 
 def test_s01i_unknown_preset() -> None:
-    assert _problems("starter_c") == [Problem("UNKNOWN_PRESET", 0)]
+    assert _problems("starter_c") == [ConfigProblem("UNKNOWN_PRESET", 0)]
 
 
 def test_s01j_starter_decks_are_valid() -> None:

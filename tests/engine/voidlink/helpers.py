@@ -15,17 +15,9 @@ import msgspec
 
 from engine.rulesets.voidlink import RULESET
 from engine.rulesets.voidlink.data import Form
-from engine.rulesets.voidlink.model import (
-    EMPTY_ZONES,
-    Awaiting,
-    AwaitingDecision,
-    MagicSlot,
-    Monster,
-    Options,
-    Phase,
-    Player,
-    State,
-)
+from engine.rulesets.voidlink.model import Options, State
+from engine.rulesets.voidlink.model.events import AwaitingDecision
+from engine.rulesets.voidlink.model.state import EMPTY_ZONES, Awaiting, MagicSlot, Monster, Phase, Player
 from tests.engine.scenario import Scenario
 
 CardRef = tuple[str, str]

@@ -10,7 +10,8 @@ import pytest
 from engine.errors import ConfigError
 from engine.rulesets.voidlink import RULESET
 from engine.rulesets.voidlink.data import PRESETS
-from engine.rulesets.voidlink.model import Config, Deck, Options
+from engine.rulesets.voidlink.model import Config, Options
+from engine.rulesets.voidlink.model.state import Deck
 from engine.rulesets.voidlink.setup import configure, deck_violations, public_config, violations
 
 A = PRESETS["starter_a"]

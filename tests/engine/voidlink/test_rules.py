@@ -8,23 +8,25 @@ from msgspec.structs import replace
 from engine.contract import ADMIN, SYSTEM
 from engine.rng import ScriptedRng
 from engine.rulesets.voidlink import RULESET
-from engine.rulesets.voidlink.model import (
+from engine.rulesets.voidlink.model.commands import (
     ActivateMagic,
     ActivateMonsterEffect,
     ActivateTactics,
-    CardDestroyed,
-    ChainLinkAdded,
     Concede,
     DeclareAttack,
     Discard,
     EndTurn,
     GoToBattle,
-    LinkNegated,
-    LinkResolved,
     NormalSummon,
     Pass,
-    SentToGraveyard,
     Timeout,
+)
+from engine.rulesets.voidlink.model.events import (
+    CardDestroyed,
+    ChainLinkAdded,
+    LinkNegated,
+    LinkResolved,
+    SentToGraveyard,
 )
 from engine.rulesets.voidlink.rules import deadline, to_act
 

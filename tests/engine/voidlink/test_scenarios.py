@@ -14,14 +14,28 @@ from msgspec.structs import replace
 from engine.contract import SYSTEM
 from engine.rng import Rng
 from engine.rulesets.voidlink import RULESET
-from engine.rulesets.voidlink.checks import atk, def_of
+from engine.rulesets.voidlink.board import atk, def_of
 from engine.rulesets.voidlink.data import PRESETS, Destroy
-from engine.rulesets.voidlink.model import (
+from engine.rulesets.voidlink.model.commands import (
     ActivateCombination,
     ActivateCommander,
     ActivateMagic,
     ActivateMonsterEffect,
     ActivateTactics,
+    ChangeForm,
+    Concede,
+    DeclareAttack,
+    Discard,
+    EndTurn,
+    GoToBattle,
+    MythSummon,
+    NormalSummon,
+    Pass,
+    SetMagic,
+    Timeout,
+    TributeSummon,
+)
+from engine.rulesets.voidlink.model.events import (
     AttackDeclared,
     AttackEnded,
     AttackNegated,
@@ -31,23 +45,17 @@ from engine.rulesets.voidlink.model import (
     CardsDrawn,
     ChainLinkAdded,
     ChainResolved,
-    ChangeForm,
-    Concede,
     Conceded,
     CounterAdded,
     DeckShuffled,
-    DeclareAttack,
     DelayedEffectRegistered,
     DelayedEffectResolved,
     DestructionPrevented,
-    Discard,
     DrawFailed,
     DrawSkipped,
     EffectTriggered,
-    EndTurn,
     FirstPlayerChosen,
     FormChanged,
-    GoToBattle,
     LinkNegated,
     LinkResolved,
     MagicSet,
@@ -56,24 +64,18 @@ from engine.rulesets.voidlink.model import (
     ModifiersExpired,
     MonsterSummoned,
     Moved,
-    MythSummon,
-    NormalSummon,
-    Pass,
     Passed,
     PhaseChanged,
     PhaseEndRequested,
     PoolChanged,
     SentToGraveyard,
-    SetMagic,
     SpecialVictory,
     StatModified,
-    Subject,
     TimedOut,
-    Timeout,
-    TributeSummon,
     TurnEnded,
     TurnStarted,
 )
+from engine.rulesets.voidlink.model.state import Subject
 from engine.rulesets.voidlink.setup import configure, deck_violations, setup
 from engine.rulesets.voidlink.view import redact, view
 

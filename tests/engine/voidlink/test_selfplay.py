@@ -11,7 +11,9 @@ from engine.bots import Bot, GreedyBot, RandomBot
 from engine.match import encode, fold
 from engine.rulesets.voidlink import RULESET
 from engine.rulesets.voidlink.greedy import greedy_score
-from engine.rulesets.voidlink.model import ActivateMagic, ActivateTactics, ChainLinkAdded, DeclareAttack, Event, Pass
+from engine.rulesets.voidlink.model import Event
+from engine.rulesets.voidlink.model.commands import ActivateMagic, ActivateTactics, DeclareAttack, Pass
+from engine.rulesets.voidlink.model.events import ChainLinkAdded
 from engine.rulesets.voidlink.view import view
 from engine.selfplay import Played, play
 

@@ -7,7 +7,8 @@ import msgspec
 from engine.bots import RandomBot
 from engine.match import encode
 from engine.rulesets.voidlink import RULESET
-from engine.rulesets.voidlink.model import ActivateTactics, ChainLinkAdded, MatchStarted
+from engine.rulesets.voidlink.model.commands import ActivateTactics
+from engine.rulesets.voidlink.model.events import ChainLinkAdded, MatchStarted
 from engine.rulesets.voidlink.view import hidden_cards, redact, view
 from engine.selfplay import play
 

@@ -13,7 +13,9 @@ from typing import Any
 import msgspec
 
 from engine.rulesets.wulin import RULESET
-from engine.rulesets.wulin.model import CardView, Clock, ClockRestarted, FieldCard, Options, Pending, Side, State
+from engine.rulesets.wulin.model import Options, State
+from engine.rulesets.wulin.model.events import ClockRestarted
+from engine.rulesets.wulin.model.state import CardView, Clock, FieldCard, Pending, Side
 from tests.engine.scenario import Scenario
 
 CardRef = tuple[str, str]

@@ -10,25 +10,24 @@ from engine.errors import Rejected
 from engine.legal import legal
 from engine.rng import ScriptedRng
 from engine.rulesets.wulin import RULESET
-from engine.rulesets.wulin.model import (
+from engine.rulesets.wulin.model.commands import (
     AcceptTruce,
     Attack,
     Block,
-    ClockRestarted,
     Defend,
     EndPhase,
     FlipCard,
     NoBlock,
     NoDefence,
-    PendingBlock,
-    PendingDefend,
-    PendingLoss,
     ProposeTruce,
     RefereeRuling,
     Timeout,
     UseCard,
 )
+from engine.rulesets.wulin.model.events import ClockRestarted
+from engine.rulesets.wulin.model.state import PendingBlock, PendingDefend, PendingLoss
 from engine.rulesets.wulin.rules import FAMILIES, deadline, legal_commands, outcome, precheck, to_act
+from engine.rulesets.wulin.rules.situations import admits, by_situation, situation
 from tests.engine.contract_helpers import playout
 
 from .helpers import fc, given, rejection, run, side
@@ -204,3 +203,23 @@ def test_pruned_families_list_what_all_families_list(options: dict[str, object])
         for match, _ in playout(RULESET, 2, seed, 300, options=options):
             for seat in (0, 1):
                 assert legal_commands(match.state, seat) == legal(FAMILIES, precheck, match.state, seat)
+
+
+def test_the_situation_table_derived_from_the_gates_covers_every_situation() -> None:
+    table = by_situation(FAMILIES)
+    assert len(table) == 5 * 2**6  # no decision, the other seat's, or one of three kinds; six flags
+    assert all(f.tag == "propose_truce" or f.gate is not None for f in FAMILIES)  # the table prunes by gates
+
+
+@pytest.mark.parametrize("options", [{}, {"allow_concede": True, "formation_flip": True}])
+def test_a_situation_admits_exactly_the_families_whose_gates_pass_in_the_real_state(options: dict[str, object]) -> None:
+    # The probe built for a situation stands for every running state in it: the gates read nothing else (once
+    # the match is over precheck refuses every family, whatever the situation).
+    table = by_situation(FAMILIES)
+    for seed in range(10):
+        for match, _ in playout(RULESET, 2, seed, 300, options=options):
+            if match.state.status != "in_progress":
+                continue
+            for seat in (0, 1):
+                admitted = tuple([f for f in FAMILIES if admits(f, match.state, seat)])
+                assert table[situation(match.state, seat)] == admitted

@@ -8,7 +8,7 @@ import pytest
 
 from engine.bots import make_bot
 from engine.rulesets.wulin import RULESET
-from engine.rulesets.wulin.model import AttackDeclared, DefenceDeclared, WeaponBlocked
+from engine.rulesets.wulin.model.events import AttackDeclared, DefenceDeclared, WeaponBlocked
 from engine.selfplay import play
 
 CONFIG = {"seats": [{}, {}], "options": {}}

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from engine.match import encode
 from engine.rulesets.wulin import RULESET
-from engine.rulesets.wulin.model import Attack, CardPlayed, CardsDrawn, LibraryShuffled, PlayCard
+from engine.rulesets.wulin.model.commands import Attack, PlayCard
+from engine.rulesets.wulin.model.events import CardPlayed, CardsDrawn, LibraryShuffled
 from engine.rulesets.wulin.view import PUBLIC_EVENTS, hidden_cards, redact, view
 
 from .helpers import fc, given, run, side

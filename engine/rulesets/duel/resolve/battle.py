@@ -3,19 +3,16 @@
 from __future__ import annotations
 
 from engine.rulesets.duel.board import atk, defense, monster_count, monster_slot, occupied, window_eligible
-from engine.rulesets.duel.data import FLIP
 from engine.rulesets.duel.model.events import (
     AttackCancelled,
     AttackDeclared,
     DamageAmount,
     DamageCalculated,
-    EffectTriggered,
     Event,
-    MonsterFlipped,
 )
 from engine.rulesets.duel.model.state import Details, Monster, State
 from engine.rulesets.duel.resolve.decisions import request
-from engine.rulesets.duel.resolve.effects import deal_damage, destroy_card
+from engine.rulesets.duel.resolve.effects import deal_damage, destroy_card, flip_face_up
 from engine.tape import Tape
 
 
@@ -77,7 +74,7 @@ def damage_step(tape: Tape[State, Event]) -> None:
     seat, defender = tape.state.turn_seat, 1 - tape.state.turn_seat
     t_slot = attack.target_slot
     if t_slot is not None:
-        _flip_attacked(tape, defender, t_slot)
+        flip_face_up(tape, defender, t_slot, "attacked")  # §8.10 step 2
     state = tape.state
     attacker = state.sides[seat].monsters[attack.attacker_slot]
     assert attacker is not None
@@ -120,14 +117,3 @@ def damage_step(tape: Tape[State, Event]) -> None:
             return
     for holder, slot, _ in destroyed:
         destroy_card(tape, holder, "monster", slot, "battle")
-
-
-def _flip_attacked(tape: Tape[State, Event], defender: int, slot: int) -> None:
-    """§8.10 step 2: an attacked face-down monster turns face-up, and its flip effect triggers (D13)."""
-    target = tape.state.sides[defender].monsters[slot]
-    if target is None or target.face_up:
-        return
-    to = "fu_defense" if target.position == "fd_defense" else "fu_attack"
-    tape.emit(MonsterFlipped(defender, slot, target.instance, target.card_id, target.position, to, "attacked"))
-    if target.card_id in FLIP:
-        tape.emit(EffectTriggered(defender, target.instance, target.card_id, "flip"))

@@ -249,13 +249,19 @@ def _destroy(tape: Tape[State, Event], ctx: Context, what: str) -> None:
 
 def _flip_up_all(tape: Tape[State, Event], seat: int) -> None:
     for slot in range(5):
-        monster = tape.state.sides[seat].monsters[slot]
-        if monster is None or monster.face_up:
-            continue
-        to = "fu_defense" if monster.position == "fd_defense" else "fu_attack"
-        tape.emit(MonsterFlipped(seat, slot, monster.instance, monster.card_id, monster.position, to, "effect"))
-        if monster.card_id in FLIP:
-            tape.emit(EffectTriggered(seat, monster.instance, monster.card_id, "flip"))
+        flip_face_up(tape, seat, slot, "effect")
+
+
+def flip_face_up(tape: Tape[State, Event], seat: int, slot: int, cause: Literal["attacked", "effect"]) -> None:
+    """A face-down monster in the slot turns face-up, keeping its stance, and its flip effect triggers (D13);
+    an empty slot or a face-up monster is left alone."""
+    monster = tape.state.sides[seat].monsters[slot]
+    if monster is None or monster.face_up:
+        return
+    to = "fu_defense" if monster.position == "fd_defense" else "fu_attack"
+    tape.emit(MonsterFlipped(seat, slot, monster.instance, monster.card_id, monster.position, to, cause))
+    if monster.card_id in FLIP:
+        tape.emit(EffectTriggered(seat, monster.instance, monster.card_id, "flip"))
 
 
 def _change_position(tape: Tape[State, Event], ctx: Context, to: str) -> None:

@@ -76,26 +76,25 @@ def _member(value: object, allowed: tuple[object, ...]) -> None:
         raise Rejected(Code.BAD_FIELDS, f"{value!r} is not one of {list(allowed)}")
 
 
-def check_actor(state: State, actor: Actor, command: type[Command]) -> int | None:
+def check_actor(state: State, actor: Actor, command: type[Command]) -> None:
     """G3-G6: who may send a command of this type now; they do not read its fields, so ``legal_commands``
-    runs them once per family. Returns the issuing seat (None for the system)."""
+    runs them once per family. Past them the actor is a seat, for every command but the timeout."""
     if command is Timeout:
         if actor != SYSTEM:
             raise Rejected(Code.NOT_SYSTEM_COMMAND, "only the system sends timeouts")
-        return None
+        return
     if type(actor) is not int or actor not in SEATS:
         raise Rejected(Code.NOT_A_PLAYER, "only seat 0 or 1 may send this command")
     if command is Concede:
-        return actor
+        return
     pending = state.pending
     if pending is not None:
         if actor != pending.seat:
             raise Rejected(Code.NOT_YOUR_DECISION, "the other player is deciding")
         if command not in ANSWERS[pending.kind]:
             raise Rejected(Code.DECISION_PENDING, f"answer the pending {pending.kind} first")
-        return actor
+        return
     if command in ANSWER_ONLY:
         raise Rejected(Code.NO_PENDING_DECISION, "no decision is pending")
     if actor != state.turn_seat:
         raise Rejected(Code.NOT_YOUR_TURN, "it is the other player's turn")
-    return actor

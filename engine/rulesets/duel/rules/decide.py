@@ -5,11 +5,8 @@ The checks are the single source of legality: ``decide`` and ``legal_commands`` 
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
-from engine.contract import Actor
-from engine.dispatch import deciders
+from engine.contract import Actor, seat_of
+from engine.dispatch import Decider, deciders
 from engine.rng import Rng
 from engine.rulesets.duel.evolve import evolve
 from engine.rulesets.duel.model.commands import (
@@ -47,88 +44,101 @@ def decide_folded(state: State, actor: Actor, cmd: Command, rng: Rng) -> tuple[l
     kind, decide = _DECIDERS[type(cmd)]
     precheck(state, actor, kind)
     check_fields(cmd)
-    seat = check_actor(state, actor, type(cmd))
+    check_actor(state, actor, type(cmd))
     tape = Tape(state, evolve)
-    decide(tape, seat, cmd)
+    decide(tape, actor, cmd, rng)
     settle(tape)
     return tape.events, tape.state
 
 
 # Each command's own checks (§7.2, §8.7) and emission, found by one lookup on the exact type: a match
-# statement paid an isinstance call on a msgspec class for every case it tried first. The seat is None
-# only for the system's timeout.
+# statement paid an isinstance call on a msgspec class for every case it tried first. ``check_actor`` has
+# made the actor a seat for every command but the system's timeout.
 
 
-def _decide_summon(tape: Tape[State, Event], seat: int, cmd: NormalSummon | SetMonster) -> None:
+def _decide_summon(tape: Tape[State, Event], actor: Actor, cmd: NormalSummon | SetMonster, rng: Rng) -> None:
+    seat = seat_of(actor)
     summon.emit_summon(tape, seat, cmd, summon.check_summon(tape.state, seat, cmd))
 
 
-def _decide_flip_summon(tape: Tape[State, Event], seat: int, cmd: FlipSummon) -> None:
+def _decide_flip_summon(tape: Tape[State, Event], actor: Actor, cmd: FlipSummon, rng: Rng) -> None:
+    seat = seat_of(actor)
     summon.emit_flip_summon(tape, seat, cmd, summon.check_flip_summon(tape.state, seat, cmd))
 
 
-def _decide_change_position(tape: Tape[State, Event], seat: int, cmd: ChangePosition) -> None:
+def _decide_change_position(tape: Tape[State, Event], actor: Actor, cmd: ChangePosition, rng: Rng) -> None:
+    seat = seat_of(actor)
     summon.emit_change_position(tape, seat, cmd, summon.check_change_position(tape.state, seat, cmd))
 
 
-def _decide_set_spell_trap(tape: Tape[State, Event], seat: int, cmd: SetSpellTrap) -> None:
+def _decide_set_spell_trap(tape: Tape[State, Event], actor: Actor, cmd: SetSpellTrap, rng: Rng) -> None:
+    seat = seat_of(actor)
     summon.emit_set_spell_trap(tape, seat, cmd, *summon.check_set_spell_trap(tape.state, seat, cmd))
 
 
-def _decide_activate(tape: Tape[State, Event], seat: int, cmd: Activate) -> None:
+def _decide_activate(tape: Tape[State, Event], actor: Actor, cmd: Activate, rng: Rng) -> None:
+    seat = seat_of(actor)
     resolve_activation(tape, check_activate(tape.state, seat, cmd))
 
 
-def _decide_advance(tape: Tape[State, Event], seat: int, cmd: Advance) -> None:
+def _decide_advance(tape: Tape[State, Event], actor: Actor, cmd: Advance, rng: Rng) -> None:
+    seat = seat_of(actor)
     check_advance(tape.state, seat, cmd)
     request_advance(tape, cmd.to)
 
 
-def _decide_declare_attack(tape: Tape[State, Event], seat: int, cmd: DeclareAttack) -> None:
+def _decide_declare_attack(tape: Tape[State, Event], actor: Actor, cmd: DeclareAttack, rng: Rng) -> None:
+    seat = seat_of(actor)
     check_declare_attack(tape.state, seat, cmd)
     declare(tape, cmd.attacker, cmd.target, replay=False)
 
 
-def _decide_pass(tape: Tape[State, Event], seat: int, cmd: Pass) -> None:
+def _decide_pass(tape: Tape[State, Event], actor: Actor, cmd: Pass, rng: Rng) -> None:
+    seat = seat_of(actor)
     answers.check_general_only(tape.state, seat, cmd)
     answers.emit_pass(tape, answers.close(tape))
 
 
-def _decide_choose_target(tape: Tape[State, Event], seat: int, cmd: ChooseTarget) -> None:
+def _decide_choose_target(tape: Tape[State, Event], actor: Actor, cmd: ChooseTarget, rng: Rng) -> None:
+    seat = seat_of(actor)
     answers.check_choose_target(tape.state, seat, cmd)
     answers.close(tape)
     answers.emit_choose_target(tape, cmd.target)
 
 
-def _decide_replay_attack(tape: Tape[State, Event], seat: int, cmd: ReplayAttack) -> None:
+def _decide_replay_attack(tape: Tape[State, Event], actor: Actor, cmd: ReplayAttack, rng: Rng) -> None:
+    seat = seat_of(actor)
     answers.check_replay_attack(tape.state, seat, cmd)
     answers.close(tape)
     answers.emit_replay_attack(tape, cmd)
 
 
-def _decide_cancel_attack(tape: Tape[State, Event], seat: int, cmd: CancelAttack) -> None:
+def _decide_cancel_attack(tape: Tape[State, Event], actor: Actor, cmd: CancelAttack, rng: Rng) -> None:
+    seat = seat_of(actor)
     answers.check_general_only(tape.state, seat, cmd)
     answers.close(tape)
     answers.emit_cancel_attack(tape)
 
 
-def _decide_discard(tape: Tape[State, Event], seat: int, cmd: Discard) -> None:
+def _decide_discard(tape: Tape[State, Event], actor: Actor, cmd: Discard, rng: Rng) -> None:
+    seat = seat_of(actor)
     answers.check_discard(tape.state, seat, cmd)
     answers.close(tape)
     answers.emit_discard(tape, seat, cmd.card)
 
 
-def _decide_concede(tape: Tape[State, Event], seat: int, cmd: Concede) -> None:
+def _decide_concede(tape: Tape[State, Event], actor: Actor, cmd: Concede, rng: Rng) -> None:
+    seat = seat_of(actor)
     answers.check_general_only(tape.state, seat, cmd)
     answers.emit_concede(tape, seat)
 
 
-def _decide_timeout(tape: Tape[State, Event], seat: None, cmd: Timeout) -> None:
+def _decide_timeout(tape: Tape[State, Event], actor: Actor, cmd: Timeout, rng: Rng) -> None:
     answers.check_timeout(tape.state, cmd)
     answers.emit_timeout(tape, cmd)
 
 
-_DECIDERS: dict[type, tuple[str, Callable[[Tape[State, Event], Any, Any], None]]] = deciders(
+_DECIDERS: dict[type, tuple[str, Decider[State, Event]]] = deciders(
     Command,
     (
         (NormalSummon, _decide_summon),
