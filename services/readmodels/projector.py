@@ -80,9 +80,9 @@ class Projector:
         while (found := await self._store.read_all(self.position + 1, page, types)).through > self.position:
             for recorded in found.events:
                 await self._project(recorded)
-            self._passed(found.through)
             # Saved as it goes: a catch-up stopped half-way through a long history resumes where it was.
-            await self._save()
+            await self._save(found.through)
+            self._passed(found.through)
             if progress is not None:
                 progress(self.position - first, max(head, self.position) - first)
 
@@ -136,9 +136,9 @@ class Projector:
                 async for found in self._store.subscribe(self.position + 1, LINGER, self._projection.types):
                     for recorded in found.events:
                         await self._project(recorded)
+                    if found.through - self._saved >= self._save_every:
+                        await self._save(found.through)
                     self._passed(found.through)
-                    if self.position - self._saved >= self._save_every:
-                        await self._save()
                 return  # the store closed
             except StoreError as exc:  # the database gone a moment: no bug, no traceback
                 log.warning("%s paused at position %d: %s; retrying in %.0f s", name, self.position, exc, self._retry)
@@ -151,18 +151,20 @@ class Projector:
             self._position = self._saved = await self.checkpoint()
 
     async def _project(self, recorded: RecordedEvent) -> None:
-        settled = await self._projection.project(recorded)
+        if await self._projection.project(recorded):
+            await self._save(recorded.position)
         self._passed(recorded.position)
-        if settled:
-            await self._save()
 
     def _passed(self, position: int) -> None:
+        """Moves the position, and tells the waiters it reached: after any save of it, so that a waiter finds
+        the checkpoint where the projection is."""
         self._position = max(self.position, position)
         for target, waiter in self._waiters:
             if target <= self.position and not waiter.done():
                 waiter.set_result(None)
 
-    async def _save(self) -> None:
-        if self.position != self._saved:
-            await self._store.rows.put(self._projection.checkpoint_table, CHECKPOINT_KEY, str(self.position).encode())
-            self._saved = self.position
+    async def _save(self, position: int | None = None) -> None:
+        position = self.position if position is None else position
+        if position != self._saved:
+            await self._store.rows.put(self._projection.checkpoint_table, CHECKPOINT_KEY, str(position).encode())
+            self._saved = position
