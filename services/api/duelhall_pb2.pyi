@@ -7,6 +7,13 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 
 DESCRIPTOR: _descriptor.FileDescriptor
 
+class Spectators(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    SPECTATORS_UNSPECIFIED: _ClassVar[Spectators]
+    SPECTATORS_PUBLIC: _ClassVar[Spectators]
+    SPECTATORS_TOKEN: _ClassVar[Spectators]
+    SPECTATORS_NONE: _ClassVar[Spectators]
+
 class MatchStatus(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
     MATCH_STATUS_UNSPECIFIED: _ClassVar[MatchStatus]
@@ -18,6 +25,10 @@ class LifecycleKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     LIFECYCLE_KIND_UNSPECIFIED: _ClassVar[LifecycleKind]
     LIFECYCLE_KIND_CREATED: _ClassVar[LifecycleKind]
     LIFECYCLE_KIND_ENDED: _ClassVar[LifecycleKind]
+SPECTATORS_UNSPECIFIED: Spectators
+SPECTATORS_PUBLIC: Spectators
+SPECTATORS_TOKEN: Spectators
+SPECTATORS_NONE: Spectators
 MATCH_STATUS_UNSPECIFIED: MatchStatus
 MATCH_STATUS_RUNNING: MatchStatus
 MATCH_STATUS_ENDED: MatchStatus
@@ -88,7 +99,7 @@ class SeatSpec(_message.Message):
     def __init__(self, name: _Optional[str] = ..., config_json: _Optional[str] = ...) -> None: ...
 
 class CreateMatchRequest(_message.Message):
-    __slots__ = ("ruleset", "seats", "options_json", "request_id", "labels")
+    __slots__ = ("ruleset", "seats", "options_json", "request_id", "labels", "spectators")
     class LabelsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -101,12 +112,14 @@ class CreateMatchRequest(_message.Message):
     OPTIONS_JSON_FIELD_NUMBER: _ClassVar[int]
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     LABELS_FIELD_NUMBER: _ClassVar[int]
+    SPECTATORS_FIELD_NUMBER: _ClassVar[int]
     ruleset: str
     seats: _containers.RepeatedCompositeFieldContainer[SeatSpec]
     options_json: str
     request_id: str
     labels: _containers.ScalarMap[str, str]
-    def __init__(self, ruleset: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[SeatSpec, _Mapping]]] = ..., options_json: _Optional[str] = ..., request_id: _Optional[str] = ..., labels: _Optional[_Mapping[str, str]] = ...) -> None: ...
+    spectators: Spectators
+    def __init__(self, ruleset: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[SeatSpec, _Mapping]]] = ..., options_json: _Optional[str] = ..., request_id: _Optional[str] = ..., labels: _Optional[_Mapping[str, str]] = ..., spectators: _Optional[_Union[Spectators, str]] = ...) -> None: ...
 
 class SeatToken(_message.Message):
     __slots__ = ("seat", "token")
@@ -117,15 +130,17 @@ class SeatToken(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., token: _Optional[str] = ...) -> None: ...
 
 class CreateMatchResponse(_message.Message):
-    __slots__ = ("match", "tokens")
+    __slots__ = ("match", "tokens", "spectator_token")
     MATCH_FIELD_NUMBER: _ClassVar[int]
     TOKENS_FIELD_NUMBER: _ClassVar[int]
+    SPECTATOR_TOKEN_FIELD_NUMBER: _ClassVar[int]
     match: Match
     tokens: _containers.RepeatedCompositeFieldContainer[SeatToken]
-    def __init__(self, match: _Optional[_Union[Match, _Mapping]] = ..., tokens: _Optional[_Iterable[_Union[SeatToken, _Mapping]]] = ...) -> None: ...
+    spectator_token: str
+    def __init__(self, match: _Optional[_Union[Match, _Mapping]] = ..., tokens: _Optional[_Iterable[_Union[SeatToken, _Mapping]]] = ..., spectator_token: _Optional[str] = ...) -> None: ...
 
 class Match(_message.Message):
-    __slots__ = ("match_id", "ruleset", "ruleset_version", "seats", "status", "version", "outcome_json", "created_at", "updated_at", "seed_commitment", "labels")
+    __slots__ = ("match_id", "ruleset", "ruleset_version", "seats", "status", "version", "outcome_json", "created_at", "updated_at", "seed_commitment", "labels", "spectators")
     class LabelsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -144,6 +159,7 @@ class Match(_message.Message):
     UPDATED_AT_FIELD_NUMBER: _ClassVar[int]
     SEED_COMMITMENT_FIELD_NUMBER: _ClassVar[int]
     LABELS_FIELD_NUMBER: _ClassVar[int]
+    SPECTATORS_FIELD_NUMBER: _ClassVar[int]
     match_id: str
     ruleset: str
     ruleset_version: int
@@ -155,7 +171,8 @@ class Match(_message.Message):
     updated_at: str
     seed_commitment: str
     labels: _containers.ScalarMap[str, str]
-    def __init__(self, match_id: _Optional[str] = ..., ruleset: _Optional[str] = ..., ruleset_version: _Optional[int] = ..., seats: _Optional[_Iterable[str]] = ..., status: _Optional[_Union[MatchStatus, str]] = ..., version: _Optional[int] = ..., outcome_json: _Optional[str] = ..., created_at: _Optional[str] = ..., updated_at: _Optional[str] = ..., seed_commitment: _Optional[str] = ..., labels: _Optional[_Mapping[str, str]] = ...) -> None: ...
+    spectators: Spectators
+    def __init__(self, match_id: _Optional[str] = ..., ruleset: _Optional[str] = ..., ruleset_version: _Optional[int] = ..., seats: _Optional[_Iterable[str]] = ..., status: _Optional[_Union[MatchStatus, str]] = ..., version: _Optional[int] = ..., outcome_json: _Optional[str] = ..., created_at: _Optional[str] = ..., updated_at: _Optional[str] = ..., seed_commitment: _Optional[str] = ..., labels: _Optional[_Mapping[str, str]] = ..., spectators: _Optional[_Union[Spectators, str]] = ...) -> None: ...
 
 class GetMatchRequest(_message.Message):
     __slots__ = ("match_id", "min_version")
@@ -166,7 +183,7 @@ class GetMatchRequest(_message.Message):
     def __init__(self, match_id: _Optional[str] = ..., min_version: _Optional[int] = ...) -> None: ...
 
 class ListMatchesRequest(_message.Message):
-    __slots__ = ("ruleset", "status", "page_size", "page_token", "labels")
+    __slots__ = ("ruleset", "status", "page_size", "page_token", "labels", "token")
     class LabelsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -179,12 +196,14 @@ class ListMatchesRequest(_message.Message):
     PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
     PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
     LABELS_FIELD_NUMBER: _ClassVar[int]
+    TOKEN_FIELD_NUMBER: _ClassVar[int]
     ruleset: str
     status: MatchStatus
     page_size: int
     page_token: str
     labels: _containers.ScalarMap[str, str]
-    def __init__(self, ruleset: _Optional[str] = ..., status: _Optional[_Union[MatchStatus, str]] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ..., labels: _Optional[_Mapping[str, str]] = ...) -> None: ...
+    token: str
+    def __init__(self, ruleset: _Optional[str] = ..., status: _Optional[_Union[MatchStatus, str]] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ..., labels: _Optional[_Mapping[str, str]] = ..., token: _Optional[str] = ...) -> None: ...
 
 class ListMatchesResponse(_message.Message):
     __slots__ = ("matches", "next_page_token")

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 from collections import deque
 from collections.abc import AsyncIterator, Callable, Sequence
 
@@ -22,6 +21,7 @@ from services.core import limits
 from services.core.errors import InvalidArgument, Unavailable
 from services.edge import wire
 from services.edge.rpc_errors import command_error
+from services.matches.hot import HotMatch
 from services.matches.manager import MatchManager
 from services.matches.tokens import seat_for
 from services.matches.watch import Feed, Watch
@@ -39,7 +39,10 @@ async def play(
     if first is None or first.WhichOneof("kind") != "start":
         raise InvalidArgument("the first message of a Play stream must be a PlayStart", reason="PLAY_START_MISSING")
     start = first.start
-    seat_of = functools.partial(seat_for, start.token)
+
+    def seat_of(hot: HotMatch) -> int:
+        return seat_for(start.token, hot.token_hashes)
+
     from_version = limits.version(start.from_version, "from_version")
     with await feed.open(start.match_id, seat_of, from_version, start.include_view) as watch:
         seat = watch.viewer

@@ -7,7 +7,6 @@ them with a context of its own: one implementation for both edges.
 from __future__ import annotations
 
 import asyncio
-import functools
 from collections.abc import AsyncIterator, Callable
 from typing import TypeAlias, TypeVar
 
@@ -15,7 +14,7 @@ import grpc
 
 from engine import registry
 from engine.commands import read_type
-from engine.contract import ADMIN, Actor, Ruleset
+from engine.contract import ADMIN, Actor, Ruleset, Viewer
 from replays import storage as replay_io
 from replays.format import Replay, encode_replay, is_match_id
 from replays.steps import steps as replay_steps
@@ -28,12 +27,15 @@ from services.edge import wire
 from services.edge.pages import decode_token, encode_token
 from services.edge.play import play
 from services.edge.rpc_errors import rpc_errors
+from services.matches import spectators
 from services.matches.create_requests import create_once
 from services.matches.creation import SeatEntry
+from services.matches.hot import HotMatch
 from services.matches.loader import ruleset_for
 from services.matches.manager import MatchManager
+from services.matches.spectators import PUBLIC
 from services.matches.timers import Timers
-from services.matches.tokens import SeatToken, check_admin, is_admin, viewer_for
+from services.matches.tokens import SeatToken, check_admin, is_admin
 from services.matches.watch import Feed, Watch
 from services.readmodels import lifecycle
 from services.readmodels.matchrows import row_for
@@ -73,12 +75,17 @@ class MatchServicer(pb_grpc.MatchServiceServicer):
             for i, s in enumerate(request.seats)
         ]
         options, labels = wire.json_object(request.options_json, "options_json"), dict(request.labels)
+        watchers = wire.spectators(request.spectators)
         if limits.request_id(request.request_id):
-            created = await create_once(self._matches, request.request_id, request.ruleset, seats, options, labels)
+            created = await create_once(
+                self._matches, request.request_id, request.ruleset, seats, options, labels, watchers
+            )
         else:
-            created = await self._matches.create(request.ruleset, seats, options, labels)
+            created = await self._matches.create(request.ruleset, seats, options, labels, spectators=watchers)
         tokens = [pb.SeatToken(seat=i, token=t) for i, t in enumerate(created.tokens)]
-        return pb.CreateMatchResponse(match=wire.match(created.row), tokens=tokens)
+        return pb.CreateMatchResponse(
+            match=wire.match(created.row), tokens=tokens, spectator_token=created.spectator_token
+        )
 
     @rpc_errors
     async def GetMatch(self, request: pb.GetMatchRequest, context: Context) -> pb.Match:
@@ -99,19 +106,26 @@ class MatchServicer(pb_grpc.MatchServiceServicer):
         if request.ruleset:
             ruleset_for(request.ruleset)  # a typo lists nothing, silently, unless it is refused
         labels = limits.labels(dict(request.labels))
+        admin = bool(request.token)
+        if admin:  # a wrong token is refused, not taken for no token: its caller expects every match
+            check_admin(request.token, self._admin_token)
         after = decode_token(request.page_token, request.ruleset, status, labels)
         await self._matches.ends.recorded()
         rows, next_key = await self._matches.read_model.page(
             after, request.page_size or 50, request.ruleset, status, labels
         )
         token = "" if next_key is None else encode_token(next_key, request.ruleset, status, labels)
-        return pb.ListMatchesResponse(matches=[wire.match(r) for r in rows], next_page_token=token)
+        listed = [r for r in rows if admin or r.spectators == PUBLIC]
+        return pb.ListMatchesResponse(matches=[wire.match(r) for r in listed], next_page_token=token)
 
     @rpc_errors
     async def GetView(self, request: pb.GetViewRequest, context: Context) -> pb.GetViewResponse:
         viewed = wire.viewed(
             await self._matches.viewed(
-                request.match_id, request.token, limits.version(request.min_version, "min_version")
+                request.match_id,
+                request.token,
+                limits.version(request.min_version, "min_version"),
+                is_admin(request.token, self._admin_token),
             )
         )
         clock = self._clock(request.match_id)
@@ -165,7 +179,11 @@ class MatchServicer(pb_grpc.MatchServiceServicer):
 
     async def _opened(self, request: pb.WatchMatchRequest, context: Context) -> Watch[pb.MatchUpdate]:
         """The request's watch, in place before the client hears that the stream started."""
-        viewer_of = functools.partial(viewer_for, request.token)
+        admin = is_admin(request.token, self._admin_token)
+
+        def viewer_of(hot: HotMatch) -> Viewer:
+            return spectators.viewer_of(request.token, hot.token_hashes, hot.spectators, admin)
+
         from_version = limits.version(request.from_version, "from_version")
         watch = await self._feed.open(request.match_id, viewer_of, from_version, request.include_view)
         try:

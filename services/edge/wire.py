@@ -17,6 +17,7 @@ from services.api import duelhall_pb2 as pb
 from services.core.errors import InvalidArgument
 from services.edge import catalog
 from services.matches.replies import Decision, RedactedEvent, Submitted, Viewed
+from services.matches.spectators import NONE, PUBLIC, TOKEN
 from services.matches.watch import Update
 from services.readmodels.lifecycle import CREATED, Change
 from services.readmodels.matchrows import ENDED, RUNNING, MatchRow
@@ -37,6 +38,15 @@ def _timestamp(at: datetime, offset: timedelta | None) -> str:
     return at.isoformat().replace("+00:00", "Z")
 
 
+_SPECTATORS_FROM_PB: dict[int, str] = {
+    pb.SPECTATORS_UNSPECIFIED: PUBLIC,
+    pb.SPECTATORS_PUBLIC: PUBLIC,
+    pb.SPECTATORS_TOKEN: TOKEN,
+    pb.SPECTATORS_NONE: NONE,
+}
+_SPECTATORS_TO_PB = {PUBLIC: pb.SPECTATORS_PUBLIC, TOKEN: pb.SPECTATORS_TOKEN, NONE: pb.SPECTATORS_NONE}
+
+
 def match(row: MatchRow) -> pb.Match:
     return pb.Match(
         match_id=row.match_id,
@@ -50,7 +60,16 @@ def match(row: MatchRow) -> pb.Match:
         updated_at=timestamp(row.updated_at),
         seed_commitment=row.seed_commitment,
         labels=row.labels,
+        spectators=_SPECTATORS_TO_PB[row.spectators],
     )
+
+
+def spectators(policy: int) -> str:
+    """A request's spectator policy (unspecified: public); ``InvalidArgument`` for a value not in the enum."""
+    found = _SPECTATORS_FROM_PB.get(policy)  # an int outside the enum reaches here over the wire
+    if found is None:
+        raise InvalidArgument(f"spectators {policy} is not a Spectators value", reason="SPECTATORS_INVALID")
+    return found
 
 
 def lifecycle_change(change: Change) -> pb.LifecycleChange:

@@ -27,6 +27,7 @@ from services.core.errors import Conflict
 from services.matches.creation import SeatEntry
 from services.matches.manager import MatchManager
 from services.matches.replies import Created
+from services.matches.spectators import PUBLIC, TOKEN
 from services.matches.tokens import new_token
 from services.readmodels.matchrows import row_for
 
@@ -34,6 +35,7 @@ REQUEST_STREAM_PREFIX = "request:"
 MATCH_REQUESTED = "MatchRequested"
 TOKENS_SECRET = "tokens"
 SEED_SECRET = "seed"
+SPECTATOR_TOKEN_SECRET = "spectator_token"
 
 
 class MatchRequested(msgspec.Struct, frozen=True):
@@ -53,24 +55,26 @@ async def create_once(
     seats: Sequence[SeatEntry],
     options: dict[str, Any],
     labels: dict[str, str],
+    spectators: str = PUBLIC,
 ) -> Created:
     """The match this request id stands for, created on first use; ``Conflict`` if the id meant another."""
-    matches.check(ruleset_id, seats, options, labels)
+    matches.check(ruleset_id, seats, options, labels, spectators)
     store = matches.store
+    request = {
+        "ruleset": ruleset_id,
+        "seats": [msgspec.to_builtins(s) for s in seats],
+        "options": options,
+        "labels": dict(sorted(labels.items())),
+    }
+    # A public request's fingerprint is the one it had before policies existed: its retries still match.
     fingerprint = hashlib.sha256(
-        encode(
-            {
-                "ruleset": ruleset_id,
-                "seats": [msgspec.to_builtins(s) for s in seats],
-                "options": options,
-                "labels": dict(sorted(labels.items())),
-            }
-        )
+        encode(request | ({"spectators": spectators} if spectators != PUBLIC else {}))
     ).hexdigest()
     stream = REQUEST_STREAM_PREFIX + hashlib.sha256(request_id.encode()).hexdigest()
     seed = secrets.token_bytes(32)
     claim = MatchRequested(match_id=match_id_for(seed_commitment(seed)), fingerprint=fingerprint)
     tokens = [new_token() for _ in seats]
+    spectator_token = new_token() if spectators == TOKEN else ""
     command = CommandRecord(command_id=uuid.uuid4().hex, actor=SYSTEM, type="request_match", payload=b"{}")
     try:
         await store.append(
@@ -78,7 +82,8 @@ async def create_once(
             0,
             [NewEvent(type=MATCH_REQUESTED, data=encode(claim))],
             command,
-            secrets={TOKENS_SECRET: encode(tokens), SEED_SECRET: seed},
+            secrets={TOKENS_SECRET: encode(tokens), SEED_SECRET: seed}
+            | ({SPECTATOR_TOKEN_SECRET: spectator_token.encode()} if spectator_token else {}),
         )
     except WrongExpectedVersion:
         created = await store.read_stream(stream, 1, 1)
@@ -92,13 +97,16 @@ async def create_once(
         stored = await store.secrets.read(stream)
         tokens = _tokens.decode(stored.get(TOKENS_SECRET) or b"[]")
         seed = stored.get(SEED_SECRET) or b""
+        spectator_token = (stored.get(SPECTATOR_TOKEN_SECRET) or b"").decode()
     if await store.last_version(claim.match_id) == 0:
         try:
-            return await matches.create(ruleset_id, seats, options, labels, seed=seed, tokens=tokens)
+            return await matches.create(ruleset_id, seats, options, labels, seed, tokens, spectators, spectator_token)
         except WrongExpectedVersion:
             pass
     hot = await matches.get(claim.match_id)
     previous = await matches.read_model.get(claim.match_id)
     return Created(
-        row=row_for(hot, created_at=None, previous=previous, labels=dict(sorted(labels.items()))), tokens=tokens
+        row=row_for(hot, created_at=None, previous=previous, labels=dict(sorted(labels.items()))),
+        tokens=tokens,
+        spectator_token=spectator_token,
     )

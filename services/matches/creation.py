@@ -17,6 +17,7 @@ from replays.storage import SEED_SECRET
 from services.core import limits
 from services.core.errors import InvalidArgument
 from services.matches.loader import ruleset_for
+from services.matches.spectators import POLICIES, PUBLIC, TOKEN, Spectators
 from services.matches.tokens import TOKEN_SECRET_PREFIX, new_token, token_hash
 
 CREATE_COMMAND = "create_match"
@@ -40,6 +41,9 @@ class Creation(msgspec.Struct, frozen=True):
     tokens: list[str]
     token_hashes: tuple[bytes, ...]
     labels: dict[str, str]
+    spectators: Spectators
+    spectator_token: str
+    """The token that opens the spectator's view, under the ``token`` policy (else empty)."""
 
     @property
     def created(self) -> MatchCreated:
@@ -47,8 +51,11 @@ class Creation(msgspec.Struct, frozen=True):
         return first
 
 
-def checked(ruleset_id: str, seats: Sequence[SeatEntry], labels: dict[str, str]) -> Ruleset:
-    """The ruleset, once the seats and labels are ones it can create a match with (else ``InvalidArgument``)."""
+def checked(ruleset_id: str, seats: Sequence[SeatEntry], labels: dict[str, str], spectators: str) -> Ruleset:
+    """The ruleset, once the seats, labels and spectator policy are ones it can create a match with (else
+    ``InvalidArgument``)."""
+    if spectators not in POLICIES:
+        raise InvalidArgument(f"no spectator policy {spectators!r}", reason="SPECTATORS_INVALID")
     ruleset = ruleset_for(ruleset_id)
     if not ruleset.min_seats <= len(seats) <= ruleset.max_seats:
         players = (
@@ -78,23 +85,34 @@ def creation(
     labels: dict[str, str],
     seed: bytes,
     tokens: Sequence[str],
+    spectators: str,
+    spectator_token: str,
 ) -> Creation:
     """The match a request creates, with a fresh seed and fresh tokens unless given; ``ConfigError`` for a bad
     configuration. Its id follows from the seed (``match_id_for``)."""
-    ruleset = checked(ruleset_id, seats, labels)
+    ruleset = checked(ruleset_id, seats, labels, spectators)
     seed = seed or secrets.token_bytes(32)
     config_data = {"seats": [seat.config for seat in seats], "options": options}
     events = create(ruleset, config_data, [seat.name for seat in seats], seed)
     match_id = match_id_for(events[0].seed_commitment)
     tokens = list(tokens) or [new_token() for _ in seats]
     labels = dict(sorted(labels.items()))
-    payload = encode(
-        {"ruleset": ruleset_id, "seats": [msgspec.to_builtins(s) for s in seats], "options": options, "labels": labels}
-    )
+    request = {"ruleset": ruleset_id, "seats": [msgspec.to_builtins(s) for s in seats], "options": options}
+    # The policy is in the payload (the match list reads it) only when it is not the default, so that a public
+    # match's creation command stays as it was before policies existed.
+    payload = encode(request | {"labels": labels} | ({"spectators": spectators} if spectators != PUBLIC else {}))
     command = CommandRecord(command_id=f"create-{match_id}", actor=SYSTEM, type=CREATE_COMMAND, payload=payload)
     hashes = tuple(token_hash(token) for token in tokens)
-    hidden = {SEED_SECRET: seed} | {f"{TOKEN_SECRET_PREFIX}{i}": hashed for i, hashed in enumerate(hashes)}
-    return Creation(ruleset, match_id, list(events), command, hidden, seed, tokens, hashes, labels)
+    spectator_token = (spectator_token or new_token()) if spectators == TOKEN else ""
+    watchers = Spectators(spectators, token_hash(spectator_token) if spectator_token else b"")
+    hidden = (
+        {SEED_SECRET: seed}
+        | {f"{TOKEN_SECRET_PREFIX}{i}": hashed for i, hashed in enumerate(hashes)}
+        | watchers.secrets()
+    )
+    return Creation(
+        ruleset, match_id, list(events), command, hidden, seed, tokens, hashes, labels, watchers, spectator_token
+    )
 
 
 def new_events(events: Sequence[Any]) -> list[NewEvent]:

@@ -1,4 +1,5 @@
-"""A match held in memory: its folded state, seed, token hashes and the lock that serialises its commands."""
+"""A match held in memory: its folded state, seed, token hashes, spectator policy and the lock that serialises its
+commands."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import msgspec
 from engine.contract import Outcome, Ruleset, Viewer
 from engine.match import MATCH_CREATED, Match, encode
 from services.matches.deadlines import Deadlines, advanced, running
+from services.matches.spectators import Spectators
 
 
 class MatchEvent(msgspec.Struct, frozen=True):
@@ -46,12 +48,14 @@ class HotMatch:
         command_ids: dict[str, tuple[int, int]],
         last_event_at: datetime,
         deadlines: Deadlines,
+        spectators: Spectators,
     ) -> None:
         self.match_id = match_id
         self.ruleset = ruleset
         self.match = match
         self.seed = seed
         self.token_hashes = token_hashes
+        self.spectators = spectators
         self.command_ids = command_ids
         """Command id -> (first, last) version it appended: answers retries without deciding again."""
         self.log_complete = True

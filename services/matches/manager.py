@@ -29,7 +29,8 @@ from services.matches.follower import Follower
 from services.matches.hot import HotMatch, MatchEvent, seen
 from services.matches.loader import complete_log, fold_stored, load, replayed, save_snapshot
 from services.matches.replies import Created, Decision, RedactedEvent, Submitted, Viewed, decision
-from services.matches.tokens import SeatToken, seat_for, viewer_for
+from services.matches.spectators import PUBLIC, viewer_of
+from services.matches.tokens import SeatToken, seat_for
 from services.readmodels.matchlist import MatchList
 from services.readmodels.matchrows import row_for
 
@@ -90,11 +91,17 @@ class MatchManager:
     # -- creation ---------------------------------------------------------------------------------
 
     def check(
-        self, ruleset_id: str, seats: Sequence[SeatEntry], options: dict[str, Any], labels: dict[str, str]
+        self,
+        ruleset_id: str,
+        seats: Sequence[SeatEntry],
+        options: dict[str, Any],
+        labels: dict[str, str],
+        spectators: str = PUBLIC,
     ) -> None:
         """Raises what ``create`` would refuse this request with, before anything is stored (a request id's
         claim must not be spent on a request that cannot create its match)."""
-        checked(ruleset_id, seats, labels).configure({"seats": [seat.config for seat in seats], "options": options})
+        ruleset = checked(ruleset_id, seats, labels, spectators)
+        ruleset.configure({"seats": [seat.config for seat in seats], "options": options})
 
     async def create(
         self,
@@ -104,14 +111,17 @@ class MatchManager:
         labels: dict[str, str] | None = None,
         seed: bytes = b"",
         tokens: Sequence[str] = (),
+        spectators: str = PUBLIC,
+        spectator_token: str = "",
     ) -> Created:
-        """A new match with fresh seed and seat tokens; ``ConfigError`` for a bad configuration.
+        """A new match with fresh seed and seat tokens (and a spectator token under the ``token`` policy);
+        ``ConfigError`` for a bad configuration.
 
-        Its id follows from the seed (``match_id_for``). ``seed`` and ``tokens`` are chosen by the caller when
+        Its id follows from the seed (``match_id_for``). ``seed`` and the tokens are chosen by the caller when
         a retried request must land on the same match (services/matches/create_requests.py); the append then fails
         with ``WrongExpectedVersion`` if it exists.
         """
-        new = creation(ruleset_id, seats, options, labels or {}, seed, tokens)
+        new = creation(ruleset_id, seats, options, labels or {}, seed, tokens, spectators, spectator_token)
         ruleset, events, match_id = new.ruleset, new.events, new.match_id
         appended = await self.store.append(match_id, 0, new_events(events), new.command, secrets=new.secrets)
         match, deadlines = folded(ruleset, start(ruleset, events[0]), NONE, [(events[1:], appended.recorded_at)])
@@ -124,17 +134,24 @@ class MatchManager:
             {new.command.command_id: (1, len(events))},
             appended.recorded_at,
             deadlines,
+            new.spectators,
         )
         self._remember(hot)
         row = row_for(hot, created_at=appended.recorded_at, labels=new.labels, position=appended.first_position)
         await listed(
             self.match_list.created(
-                match_id, new.created, appended.first_position, appended.recorded_at, appended.last_version, new.labels
+                match_id,
+                new.created,
+                appended.first_position,
+                appended.recorded_at,
+                appended.last_version,
+                new.labels,
+                spectators,
             ),
             match_id,
         )
         self._changed(hot)
-        return Created(row=row, tokens=new.tokens)
+        return Created(row=row, tokens=new.tokens, spectator_token=new.spectator_token)
 
     # -- commands ---------------------------------------------------------------------------------
 
@@ -270,10 +287,11 @@ class MatchManager:
             )
         return hot
 
-    async def viewed(self, match_id: str, token: str, min_version: int = 0) -> Viewed:
-        """The view of the token's seat (a spectator's without a token), at ``min_version`` or later."""
+    async def viewed(self, match_id: str, token: str, min_version: int = 0, admin: bool = False) -> Viewed:
+        """The view of the token's seat (a spectator's without one, as the match's spectator policy allows;
+        ``admin``: the token is the admin's), at ``min_version`` or later."""
         hot = await self.at_least(match_id, min_version)
-        viewer = viewer_for(token, hot.token_hashes)
+        viewer = viewer_of(token, hot.token_hashes, hot.spectators, admin)
         return Viewed(viewer, hot.version, encode(hot.ruleset.view(hot.state, viewer)), hot.ruleset.to_act(hot.state))
 
     async def decision(self, match_id: str, token: str, min_version: int = 0, include_view: bool = False) -> Decision:

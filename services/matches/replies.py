@@ -19,6 +19,8 @@ from services.readmodels.matchrows import MatchRow
 class Created(msgspec.Struct, frozen=True):
     row: MatchRow
     tokens: list[str]
+    spectator_token: str = ""
+    """Under the ``token`` spectator policy, the token that opens the spectator's view."""
 
 
 class RedactedEvent(msgspec.Struct, frozen=True):

@@ -43,11 +43,6 @@ def seat_for(token: str, hashes: Sequence[bytes]) -> int:
     raise PermissionDenied("the token does not open a seat of this match")
 
 
-def viewer_for(token: str, hashes: Sequence[bytes]) -> int | None:
-    """The viewer of a read request: a seat for a valid token, a spectator (None) for no token."""
-    return seat_for(token, hashes) if token else None
-
-
 def check_admin(token: str, admin_token: str | None) -> None:
     """Refuses unless ``token`` is the configured admin token."""
     if not token:

@@ -157,15 +157,15 @@ class Feed(Generic[T]):
     async def open(
         self,
         match_id: str,
-        viewer_of: Callable[[Sequence[bytes]], Viewer],
+        viewer_of: Callable[[HotMatch], Viewer],
         from_version: int,
         include_view: bool,
     ) -> Watch[T]:
-        """A watch of the events after ``from_version``; ``viewer_of`` authenticates against the token hashes."""
+        """A watch of the events after ``from_version``; ``viewer_of`` authenticates the watcher on the match."""
         if self._ending:
             raise Unavailable("the server is shutting down; watch on another instance")
         hot = await self._matches.at_least(match_id, from_version)
-        viewer = viewer_of(hot.token_hashes)
+        viewer = viewer_of(hot)
         channel = self._channels.get(match_id)
         if channel is None:
             channel = self._channels[match_id] = _Channel(hot)

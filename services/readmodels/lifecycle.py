@@ -55,13 +55,16 @@ class _Created(msgspec.Struct):
     seats: tuple[str, ...]
 
 
-class _CreatePayload(msgspec.Struct):
+class CreateRequest(msgspec.Struct):
+    """What the list reads of a creation command's payload."""
+
     labels: dict[str, str] = msgspec.field(default_factory=dict)
+    spectators: str = "public"
 
 
 _ended_decoder = msgspec.json.Decoder(MatchEnded)
 _created_decoder = msgspec.json.Decoder(_Created)
-_payload_decoder = msgspec.json.Decoder(_CreatePayload)
+_payload_decoder = msgspec.json.Decoder(CreateRequest)
 
 
 async def record_end(store: AsyncEventStore, ended: MatchEnded) -> Appended:
@@ -84,10 +87,15 @@ async def labels_of(store: AsyncEventStore, match_id: str) -> dict[str, str]:
 
 def labels_in(payload: bytes) -> dict[str, str]:
     """The labels in a creation command's payload."""
+    return request_in(payload).labels
+
+
+def request_in(payload: bytes) -> CreateRequest:
+    """The labels and spectator policy in a creation command's payload."""
     try:
-        return _payload_decoder.decode(payload).labels
+        return _payload_decoder.decode(payload)
     except msgspec.DecodeError:
-        return {}
+        return CreateRequest()
 
 
 async def changes(

@@ -47,7 +47,13 @@ _ended_decoder = msgspec.json.Decoder(lifecycle.MatchEnded)
 
 
 def created_row(
-    match_id: str, created: MatchCreated, position: int, recorded_at: datetime, version: int, labels: dict[str, str]
+    match_id: str,
+    created: MatchCreated,
+    position: int,
+    recorded_at: datetime,
+    version: int,
+    labels: dict[str, str],
+    spectators: str,
 ) -> MatchRow:
     """A running match's row: ``position`` and ``recorded_at`` of its ``MatchCreated``, ``version`` the last its
     creation appended."""
@@ -64,6 +70,7 @@ def created_row(
         seed_commitment=created.seed_commitment,
         labels=labels,
         position=position,
+        spectators=spectators,
     )
 
 
@@ -100,9 +107,10 @@ class MatchList:
         recorded_at: datetime,
         version: int,
         labels: dict[str, str],
+        spectators: str,
     ) -> None:
         """Lists a match the manager just created (its stream is new, so it has no row yet)."""
-        await self.rows.put(created_row(match_id, created, position, recorded_at, version, labels))
+        await self.rows.put(created_row(match_id, created, position, recorded_at, version, labels, spectators))
         self._remember(match_id, RUNNING)
 
     async def ended(self, ended: lifecycle.MatchEnded, recorded_at: datetime, listed: MatchRow | None = None) -> None:
@@ -212,9 +220,10 @@ class MatchList:
             first = stored[0]
         commands = await self._store.read_commands(match_id, limit=1)
         version = commands[0][2] if commands else 1
-        labels = lifecycle.labels_in(commands[0][0].payload) if commands else {}
+        request = lifecycle.request_in(commands[0][0].payload) if commands else lifecycle.CreateRequest()
         created = _created_decoder.decode(first.data)
-        return created_row(match_id, created, first.position, first.meta.recorded_at, version, labels)
+        at = first.meta.recorded_at
+        return created_row(match_id, created, first.position, at, version, request.labels, request.spectators)
 
     def _remember(self, match_id: str, status: str) -> None:
         self._known[match_id] = status

@@ -52,6 +52,9 @@ class MatchRow(msgspec.Struct, frozen=True):
     labels: dict[str, str] = msgspec.field(default_factory=dict)
     position: int = 0
     """Global position of the match's creation event: the list's order."""
+    spectators: str = "public"
+    """Who may watch it without a seat token (``services/matches/spectators.py``): only public matches are
+    listed to a caller without the admin token."""
 
 
 _decoder = msgspec.json.Decoder(MatchRow)
@@ -141,6 +144,7 @@ def row_for(
         seed_commitment=created.seed_commitment,
         labels=labels if labels is not None else (previous.labels if previous else {}),
         position=position or (previous.position if previous else 0),
+        spectators=hot.spectators.policy,
     )
 
 

@@ -25,6 +25,7 @@ from services.matches import snapshots
 from services.matches import watch as watch_module
 from services.matches.deadlines import NONE
 from services.matches.hot import HotMatch, MatchEvent
+from services.matches.spectators import Spectators
 from services.matches.timers import Armed
 from services.matches.tokens import token_hash
 from services.matches.watch import After, Feed, Update, Watch
@@ -41,7 +42,15 @@ class Scripted:
         seed = bytes(range(32))
         events = create(self.ruleset, {"seats": [{}, {}], "options": {}}, ["a", "b"], seed)
         self.hot = HotMatch(
-            "m1", self.ruleset, fold(self.ruleset, events), seed, tuple(token_hash(t) for t in TOKENS), {}, AT, NONE
+            "m1",
+            self.ruleset,
+            fold(self.ruleset, events),
+            seed,
+            tuple(token_hash(t) for t in TOKENS),
+            {},
+            AT,
+            NONE,
+            Spectators(),
         )
         self.stored = [self._recorded(i + 1, e) for i, e in enumerate(events)]
         self.states: dict[int, Match] = {self.hot.version: self.hot.match}
@@ -101,7 +110,7 @@ class Scripted:
             self.step()
 
     async def open(self, seat: int | None, after: int, include_view: bool = False) -> Watch[Update]:
-        return await self.feed.open("m1", lambda hashes: seat, after, include_view)
+        return await self.feed.open("m1", lambda hot: seat, after, include_view)
 
 
 async def versions(watch: Watch[Update]) -> list[int]:

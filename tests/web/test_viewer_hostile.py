@@ -346,3 +346,27 @@ async def test_a_watch_whose_history_arrives_in_one_piece_shows_its_every_versio
     assert await page.get_attribute("#board", "data-version") == str(ended)
     assert await page.inner_text("#position") == f"version {ended} of {ended}"
     assert len(watches) == 1, "the watch was retried"
+
+
+@pytest.mark.parametrize(
+    ("spectators", "reason", "says"),
+    [
+        (pb.SPECTATORS_NONE, "SPECTATORS_NONE", "admits no spectators"),
+        (pb.SPECTATORS_TOKEN, "SPECTATOR_TOKEN_REQUIRED", "with its spectator token only"),
+    ],
+)
+async def test_a_watch_the_match_does_not_admit_says_why_and_its_spectator_token_opens_it(
+    page: Page, web_server: Running, matches: pb_grpc.MatchServiceStub, spectators: int, reason: str, says: str
+) -> None:
+    seats = [pb.SeatSpec(name="ann"), pb.SeatSpec(name="bob")]
+    reply = await matches.CreateMatch(
+        pb.CreateMatchRequest(ruleset="card_monsters", seats=seats, spectators=spectators)
+    )
+    assert web_server.http is not None
+    await page.goto(f"{web_server.http.address}/?watch={reply.match.match_id}")
+    await page.wait_for_selector(f"#status[data-reason='{reason}']")
+    assert says in await page.inner_text("#status")
+    if reply.spectator_token:
+        await page.goto(f"{web_server.http.address}/?watch={reply.match.match_id}&token={reply.spectator_token}")
+        await page.wait_for_selector("#status[data-live='true']")
+        assert "Live as a spectator" in await page.inner_text("#status")
