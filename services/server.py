@@ -197,11 +197,12 @@ async def _start(config: ServerConfig, clock: Clock | None, replay: bytes | None
     observer = CallObserver(manager, config.admin_token, config.max_streams)
     server = grpc.aio.server(options=(*OPTIONS, ("grpc.so_reuseport", 0)))
     registration = GuardedRegistration(server, observer)
-    rulesets, matches = RulesetServicer(), MatchServicer(manager, feed, config.admin_token, timers)
+    tournaments = await attach(registration, store, manager, config.admin_token)
+    rulesets = RulesetServicer()
+    matches = MatchServicer(manager, feed, config.admin_token, timers, tournaments.embargo)
     # The generated registration functions carry no annotations.
     pb_grpc.add_RulesetServiceServicer_to_server(rulesets, registration)  # type: ignore[no-untyped-call]
     pb_grpc.add_MatchServiceServicer_to_server(matches, registration)  # type: ignore[no-untyped-call]
-    tournaments = await attach(registration, store, manager, config.admin_token)
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, registration)
     reflection.enable_server_reflection((*SERVICE_NAMES, health.SERVICE_NAME, reflection.SERVICE_NAME), server)

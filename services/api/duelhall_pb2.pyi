@@ -485,18 +485,20 @@ class ReplayFailure(_message.Message):
     def __init__(self, check: _Optional[str] = ..., version: _Optional[int] = ..., message: _Optional[str] = ...) -> None: ...
 
 class ViewReplayRequest(_message.Message):
-    __slots__ = ("replay", "match_id", "seat", "from_version", "max_steps")
+    __slots__ = ("replay", "match_id", "seat", "from_version", "max_steps", "token")
     REPLAY_FIELD_NUMBER: _ClassVar[int]
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     FROM_VERSION_FIELD_NUMBER: _ClassVar[int]
     MAX_STEPS_FIELD_NUMBER: _ClassVar[int]
+    TOKEN_FIELD_NUMBER: _ClassVar[int]
     replay: bytes
     match_id: str
     seat: int
     from_version: int
     max_steps: int
-    def __init__(self, replay: _Optional[bytes] = ..., match_id: _Optional[str] = ..., seat: _Optional[int] = ..., from_version: _Optional[int] = ..., max_steps: _Optional[int] = ...) -> None: ...
+    token: str
+    def __init__(self, replay: _Optional[bytes] = ..., match_id: _Optional[str] = ..., seat: _Optional[int] = ..., from_version: _Optional[int] = ..., max_steps: _Optional[int] = ..., token: _Optional[str] = ...) -> None: ...
 
 class ReplayStep(_message.Message):
     __slots__ = ("event", "view_json", "to_act", "deadline")

@@ -8,7 +8,7 @@
 | InvalidArgument                | INVALID_ARGUMENT    | e.g. UNKNOWN_RULESET, PAGE_TOKEN_INVALID           |
 | Unauthenticated                | UNAUTHENTICATED     | TOKEN_MISSING, SPECTATOR_TOKEN_REQUIRED |
 | PermissionDenied               | PERMISSION_DENIED   | TOKEN_INVALID, ADMIN_REQUIRED, NOT_AN_ADMIN_COMMAND |
-| PermissionDenied (spectators)  | PERMISSION_DENIED   | SPECTATORS_NONE                  |
+| PermissionDenied (watchers)    | PERMISSION_DENIED   | SPECTATORS_NONE, REPLAY_EMBARGOED |
 | MatchNotFound                  | NOT_FOUND           | MATCH_NOT_FOUND                  |
 | VersionMismatch                | ABORTED             | VERSION_MISMATCH                 |
 | Ahead                          | OUT_OF_RANGE        | VERSION_AHEAD, POSITION_AHEAD    |

@@ -24,6 +24,7 @@ from services.api import duelhall_pb2_grpc as pb_grpc
 from services.core import limits
 from services.core.errors import Ahead, InvalidArgument, MatchNotFound, PermissionDenied, Refused
 from services.edge import wire
+from services.edge.embargo import Embargo
 from services.edge.pages import decode_token, encode_token
 from services.edge.play import play
 from services.edge.rpc_errors import rpc_errors
@@ -61,9 +62,15 @@ class RulesetServicer(pb_grpc.RulesetServiceServicer):
 
 class MatchServicer(pb_grpc.MatchServiceServicer):
     def __init__(
-        self, matches: MatchManager, feed: Feed[pb.MatchUpdate], admin_token: str | None, timers: Timers
+        self,
+        matches: MatchManager,
+        feed: Feed[pb.MatchUpdate],
+        admin_token: str | None,
+        timers: Timers,
+        embargo: Embargo,
     ) -> None:
         self._matches, self._feed, self._admin_token, self._timers = matches, feed, admin_token, timers
+        self._embargo = embargo
         self._replay_workers = asyncio.Semaphore(REPLAY_WORKERS)
         self.play_results: list[Callable[[str, pb.CommandResult], None]] = []
         """Told of each command a Play stream submitted, with its match id (metrics)."""
@@ -206,6 +213,7 @@ class MatchServicer(pb_grpc.MatchServiceServicer):
             raise MatchNotFound(f"no match {request.match_id!r}")
         if replay.outcome is None:
             check_admin(request.token, self._admin_token)
+        await self._lifted(request.match_id, request.token)
         return pb.ExportReplayResponse(replay=encode_replay(replay))
 
     @rpc_errors
@@ -231,6 +239,7 @@ class MatchServicer(pb_grpc.MatchServiceServicer):
             replay = verdict.replay
         else:
             replay = await self._ended_replay(request.match_id)
+            await self._lifted(request.match_id, request.token)
         if not -1 <= request.seat < len(replay.seats):
             raise InvalidArgument(
                 f"seat {request.seat} is not -1 (spectator) or a seat 0..{len(replay.seats) - 1}", reason="SEAT_INVALID"
@@ -264,6 +273,19 @@ class MatchServicer(pb_grpc.MatchServiceServicer):
         if replay.outcome is None:
             raise Refused("the match is still running: watch it instead", reason="MATCH_RUNNING")
         return replay
+
+    async def _lifted(self, match_id: str, token: str) -> None:
+        """Refuses a stored match's replay under embargo (a running tournament's game) unless ``token`` is the
+        admin token."""
+        if is_admin(token, self._admin_token):
+            return
+        labels = await lifecycle.labels_of(self._matches.store, match_id)
+        if await self._embargo.holds(labels):
+            raise PermissionDenied(
+                "the replays of this tournament are withheld until it ends or its organiser publishes them",
+                reason="REPLAY_EMBARGOED",
+                tournament=labels.get("tournament", ""),
+            )
 
     def _clock(self, match_id: str) -> pb.Deadline | None:
         armed = self._timers.armed(match_id)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import msgspec
+
 from services.api import tournament_pb2 as tpb
 from services.tournament import ranking, series
 from services.tournament.events import MTG, POKEMON
@@ -37,7 +39,24 @@ def tournament(state: Tournament) -> tpb.Tournament:
         winner=state.winner or "",
         version=state.version,
         seed_hex=created.seed,
+        replays_published=not state.embargoed,
     )
+
+
+_DECKS = {"PlayerRegistered": ("deck",), "DeckSided": ("deck", "removed", "added")}
+"""The fields of each event type that show a player's registered deck."""
+
+
+def without_decks(type: str, data: bytes) -> bytes:
+    """An event's JSON with what it shows of a registered deck left out (``deck`` becomes ``{}``, a side swap's
+    cards ``[]``), for a reader who may not see the decks while the tournament's replays are embargoed."""
+    hidden = _DECKS.get(type)
+    if hidden is None:
+        return data
+    shown = msgspec.json.decode(data)
+    for key in hidden:
+        shown[key] = {} if key == "deck" else []
+    return msgspec.json.encode(shown)
 
 
 def pairings(found: Round) -> tpb.Pairings:

@@ -180,6 +180,13 @@ class TournamentEnded(_Event, frozen=True, tag="TournamentEnded"):
     winner: str | None
 
 
+class ReplaysPublished(_Event, frozen=True, tag="ReplaysPublished"):
+    """The organiser lifted the embargo on the replays of the tournament's matches before it ended."""
+
+    by: str
+    why: str
+
+
 Event = (
     TournamentCreated
     | PlayerRegistered
@@ -196,6 +203,7 @@ Event = (
     | ResultCorrected
     | CutStarted
     | TournamentEnded
+    | ReplaysPublished
 )
 
 decoder: msgspec.json.Decoder[Event] = msgspec.json.Decoder(Event)

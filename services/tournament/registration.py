@@ -1,5 +1,5 @@
 """A tournament's creation and its players (pure commands): create, register, check in, drop and reinstate,
-with the limits they hold a tournament to (docs/tournaments.md)."""
+with the limits they hold a tournament to (docs/tournaments.md); and the publication of its replays."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from services.tournament.events import (
     PlayerDropped,
     PlayerRegistered,
     PlayerReinstated,
+    ReplaysPublished,
     TournamentCreated,
 )
 from services.tournament.state import Tournament
@@ -135,3 +136,12 @@ def reinstate(state: Tournament, player: str, by: str, why: str) -> list[Event]:
     if state.cut_seeds or (state.started and state.created.format != SWISS):
         raise Refused("players come back only during Swiss rounds", reason="REGISTRATION_CLOSED")
     return [PlayerReinstated(player=player, by=by, why=why)]
+
+
+def publish(state: Tournament, by: str, why: str) -> list[Event]:
+    """The replays of the tournament's matches opened to everyone before it ends (audited)."""
+    checks.audited(by, why)
+    checks.not_ended(state)
+    if state.published:
+        raise Refused("the replays are already published", reason="REPLAYS_PUBLISHED")
+    return [ReplaysPublished(by=by, why=why)]

@@ -18,6 +18,7 @@ from services.tournament.events import (
     PlayerDropped,
     PlayerRegistered,
     PlayerReinstated,
+    ReplaysPublished,
     ResultCorrected,
     RoundPaired,
     RoundRepaired,
@@ -153,12 +154,20 @@ class Tournament:
     """Round robin: round 1's circle."""
     ended: bool = False
     winner: str | None = None
+    published: bool = False
+    """Whether the organiser published the replays before the end (``embargoed``)."""
     match_ids: set[str] = field(default_factory=set)
     """Matches already counted or refused: a lifecycle change seen twice changes nothing."""
 
     @property
     def started(self) -> bool:
         return bool(self.rounds)
+
+    @property
+    def embargoed(self) -> bool:
+        """Whether its matches' replays and its registered decks are withheld from all but the organiser: until
+        it ends or the organiser publishes them (a player must not scout an opponent's deck mid-event)."""
+        return not (self.ended or self.published)
 
     def round(self, number: int) -> Round | None:
         return self.rounds[number - 1] if 0 < number <= len(self.rounds) else None
@@ -226,6 +235,8 @@ def apply(state: Tournament, event: Event, version: int) -> None:
         state.cut_seeds = list(event.seeds)
     elif isinstance(event, TournamentEnded):
         state.ended, state.winner = True, event.winner
+    elif isinstance(event, ReplaysPublished):
+        state.published = True
 
 
 def _table(state: Tournament, number: int, stage: str, spec: Table, version: int) -> TableState:

@@ -10,6 +10,7 @@ from eventstore import AsyncEventStore
 from services.api import tournament_pb2 as tpb
 from services.api import tournament_pb2_grpc as tpb_grpc
 from services.matches import MatchManager
+from services.tournament.embargo import TournamentEmbargo
 from services.tournament.manager import TournamentManager
 from services.tournament.results import Results
 from services.tournament.servicer import TournamentServicer
@@ -24,6 +25,8 @@ SETTLE_SECONDS = 10.0
 class Tournaments:
     def __init__(self, manager: TournamentManager, results: Results) -> None:
         self.manager, self.results = manager, results
+        self.embargo = TournamentEmbargo(manager)
+        """What the match service asks before it shows a stored match's replay."""
 
     async def stop(self) -> None:
         await self.results.stop()
