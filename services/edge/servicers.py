@@ -50,11 +50,12 @@ class RulesetServicer(pb_grpc.RulesetServiceServicer):
     @rpc_errors
     async def ListRulesets(self, request: pb.ListRulesetsRequest, context: Context) -> pb.ListRulesetsResponse:
         rulesets = [wire.ruleset_summary(registry.RULESETS[key]) for key in sorted(registry.RULESETS)]
-        return pb.ListRulesetsResponse(rulesets=rulesets)
+        versions = [wire.ruleset_summary(registry.HOSTED[key]) for key in sorted(registry.HOSTED)]
+        return pb.ListRulesetsResponse(rulesets=rulesets, versions=versions)
 
     @rpc_errors
     async def DescribeRuleset(self, request: pb.DescribeRulesetRequest, context: Context) -> pb.DescribeRulesetResponse:
-        return wire.ruleset_description(ruleset_for(request.ruleset))
+        return wire.ruleset_description(ruleset_for(request.ruleset, request.version))
 
 
 class MatchServicer(pb_grpc.MatchServiceServicer):
@@ -73,10 +74,13 @@ class MatchServicer(pb_grpc.MatchServiceServicer):
             for i, s in enumerate(request.seats)
         ]
         options, labels = wire.json_object(request.options_json, "options_json"), dict(request.labels)
+        version = request.ruleset_version
         if limits.request_id(request.request_id):
-            created = await create_once(self._matches, request.request_id, request.ruleset, seats, options, labels)
+            created = await create_once(
+                self._matches, request.request_id, request.ruleset, seats, options, labels, ruleset_version=version
+            )
         else:
-            created = await self._matches.create(request.ruleset, seats, options, labels)
+            created = await self._matches.create(request.ruleset, seats, options, labels, ruleset_version=version)
         tokens = [pb.SeatToken(seat=i, token=t) for i, t in enumerate(created.tokens)]
         return pb.CreateMatchResponse(match=wire.match(created.row), tokens=tokens)
 
@@ -181,9 +185,7 @@ class MatchServicer(pb_grpc.MatchServiceServicer):
 
     @rpc_errors
     async def ExportReplay(self, request: pb.ExportReplayRequest, context: Context) -> pb.ExportReplayResponse:
-        replay = None
-        if is_match_id(request.match_id):
-            replay = await replay_io.stored(self._matches.store, request.match_id)
+        replay = await self._stored_replay(request.match_id)
         if replay is None:
             raise MatchNotFound(f"no match {request.match_id!r}")
         if replay.outcome is None:
@@ -240,12 +242,22 @@ class MatchServicer(pb_grpc.MatchServiceServicer):
 
     async def _ended_replay(self, match_id: str) -> Replay:
         """A stored match's replay once its events say it ended: a running one stays hidden."""
-        replay = await replay_io.stored(self._matches.store, match_id) if is_match_id(match_id) else None
+        replay = await self._stored_replay(match_id)
         if replay is None:
             raise MatchNotFound(f"no match {match_id!r}")
         if replay.outcome is None:
             raise Refused("the match is still running: watch it instead", reason="MATCH_RUNNING")
         return replay
+
+    async def _stored_replay(self, match_id: str) -> Replay | None:
+        """The stored match's replay (None when there is none), refused like every other call on the match when
+        this server does not host its ruleset version."""
+        if not is_match_id(match_id):
+            return None
+        try:
+            return await replay_io.stored(self._matches.store, match_id)
+        except registry.Unhosted as exc:
+            raise self._matches.unhosted(match_id, exc) from None
 
     def _clock(self, match_id: str) -> pb.Deadline | None:
         armed = self._timers.armed(match_id)

@@ -24,7 +24,7 @@ from engine.match import encode, seed_commitment
 from eventstore import CommandRecord, NewEvent, WrongExpectedVersion
 from replays.format import match_id_for
 from services.core.errors import Conflict
-from services.matches.creation import SeatEntry
+from services.matches.creation import SeatEntry, requested
 from services.matches.manager import MatchManager
 from services.matches.replies import Created
 from services.matches.tokens import new_token
@@ -53,20 +53,12 @@ async def create_once(
     seats: Sequence[SeatEntry],
     options: dict[str, Any],
     labels: dict[str, str],
+    ruleset_version: int = 0,
 ) -> Created:
     """The match this request id stands for, created on first use; ``Conflict`` if the id meant another."""
-    matches.check(ruleset_id, seats, options, labels)
+    matches.check(ruleset_id, seats, options, labels, ruleset_version)
     store = matches.store
-    fingerprint = hashlib.sha256(
-        encode(
-            {
-                "ruleset": ruleset_id,
-                "seats": [msgspec.to_builtins(s) for s in seats],
-                "options": options,
-                "labels": dict(sorted(labels.items())),
-            }
-        )
-    ).hexdigest()
+    fingerprint = hashlib.sha256(encode(requested(ruleset_id, ruleset_version, seats, options, labels))).hexdigest()
     stream = REQUEST_STREAM_PREFIX + hashlib.sha256(request_id.encode()).hexdigest()
     seed = secrets.token_bytes(32)
     claim = MatchRequested(match_id=match_id_for(seed_commitment(seed)), fingerprint=fingerprint)
@@ -94,7 +86,9 @@ async def create_once(
         seed = stored.get(SEED_SECRET) or b""
     if await store.last_version(claim.match_id) == 0:
         try:
-            return await matches.create(ruleset_id, seats, options, labels, seed=seed, tokens=tokens)
+            return await matches.create(
+                ruleset_id, seats, options, labels, seed=seed, tokens=tokens, ruleset_version=ruleset_version
+            )
         except WrongExpectedVersion:
             pass
     hot = await matches.get(claim.match_id)

@@ -47,9 +47,10 @@ class Creation(msgspec.Struct, frozen=True):
         return first
 
 
-def checked(ruleset_id: str, seats: Sequence[SeatEntry], labels: dict[str, str]) -> Ruleset:
-    """The ruleset, once the seats and labels are ones it can create a match with (else ``InvalidArgument``)."""
-    ruleset = ruleset_for(ruleset_id)
+def checked(ruleset_id: str, version: int, seats: Sequence[SeatEntry], labels: dict[str, str]) -> Ruleset:
+    """The ruleset in this version (0: the newest), once the seats and labels are ones it can create a match with
+    (else ``InvalidArgument``)."""
+    ruleset = ruleset_for(ruleset_id, version)
     if not ruleset.min_seats <= len(seats) <= ruleset.max_seats:
         players = (
             f"{ruleset.min_seats}"
@@ -73,6 +74,7 @@ def checked(ruleset_id: str, seats: Sequence[SeatEntry], labels: dict[str, str])
 
 def creation(
     ruleset_id: str,
+    version: int,
     seats: Sequence[SeatEntry],
     options: dict[str, Any],
     labels: dict[str, str],
@@ -81,20 +83,28 @@ def creation(
 ) -> Creation:
     """The match a request creates, with a fresh seed and fresh tokens unless given; ``ConfigError`` for a bad
     configuration. Its id follows from the seed (``match_id_for``)."""
-    ruleset = checked(ruleset_id, seats, labels)
+    ruleset = checked(ruleset_id, version, seats, labels)
     seed = seed or secrets.token_bytes(32)
     config_data = {"seats": [seat.config for seat in seats], "options": options}
     events = create(ruleset, config_data, [seat.name for seat in seats], seed)
     match_id = match_id_for(events[0].seed_commitment)
     tokens = list(tokens) or [new_token() for _ in seats]
     labels = dict(sorted(labels.items()))
-    payload = encode(
-        {"ruleset": ruleset_id, "seats": [msgspec.to_builtins(s) for s in seats], "options": options, "labels": labels}
-    )
+    payload = encode(requested(ruleset_id, version, seats, options, labels))
     command = CommandRecord(command_id=f"create-{match_id}", actor=SYSTEM, type=CREATE_COMMAND, payload=payload)
     hashes = tuple(token_hash(token) for token in tokens)
     hidden = {SEED_SECRET: seed} | {f"{TOKEN_SECRET_PREFIX}{i}": hashed for i, hashed in enumerate(hashes)}
     return Creation(ruleset, match_id, list(events), command, hidden, seed, tokens, hashes, labels)
+
+
+def requested(
+    ruleset_id: str, version: int, seats: Sequence[SeatEntry], options: dict[str, Any], labels: dict[str, str]
+) -> dict[str, Any]:
+    """A create request as recorded and fingerprinted; the version only when one was named, so that a request
+    for the newest one records (and fingerprints) as it did before versions could be named."""
+    named = {"ruleset_version": version} if version else {}
+    seated = [msgspec.to_builtins(s) for s in seats]
+    return {"ruleset": ruleset_id, **named, "seats": seated, "options": options, "labels": dict(sorted(labels.items()))}
 
 
 def new_events(events: Sequence[Any]) -> list[NewEvent]:
