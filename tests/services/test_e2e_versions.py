@@ -4,6 +4,7 @@ stored match's version refuses every call on it, and says so in its log once."""
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
@@ -20,7 +21,7 @@ from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
 from services.server import Running, ServerConfig, create_server
 from tests.services.client import create_match, error_metadata, error_reason, play_random
-from tests.versions import card_monsters_v2, hosting
+from tests.versions import CHANGED_CARD, card_monsters_v2, hosting
 
 __all__ = ["card_monsters_v2"]  # the fixture, used by name
 
@@ -58,6 +59,18 @@ async def test_a_version_bump_keeps_older_matches_and_replays_on_their_version(
                 ("card_monsters", 2),
             ]
             assert [r.version for r in listed.rulesets if r.id == "card_monsters"] == [2]
+            described = [
+                await pb_grpc.RulesetServiceStub(channel).DescribeRuleset(
+                    pb.DescribeRulesetRequest(ruleset="card_monsters", version=version)
+                )
+                for version in (0, 1, 2)
+            ]
+            changed = [next(c for c in json.loads(d.cards_json) if c["id"] == CHANGED_CARD) for d in described]
+            assert [(d.ruleset.version, card["max_hp"]) for d, card in zip(described, changed, strict=True)] == [
+                (2, 9),
+                (1, 7),
+                (2, 9),
+            ]
 
             verdict = await stub.VerifyReplay(pb.VerifyReplayRequest(replay=replay_v1))
             assert verdict.ok, verdict.failure
