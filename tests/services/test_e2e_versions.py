@@ -136,6 +136,11 @@ async def test_a_server_without_a_matchs_version_refuses_every_call_on_it(
             async for update in stub.WatchMatch(pb.WatchMatchRequest(match_id=match_id)):
                 return update
 
+        async def played() -> Any:
+            call = stub.Play()
+            await call.write(pb.PlayRequest(start=pb.PlayStart(match_id=match_id, token=token)))
+            return await call.read()
+
         calls: list[Callable[[], Awaitable[Any]]] = [
             lambda: stub.GetMatch(pb.GetMatchRequest(match_id=match_id)),
             lambda: stub.GetView(pb.GetViewRequest(match_id=match_id, token=token)),
@@ -144,6 +149,7 @@ async def test_a_server_without_a_matchs_version_refuses_every_call_on_it(
                 pb.SubmitCommandRequest(match_id=match_id, token=token, command_json='{"type": "concede"}')
             ),
             watched,
+            played,
             lambda: stub.ExportReplay(pb.ExportReplayRequest(match_id=match_id)),
             lambda: stub.ViewReplay(pb.ViewReplayRequest(match_id=match_id, seat=-1)),
         ]
