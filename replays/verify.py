@@ -93,7 +93,7 @@ def _ruleset(replay: Replay) -> Ruleset:
     try:
         return registry.exact(ref.id, ref.version, ref.card_data_hash)
     except registry.Unhosted as exc:
-        raise _Failed("ruleset", 0, f"{exc.message}: the replay needs version {ref.version}") from None
+        raise _Failed("ruleset", 0, exc.message) from None
 
 
 def _check_chain(replay: Replay) -> None:
