@@ -35,21 +35,15 @@ def read_type(ruleset: Ruleset, raw: bytes) -> tuple[str, dict[str, Any]]:
     return kind, obj
 
 
-_decoders: dict[str, msgspec.json.Decoder[Any]] = {}
-
-
 def decode_command(ruleset: Ruleset, state: Any, actor: Actor, raw: bytes) -> Any:
     """The typed command for ``raw``, after the checks that the spec puts before field checks.
 
     A well-formed command decodes in one pass (``decide`` runs the common checks itself); only a malformed
     one takes the slow path that finds the right code in the contract's order.
     """
-    decoder = _decoders.get(ruleset.id)
-    if decoder is None:
-        decoder = _decoders[ruleset.id] = msgspec.json.Decoder(ruleset.Command)
     if len(raw) <= jsonbounds.MAX_BYTES:
         try:
-            return decoder.decode(raw)
+            return ruleset.command_decoder.decode(raw)
         except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
             pass  # read_type below says what is wrong, deep nesting included
     kind, obj = read_type(ruleset, raw)

@@ -149,10 +149,14 @@ class Ruleset:
     """Command classes by their tag (the spec's command name)."""
     decide: Callable[[Any, Actor, Any, Rng], Sequence[Any]] = field(init=False)
     """Events for a typed command, or ``Rejected``: ``decide_folded`` without the state."""
+    command_decoder: msgspec.json.Decoder[Any] = field(init=False)
+    """The strict decoder of ``Command``, built once: each version of a game has its own command classes, so
+    a decoder shared by id would hand one version's commands to another's rules."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "options", defaults(self.Options))
         object.__setattr__(self, "command_types", _by_tag(self.Command))
+        object.__setattr__(self, "command_decoder", msgspec.json.Decoder(self.Command))
         decide_folded = self.decide_folded
         object.__setattr__(
             self, "decide", lambda state, actor, command, rng: decide_folded(state, actor, command, rng)[0]

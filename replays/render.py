@@ -14,7 +14,7 @@ from replays.format import Replay
 
 def view_at(replay: Replay, step: int | None, viewer: Viewer) -> tuple[int, Any]:
     """(version, view) after ``step`` events (all of them when None)."""
-    ruleset = registry.get(replay.ruleset.id)
+    ruleset = registry.exact(replay.ruleset.id, replay.ruleset.version, replay.ruleset.card_data_hash)
     decoder = event_decoder(ruleset)
     last = len(replay.events) if step is None else max(1, min(step, len(replay.events)))
     match = fold(ruleset, [decoder.decode(e.data) for e in replay.events[:last]])

@@ -33,7 +33,7 @@ class Step(msgspec.Struct, frozen=True):
 def steps(replay: Replay, viewer: Viewer, first: int = 1, most: int = 0) -> list[Step]:
     """One step per event of ``replay`` (which must have passed the fold check), in version order: from version
     ``first``, at most ``most`` of them (0: all). Every event is folded; only the steps sent are redacted."""
-    ruleset = registry.get(replay.ruleset.id)
+    ruleset = registry.exact(replay.ruleset.id, replay.ruleset.version, replay.ruleset.card_data_hash)
     decoder = event_decoder(ruleset)
     actors = {}
     for command in replay.commands:

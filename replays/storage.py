@@ -46,7 +46,7 @@ def build(
     if not recorded:
         raise KeyError(match_id)
     created = msgspec.json.decode(recorded[0].data)
-    ruleset = registry.get(created["ruleset"])
+    ruleset = registry.exact(created["ruleset"], created["version"], created["card_data_hash"])
     decoder = event_decoder(ruleset)
     outcome = ruleset.outcome(fold(ruleset, [decoder.decode(r.data) for r in recorded]).state)
     return Replay(

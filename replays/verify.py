@@ -88,18 +88,12 @@ def _steps(replay: Replay) -> Iterator[tuple[str, Any]]:
 
 def _ruleset(replay: Replay) -> Ruleset:
     ref = replay.ruleset
-    ruleset = registry.RULESETS.get(ref.id)
-    if ruleset is None:
+    if ref.id not in registry.RULESETS:
         raise _Failed("ruleset", 0, f"ruleset {ref.id!r} is not hosted here")
-    if (ruleset.version, ruleset.card_data_hash) != (ref.version, ref.card_data_hash):
-        raise _Failed(
-            "ruleset",
-            0,
-            f"{ref.id} here is version {ruleset.version} with card data "
-            f"{ruleset.card_data_hash[:12]}, the replay needs version {ref.version} "
-            f"with {ref.card_data_hash[:12]}",
-        )
-    return ruleset
+    try:
+        return registry.exact(ref.id, ref.version, ref.card_data_hash)
+    except registry.Unhosted as exc:
+        raise _Failed("ruleset", 0, exc.message) from None
 
 
 def _check_chain(replay: Replay) -> None:

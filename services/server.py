@@ -18,6 +18,7 @@ from eventstore.urls import is_shared, redacted
 from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
 from services.core.clock import Clock
+from services.core.errors import RulesetUnavailable
 from services.core.logs import fields
 from services.edge import wire
 from services.edge.malformed import GuardedRegistration
@@ -253,7 +254,10 @@ async def resume_timers(manager: MatchManager) -> int:
     while True:
         rows, after = await manager.read_model.page(after, 500, status=RUNNING)
         for row in rows:
-            hot = await manager.get(row.match_id)
+            try:
+                hot = await manager.get(row.match_id)
+            except RulesetUnavailable:  # logged; another instance may host its version and run its clock
+                continue
             if hot.outcome is not None:
                 # Ended just before a crash, before its row and lifecycle end were written.
                 await manager.ends.record(hot)

@@ -57,16 +57,20 @@ class RulesetSummary(_message.Message):
     def __init__(self, id: _Optional[str] = ..., version: _Optional[int] = ..., title: _Optional[str] = ..., min_seats: _Optional[int] = ..., max_seats: _Optional[int] = ..., card_data_hash: _Optional[str] = ...) -> None: ...
 
 class ListRulesetsResponse(_message.Message):
-    __slots__ = ("rulesets",)
+    __slots__ = ("rulesets", "versions")
     RULESETS_FIELD_NUMBER: _ClassVar[int]
+    VERSIONS_FIELD_NUMBER: _ClassVar[int]
     rulesets: _containers.RepeatedCompositeFieldContainer[RulesetSummary]
-    def __init__(self, rulesets: _Optional[_Iterable[_Union[RulesetSummary, _Mapping]]] = ...) -> None: ...
+    versions: _containers.RepeatedCompositeFieldContainer[RulesetSummary]
+    def __init__(self, rulesets: _Optional[_Iterable[_Union[RulesetSummary, _Mapping]]] = ..., versions: _Optional[_Iterable[_Union[RulesetSummary, _Mapping]]] = ...) -> None: ...
 
 class DescribeRulesetRequest(_message.Message):
-    __slots__ = ("ruleset",)
+    __slots__ = ("ruleset", "version")
     RULESET_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
     ruleset: str
-    def __init__(self, ruleset: _Optional[str] = ...) -> None: ...
+    version: int
+    def __init__(self, ruleset: _Optional[str] = ..., version: _Optional[int] = ...) -> None: ...
 
 class DescribeRulesetResponse(_message.Message):
     __slots__ = ("ruleset", "config_schema_json", "command_schema_json", "event_schema_json", "view_schema_json", "presets_json", "options_json", "cards_json", "layout_json")
@@ -99,7 +103,7 @@ class SeatSpec(_message.Message):
     def __init__(self, name: _Optional[str] = ..., config_json: _Optional[str] = ...) -> None: ...
 
 class CreateMatchRequest(_message.Message):
-    __slots__ = ("ruleset", "seats", "options_json", "request_id", "labels", "spectators")
+    __slots__ = ("ruleset", "seats", "options_json", "request_id", "labels", "spectators", "ruleset_version")
     class LabelsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -113,13 +117,15 @@ class CreateMatchRequest(_message.Message):
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     LABELS_FIELD_NUMBER: _ClassVar[int]
     SPECTATORS_FIELD_NUMBER: _ClassVar[int]
+    RULESET_VERSION_FIELD_NUMBER: _ClassVar[int]
     ruleset: str
     seats: _containers.RepeatedCompositeFieldContainer[SeatSpec]
     options_json: str
     request_id: str
     labels: _containers.ScalarMap[str, str]
     spectators: Spectators
-    def __init__(self, ruleset: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[SeatSpec, _Mapping]]] = ..., options_json: _Optional[str] = ..., request_id: _Optional[str] = ..., labels: _Optional[_Mapping[str, str]] = ..., spectators: _Optional[_Union[Spectators, str]] = ...) -> None: ...
+    ruleset_version: int
+    def __init__(self, ruleset: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[SeatSpec, _Mapping]]] = ..., options_json: _Optional[str] = ..., request_id: _Optional[str] = ..., labels: _Optional[_Mapping[str, str]] = ..., spectators: _Optional[_Union[Spectators, str]] = ..., ruleset_version: _Optional[int] = ...) -> None: ...
 
 class SeatToken(_message.Message):
     __slots__ = ("seat", "token")

@@ -12,6 +12,7 @@
     ├── NotFound             no such thing besides a match (e.g. a tournament)                   NOT_FOUND
     ├── Conflict             an id already stands for something else                             ALREADY_EXISTS
     ├── Refused              the request is valid but not now (e.g. a tournament's state)        FAILED_PRECONDITION
+    │   └── RulesetUnavailable  a stored match's ruleset version is not hosted by this server     FAILED_PRECONDITION
     └── ReplayRejected       a replay file failed verification                                   FAILED_PRECONDITION
 
 ``engine.Rejected`` (a rule refusal) is FAILED_PRECONDITION, or INVALID_ARGUMENT for malformed commands;
@@ -102,3 +103,13 @@ class Refused(ServiceError):
     """A well-formed request that the object's current state does not allow."""
 
     reason = "FAILED_PRECONDITION"
+
+
+class RulesetUnavailable(Refused):
+    """A stored match names a ruleset version (or card data) this server does not host: folding it with other
+    code would change its rules, so every call on it is refused; another instance may host it."""
+
+    reason = "RULESET_VERSION_UNAVAILABLE"
+
+    def __init__(self, message: str, ruleset_id: str, version: int) -> None:
+        super().__init__(message, ruleset=ruleset_id, version=str(version))

@@ -1,6 +1,7 @@
 """What viewers need besides views: a ruleset's card catalog and its board layout description.
 
-Both are files of the ruleset's package (``engine/rulesets/<id>/``): ``cards.json``, whose top-level lists of
+Both are files of the ruleset's package (``engine/rulesets/<id>/``, or a frozen older version's own package):
+``cards.json``, whose top-level lists of
 objects with an ``id`` and a ``name`` are the catalog, and the optional ``layout.json`` (docs/viewer.md).
 """
 
@@ -13,16 +14,24 @@ from typing import Any
 
 import msgspec
 
+from engine.contract import Ruleset
 
-def _package_file(ruleset_id: str, name: str) -> Traversable | None:
-    path = resources.files("engine.rulesets").joinpath(ruleset_id, name)
+
+def package(ruleset: Ruleset) -> str:
+    """The package a ruleset version comes from: the one of its ``setup`` module (docs/adding-a-ruleset.md), so
+    that each hosted version serves its own card data, not the newest one's."""
+    return ruleset.configure.__module__.rpartition(".")[0]
+
+
+def _package_file(package: str, name: str) -> Traversable | None:
+    path = resources.files(package).joinpath(name)
     return path if path.is_file() else None
 
 
 @functools.cache
-def cards(ruleset_id: str) -> bytes:
+def cards(package: str) -> bytes:
     """The catalog as a JSON array of card objects (``[]`` when the ruleset has no ``cards.json``)."""
-    path = _package_file(ruleset_id, "cards.json")
+    path = _package_file(package, "cards.json")
     data = msgspec.json.decode(path.read_bytes()) if path is not None else {}
     found: list[Any] = []
     for value in data.values() if isinstance(data, dict) else ():
@@ -32,7 +41,7 @@ def cards(ruleset_id: str) -> bytes:
 
 
 @functools.cache
-def layout(ruleset_id: str) -> bytes:
+def layout(package: str) -> bytes:
     """The ruleset's ``layout.json`` as compact JSON, or ``b""`` when it has none."""
-    path = _package_file(ruleset_id, "layout.json")
+    path = _package_file(package, "layout.json")
     return b"" if path is None else msgspec.json.encode(msgspec.json.decode(path.read_bytes()))

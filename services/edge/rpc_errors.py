@@ -5,7 +5,7 @@
 | engine Rejected, malformed     | INVALID_ARGUMENT    | BAD_JSON, BAD_FIELDS, UNKNOWN_COMMAND |
 | engine Rejected, rule refusal  | FAILED_PRECONDITION | the ruleset's code               |
 | engine ConfigError             | INVALID_ARGUMENT    | the spec's deck/option code      |
-| InvalidArgument                | INVALID_ARGUMENT    | e.g. UNKNOWN_RULESET, PAGE_TOKEN_INVALID           |
+| InvalidArgument                | INVALID_ARGUMENT    | e.g. UNKNOWN_RULESET(_VERSION), PAGE_TOKEN_INVALID |
 | Unauthenticated                | UNAUTHENTICATED     | TOKEN_MISSING, SPECTATOR_TOKEN_REQUIRED |
 | PermissionDenied               | PERMISSION_DENIED   | TOKEN_INVALID, ADMIN_REQUIRED, NOT_AN_ADMIN_COMMAND |
 | PermissionDenied (watchers)    | PERMISSION_DENIED   | SPECTATORS_NONE, REPLAY_EMBARGOED |
@@ -17,6 +17,7 @@
 | NotFound                       | NOT_FOUND           | e.g. TOURNAMENT_NOT_FOUND        |
 | Conflict                       | ALREADY_EXISTS      | e.g. REQUEST_ID_REUSED, COMMAND_ID_REUSED |
 | Refused                        | FAILED_PRECONDITION | e.g. ROUND_NOT_FINISHED          |
+| RulesetUnavailable (Refused)   | FAILED_PRECONDITION | RULESET_VERSION_UNAVAILABLE (ruleset, version) |
 | ReplayInvalid                  | FAILED_PRECONDITION | REPLAY_INVALID (check, version)  |
 | ReplayConflict                 | ALREADY_EXISTS      | MATCH_EXISTS                     |
 | StoreError (database fault)    | UNAVAILABLE         | STORE_UNAVAILABLE                |

@@ -53,11 +53,12 @@ class RulesetServicer(pb_grpc.RulesetServiceServicer):
     @rpc_errors
     async def ListRulesets(self, request: pb.ListRulesetsRequest, context: Context) -> pb.ListRulesetsResponse:
         rulesets = [wire.ruleset_summary(registry.RULESETS[key]) for key in sorted(registry.RULESETS)]
-        return pb.ListRulesetsResponse(rulesets=rulesets)
+        versions = [wire.ruleset_summary(registry.HOSTED[key]) for key in sorted(registry.HOSTED)]
+        return pb.ListRulesetsResponse(rulesets=rulesets, versions=versions)
 
     @rpc_errors
     async def DescribeRuleset(self, request: pb.DescribeRulesetRequest, context: Context) -> pb.DescribeRulesetResponse:
-        return wire.ruleset_description(ruleset_for(request.ruleset))
+        return wire.ruleset_description(ruleset_for(request.ruleset, request.version))
 
 
 class MatchServicer(pb_grpc.MatchServiceServicer):
@@ -82,13 +83,15 @@ class MatchServicer(pb_grpc.MatchServiceServicer):
             for i, s in enumerate(request.seats)
         ]
         options, labels = wire.json_object(request.options_json, "options_json"), dict(request.labels)
-        watchers = wire.spectators(request.spectators)
+        watchers, version = wire.spectators(request.spectators), request.ruleset_version
         if limits.request_id(request.request_id):
             created = await create_once(
-                self._matches, request.request_id, request.ruleset, seats, options, labels, watchers
+                self._matches, request.request_id, request.ruleset, seats, options, labels, version, watchers
             )
         else:
-            created = await self._matches.create(request.ruleset, seats, options, labels, spectators=watchers)
+            created = await self._matches.create(
+                request.ruleset, seats, options, labels, ruleset_version=version, spectators=watchers
+            )
         tokens = [pb.SeatToken(seat=i, token=t) for i, t in enumerate(created.tokens)]
         return pb.CreateMatchResponse(
             match=wire.match(created.row), tokens=tokens, spectator_token=created.spectator_token
@@ -206,9 +209,7 @@ class MatchServicer(pb_grpc.MatchServiceServicer):
 
     @rpc_errors
     async def ExportReplay(self, request: pb.ExportReplayRequest, context: Context) -> pb.ExportReplayResponse:
-        replay = None
-        if is_match_id(request.match_id):
-            replay = await replay_io.stored(self._matches.store, request.match_id)
+        replay = await self._stored_replay(request.match_id)
         if replay is None:
             raise MatchNotFound(f"no match {request.match_id!r}")
         if replay.outcome is None:
@@ -267,7 +268,7 @@ class MatchServicer(pb_grpc.MatchServiceServicer):
 
     async def _ended_replay(self, match_id: str) -> Replay:
         """A stored match's replay once its events say it ended: a running one stays hidden."""
-        replay = await replay_io.stored(self._matches.store, match_id) if is_match_id(match_id) else None
+        replay = await self._stored_replay(match_id)
         if replay is None:
             raise MatchNotFound(f"no match {match_id!r}")
         if replay.outcome is None:
@@ -286,6 +287,16 @@ class MatchServicer(pb_grpc.MatchServiceServicer):
                 reason="REPLAY_EMBARGOED",
                 tournament=labels.get("tournament", ""),
             )
+
+    async def _stored_replay(self, match_id: str) -> Replay | None:
+        """The stored match's replay (None when there is none), refused like every other call on the match when
+        this server does not host its ruleset version."""
+        if not is_match_id(match_id):
+            return None
+        try:
+            return await replay_io.stored(self._matches.store, match_id)
+        except registry.Unhosted as exc:
+            raise self._matches.unhosted(match_id, exc) from None
 
     def _clock(self, match_id: str) -> pb.Deadline | None:
         armed = self._timers.armed(match_id)

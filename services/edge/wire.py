@@ -217,8 +217,8 @@ def ruleset_description(ruleset: Ruleset) -> pb.DescribeRulesetResponse:
         view_schema_json=schema(ruleset.View),
         presets_json=msgspec.json.encode(ruleset.presets).decode(),
         options_json=msgspec.json.encode(ruleset.options).decode(),
-        cards_json=catalog.cards(ruleset.id).decode(),
-        layout_json=catalog.layout(ruleset.id).decode(),
+        cards_json=catalog.cards(catalog.package(ruleset)).decode(),
+        layout_json=catalog.layout(catalog.package(ruleset)).decode(),
     )
 
 

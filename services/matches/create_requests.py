@@ -24,7 +24,7 @@ from engine.match import encode, seed_commitment
 from eventstore import CommandRecord, NewEvent, WrongExpectedVersion
 from replays.format import match_id_for
 from services.core.errors import Conflict
-from services.matches.creation import SeatEntry
+from services.matches.creation import SeatEntry, requested
 from services.matches.manager import MatchManager
 from services.matches.replies import Created
 from services.matches.spectators import PUBLIC, TOKEN
@@ -55,21 +55,14 @@ async def create_once(
     seats: Sequence[SeatEntry],
     options: dict[str, Any],
     labels: dict[str, str],
+    ruleset_version: int = 0,
     spectators: str = PUBLIC,
 ) -> Created:
     """The match this request id stands for, created on first use; ``Conflict`` if the id meant another."""
-    matches.check(ruleset_id, seats, options, labels, spectators)
+    matches.check(ruleset_id, seats, options, labels, ruleset_version, spectators)
     store = matches.store
-    request = {
-        "ruleset": ruleset_id,
-        "seats": [msgspec.to_builtins(s) for s in seats],
-        "options": options,
-        "labels": dict(sorted(labels.items())),
-    }
-    # A public request's fingerprint is the one it had before policies existed: its retries still match.
-    fingerprint = hashlib.sha256(
-        encode(request | ({"spectators": spectators} if spectators != PUBLIC else {}))
-    ).hexdigest()
+    request = requested(ruleset_id, ruleset_version, seats, options, labels, spectators)
+    fingerprint = hashlib.sha256(encode(request)).hexdigest()
     stream = REQUEST_STREAM_PREFIX + hashlib.sha256(request_id.encode()).hexdigest()
     seed = secrets.token_bytes(32)
     claim = MatchRequested(match_id=match_id_for(seed_commitment(seed)), fingerprint=fingerprint)
@@ -100,7 +93,9 @@ async def create_once(
         spectator_token = (stored.get(SPECTATOR_TOKEN_SECRET) or b"").decode()
     if await store.last_version(claim.match_id) == 0:
         try:
-            return await matches.create(ruleset_id, seats, options, labels, seed, tokens, spectators, spectator_token)
+            return await matches.create(
+                ruleset_id, seats, options, labels, seed, tokens, ruleset_version, spectators, spectator_token
+            )
         except WrongExpectedVersion:
             pass
     hot = await matches.get(claim.match_id)

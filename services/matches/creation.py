@@ -51,12 +51,14 @@ class Creation(msgspec.Struct, frozen=True):
         return first
 
 
-def checked(ruleset_id: str, seats: Sequence[SeatEntry], labels: dict[str, str], spectators: str) -> Ruleset:
-    """The ruleset, once the seats, labels and spectator policy are ones it can create a match with (else
-    ``InvalidArgument``)."""
+def checked(
+    ruleset_id: str, version: int, seats: Sequence[SeatEntry], labels: dict[str, str], spectators: str
+) -> Ruleset:
+    """The ruleset in this version (0: the newest), once the seats, labels and spectator policy are ones it can
+    create a match with (else ``InvalidArgument``)."""
     if spectators not in POLICIES:
         raise InvalidArgument(f"no spectator policy {spectators!r}", reason="SPECTATORS_INVALID")
-    ruleset = ruleset_for(ruleset_id)
+    ruleset = ruleset_for(ruleset_id, version)
     if not ruleset.min_seats <= len(seats) <= ruleset.max_seats:
         players = (
             f"{ruleset.min_seats}"
@@ -80,6 +82,7 @@ def checked(ruleset_id: str, seats: Sequence[SeatEntry], labels: dict[str, str],
 
 def creation(
     ruleset_id: str,
+    version: int,
     seats: Sequence[SeatEntry],
     options: dict[str, Any],
     labels: dict[str, str],
@@ -90,17 +93,14 @@ def creation(
 ) -> Creation:
     """The match a request creates, with a fresh seed and fresh tokens unless given; ``ConfigError`` for a bad
     configuration. Its id follows from the seed (``match_id_for``)."""
-    ruleset = checked(ruleset_id, seats, labels, spectators)
+    ruleset = checked(ruleset_id, version, seats, labels, spectators)
     seed = seed or secrets.token_bytes(32)
     config_data = {"seats": [seat.config for seat in seats], "options": options}
     events = create(ruleset, config_data, [seat.name for seat in seats], seed)
     match_id = match_id_for(events[0].seed_commitment)
     tokens = list(tokens) or [new_token() for _ in seats]
     labels = dict(sorted(labels.items()))
-    request = {"ruleset": ruleset_id, "seats": [msgspec.to_builtins(s) for s in seats], "options": options}
-    # The policy is in the payload (the match list reads it) only when it is not the default, so that a public
-    # match's creation command stays as it was before policies existed.
-    payload = encode(request | {"labels": labels} | ({"spectators": spectators} if spectators != PUBLIC else {}))
+    payload = encode(requested(ruleset_id, version, seats, options, labels, spectators))
     command = CommandRecord(command_id=f"create-{match_id}", actor=SYSTEM, type=CREATE_COMMAND, payload=payload)
     hashes = tuple(token_hash(token) for token in tokens)
     spectator_token = (spectator_token or new_token()) if spectators == TOKEN else ""
@@ -113,6 +113,30 @@ def creation(
     return Creation(
         ruleset, match_id, list(events), command, hidden, seed, tokens, hashes, labels, watchers, spectator_token
     )
+
+
+def requested(
+    ruleset_id: str,
+    version: int,
+    seats: Sequence[SeatEntry],
+    options: dict[str, Any],
+    labels: dict[str, str],
+    spectators: str,
+) -> dict[str, Any]:
+    """A create request as recorded and fingerprinted (the match list reads its labels and spectator policy); the
+    version only when one was named and the policy only when it is not public, so that a request for the newest
+    version of a public match records (and fingerprints) as it did before either could be named."""
+    named = {"ruleset_version": version} if version else {}
+    seated = [msgspec.to_builtins(s) for s in seats]
+    watched = {"spectators": spectators} if spectators != PUBLIC else {}
+    return {
+        "ruleset": ruleset_id,
+        **named,
+        "seats": seated,
+        "options": options,
+        "labels": dict(sorted(labels.items())),
+        **watched,
+    }
 
 
 def new_events(events: Sequence[Any]) -> list[NewEvent]:

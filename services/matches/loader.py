@@ -127,14 +127,34 @@ def fold_stored(hot: HotMatch, tail: Sequence[RecordedEvent]) -> list[MatchEvent
     return happened
 
 
-def ruleset_for(ruleset_id: str) -> Ruleset:
-    """The hosted ruleset, or ``InvalidArgument(UNKNOWN_RULESET)``."""
+def ruleset_for(ruleset_id: str, version: int = 0) -> Ruleset:
+    """The hosted ruleset in this version (0: the newest), or ``InvalidArgument`` (``UNKNOWN_RULESET``,
+    ``UNKNOWN_RULESET_VERSION``)."""
     try:
-        return registry.get(ruleset_id)
+        newest = registry.get(ruleset_id)
     except KeyError as exc:
         raise InvalidArgument(str(exc.args[0]), reason="UNKNOWN_RULESET") from None
+    if not version:
+        return newest
+    try:
+        return registry.exact(ruleset_id, version)
+    except registry.Unhosted as exc:
+        hosted = ",".join(map(str, registry.versions(ruleset_id)))
+        raise InvalidArgument(
+            exc.message, reason="UNKNOWN_RULESET_VERSION", ruleset=ruleset_id, version=str(version), hosted=hosted
+        ) from None
+
+
+class _Identity(msgspec.Struct):
+    """What of ``MatchCreated`` names the code that may fold the stream."""
+
+    ruleset: str
+    version: int
+    card_data_hash: str
 
 
 def ruleset_of(created: RecordedEvent) -> Ruleset:
-    """The ruleset of a stream, from its first event, ``MatchCreated``."""
-    return ruleset_for(str(msgspec.json.decode(created.data).get("ruleset", "")))
+    """The ruleset a stream was created with, from its first event, ``MatchCreated``: exactly its id, version
+    and card data, never another version's code; ``Unhosted`` when this server does not host it."""
+    identity = msgspec.json.decode(created.data, type=_Identity)
+    return registry.exact(identity.ruleset, identity.version, identity.card_data_hash)

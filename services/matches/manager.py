@@ -16,12 +16,13 @@ from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from engine import registry
 from engine.contract import Actor
 from engine.errors import Rejected
 from engine.match import Match, decide, encode, start, type_tag
 from eventstore import AsyncEventStore, CommandRecord, RecordedEvent, WrongExpectedVersion
 from services.core import limits
-from services.core.errors import Ahead, MatchNotFound, VersionMismatch
+from services.core.errors import Ahead, MatchNotFound, RulesetUnavailable, VersionMismatch
 from services.matches.creation import SeatEntry, checked, creation, new_events
 from services.matches.deadlines import NONE, folded
 from services.matches.ends import EndRecorder, listed
@@ -71,6 +72,8 @@ class MatchManager:
         """Matches being loaded: [loads under way, the highest version the follower handed over meanwhile]. An
         event committed after a load read the tail would otherwise pass unseen, its match loaded behind it."""
         self.ends = EndRecorder(store, self.match_list)
+        self._unhosted: set[str] = set()
+        """Matches refused for a ruleset version this server does not host, already logged: once each."""
 
     def on_change(self, listener: OnChange) -> None:
         self._on_change.append(listener)
@@ -96,11 +99,12 @@ class MatchManager:
         seats: Sequence[SeatEntry],
         options: dict[str, Any],
         labels: dict[str, str],
+        ruleset_version: int = 0,
         spectators: str = PUBLIC,
     ) -> None:
         """Raises what ``create`` would refuse this request with, before anything is stored (a request id's
         claim must not be spent on a request that cannot create its match)."""
-        ruleset = checked(ruleset_id, seats, labels, spectators)
+        ruleset = checked(ruleset_id, ruleset_version, seats, labels, spectators)
         ruleset.configure({"seats": [seat.config for seat in seats], "options": options})
 
     async def create(
@@ -111,6 +115,7 @@ class MatchManager:
         labels: dict[str, str] | None = None,
         seed: bytes = b"",
         tokens: Sequence[str] = (),
+        ruleset_version: int = 0,
         spectators: str = PUBLIC,
         spectator_token: str = "",
     ) -> Created:
@@ -119,9 +124,11 @@ class MatchManager:
 
         Its id follows from the seed (``match_id_for``). ``seed`` and the tokens are chosen by the caller when
         a retried request must land on the same match (services/matches/create_requests.py); the append then fails
-        with ``WrongExpectedVersion`` if it exists.
+        with ``WrongExpectedVersion`` if it exists. ``ruleset_version`` 0 is the newest hosted version.
         """
-        new = creation(ruleset_id, seats, options, labels or {}, seed, tokens, spectators, spectator_token)
+        new = creation(
+            ruleset_id, ruleset_version, seats, options, labels or {}, seed, tokens, spectators, spectator_token
+        )
         ruleset, events, match_id = new.ruleset, new.events, new.match_id
         appended = await self.store.append(match_id, 0, new_events(events), new.command, secrets=new.secrets)
         match, deadlines = folded(ruleset, start(ruleset, events[0]), NONE, [(events[1:], appended.recorded_at)])
@@ -255,6 +262,8 @@ class MatchManager:
         loading[0] += 1
         try:
             hot = await load(self.store, match_id)
+        except registry.Unhosted as exc:
+            raise self.unhosted(match_id, exc) from None
         finally:
             loading[0] -= 1
             if not loading[0]:
@@ -269,6 +278,14 @@ class MatchManager:
                 await self._catch_up(hot)
         self._changed(hot)
         return hot
+
+    def unhosted(self, match_id: str, exc: registry.Unhosted) -> RulesetUnavailable:
+        """The refusal of a stored match whose ruleset version this server does not host, logged once per match
+        (not once per call: clients retry, and every timer or watch would repeat it)."""
+        if match_id not in self._unhosted:
+            self._unhosted.add(match_id)
+            log.error("match %s refused: %s", match_id, exc.message)
+        return RulesetUnavailable(f"match {match_id}: {exc.message}", exc.ruleset_id, exc.version)
 
     async def at_least(self, match_id: str, min_version: int) -> HotMatch:
         """The loaded match, caught up with the store first when it is behind ``min_version``.

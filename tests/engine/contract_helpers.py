@@ -10,18 +10,23 @@ import msgspec
 from engine.bots import RandomBot
 from engine.contract import Ruleset
 from engine.match import Match, apply, create, fold
-from engine.registry import RULESETS
+from engine.registry import HOSTED
 from engine.rng import Rng
 from engine.selfplay import next_move
 
 
-def cases() -> list[tuple[str, int]]:
-    """(ruleset id, seat count) for every ruleset at every seat count it allows."""
-    return [(key, n) for key in sorted(RULESETS) for n in range(RULESETS[key].min_seats, RULESETS[key].max_seats + 1)]
+def cases() -> list[tuple[str, int, int]]:
+    """(ruleset id, version, seat count) for every hosted version of every ruleset at every seat count it allows:
+    an older version stays playable as long as it is hosted (docs/adding-a-ruleset.md, Changing a ruleset)."""
+    return [
+        (key, version, n)
+        for (key, version), ruleset in sorted(HOSTED.items())
+        for n in range(ruleset.min_seats, ruleset.max_seats + 1)
+    ]
 
 
-def case_id(case: tuple[str, int]) -> str:
-    return f"{case[0]}-{case[1]}p"
+def case_id(case: tuple[str, int, int]) -> str:
+    return f"{case[0]}-v{case[1]}-{case[2]}p"
 
 
 def config(players: int, options: dict[str, Any] | None = None) -> dict[str, Any]:

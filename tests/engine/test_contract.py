@@ -19,7 +19,7 @@ from engine.contract import ADMIN, CONCEDE, SYSTEM, Ruleset
 from engine.dispatch import deciders
 from engine.errors import Rejected
 from engine.match import apply, encode, event_decoder, fold, restore, snapshot
-from engine.registry import RULESETS
+from engine.registry import HOSTED
 from engine.rng import Rng
 from engine.selfplay import play
 from tests.engine.contract_helpers import case_id, cases, config, mutations, names, playout, seed_bytes
@@ -29,8 +29,8 @@ SEEDS = st.integers(min_value=0, max_value=2**32)
 PROPERTY = settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
-def ruleset_of(case: tuple[str, int]) -> tuple[Ruleset, int]:
-    return RULESETS[case[0]], case[1]
+def ruleset_of(case: tuple[str, int, int]) -> tuple[Ruleset, int]:
+    return HOSTED[case[0], case[1]], case[2]
 
 
 def tag(command: Any) -> str:
@@ -201,9 +201,9 @@ def test_snapshots_restore_the_same_match(case: tuple[str, int]) -> None:
     assert restore(ruleset, events[0], b'{"version": 3, "state": {"nonsense": true}}') is None
 
 
-@pytest.mark.parametrize("key", sorted(RULESETS))
-def test_schemas_presets_and_config_round_trip(key: str) -> None:
-    ruleset = RULESETS[key]
+@pytest.mark.parametrize("key", sorted(HOSTED), ids="{0[0]}-v{0[1]}".format)
+def test_schemas_presets_and_config_round_trip(key: tuple[str, int]) -> None:
+    ruleset = HOSTED[key]
     for kind in (ruleset.Config, ruleset.Command, ruleset.Event, ruleset.View):
         assert msgspec.json.schema(kind)
     assert ruleset.presets and isinstance(ruleset.options, dict)

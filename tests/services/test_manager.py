@@ -9,10 +9,12 @@ import pytest
 
 from engine import registry
 from engine.bots import RandomBot
+from engine.contract import Ruleset
 from engine.errors import Rejected
 from engine.match import encode
 from engine.selfplay import next_move
 from eventstore import AsyncEventStore, DatabaseError
+from services.core.errors import RulesetUnavailable
 from services.matches import ends as ends_module
 from services.matches import snapshots
 from services.matches.creation import SeatEntry
@@ -20,6 +22,9 @@ from services.matches.manager import MatchManager
 from services.matches.timers import Timers
 from services.readmodels import lifecycle
 from services.readmodels.matchrows import ENDED
+from tests.versions import card_monsters_v2, hosting
+
+__all__ = ["card_monsters_v2"]  # the fixture, used by name
 
 SEATS = [SeatEntry(name="a", config={}), SeatEntry(name="b", config={})]
 
@@ -282,3 +287,26 @@ async def test_an_end_the_store_failed_to_record_is_recorded_once_it_is_back(
         while (row := await manager.read_model.get(match_id)) is None or row.status != ENDED:
             await asyncio.sleep(0.01)
     await manager.stop()
+
+
+async def test_a_snapshot_restores_only_under_its_own_ruleset_version(
+    store: AsyncEventStore, card_monsters_v2: Ruleset
+) -> None:
+    manager = MatchManager(store, snapshot_every=5)
+    v1 = (await manager.create("card_monsters", SEATS, {})).row.match_id
+    await play(manager, v1, 12)
+    before = manager.loaded(v1)
+    assert before is not None and before.ruleset is registry.get("card_monsters")
+    with hosting(card_monsters_v2):
+        assert snapshots.schema(card_monsters_v2) != snapshots.schema(before.ruleset)
+        assert await store.snapshots.load(v1, snapshots.schema(card_monsters_v2)) is None
+        reloaded = await MatchManager(store).get(v1)  # a restart after the bump: still version 1, from its snapshot
+        assert reloaded.ruleset is before.ruleset
+        assert (reloaded.state, reloaded.version) == (before.state, before.version)
+        v2 = (await manager.create("card_monsters", SEATS, {})).row.match_id
+        assert manager.loaded(v2).ruleset is card_monsters_v2  # type: ignore[union-attr]
+        await play(manager, v2, 12)
+    # Without version 2 its snapshot is never read as version 1's state: the match is refused.
+    with pytest.raises(RulesetUnavailable) as refused:
+        await MatchManager(store).get(v2)
+    assert refused.value.details == {"ruleset": "card_monsters", "version": "2"}

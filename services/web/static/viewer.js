@@ -17,14 +17,16 @@ const RETRY_MS = [500, 1000, 2000, 5000];
 // The largest replay file ViewReplay takes (services/limits.py MAX_VIEWED_REPLAY; tests/web checks they agree).
 const MAX_REPLAY_BYTES = 4 * 1024 * 1024;
 
-async function describe(rulesetId) {
-  if (!rulesets.has(rulesetId)) {
-    const described = await call("RulesetService", "DescribeRuleset", { ruleset: rulesetId });
-    rulesets.set(rulesetId, { id: rulesetId, title: described.ruleset.title,
+// A match's own ruleset version: its cards and layout, not the newest version's (0: the newest).
+async function describe(rulesetId, version) {
+  const key = `${rulesetId}@${version || 0}`;
+  if (!rulesets.has(key)) {
+    const described = await call("RulesetService", "DescribeRuleset", { ruleset: rulesetId, version: version || 0 });
+    rulesets.set(key, { id: rulesetId, title: described.ruleset.title,
       layout: described.layoutJson ? JSON.parse(described.layoutJson) : {},
       catalog: JSON.parse(described.cardsJson || "[]") });
   }
-  return rulesets.get(rulesetId);
+  return rulesets.get(key);
 }
 
 function status(text, kind = "info", attributes = {}) {
@@ -96,7 +98,7 @@ async function openReplay(source, seat, at = 0, started = performance.now()) {
 async function useMatch(match, seat, mine) {
   let ruleset;
   try {
-    ruleset = await describe(match.ruleset);
+    ruleset = await describe(match.ruleset, match.rulesetVersion);
   } catch (error) {
     if (!stale(mine)) failed(error);
     return false;
