@@ -40,6 +40,7 @@ def tournament(state: Tournament) -> tpb.Tournament:
         version=state.version,
         seed_hex=created.seed,
         replays_published=not state.embargoed,
+        ruleset_version=created.ruleset_version,
     )
 
 

@@ -47,6 +47,9 @@ class TournamentCreated(_Event, frozen=True, tag="TournamentCreated"):
     """Hex; round 1 pairings, game 1 first players and every pairing tie-break are drawn from it."""
     options: dict[str, Any] = {}
     """Match options for every game (e.g. turn timers)."""
+    ruleset_version: int = 0
+    """The version every game plays, fixed at creation so that a tournament spanning an upgrade plays (and
+    verifies) one ruleset throughout; 0: created before it was fixed, the newest."""
 
 
 class PlayerRegistered(_Event, frozen=True, tag="PlayerRegistered"):

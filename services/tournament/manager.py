@@ -81,12 +81,13 @@ class TournamentManager:
         round_minutes: int,
         seed: bytes,
         options: dict[str, Any],
+        ruleset_version: int = 0,
     ) -> Tournament:
         tournament_id = new_tournament_id()
         events = registration.create(
             tournament_id,
             name,
-            ruleset_for(ruleset_id),
+            ruleset_for(ruleset_id, ruleset_version),
             format,
             rounds,
             cut,
@@ -174,7 +175,7 @@ class TournamentManager:
         return [(r.version, r.type, r.data, r.meta.recorded_at.isoformat()) for r in recorded]
 
     def ruleset(self, state: Tournament) -> Ruleset:
-        return ruleset_for(state.created.ruleset)
+        return ruleset_for(state.created.ruleset, state.created.ruleset_version)
 
     async def check_player(self, tournament_id: str, player: str, token: str) -> None:
         """Refuses unless ``token`` is the player's (from registration)."""
@@ -245,7 +246,9 @@ class TournamentManager:
             "pairing": str(table.generation),
         }
         request_id = f"tournament/{created.tournament_id}/{table.round}/{table.table}/{game.number}/{table.generation}"
-        return await create_once(self._matches, request_id, created.ruleset, entries, options, labels)
+        return await create_once(
+            self._matches, request_id, created.ruleset, entries, options, labels, created.ruleset_version
+        )
 
     def _lock(self, tournament_id: str) -> asyncio.Lock:
         return self._locks.setdefault(tournament_id, asyncio.Lock())

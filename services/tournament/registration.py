@@ -92,6 +92,7 @@ def create(
             round_minutes=round_minutes,
             seed=seed.hex(),
             options=options,
+            ruleset_version=ruleset.version,
         )
     ]
 

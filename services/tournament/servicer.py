@@ -63,6 +63,7 @@ class TournamentServicer(tpb_grpc.TournamentServiceServicer):
             request.round_minutes,
             seed,
             wire.json_object(request.options_json, "options_json"),
+            request.ruleset_version,
         )
         return convert.tournament(state)
 

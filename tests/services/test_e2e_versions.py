@@ -19,8 +19,12 @@ from replays import render
 from replays.format import decode_replay
 from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
+from services.api import tournament_pb2 as tpb
 from services.server import Running, ServerConfig, create_server
 from tests.services.client import create_match, error_metadata, error_reason, play_random
+from tests.services.conftest import ADMIN_TOKEN
+from tests.services.test_e2e_tournament_rules import _tournament
+from tests.tournament.players import channel_stubs, play_round
 from tests.versions import CHANGED_CARD, card_monsters_v2, hosting
 
 __all__ = ["card_monsters_v2"]  # the fixture, used by name
@@ -163,3 +167,37 @@ async def test_a_server_without_a_matchs_version_refuses_every_call_on_it(
     logged = [r for r in caplog.records if match_id in r.getMessage()]
     assert len(logged) == 1, [r.getMessage() for r in logged]
     assert "version 2 is not hosted" in logged[0].getMessage()
+
+
+async def test_a_tournament_plays_the_version_it_was_created_with_across_an_upgrade(
+    database_url: str, card_monsters_v2: Ruleset
+) -> None:
+    """Its games keep one ruleset, so a tournament spanning a deploy records every game verified."""
+    config = ServerConfig(database_url=database_url, listen="127.0.0.1:0", admin_token=ADMIN_TOKEN)
+    first = await create_server(config)
+    try:
+        async with grpc.aio.insecure_channel(f"127.0.0.1:{first.port}") as channel:
+            tournaments, _ = channel_stubs(channel)
+            old, tokens = await _tournament(tournaments, 3)
+            assert (await tournaments.GetTournament(tpb.GetTournamentRequest(tournament_id=old))).ruleset_version == 1
+    finally:
+        await first.stop(0)
+    with hosting(card_monsters_v2):
+        second = await create_server(config)
+        try:
+            async with grpc.aio.insecure_channel(f"127.0.0.1:{second.port}") as channel:
+                tournaments, matches = channel_stubs(channel)
+                await tournaments.Start(tpb.OrganiserRequest(admin_token=ADMIN_TOKEN, tournament_id=old))
+                played = await play_round(tournaments, matches, old, "card_monsters", tokens, seed=4)
+                games = [g.match_id for t in played.tables if t.b for g in t.games]
+                assert games and {await version_of(matches, g) for g in games} == {1}
+                new, _ = await _tournament(tournaments, 3)
+                assert (
+                    await tournaments.GetTournament(tpb.GetTournamentRequest(tournament_id=new))
+                ).ruleset_version == 2
+        finally:
+            await second.stop(0)
+
+
+async def version_of(matches: pb_grpc.MatchServiceStub, match_id: str) -> int:
+    return int((await matches.GetMatch(pb.GetMatchRequest(match_id=match_id))).ruleset_version)
