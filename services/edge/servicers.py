@@ -7,6 +7,7 @@ them with a context of its own: one implementation for both edges.
 from __future__ import annotations
 
 import asyncio
+import hmac
 from collections.abc import AsyncIterator, Callable
 from typing import TypeAlias, TypeVar
 
@@ -36,7 +37,7 @@ from services.matches.loader import ruleset_for
 from services.matches.manager import MatchManager
 from services.matches.spectators import PUBLIC
 from services.matches.timers import Timers
-from services.matches.tokens import SeatToken, check_admin, is_admin
+from services.matches.tokens import SeatToken, check_admin, is_admin, token_hash
 from services.matches.watch import Feed, Watch
 from services.readmodels import lifecycle
 from services.readmodels.matchrows import row_for
@@ -240,7 +241,7 @@ class MatchServicer(pb_grpc.MatchServiceServicer):
             replay = verdict.replay
         else:
             replay = await self._ended_replay(request.match_id)
-            await self._lifted(request.match_id, request.token)
+            await self._lifted(request.match_id, request.token, request.seat)
         if not -1 <= request.seat < len(replay.seats):
             raise InvalidArgument(
                 f"seat {request.seat} is not -1 (spectator) or a seat 0..{len(replay.seats) - 1}", reason="SEAT_INVALID"
@@ -275,11 +276,16 @@ class MatchServicer(pb_grpc.MatchServiceServicer):
             raise Refused("the match is still running: watch it instead", reason="MATCH_RUNNING")
         return replay
 
-    async def _lifted(self, match_id: str, token: str) -> None:
+    async def _lifted(self, match_id: str, token: str, seat: int | None = None) -> None:
         """Refuses a stored match's replay under embargo (a running tournament's game) unless ``token`` is the
-        admin token."""
+        admin token, or opens ``seat``: a player views their own game as their seat saw it (no other seat's
+        hidden cards, no seed) during the event."""
         if is_admin(token, self._admin_token):
             return
+        if token and seat is not None and seat >= 0:
+            seats = (await self._matches.get(match_id)).token_hashes
+            if seat < len(seats) and hmac.compare_digest(token_hash(token), seats[seat]):
+                return
         labels = await lifecycle.labels_of(self._matches.store, match_id)
         if await self._embargo.holds(labels):
             raise PermissionDenied(

@@ -13,12 +13,13 @@ from services.api import duelhall_pb2_grpc as pb_grpc
 from services.api import tournament_pb2 as tpb
 from services.api import tournament_pb2_grpc as tpb_grpc
 from services.server import Running
-from tests.services.client import error_reason
+from tests.services.client import Created, end_match, error_reason, play_random
 from tests.services.conftest import ADMIN_TOKEN
 from tests.services.test_e2e_tournament_rules import _tournament
 from tests.tournament.players import channel_stubs, play_round
 
 EMBARGOED = (grpc.StatusCode.PERMISSION_DENIED, "REPLAY_EMBARGOED")
+SEATS = [pb.SeatSpec(name="p0"), pb.SeatSpec(name="p1")]
 
 
 async def refusal(call: object) -> tuple[grpc.StatusCode, str]:
@@ -107,3 +108,28 @@ async def test_the_embargo_lifts_when_the_tournament_ends(server: Running) -> No
         assert ended.status == "ended" and ended.replays_published
         assert (await matches.ExportReplay(pb.ExportReplayRequest(match_id=first))).replay
         assert await decks(stub, tid) == [{"deck": "starter_b"}] * 3
+
+
+async def test_a_player_views_their_own_game_as_their_seat_saw_it_during_the_embargo(server: Running) -> None:
+    async with grpc.aio.insecure_channel(f"127.0.0.1:{server.port}") as channel:
+        stub, matches = channel_stubs(channel)
+        tid, _ = await _tournament(stub, 3)
+        # A game of the tournament is any match labelled with it: here one played outside its pairings.
+        reply = await matches.CreateMatch(
+            pb.CreateMatchRequest(
+                ruleset="card_monsters",
+                seats=[pb.SeatSpec(name="p0"), pb.SeatSpec(name="p1")],
+                labels={"tournament": tid},
+            )
+        )
+        tokens = [t.token for t in sorted(reply.tokens, key=lambda t: t.seat)]
+        game = Created(reply.match.match_id, tokens, reply.match.version)
+        await play_random(matches, game, seed=3)
+        await end_match(matches, game)
+        own = await matches.ViewReplay(pb.ViewReplayRequest(match_id=game.match_id, seat=0, token=tokens[0]))
+        assert own.seat == 0 and own.steps
+        for seat in (1, -1):  # another seat's view, or the spectator's: not the player's own
+            viewed = pb.ViewReplayRequest(match_id=game.match_id, seat=seat, token=tokens[0])
+            assert await refusal(matches.ViewReplay(viewed)) == EMBARGOED
+        exported = pb.ExportReplayRequest(match_id=game.match_id, token=tokens[0])
+        assert await refusal(matches.ExportReplay(exported)) == EMBARGOED  # a file holds every seat's cards
