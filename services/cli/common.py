@@ -6,13 +6,36 @@ import argparse
 import os
 import sys
 from pathlib import Path
+from typing import IO
 
 from rich.console import Console
 
-from services.core.secrets import hide_url_password
+from services.core.secrets import hide_url_password, scrub
+
+
+class _Scrubbed:
+    """A console's stream with every known secret masked: the net under ``eventstore.urls.redacted``, for a
+    table cell or a message that quotes a URL or a driver's error."""
+
+    def __init__(self, stream: IO[str]) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        return self._stream.write(scrub(text))
+
+    def __getattr__(self, name: str) -> object:  # flush, isatty, fileno, encoding: the stream's own
+        return getattr(self._stream, name)
 
 
 class _Console(Console):
+    @property
+    def file(self) -> IO[str]:
+        return _Scrubbed(super().file)  # type: ignore[return-value]  # a stand-in: writes and the rest
+
+    @file.setter
+    def file(self, new_file: IO[str]) -> None:
+        Console.file.fset(self, new_file)  # type: ignore[attr-defined]
+
     def on_broken_pipe(self) -> None:
         # rich exits 1 here; a reader that went away (``| head``) is no failure: main() ends with 141.
         self.quiet = True

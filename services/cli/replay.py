@@ -14,6 +14,7 @@ from rich.table import Table
 
 from engine import jsonbounds
 from eventstore import migrate, open_store
+from eventstore.urls import redacted
 from replays import render, storage
 from replays.format import Replay, decode_replay, encode_replay
 from replays.verify import MAX_FILE_BYTES, verify_bytes
@@ -80,7 +81,7 @@ def run_export(args: argparse.Namespace) -> int:
     else:
         url = database(args)
         data = asyncio.run(_export(url, args.match_id))
-        source = url
+        source = redacted(url)
     args.output.write_bytes(data)
     err.print(f"wrote {args.output} ({len(data):,} bytes) from {source}")
     return 0
@@ -91,7 +92,7 @@ async def _export(url: str, match_id: str) -> bytes:
     try:
         replay = await storage.stored(store, match_id)
         if replay is None:
-            raise LookupError(f"no match {match_id!r} in {url}")
+            raise LookupError(f"no match {match_id!r} in {redacted(url)}")
         return encode_replay(replay)
     finally:
         await store.close()
@@ -136,7 +137,7 @@ def run_import(args: argparse.Namespace) -> int:
     failures, table = asyncio.run(_import_all(url, files))
     out.print(table)
     out.print(
-        f"{len(files) - failures} of {len(files)} replay files stored in {url}"
+        f"{len(files) - failures} of {len(files)} replay files stored in {redacted(url)}"
         + (f"; {failures} refused" if failures else "")
     )
     return 1 if failures else 0
