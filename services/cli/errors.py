@@ -7,6 +7,7 @@ import psycopg
 from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 
 from eventstore import DatabaseError
+from services.cli.common import unreachable
 from services.server import ListenError
 
 
@@ -14,7 +15,7 @@ def describe(exc: BaseException) -> str:
     """The failure as one sentence for a person at a terminal."""
     if isinstance(exc, grpc.aio.AioRpcError):
         if exc.code() == grpc.StatusCode.UNAVAILABLE and "connect" in (exc.details() or "").lower():
-            return "cannot reach the server (is `duelhall serve` running at that address?)"
+            return unreachable(exc.details() or "")
         return f"the server refused the request ({exc.code().name}): {exc.details()}"
     if isinstance(exc, FileNotFoundError):
         return f"no such file: {exc.filename}"

@@ -132,7 +132,7 @@ async def play_with_store(
 
 
 async def play_through_server(
-    address: str,
+    channel: grpc.aio.Channel,
     ruleset: Ruleset,
     games: int,
     seed: int,
@@ -141,20 +141,19 @@ async def play_through_server(
     progress: Progress,
     concurrency: int = 8,
 ) -> Summary:
-    """Over gRPC, as any client would: tokens, legal commands with the view, submit."""
+    """Over gRPC (``channel``), as any client would: tokens, legal commands with the view, submit."""
     count = seat_count(ruleset, players)
     started = time.perf_counter()
     slots = asyncio.Semaphore(concurrency)
-    async with grpc.aio.insecure_channel(address) as channel:
-        stub = pb_grpc.MatchServiceStub(channel)  # type: ignore[no-untyped-call]  # generated, untyped
+    stub = pb_grpc.MatchServiceStub(channel)  # type: ignore[no-untyped-call]  # generated, untyped
 
-        async def one(game: int) -> GameResult:
-            async with slots:
-                result = await play_remote(stub, ruleset, bots_for(ruleset, bot, seed, game, count), count)
-                progress()
-                return result
+    async def one(game: int) -> GameResult:
+        async with slots:
+            result = await play_remote(stub, ruleset, bots_for(ruleset, bot, seed, game, count), count)
+            progress()
+            return result
 
-        results = await asyncio.gather(*(one(game) for game in range(games)))
+    results = await asyncio.gather(*(one(game) for game in range(games)))
     return Summary(ruleset=ruleset.id, games=list(results), seconds=time.perf_counter() - started)
 
 

@@ -6,7 +6,6 @@ import argparse
 import asyncio
 from datetime import datetime
 
-import grpc
 import msgspec
 from rich.table import Column, Table
 
@@ -15,7 +14,16 @@ from engine.registry import RULESETS
 from eventstore import open_store
 from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
-from services.cli.common import add_database_option, add_server_option, database, err, out, positive
+from services.cli.common import (
+    add_database_option,
+    add_server_option,
+    add_tls_options,
+    channel,
+    database,
+    err,
+    out,
+    positive,
+)
 from services.cli.progress import Bar
 from services.readmodels.matchlist import MatchList
 from services.readmodels.matchrows import ENDED, RUNNING, MatchRow, ReadModel
@@ -35,6 +43,7 @@ def arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--limit", type=positive, default=100, help="show at most this many (default: 100)")
     parser.add_argument("--json", action="store_true", help="print the rows as JSON")
     parser.add_argument("--rebuild", action="store_true", help="rebuild the match list from the events first")
+    add_tls_options(parser)
     parser.set_defaults(run=run, parser=parser)
 
 
@@ -42,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
     if args.server and args.rebuild:
         args.parser.error("--rebuild works on a database, not with --server")
     if args.server:
-        rows, cut = asyncio.run(_rows_from_server(args.server, args.limit, args.ruleset, args.status))
+        rows, cut = asyncio.run(_rows_from_server(args, args.limit, args.ruleset, args.status))
     else:
         rows, cut = asyncio.run(_rows(database(args), args.limit, args.ruleset, args.status, args.rebuild))
     if args.json:
@@ -83,11 +92,13 @@ async def _rows(url: str, limit: int, ruleset: str, status: str, rebuild: bool) 
         await store.close()
 
 
-async def _rows_from_server(address: str, limit: int, ruleset: str, status: str) -> tuple[list[MatchRow], bool]:
+async def _rows_from_server(
+    args: argparse.Namespace, limit: int, ruleset: str, status: str
+) -> tuple[list[MatchRow], bool]:
     rows: list[MatchRow] = []
     token = ""
-    async with grpc.aio.insecure_channel(address) as channel:
-        stub = pb_grpc.MatchServiceStub(channel)  # type: ignore[no-untyped-call]  # generated, untyped
+    async with channel(args, args.server) as connected:
+        stub = pb_grpc.MatchServiceStub(connected)  # type: ignore[no-untyped-call]  # generated, untyped
         while len(rows) < limit:
             page = await stub.ListMatches(
                 pb.ListMatchesRequest(

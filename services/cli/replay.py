@@ -8,18 +8,18 @@ from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
-import grpc
 import msgspec
 from rich.table import Table
 
 from engine import jsonbounds
 from eventstore import migrate, open_store
+from eventstore.urls import redacted
 from replays import render, storage
 from replays.format import Replay, decode_replay, encode_replay
 from replays.verify import MAX_FILE_BYTES, verify_bytes
 from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
-from services.cli.common import add_database_option, add_server_option, database, err, out
+from services.cli.common import add_database_option, add_server_option, add_tls_options, channel, database, err, out
 from services.cli.errors import describe
 from services.cli.progress import Bar
 from services.matches.manager import MatchManager
@@ -43,6 +43,7 @@ def arguments(parser: argparse.ArgumentParser) -> None:
     add_database_option(where)
     add_server_option(where)
     export.add_argument("--token", default="", help="with --server: the admin token, to export a running match")
+    add_tls_options(export)
     export.set_defaults(run=run_export, parser=export)
     imp = verbs.add_parser("import", help="verify replay files, then store their matches")
     imp.add_argument(
@@ -75,12 +76,12 @@ def run_export(args: argparse.Namespace) -> int:
         err.print(f"wrote and verified {written} replay files in {args.output}")
         return 0
     if args.server:
-        data = asyncio.run(_export_from_server(args.server, args.match_id, args.token))
+        data = asyncio.run(_export_from_server(args, args.match_id, args.token))
         source = f"the server at {args.server}"
     else:
         url = database(args)
         data = asyncio.run(_export(url, args.match_id))
-        source = url
+        source = redacted(url)
     args.output.write_bytes(data)
     err.print(f"wrote {args.output} ({len(data):,} bytes) from {source}")
     return 0
@@ -91,7 +92,7 @@ async def _export(url: str, match_id: str) -> bytes:
     try:
         replay = await storage.stored(store, match_id)
         if replay is None:
-            raise LookupError(f"no match {match_id!r} in {url}")
+            raise LookupError(f"no match {match_id!r} in {redacted(url)}")
         return encode_replay(replay)
     finally:
         await store.close()
@@ -105,9 +106,9 @@ async def _export_all(url: str, folder: Path, since: datetime | None, bar: Bar) 
         await store.close()
 
 
-async def _export_from_server(address: str, match_id: str, token: str) -> bytes:
-    async with grpc.aio.insecure_channel(address) as channel:
-        stub = pb_grpc.MatchServiceStub(channel)  # type: ignore[no-untyped-call]  # generated, untyped
+async def _export_from_server(args: argparse.Namespace, match_id: str, token: str) -> bytes:
+    async with channel(args, args.server) as connected:
+        stub = pb_grpc.MatchServiceStub(connected)  # type: ignore[no-untyped-call]  # generated, untyped
         reply = await stub.ExportReplay(pb.ExportReplayRequest(match_id=match_id, token=token), timeout=60)
         return bytes(reply.replay)
 
@@ -136,7 +137,7 @@ def run_import(args: argparse.Namespace) -> int:
     failures, table = asyncio.run(_import_all(url, files))
     out.print(table)
     out.print(
-        f"{len(files) - failures} of {len(files)} replay files stored in {url}"
+        f"{len(files) - failures} of {len(files)} replay files stored in {redacted(url)}"
         + (f"; {failures} refused" if failures else "")
     )
     return 1 if failures else 0

@@ -12,7 +12,7 @@ from engine import registry
 from engine.bots import BOT_KINDS
 from eventstore import migrate, open_store
 from services.cli import games
-from services.cli.common import out, positive
+from services.cli.common import add_tls_options, channel, out, positive
 from services.cli.progress import Bar
 from services.core.secrets import hide_url_password
 from services.matches.manager import MatchManager
@@ -28,6 +28,7 @@ def arguments(parser: argparse.ArgumentParser) -> None:
     where.add_argument("--server", default=None, metavar="HOST:PORT", help="play through a running server")
     where.add_argument("--database-url", default=None, help="play in process through the store at this URL")
     parser.add_argument("--concurrency", type=positive, default=8, help="matches in flight with --server")
+    add_tls_options(parser)
     parser.set_defaults(run=run, parser=parser)
 
 
@@ -42,17 +43,20 @@ def run(args: argparse.Namespace) -> int:
     with Bar(f"{ruleset.id} games", args.games) as bar:
         advance = bar.advance
         if args.server:
-            summary = asyncio.run(
-                games.play_through_server(
-                    args.server, ruleset, args.games, args.seed, args.bot, args.players, advance, args.concurrency
-                )
-            )
+            summary = asyncio.run(_through_server(args, ruleset, advance))
         elif args.database_url:
             summary = asyncio.run(_with_store(args, ruleset, advance))
         else:
             summary = games.play_in_process(ruleset, args.games, args.seed, args.bot, args.players, advance)
     print_summary(summary)
     return 0 if summary.finished == len(summary.games) else 1
+
+
+async def _through_server(args: argparse.Namespace, ruleset: Any, advance: Any) -> games.Summary:
+    async with channel(args, args.server) as connected:
+        return await games.play_through_server(
+            connected, ruleset, args.games, args.seed, args.bot, args.players, advance, args.concurrency
+        )
 
 
 async def _with_store(args: argparse.Namespace, ruleset: Any, advance: Any) -> games.Summary:

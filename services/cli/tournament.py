@@ -18,7 +18,7 @@ from rich.table import Column, Table
 
 from services.api import tournament_pb2 as tpb
 from services.api import tournament_pb2_grpc as tpb_grpc
-from services.cli.common import err, out
+from services.cli.common import add_tls_options, channel, err, out
 from services.core.errors import DOMAIN
 
 T = TypeVar("T")
@@ -33,6 +33,7 @@ def arguments(parser: argparse.ArgumentParser) -> None:
     ) -> argparse.ArgumentParser:
         sub: argparse.ArgumentParser = verbs.add_parser(name, help=help)
         sub.add_argument("--server", default="127.0.0.1:50051", metavar="HOST:PORT")
+        add_tls_options(sub)
         if admin:
             sub.add_argument(
                 "--admin-token",
@@ -82,8 +83,8 @@ def arguments(parser: argparse.ArgumentParser) -> None:
 
 def _call(args: argparse.Namespace, work: Callable[[Stub], Awaitable[T]]) -> T:
     async def run() -> T:
-        async with grpc.aio.insecure_channel(args.server) as channel:
-            return await work(tpb_grpc.TournamentServiceStub(channel))  # type: ignore[no-untyped-call]
+        async with channel(args, args.server) as connected:
+            return await work(tpb_grpc.TournamentServiceStub(connected))  # type: ignore[no-untyped-call]
 
     return asyncio.run(run())
 

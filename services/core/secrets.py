@@ -1,7 +1,7 @@
 """Secrets this process was given (database password, admin token): never written to a log or an output line.
 
 URLs are shown through ``eventstore.urls.redacted``; this is the net under it. The CLI registers each secret
-as it reads it, and every log record and CLI error line passes through ``scrub`` before it is written, so a
+as it reads it, and every log record and every line the CLI writes passes through ``scrub``, so a
 driver's message that quotes a DSN or a token cannot leak it either.
 """
 

@@ -23,6 +23,10 @@ _CORS = [
     (b"access-control-allow-origin", b"*"),
     (b"access-control-expose-headers", b"grpc-status, grpc-message, connect-content-encoding"),
 ]
+_NOT_GRPC = (
+    b"gRPC and gRPC-Web are not served on the HTTP port: call the gRPC port, "
+    b"or Connect here (application/json, application/proto, application/connect+json, application/connect+proto)\n"
+)
 _PREFLIGHT = [
     *_CORS,
     (b"access-control-allow-methods", b"POST, GET, OPTIONS"),
@@ -54,6 +58,13 @@ class WebApp:
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] != "http":
+            return
+        # Before any route: connectrpc would take gRPC (then fail for want of HTTP trailers: 200, grpc-status 2
+        # and a traceback) and gRPC-Web (served nowhere else, so untested and undocumented).
+        content_type = next((value for name, value in scope["headers"] if name == b"content-type"), b"")
+        if content_type.lower().startswith(b"application/grpc"):
+            headers = [(b"content-type", b"text/plain"), (b"accept-post", b"application/json, application/proto")]
+            await _respond(send, 415, [*headers, *_CORS], _NOT_GRPC)
             return
         if scope["method"] == "OPTIONS":
             await _respond(send, 204, _PREFLIGHT, b"")

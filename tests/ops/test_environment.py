@@ -1,4 +1,5 @@
-"""Every serve option from the environment, each listed in the README's table; flags win over variables."""
+"""Every serve option from the environment, each listed in the README's table, and the client commands' TLS
+variables in the other; flags win over variables."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from services.cli.common import TLS_CA_ENV, TLS_CLIENT_CERT_ENV, TLS_CLIENT_KEY_ENV, TLS_SERVER_NAME_ENV
 from services.cli.environment import from_environment, options, variable
 from services.cli.main import parser
 
@@ -18,14 +20,17 @@ ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent / "duelhall"
 
 
-def serve_parser() -> argparse.ArgumentParser:
+def command_parser(command: str) -> argparse.ArgumentParser:
     commands = next(a for a in parser()._actions if isinstance(a, argparse._SubParsersAction))
-    return commands.choices["serve"]
+    return commands.choices[command]
 
 
-def test_the_readme_table_lists_every_serve_variable() -> None:
+def test_the_readme_tables_list_every_serve_variable_and_the_client_tls_ones() -> None:
     listed = set(re.findall(r"^\| `(DUELHALL_[A-Z_]+)` \|", (ROOT / "README.md").read_text(), re.MULTILINE))
-    assert listed == {variable(action) for action in options(serve_parser())}
+    # The client's variables follow the same rule: DUELHALL_ and the option's name.
+    client = {variable(action) for action in options(command_parser("health")) if action.dest.startswith("tls_")}
+    assert client == {TLS_CA_ENV, TLS_CLIENT_CERT_ENV, TLS_CLIENT_KEY_ENV, TLS_SERVER_NAME_ENV}
+    assert listed == {variable(action) for action in options(command_parser("serve"))} | client
 
 
 def test_variables_set_defaults_and_flags_win(monkeypatch: pytest.MonkeyPatch) -> None:

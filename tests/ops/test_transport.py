@@ -1,9 +1,12 @@
-"""Transport: an idle watch survives a client pinging every second; TLS and mutual TLS round trips."""
+"""Transport: an idle watch survives a client pinging every second; TLS and mutual TLS round trips, from the
+command line's clients too."""
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import ssl
+from collections.abc import Iterator
 from pathlib import Path
 
 import grpc
@@ -12,10 +15,13 @@ import pytest
 
 from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
+from services.cli.main import main
+from services.cli.main import parser as main_parser
 from services.edge.transport import Tls
 from services.server import ServerConfig, create_server
 from tests.ops.certs import Certificates
 from tests.services.client import create_match
+from tests.services.process import ServerProcess
 
 IDLE_SECONDS = 30
 CLIENT_KEEPALIVE = [
@@ -101,3 +107,133 @@ async def test_the_http_port_requires_the_same_client_certificates(tmp_path: Pat
                 await client.post(url.replace("https://", "http://"), json={}, timeout=10)
     finally:
         await server.stop(0)
+
+
+ADMIN = "tls-admin"
+
+
+class Served:
+    """A ``duelhall serve`` process with TLS, and the certificates."""
+
+    def __init__(self, folder: Path, mutual: bool) -> None:
+        self.certs = Certificates(folder)
+        tls = ["--tls-cert", str(self.certs.server_cert), "--tls-key", str(self.certs.server_key)]
+        client_ca = ["--tls-client-ca", str(self.certs.ca)] if mutual else []
+        self.process = ServerProcess(f"sqlite:///{folder / 'tls.db'}", *tls, *client_ca, "--admin-token", ADMIN)
+        self.address = self.process.address
+
+
+@pytest.fixture(scope="module")
+def tls_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    served = Served(tmp_path_factory.mktemp("tls"), mutual=False)
+    yield served
+    served.process.stop()
+
+
+@pytest.fixture(scope="module")
+def mtls_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    served = Served(tmp_path_factory.mktemp("mtls"), mutual=True)
+    yield served
+    served.process.stop()
+
+
+def cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
+    status = main(list(argv))
+    captured = capsys.readouterr()
+    return status, captured.out + captured.err
+
+
+def test_health_checks_a_tls_server(
+    tls_server: Served, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ca, address = str(tls_server.certs.ca), tls_server.address
+    assert cli(capsys, "health", "--server", address, "--tls-ca", ca) == (0, f"{address}: SERVING\n")
+    status, shown = cli(capsys, "health", "--server", address)
+    assert status == 1 and "UNAVAILABLE (the server closed the connection: if it serves TLS, give --tls-ca" in shown
+    status, shown = cli(capsys, "health", "--server", address, "--tls-ca", str(tls_server.certs.client_cert))
+    assert status == 1 and "does not chain to --tls-ca" in shown
+    status, shown = cli(capsys, "health", "--server", address, "--tls-ca", ca, "--tls-server-name", "elsewhere")
+    assert status == 1 and "does not name the host called" in shown
+    assert cli(capsys, "health", "--server", address, "--tls-ca", ca, "--tls-server-name", "localhost")[0] == 0
+    # The image's health check: `duelhall health`, configured by the server's environment.
+    monkeypatch.setenv("DUELHALL_LISTEN", address)
+    monkeypatch.setenv("DUELHALL_TLS_CA", ca)
+    assert cli(capsys, "health") == (0, f"{address}: SERVING\n")
+
+
+def test_health_checks_a_mutual_tls_server(
+    mtls_server: Served, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    certs, address = mtls_server.certs, mtls_server.address
+    status, shown = cli(capsys, "health", "--server", address, "--tls-ca", str(certs.ca))
+    assert status == 1 and "if it requires client certificates, --tls-client-cert and --tls-client-key" in shown
+    client = ["--tls-client-cert", str(certs.client_cert), "--tls-client-key", str(certs.client_key)]
+    assert cli(capsys, "health", "--server", address, "--tls-ca", str(certs.ca), *client)[0] == 0
+    status, shown = cli(capsys, "health", "--server", address, "--tls-ca", str(certs.ca), *client[:2])
+    assert (status, shown) == (1, "duelhall: a client certificate needs both --tls-client-cert and --tls-client-key\n")
+    monkeypatch.setenv("DUELHALL_LISTEN", address)
+    monkeypatch.setenv("DUELHALL_TLS_CA", str(certs.ca))
+    monkeypatch.setenv("DUELHALL_TLS_CLIENT_CERT", str(certs.client_cert))
+    monkeypatch.setenv("DUELHALL_TLS_CLIENT_KEY", str(certs.client_key))
+    assert cli(capsys, "health")[0] == 0
+
+
+# Every command that calls a server, and what it answers once it reached the mutual TLS server.
+CLIENTS: list[tuple[list[str], int, str]] = [
+    (["health"], 0, "SERVING"),
+    (["selfplay", "card_monsters", "--games", "1"], 0, "1 finished"),
+    (["matches"], 0, "match"),
+    (["replay", "export", "no-such-match", "-o", "{tmp}/r.json"], 1, "the server refused the request (NOT_FOUND)"),
+    *(
+        (["tournament", verb, *extra], 1, "(TOURNAMENT_NOT_FOUND)")
+        for verb, extra in [
+            ("register", ["t-none", "ann", "--admin-token", ADMIN]),
+            ("start", ["t-none", "--admin-token", ADMIN]),
+            ("pair", ["t-none", "--admin-token", ADMIN]),
+            ("cut", ["t-none", "--admin-token", ADMIN]),
+            ("standings", ["t-none"]),
+            ("report", ["t-none", "1", "1", "1", "0", "--by", "judge", "--why", "test", "--admin-token", ADMIN]),
+            ("drop", ["t-none", "ann", "--by", "judge", "--admin-token", ADMIN]),
+            ("show", ["t-none"]),
+        ]
+    ),
+    (["tournament", "create", "open", "--ruleset", "card_monsters", "--admin-token", ADMIN], 0, ""),
+]
+
+
+def test_every_command_that_calls_a_server_takes_the_tls_options() -> None:
+    def commands(parser: argparse.ArgumentParser, name: str) -> Iterator[tuple[str, argparse.ArgumentParser]]:
+        verbs = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+        if not verbs:
+            yield name, parser
+        for action in verbs:
+            for verb, sub in action.choices.items():
+                yield from commands(sub, f"{name} {verb}".strip())
+
+    calling = {
+        name
+        for name, parser in commands(main_parser(), "")
+        if any("--server" in action.option_strings for action in parser._actions)
+    }
+    flags = ("--tls-ca", "--tls-client-cert", "--tls-client-key", "--tls-server-name")
+    tls = {
+        name
+        for name, parser in commands(main_parser(), "")
+        if all(any(flag in a.option_strings for a in parser._actions) for flag in flags)
+    }
+    assert calling == tls
+    assert calling == {
+        " ".join(argv[:2] if argv[0] in ("replay", "tournament") else argv[:1]) for argv, _, _ in CLIENTS
+    }
+
+
+@pytest.mark.parametrize(("argv", "status", "answer"), CLIENTS, ids=[" ".join(argv[:2]) for argv, _, _ in CLIENTS])
+def test_every_client_command_reaches_a_mutual_tls_server(
+    argv: list[str], status: int, answer: str, mtls_server: Served, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    certs = mtls_server.certs
+    tls = ["--tls-ca", str(certs.ca), "--tls-client-cert", str(certs.client_cert)]
+    tls += ["--tls-client-key", str(certs.client_key)]
+    words = [word.format(tmp=tmp_path) for word in argv]
+    shown = cli(capsys, *words, "--server", mtls_server.address, *tls)
+    assert shown[0] == status and answer in shown[1], shown

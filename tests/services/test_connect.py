@@ -5,6 +5,7 @@ The refusals mirror tests/services/test_e2e_errors.py: the same reasons as over 
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -211,3 +212,24 @@ async def test_unknown_fields_and_enum_names_are_ignored_unknown_numbers_refused
     listed = await call(web, MATCHES, "ListMatches", {"status": "MATCH_STATUS_ADDED_LATER"})
     assert [m["matchId"] for m in listed["matches"]] == [match_id]
     assert await refused(call(web, MATCHES, "ListMatches", {"status": 99})) == ("invalid_argument", "STATUS_UNKNOWN")
+
+
+async def test_grpc_and_grpc_web_are_refused_415_whatever_the_method_and_path(
+    web: httpx.AsyncClient, caplog: pytest.LogCaptureFixture
+) -> None:
+    """gRPC needs HTTP/2 trailers, which the HTTP port has not: it answered 200 with grpc-status 2 and logged a
+    traceback. gRPC-Web is refused too (docs/api.md): the gRPC port serves gRPC, this one Connect."""
+    kinds = ["application/grpc", "application/grpc+proto", "application/grpc+json", "Application/GRPC"]
+    kinds += ["application/grpc-web", "application/grpc-web+proto", "application/grpc-web-text"]
+    paths = [f"/{MATCHES}/GetView", f"/{MATCHES}/WatchMatch", "/", "/index.html", "/metrics", "/nowhere"]
+    framed = b"\x00" + len(pb.GetViewRequest(match_id="m").SerializeToString()).to_bytes(4, "big")
+    body = framed + pb.GetViewRequest(match_id="m").SerializeToString()
+    for kind in kinds:
+        for method in ("POST", "GET", "PUT", "HEAD", "OPTIONS"):
+            for path in paths:
+                reply = await web.request(method, path, content=body, headers={"content-type": kind})
+                assert reply.status_code == 415, (kind, method, path, reply.status_code)
+                assert "grpc-status" not in reply.headers
+                if method != "HEAD":
+                    assert reply.text.startswith("gRPC and gRPC-Web are not served on the HTTP port")
+    assert not [r for r in caplog.records if r.exc_info or r.levelno >= logging.ERROR]
