@@ -118,15 +118,23 @@ async def test_malformed_bytes(server: Running, channel: grpc.aio.Channel, metho
     names=st.lists(hostile_text, max_size=8),
     configs=st.lists(hostile_text, max_size=8),
     options=hostile_text,
+    spectators=int32,
+    version=int32,
 )
 async def test_create_match(
-    matches: pb_grpc.MatchServiceStub, ruleset: str, names: list[str], configs: list[str], options: str
+    matches: pb_grpc.MatchServiceStub,
+    ruleset: str,
+    names: list[str],
+    configs: list[str],
+    options: str,
+    spectators: int,
+    version: int,
 ) -> None:
     padded = configs + [""] * (len(names) - len(configs))
     seats = [pb.SeatSpec(name=name, config_json=config) for name, config in zip(names, padded, strict=False)]
-    await _settles(
-        matches.CreateMatch(pb.CreateMatchRequest(ruleset=ruleset, seats=seats, options_json=options), timeout=10)
-    )
+    request = pb.CreateMatchRequest(ruleset=ruleset, seats=seats, options_json=options, ruleset_version=version)
+    request.spectators = spectators  # type: ignore[assignment]  # proto3 enums are open: any int32 arrives
+    await _settles(matches.CreateMatch(request, timeout=10))
 
 
 @FUZZ
@@ -149,6 +157,7 @@ async def test_reads(
         )
     )
     await _settles(matches.ExportReplay(pb.ExportReplayRequest(match_id=mid, token=tok), timeout=10))
+    await _settles(matches.ViewReplay(pb.ViewReplayRequest(match_id=mid, token=tok, seat=version % 4 - 1), timeout=10))
     watch = pb.WatchMatchRequest(match_id=mid, token=tok, from_version=version, include_view=view)
     await _settles(matches.WatchMatch(watch, timeout=0.5).read())
     await _settles(matches.WatchMatchBatched(watch, timeout=0.5).read())
@@ -181,11 +190,11 @@ async def test_submit_command(
 
 
 @FUZZ
-@given(ruleset=hostile_text, status=int32, size=int32, token=hostile_text)
+@given(ruleset=hostile_text, status=int32, size=int32, token=hostile_text, admin=hostile_text)
 async def test_list_matches(
-    matches: pb_grpc.MatchServiceStub, ruleset: str, status: int, size: int, token: str
+    matches: pb_grpc.MatchServiceStub, ruleset: str, status: int, size: int, token: str, admin: str
 ) -> None:
-    request = pb.ListMatchesRequest(ruleset=ruleset, page_size=size, page_token=token)
+    request = pb.ListMatchesRequest(ruleset=ruleset, page_size=size, page_token=token, token=admin)
     request.status = status  # type: ignore[assignment]  # proto3 enums are open: any int32 arrives
     await _settles(matches.ListMatches(request, timeout=10))
 
