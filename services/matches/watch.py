@@ -16,7 +16,7 @@ from typing import Generic, Protocol, TypeVar
 import msgspec
 
 from engine.contract import Viewer
-from engine.match import Match, apply, encode, event_decoder, start
+from engine.match import EventDecoder, Match, apply, encode, start
 from eventstore import AsyncSnapshots, RecordedEvent
 from services.core.errors import Unavailable
 from services.matches import snapshots
@@ -295,10 +295,10 @@ class Watch(Generic[T]):
         if self.include_view and base is None:
             base, read_from = await self._base(history, hot)
         items: list[T] = []
-        decoder = event_decoder(hot.ruleset)
+        decoder = EventDecoder(hot.ruleset)
         final = hot.version if hot.outcome is not None else None
         for recorded in await history.read_stream(hot.match_id, read_from, to_version):
-            event = decoder.decode(recorded.data)
+            event = decoder.decode(recorded.type, recorded.data)
             if self.include_view:
                 base = _advance(hot, base, event)
             if recorded.version <= self.last:
