@@ -19,6 +19,7 @@ from replays import steps, storage
 from replays.format import decode_replay
 from replays.verify import CHECKS, verify_bytes
 from services.matches.creation import SeatEntry
+from services.matches.hot import seen
 from services.matches.manager import MatchManager
 from tests.versions import card_monsters_renamed, hosting
 
@@ -104,3 +105,11 @@ def test_an_unknown_schema_does_not_decode(card_monsters_renamed: Ruleset) -> No
     for stored_type in ("MonsterPlayed@3", "MonsterPlayed@1", "MonsterPlayed@", "Nothing", "CardDrawn@2"):
         with pytest.raises(msgspec.ValidationError, match="unknown event type"):
             decoder.decode(stored_type, b'{"type": "MonsterPlayed"}')
+
+
+def test_a_watcher_gets_an_older_schema_in_todays_shape(replay_bytes: bytes, card_monsters_renamed: Ruleset) -> None:
+    old = next(e for e in decode_replay(replay_bytes).events if e.type == "MonsterPlayed")
+    event = EventDecoder(card_monsters_renamed).decode(old.type, old.data)
+    for viewer in (0, 1, None):
+        shown = msgspec.json.decode(seen(card_monsters_renamed, viewer, old.type, event, old.data.encode()))
+        assert "crystals_left" in shown and "crystals" not in shown
