@@ -11,7 +11,7 @@ import msgspec
 
 from engine import registry
 from engine.contract import Deadline, Viewer
-from engine.match import MATCH_CREATED, EventDecoder, apply, encode, fold
+from engine.match import MATCH_CREATED, EventDecoder, apply, encode, fold, stored_type
 from replays.format import Replay
 
 
@@ -54,7 +54,7 @@ def steps(replay: Replay, viewer: Viewer, first: int = 1, most: int = 0) -> list
         found.append(
             Step(
                 version=recorded.version,
-                type=recorded.type,
+                type=stored_type(ruleset, event),  # today's schema: the data is redacted and encoded anew
                 data=data,
                 actor=actors.get(recorded.version, "system"),
                 recorded_at=recorded_time(recorded.recorded_at),

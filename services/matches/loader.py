@@ -15,7 +15,7 @@ import msgspec
 
 from engine import registry
 from engine.contract import Actor, Ruleset
-from engine.match import EventDecoder, Match, MatchCreated, start
+from engine.match import EventDecoder, Match, MatchCreated, start, stored_type
 from eventstore import AsyncEventStore, RecordedEvent, StoreError
 from replays.format import is_match_id
 from replays.storage import SEED_SECRET
@@ -98,15 +98,16 @@ async def replayed(store: AsyncEventStore, hot: HotMatch, command_id: str, actor
         )
     viewer = actor if isinstance(actor, int) else None
     decoder = EventDecoder(hot.ruleset)
+    decoded = [decoder.decode(r.type, r.data) for r in recorded]
     events = [
         RedactedEvent(
             r.version,
-            r.type,
-            seen(hot.ruleset, viewer, r.type, decoder.decode(r.type, r.data), r.data),
+            stored_type(hot.ruleset, event),  # today's schema, as seen() shows the data
+            seen(hot.ruleset, viewer, r.type, event, r.data),
             r.meta.actor,
             r.meta.recorded_at,
         )
-        for r in recorded
+        for r, event in zip(recorded, decoded, strict=True)
     ]
     return Submitted(events, last, True, hot.ruleset.to_act(hot.state))
 

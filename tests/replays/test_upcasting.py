@@ -86,6 +86,7 @@ def test_a_stream_begun_before_a_field_rename_loads_continues_and_verifies_after
         assert verdict.ok and verdict.checks == list(CHECKS), verdict.failure
         shown = steps.steps(decode_replay(replay), None)
     assert len(shown) == len(stored)
+    assert {s.type for s in shown if s.type.startswith("MonsterPlayed")} == {"MonsterPlayed@2"}
     played = [msgspec.json.decode(s.data) for s in shown if s.type.startswith("MonsterPlayed")]
     assert all("crystals_left" in e and "crystals" not in e for e in played), "every step in today's shape"
 
