@@ -138,7 +138,8 @@ class EventDecoder:
         return stored_type in self._current
 
     def decode(self, stored_type: str, data: bytes | str) -> Any:
-        """The event, at its type's current schema; ``msgspec.ValidationError`` for a type the ruleset has not."""
+        """The event, at its type's current schema; ``msgspec.ValidationError`` for a type the ruleset has not or
+        data that does not upcast."""
         if stored_type in self._current:
             return self._typed.decode(data)
         tag, mark, schema = stored_type.partition(SCHEMA_MARK)
@@ -147,8 +148,11 @@ class EventDecoder:
         raw = msgspec.json.decode(data)
         if not 1 <= old <= len(chain) or stored_type != schema_type(tag, old) or not isinstance(raw, dict):
             raise msgspec.ValidationError(f"unknown event type {stored_type!r}")
-        for upcaster in chain[old - 1 :]:
-            raw = upcaster(raw)
+        try:
+            for upcaster in chain[old - 1 :]:
+                raw = upcaster(raw)
+        except (KeyError, TypeError, ValueError) as exc:  # a stored (or a replay file's) event of another shape
+            raise msgspec.ValidationError(f"{stored_type} does not upcast: {exc!r}") from None
         return msgspec.convert(raw, self._union)
 
 

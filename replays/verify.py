@@ -13,16 +13,7 @@ import msgspec
 from engine import jsonbounds, registry
 from engine.contract import SCHEMA_MARK, SYSTEM, Actor, Ruleset
 from engine.errors import ConfigError, Rejected
-from engine.match import (
-    EventDecoder,
-    MatchCreated,
-    apply,
-    create,
-    decide,
-    encode,
-    fold,
-    seed_commitment,
-)
+from engine.match import EventDecoder, MatchCreated, apply, create, decide, encode, fold, seed_commitment
 from eventstore import GENESIS_HASH, chain_hash
 from replays.format import FORMAT, FORMAT_VERSION, Replay, ReplayEvent, decode_replay, match_id_for
 

@@ -4,6 +4,7 @@ through the ruleset's upcaster (docs/adding-a-ruleset.md, Changing a ruleset; do
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from pathlib import Path
 
 import msgspec
@@ -114,3 +115,12 @@ def test_a_watcher_gets_an_older_schema_in_todays_shape(replay_bytes: bytes, car
     for viewer in (0, 1, None):
         shown = msgspec.json.decode(seen(card_monsters_renamed, viewer, old.type, event, old.data.encode()))
         assert "crystals_left" in shown and "crystals" not in shown
+
+
+def test_an_older_schema_that_does_not_upcast_does_not_decode(card_monsters_renamed: Ruleset) -> None:
+    def failing(event: dict[str, object]) -> dict[str, object]:
+        return {**event, "crystals_left": event["nothing"]}
+
+    decoder = EventDecoder(dataclasses.replace(card_monsters_renamed, upcasters={"MonsterPlayed": (failing,)}))
+    with pytest.raises(msgspec.ValidationError, match="MonsterPlayed does not upcast"):
+        decoder.decode("MonsterPlayed", b'{"type": "MonsterPlayed"}')
