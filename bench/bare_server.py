@@ -26,7 +26,7 @@ import msgspec
 
 from engine import registry
 from engine.errors import Rejected
-from engine.match import Match, create, decide, encode, fold, type_tag
+from engine.match import Match, create, decide, encode, fold, stored_type
 from eventstore import AsyncEventStore, CommandRecord, NewEvent, migrate, open_store
 from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
@@ -137,7 +137,9 @@ class EngineMatches(pb_grpc.MatchServiceServicer):
         events = create(ruleset, config, [seat.name for seat in request.seats], seed)
         match_id = secrets.token_hex(16)
         command = CommandRecord(command_id=f"create-{match_id}", actor="system", type="create", payload=b"{}")
-        await self._store.append(match_id, 0, [NewEvent(type=type_tag(e), data=encode(e)) for e in events], command)
+        await self._store.append(
+            match_id, 0, [NewEvent(type=stored_type(ruleset, e), data=encode(e)) for e in events], command
+        )
         match = fold(ruleset, events)
         self._matches[match_id] = (match, seed)
         tokens = [pb.SeatToken(seat=i, token=str(i)) for i in range(len(request.seats))]
@@ -167,7 +169,7 @@ class EngineMatches(pb_grpc.MatchServiceServicer):
             decided = decide(ruleset, match, seat, raw, seed)
         except Rejected as exc:
             await context.abort(grpc.StatusCode.FAILED_PRECONDITION, str(exc))
-        new = [NewEvent(type=type_tag(e), data=encode(e)) for e in decided.events]
+        new = [NewEvent(type=stored_type(ruleset, e), data=encode(e)) for e in decided.events]
         record = CommandRecord(command_id=request.command_id, actor=str(seat), type="command", payload=raw)
         appended = await self._store.append(request.match_id, match.version, new, record)
         self._matches[request.match_id] = (decided.match, seed)

@@ -33,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.service import database, drop
 from engine import registry
 from engine.bots import RandomBot
-from engine.match import apply, create, decide_command, encode, fold, type_tag
+from engine.match import apply, create, decide_command, encode, fold, stored_type, type_tag
 from engine.selfplay import next_move
 from eventstore import (
     AppendRequest,
@@ -95,7 +95,7 @@ async def long_match(store: AsyncSqliteStore | AsyncPostgresStore, events: int, 
     hidden = {SEED_SECRET: seed} | {f"{TOKEN_SECRET_PREFIX}{i}": token_hash(f"t{i}") for i in range(2)}
 
     def new(batch: list[object]) -> tuple[NewEvent, ...]:
-        return tuple(NewEvent(type_tag(e), encode(e)) for e in batch)
+        return tuple(NewEvent(stored_type(ruleset, e), encode(e)) for e in batch)
 
     requests = [
         AppendRequest(

@@ -64,6 +64,19 @@ class Deadline(msgspec.Struct, frozen=True):
     pauses: bool = False
 
 
+Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
+"""Takes one event's JSON object from schema n of its type to schema n + 1 (docs/adding-a-ruleset.md,
+Changing a ruleset): a pure reshaping, never a change of rules."""
+
+SCHEMA_MARK = "@"
+"""Separates an event type from its schema in the type as stored: ``CardPlayed@2``; schema 1 has no mark."""
+
+
+def schema_type(tag: str, schema: int) -> str:
+    """The type an event of this tag and schema is stored under: the bare tag at schema 1."""
+    return tag if schema == 1 else f"{tag}{SCHEMA_MARK}{schema}"
+
+
 class SpeedTarget(NamedTuple):
     """What ``bench/engine_speed.py`` should measure for a game on one core (None: no target set)."""
 
@@ -143,12 +156,17 @@ class Ruleset:
     showcase_seats: int | None = None
     """The seat count the golden playthrough (``scripts/playthroughs.py``) plays, for a game whose rules show
     only above ``min_seats`` (aq's turn direction and skipped seats need three); None plays ``min_seats``."""
+    upcasters: dict[str, tuple[Upcaster, ...]] = field(default_factory=dict)
+    """Per event type (its tag), the upcasters from schema 1 on: the k-th takes schema k to k + 1, so a type's
+    current schema is one more than its count. Empty while every event type is at schema 1."""
     options: dict[str, Any] = field(init=False)
     """Option defaults, served by the API."""
     command_types: dict[str, type] = field(init=False)
     """Command classes by their tag (the spec's command name)."""
     decide: Callable[[Any, Actor, Any, Rng], Sequence[Any]] = field(init=False)
     """Events for a typed command, or ``Rejected``: ``decide_folded`` without the state."""
+    stored_types: dict[str, str] = field(init=False)
+    """The type an event is stored under, by its tag: the tag at schema 1, ``tag@n`` at a later schema n."""
     command_decoder: msgspec.json.Decoder[Any] = field(init=False)
     """The strict decoder of ``Command``, built once: each version of a game has its own command classes, so
     a decoder shared by id would hand one version's commands to another's rules."""
@@ -157,6 +175,15 @@ class Ruleset:
         object.__setattr__(self, "options", defaults(self.Options))
         object.__setattr__(self, "command_types", _by_tag(self.Command))
         object.__setattr__(self, "command_decoder", msgspec.json.Decoder(self.Command))
+        tags = _by_tag(self.Event)
+        unknown = set(self.upcasters) - set(tags)
+        if unknown:
+            raise ValueError(f"upcasters for types that are not events of {self.id}: {sorted(unknown)}")
+        object.__setattr__(
+            self,
+            "stored_types",
+            {tag: schema_type(tag, len(self.upcasters.get(tag, ())) + 1) for tag in tags},
+        )
         decide_folded = self.decide_folded
         object.__setattr__(
             self, "decide", lambda state, actor, command, rng: decide_folded(state, actor, command, rng)[0]

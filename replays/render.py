@@ -8,16 +8,16 @@ import msgspec
 
 from engine import registry
 from engine.contract import Outcome, Viewer
-from engine.match import encode, event_decoder, fold
+from engine.match import EventDecoder, encode, fold
 from replays.format import Replay
 
 
 def view_at(replay: Replay, step: int | None, viewer: Viewer) -> tuple[int, Any]:
     """(version, view) after ``step`` events (all of them when None)."""
     ruleset = registry.exact(replay.ruleset.id, replay.ruleset.version, replay.ruleset.card_data_hash)
-    decoder = event_decoder(ruleset)
+    decoder = EventDecoder(ruleset)
     last = len(replay.events) if step is None else max(1, min(step, len(replay.events)))
-    match = fold(ruleset, [decoder.decode(e.data) for e in replay.events[:last]])
+    match = fold(ruleset, [decoder.decode(e.type, e.data) for e in replay.events[:last]])
     return last, ruleset.view(match.state, viewer)
 
 

@@ -11,7 +11,7 @@ import msgspec
 
 from engine import registry
 from engine.contract import Deadline, Viewer
-from engine.match import MATCH_CREATED, apply, encode, event_decoder, fold
+from engine.match import MATCH_CREATED, EventDecoder, apply, encode, fold, stored_type
 from replays.format import Replay
 
 
@@ -34,7 +34,7 @@ def steps(replay: Replay, viewer: Viewer, first: int = 1, most: int = 0) -> list
     """One step per event of ``replay`` (which must have passed the fold check), in version order: from version
     ``first``, at most ``most`` of them (0: all). Every event is folded; only the steps sent are redacted."""
     ruleset = registry.exact(replay.ruleset.id, replay.ruleset.version, replay.ruleset.card_data_hash)
-    decoder = event_decoder(ruleset)
+    decoder = EventDecoder(ruleset)
     actors = {}
     for command in replay.commands:
         for version in range(command.first_version, command.last_version + 1):
@@ -44,7 +44,7 @@ def steps(replay: Replay, viewer: Viewer, first: int = 1, most: int = 0) -> list
     for recorded in replay.events:
         if most and len(found) == most:
             break
-        event = decoder.decode(recorded.data)
+        event = decoder.decode(recorded.type, recorded.data)
         match = fold(ruleset, [event]) if match is None else apply(ruleset, match, [event])
         if recorded.version < first:
             continue
@@ -54,7 +54,7 @@ def steps(replay: Replay, viewer: Viewer, first: int = 1, most: int = 0) -> list
         found.append(
             Step(
                 version=recorded.version,
-                type=recorded.type,
+                type=stored_type(ruleset, event),  # today's schema: the data is redacted and encoded anew
                 data=data,
                 actor=actors.get(recorded.version, "system"),
                 recorded_at=recorded_time(recorded.recorded_at),

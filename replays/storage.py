@@ -13,7 +13,7 @@ from collections.abc import Sequence
 import msgspec
 
 from engine import registry
-from engine.match import event_decoder, fold
+from engine.match import EventDecoder, fold
 from eventstore import AsyncBatches, AsyncEventStore, CommandRecord, NewEvent, RecordedEvent, StoreError, append_request
 from replays.format import FORMAT, FORMAT_VERSION, Replay, ReplayCommand, ReplayEvent, RulesetRef, encode_replay
 from replays.verify import verify_bytes
@@ -47,8 +47,8 @@ def build(
         raise KeyError(match_id)
     created = msgspec.json.decode(recorded[0].data)
     ruleset = registry.exact(created["ruleset"], created["version"], created["card_data_hash"])
-    decoder = event_decoder(ruleset)
-    outcome = ruleset.outcome(fold(ruleset, [decoder.decode(r.data) for r in recorded]).state)
+    decoder = EventDecoder(ruleset)
+    outcome = ruleset.outcome(fold(ruleset, [decoder.decode(r.type, r.data) for r in recorded]).state)
     return Replay(
         format=FORMAT,
         format_version=FORMAT_VERSION,

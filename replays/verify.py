@@ -5,17 +5,17 @@ Each failure names its check and the first bad event version (0 when no single e
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import msgspec
 
 from engine import jsonbounds, registry
-from engine.contract import SYSTEM, Actor, Ruleset
+from engine.contract import SCHEMA_MARK, SYSTEM, Actor, Ruleset
 from engine.errors import ConfigError, Rejected
-from engine.match import MatchCreated, apply, create, decide, encode, event_decoder, fold, seed_commitment
+from engine.match import EventDecoder, MatchCreated, apply, create, decide, encode, fold, seed_commitment
 from eventstore import GENESIS_HASH, chain_hash
-from replays.format import FORMAT, FORMAT_VERSION, Replay, decode_replay, match_id_for
+from replays.format import FORMAT, FORMAT_VERSION, Replay, ReplayEvent, decode_replay, match_id_for
 
 CHECKS = ("format", "ruleset", "chain", "fold", "outcome", "seed", "reexecute")
 MAX_FILE_BYTES = 256 * 1024 * 1024
@@ -111,17 +111,17 @@ def _check_chain(replay: Replay) -> None:
 
 
 def _check_fold(replay: Replay, ruleset: Ruleset) -> list[Any]:
-    decoder = event_decoder(ruleset)
+    decoder = EventDecoder(ruleset)
     events: list[Any] = []
     for event in replay.events:
         try:
             jsonbounds.decode(event.data, MAX_PART_BYTES)
-            decoded = decoder.decode(event.data)
+            decoded = decoder.decode(event.type, event.data)
         except jsonbounds.OutOfBounds as exc:
             raise _Failed("fold", event.version, f"the event's data {exc}") from None
         except (msgspec.DecodeError, msgspec.ValidationError) as exc:
             raise _Failed("fold", event.version, f"event does not decode: {exc}") from None
-        if type(decoded).__struct_config__.tag != event.type:
+        if type(decoded).__struct_config__.tag != event.type.partition(SCHEMA_MARK)[0]:
             raise _Failed("fold", event.version, f"type {event.type!r} differs from the data's type")
         events.append(decoded)
     if not events or not isinstance(events[0], MatchCreated):
@@ -181,7 +181,8 @@ def _check_seed(replay: Replay) -> None:
 
 def _check_reexecution(replay: Replay, ruleset: Ruleset, events: list[Any]) -> None:
     seed = bytes.fromhex(replay.seed or "")
-    recorded = [e.data.encode() for e in replay.events]
+    recorded = replay.events
+    current = EventDecoder(ruleset).is_current
     match = None
     expected_first = 1
     for command in replay.commands:
@@ -192,7 +193,7 @@ def _check_reexecution(replay: Replay, ruleset: Ruleset, events: list[Any]) -> N
         produced = _execute(ruleset, match, command.payload.encode(), _actor(command.actor), seed, replay)
         for offset, event in enumerate(produced):
             version = command.first_version + offset
-            if version > command.last_version or encode(event) != recorded[version - 1]:
+            if version > command.last_version or not _same(event, recorded[version - 1], events[version - 1], current):
                 raise _Failed(
                     "reexecute",
                     version,
@@ -209,6 +210,14 @@ def _check_reexecution(replay: Replay, ruleset: Ruleset, events: list[Any]) -> N
         expected_first = command.last_version + 1
     if expected_first != len(recorded) + 1:
         raise _Failed("reexecute", expected_first, "events after the last command")
+
+
+def _same(produced: Any, recorded: ReplayEvent, upcast: Any, current: Callable[[str], bool]) -> bool:
+    """Whether re-execution produced the recorded event: byte for byte at its type's current schema; at an older
+    schema (recorded before a refactor reshaped the type), equal to the recorded event once upcast."""
+    if current(recorded.type):
+        return encode(produced) == recorded.data.encode()
+    return bool(produced == upcast)
 
 
 def _execute(ruleset: Ruleset, match: Any, payload: bytes, actor: Actor, seed: bytes, replay: Replay) -> list[Any]:

@@ -10,7 +10,7 @@ from typing import Any
 import msgspec
 
 from engine.contract import SYSTEM, Ruleset
-from engine.match import MatchCreated, create, encode, type_tag
+from engine.match import MatchCreated, create, encode, stored_type
 from eventstore import CommandRecord, NewEvent
 from replays.format import match_id_for
 from replays.storage import SEED_SECRET
@@ -139,6 +139,6 @@ def requested(
     }
 
 
-def new_events(events: Sequence[Any]) -> list[NewEvent]:
-    """Events as the store takes them: their type tags and JSON."""
-    return [NewEvent(type=type_tag(e), data=encode(e)) for e in events]
+def new_events(ruleset: Ruleset, events: Sequence[Any]) -> list[NewEvent]:
+    """Events as the store takes them: their types as stored (tag and schema) and JSON."""
+    return [NewEvent(type=stored_type(ruleset, e), data=encode(e)) for e in events]

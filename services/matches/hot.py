@@ -10,7 +10,7 @@ from typing import Any
 import msgspec
 
 from engine.contract import Outcome, Ruleset, Viewer
-from engine.match import MATCH_CREATED, Match, encode
+from engine.match import MATCH_CREATED, Match, encode, stored_type
 from services.matches.deadlines import Deadlines, advanced, running
 from services.matches.spectators import Spectators
 
@@ -32,7 +32,8 @@ def seen(ruleset: Ruleset, viewer: Viewer, type: str, event: Any, data: bytes) -
     if type == MATCH_CREATED:
         return data
     shown = ruleset.redact(event, viewer)
-    return data if shown is event else encode(shown)
+    # One stored at an older schema of its type goes out upcast, in the shape every other event of its type has.
+    return data if shown is event and type == stored_type(ruleset, event) else encode(shown)
 
 
 class HotMatch:

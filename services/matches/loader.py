@@ -15,7 +15,7 @@ import msgspec
 
 from engine import registry
 from engine.contract import Actor, Ruleset
-from engine.match import Match, MatchCreated, event_decoder, start
+from engine.match import EventDecoder, Match, MatchCreated, start, stored_type
 from eventstore import AsyncEventStore, RecordedEvent, StoreError
 from replays.format import is_match_id
 from replays.storage import SEED_SECRET
@@ -38,8 +38,8 @@ async def load(store: AsyncEventStore, match_id: str) -> HotMatch:
     if not recorded:
         raise MatchNotFound(f"no match {match_id!r}")
     ruleset = ruleset_of(recorded[0])
-    decoder = event_decoder(ruleset)
-    created = decoder.decode(recorded[0].data)
+    decoder = EventDecoder(ruleset)
+    created = decoder.decode(recorded[0].type, recorded[0].data)
     snapshotted = await _from_snapshot(store, match_id, created, ruleset)
     match, deadlines = snapshotted or (start(ruleset, created), NONE)
     tail = await store.read_stream(match_id, match.version + 1)
@@ -47,7 +47,8 @@ async def load(store: AsyncEventStore, match_id: str) -> HotMatch:
     # From the first event when there is no snapshot: the creating command starts the first deadline.
     groups = commands(tail if snapshotted else [*recorded, *tail])
     decoded = [
-        ([decoder.decode(r.data) for r in group if r.version > base], group[-1].meta.recorded_at) for group in groups
+        ([decoder.decode(r.type, r.data) for r in group if r.version > base], group[-1].meta.recorded_at)
+        for group in groups
     ]
     match, deadlines = folded(ruleset, match, deadlines, decoded)
     hashes = tuple(hidden.get(f"{TOKEN_SECRET_PREFIX}{seat}", b"") for seat in range(len(created.seats)))
@@ -96,25 +97,27 @@ async def replayed(store: AsyncEventStore, hot: HotMatch, command_id: str, actor
             command_id=command_id,
         )
     viewer = actor if isinstance(actor, int) else None
-    decoder = event_decoder(hot.ruleset)
+    decoder = EventDecoder(hot.ruleset)
+    decoded = [decoder.decode(r.type, r.data) for r in recorded]
     events = [
         RedactedEvent(
             r.version,
-            r.type,
-            seen(hot.ruleset, viewer, r.type, decoder.decode(r.data), r.data),
+            stored_type(hot.ruleset, event),  # today's schema, as seen() shows the data
+            seen(hot.ruleset, viewer, r.type, event, r.data),
             r.meta.actor,
             r.meta.recorded_at,
         )
-        for r in recorded
+        for r, event in zip(recorded, decoded, strict=True)
     ]
     return Submitted(events, last, True, hot.ruleset.to_act(hot.state))
 
 
 def fold_stored(hot: HotMatch, tail: Sequence[RecordedEvent]) -> list[MatchEvent]:
     """Folds stored events that follow the hot version into ``hot``, with their command ids; the events, decoded."""
-    decoder = event_decoder(hot.ruleset)
+    decoder = EventDecoder(hot.ruleset)
     happened = [
-        MatchEvent(r.version, r.type, decoder.decode(r.data), r.data, r.meta.actor, r.meta.recorded_at) for r in tail
+        MatchEvent(r.version, r.type, decoder.decode(r.type, r.data), r.data, r.meta.actor, r.meta.recorded_at)
+        for r in tail
     ]
     groups = commands(tail)
     for group in groups:

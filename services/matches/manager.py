@@ -130,7 +130,7 @@ class MatchManager:
             ruleset_id, ruleset_version, seats, options, labels or {}, seed, tokens, spectators, spectator_token
         )
         ruleset, events, match_id = new.ruleset, new.events, new.match_id
-        appended = await self.store.append(match_id, 0, new_events(events), new.command, secrets=new.secrets)
+        appended = await self.store.append(match_id, 0, new_events(ruleset, events), new.command, secrets=new.secrets)
         match, deadlines = folded(ruleset, start(ruleset, events[0]), NONE, [(events[1:], appended.recorded_at)])
         hot = HotMatch(
             match_id,
@@ -217,7 +217,7 @@ class MatchManager:
                 record = CommandRecord(
                     command_id=command_id, actor=str(actor), type=type_tag(decided.command), payload=raw
                 )
-                new = new_events(events)
+                new = new_events(hot.ruleset, events)
                 try:
                     appended = await self.store.append(match_id, hot.version, new, record)
                 except WrongExpectedVersion:

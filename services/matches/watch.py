@@ -16,7 +16,7 @@ from typing import Generic, Protocol, TypeVar
 import msgspec
 
 from engine.contract import Viewer
-from engine.match import Match, apply, encode, event_decoder, start
+from engine.match import EventDecoder, Match, apply, encode, start, stored_type
 from eventstore import AsyncSnapshots, RecordedEvent
 from services.core.errors import Unavailable
 from services.matches import snapshots
@@ -130,9 +130,10 @@ class Feed(Generic[T]):
             match = _advance(hot, match, happened.event) if views else match
             ended = happened.version == final
             after = latest if happened.version == hot.version else None
+            shown = stored_type(ruleset, happened.event)  # today's schema, as seen() shows the data
             for viewer in viewers:
                 data = seen(ruleset, viewer, happened.type, happened.event, happened.data)
-                redacted = RedactedEvent(happened.version, happened.type, data, happened.actor, happened.recorded_at)
+                redacted = RedactedEvent(happened.version, shown, data, happened.actor, happened.recorded_at)
                 plain = channel.groups.get((viewer, False))
                 if plain:
                     delivery = _Delivery(
@@ -295,17 +296,17 @@ class Watch(Generic[T]):
         if self.include_view and base is None:
             base, read_from = await self._base(history, hot)
         items: list[T] = []
-        decoder = event_decoder(hot.ruleset)
+        decoder = EventDecoder(hot.ruleset)
         final = hot.version if hot.outcome is not None else None
         for recorded in await history.read_stream(hot.match_id, read_from, to_version):
-            event = decoder.decode(recorded.data)
+            event = decoder.decode(recorded.type, recorded.data)
             if self.include_view:
                 base = _advance(hot, base, event)
             if recorded.version <= self.last:
                 continue
             data = seen(hot.ruleset, self.viewer, recorded.type, event, recorded.data)
             redacted = RedactedEvent(
-                recorded.version, recorded.type, data, recorded.meta.actor, recorded.meta.recorded_at
+                recorded.version, stored_type(hot.ruleset, event), data, recorded.meta.actor, recorded.meta.recorded_at
             )
             view = encode(hot.ruleset.view(base.state, self.viewer)) if base is not None and self.include_view else None
             ended = recorded.version == final

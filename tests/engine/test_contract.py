@@ -18,7 +18,7 @@ from engine.commands import decide_json
 from engine.contract import ADMIN, CONCEDE, SYSTEM, Ruleset
 from engine.dispatch import deciders
 from engine.errors import Rejected
-from engine.match import apply, encode, event_decoder, fold, restore, snapshot
+from engine.match import EventDecoder, apply, encode, fold, restore, snapshot, stored_type
 from engine.registry import HOSTED
 from engine.rng import Rng
 from engine.selfplay import play
@@ -54,9 +54,9 @@ def test_same_seed_and_commands_give_identical_events(case: tuple[str, int], see
 @given(seed=SEEDS)
 def test_folding_the_events_equals_the_incremental_state(case: tuple[str, int], seed: int) -> None:
     ruleset, players = ruleset_of(case)
-    decoder = event_decoder(ruleset)
+    decoder = EventDecoder(ruleset)
     for match, events in playout(ruleset, players, seed, 150):  # noqa: B007 (the last one is used below)
-        decoded = [decoder.decode(encode(e)) for e in events]
+        decoded = [decoder.decode(stored_type(ruleset, e), encode(e)) for e in events]
         assert decoded == events, "events must survive a JSON round trip unchanged"
     assert fold(ruleset, decoded) == match
 

@@ -8,7 +8,7 @@ import grpc
 import msgspec
 import pytest
 
-from engine.match import apply, event_decoder, fold
+from engine.match import EventDecoder, apply, fold
 from engine.registry import RULESETS
 from replays.format import decode_replay
 from services.api import duelhall_pb2 as pb
@@ -49,7 +49,7 @@ async def test_full_match_with_a_watcher_per_seat_never_leaks_a_hidden_card(
     final = await matches.GetMatch(pb.GetMatchRequest(match_id=created.match_id))
     assert final.status == pb.MATCH_STATUS_ENDED and commands > 0
     replay = decode_replay((await matches.ExportReplay(pb.ExportReplayRequest(match_id=created.match_id))).replay)
-    states = states_by_version(ruleset_id, [e.data for e in replay.events])
+    states = states_by_version(ruleset_id, [(e.type, e.data) for e in replay.events])
     ruleset = RULESETS[ruleset_id]
     secrets_checked = 0
     for viewer, raw in streams.items():
@@ -63,14 +63,14 @@ async def test_full_match_with_a_watcher_per_seat_never_leaks_a_hidden_card(
     assert secrets_checked > 0
 
 
-def states_by_version(ruleset_id: str, data: list[str]) -> dict[int, object]:
-    """The state after each event version, folded once."""
+def states_by_version(ruleset_id: str, stored: list[tuple[str, str]]) -> dict[int, object]:
+    """The state after each event version (from its type as stored and data), folded once."""
     ruleset = RULESETS[ruleset_id]
-    decoder = event_decoder(ruleset)
-    match = fold(ruleset, [decoder.decode(data[0])])
+    decoder = EventDecoder(ruleset)
+    match = fold(ruleset, [decoder.decode(*stored[0])])
     states = {1: match.state}
-    for version, raw in enumerate(data[1:], start=2):
-        match = apply(ruleset, match, [decoder.decode(raw)])
+    for version, (type_, raw) in enumerate(stored[1:], start=2):
+        match = apply(ruleset, match, [decoder.decode(type_, raw)])
         states[version] = match.state
     return states
 

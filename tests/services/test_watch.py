@@ -11,11 +11,11 @@ from engine import registry
 from engine.bots import RandomBot
 from engine.match import (
     MATCH_CREATED,
+    EventDecoder,
     Match,
     create,
     decide_command,
     encode,
-    event_decoder,
     fold,
     type_tag,
 )
@@ -192,7 +192,8 @@ async def test_two_seats_see_their_own_redactions_of_the_same_events() -> None:
     while not any(m.type == "CardDrawn" for m in match.step()):
         pass
     seen = [[u for u in await w.take() if u.event.type == "CardDrawn"][-1] for w in watches]
-    drawn = event_decoder(match.ruleset).decode(next(r for r in reversed(match.stored) if r.type == "CardDrawn").data)
+    stored = next(r for r in reversed(match.stored) if r.type == "CardDrawn")
+    drawn = EventDecoder(match.ruleset).decode(stored.type, stored.data)
     assert seen[0].event.data != seen[1].event.data, "only the drawer sees the card"
     for seat in (0, 1):
         assert seen[seat].event.data == encode(match.ruleset.redact(drawn, seat))

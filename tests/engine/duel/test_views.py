@@ -11,7 +11,7 @@ import msgspec
 import pytest
 
 from engine.bots import make_bot
-from engine.match import apply, create, decide, encode, event_decoder, fold, type_tag
+from engine.match import EventDecoder, apply, create, decide, encode, fold, type_tag
 from engine.rng import ALL_ZERO_SEED, Rng
 from engine.rulesets.duel import RULESET
 from engine.rulesets.duel.model.commands import Activate, Advance, Choices, DeclareAttack, SetMonster, SetSpellTrap
@@ -299,7 +299,7 @@ def test_self_play_folds_to_the_same_state_from_the_public_head(deck: str) -> No
     for seed in range(3):
         bots = [make_bot("random", RULESET, seed * 10 + seat) for seat in (0, 1)]
         played = play(RULESET, CONFIGS[deck], ["a", "b"], seed.to_bytes(32, "big"), bots)
-        stored = [event_decoder(RULESET).decode(encode(e)) for e in played.events]
+        stored = [EventDecoder(RULESET).decode(type_tag(e), encode(e)) for e in played.events]
         refolded = fold(RULESET, stored)
         assert encode(refolded.state) == encode(played.match.state)
         assert refolded.version == len(played.events) and RULESET.outcome(refolded.state) == played.outcome
@@ -321,7 +321,7 @@ def test_commands_re_execute_byte_for_byte_on_matches_folded_from_stored_events(
         events += new
         match = apply(RULESET, match, new)
     recorded = [encode(e) for e in events]
-    stored = [event_decoder(RULESET).decode(raw) for raw in recorded]
+    stored = [EventDecoder(RULESET).decode(type_tag(e), raw) for e, raw in zip(events, recorded, strict=True)]
     assert [encode(e) for e in create(RULESET, EFFECTS, ["a", "b"], seed)] == recorded[: commands[0][2]]
     again = fold(RULESET, stored[: commands[0][2]])
     for actor, raw, first, end in commands:
