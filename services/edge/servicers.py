@@ -302,7 +302,7 @@ class MatchServicer(pb_grpc.MatchServiceServicer):
         try:
             return await replay_io.stored(self._matches.store, match_id)
         except registry.Unhosted as exc:
-            raise self._matches.unhosted(match_id, exc) from None
+            raise self._matches.unhosted.refusal(match_id, exc) from None
 
     def _clock(self, match_id: str) -> pb.Deadline | None:
         armed = self._timers.armed(match_id)

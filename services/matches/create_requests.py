@@ -24,7 +24,7 @@ from engine.match import encode, seed_commitment
 from eventstore import CommandRecord, NewEvent, WrongExpectedVersion
 from replays.format import match_id_for
 from services.core.errors import Conflict
-from services.matches.creation import SeatEntry, requested
+from services.matches.creation import SeatEntry, check, requested
 from services.matches.manager import MatchManager
 from services.matches.replies import Created
 from services.matches.spectators import PUBLIC, TOKEN
@@ -59,7 +59,7 @@ async def create_once(
     spectators: str = PUBLIC,
 ) -> Created:
     """The match this request id stands for, created on first use; ``Conflict`` if the id meant another."""
-    matches.check(ruleset_id, seats, options, labels, ruleset_version, spectators)
+    check(ruleset_id, seats, options, labels, ruleset_version, spectators)
     store = matches.store
     request = requested(ruleset_id, ruleset_version, seats, options, labels, spectators)
     fingerprint = hashlib.sha256(encode(request)).hexdigest()

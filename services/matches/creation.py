@@ -80,6 +80,20 @@ def checked(
     return ruleset
 
 
+def check(
+    ruleset_id: str,
+    seats: Sequence[SeatEntry],
+    options: dict[str, Any],
+    labels: dict[str, str],
+    version: int,
+    spectators: str,
+) -> None:
+    """Raises what ``creation`` would refuse this request with, before anything is stored (a request id's claim
+    must not be spent on a request that cannot create its match)."""
+    ruleset = checked(ruleset_id, version, seats, labels, spectators)
+    ruleset.configure({"seats": [seat.config for seat in seats], "options": options})
+
+
 def creation(
     ruleset_id: str,
     version: int,

@@ -19,7 +19,7 @@ from engine.match import EventDecoder, Match, MatchCreated, start, stored_type
 from eventstore import AsyncEventStore, RecordedEvent, StoreError
 from replays.format import is_match_id
 from replays.storage import SEED_SECRET
-from services.core.errors import Conflict, InvalidArgument, MatchNotFound
+from services.core.errors import Conflict, InvalidArgument, MatchNotFound, RulesetUnavailable
 from services.matches import snapshots, spectators
 from services.matches.deadlines import NONE, Deadlines, folded
 from services.matches.follower import commands
@@ -128,6 +128,21 @@ def fold_stored(hot: HotMatch, tail: Sequence[RecordedEvent]) -> list[MatchEvent
     hot.match, hot.deadlines = folded(hot.ruleset, hot.match, hot.deadlines, decoded)
     hot.last_event_at = tail[-1].meta.recorded_at
     return happened
+
+
+class Unhosted:
+    """Refusals of the stored matches whose ruleset version this server does not host."""
+
+    def __init__(self) -> None:
+        self._logged: set[str] = set()
+
+    def refusal(self, match_id: str, exc: registry.Unhosted) -> RulesetUnavailable:
+        """The refusal of this match, logged once per match (not once per call: clients retry, and every timer
+        or watch would repeat it)."""
+        if match_id not in self._logged:
+            self._logged.add(match_id)
+            log.error("match %s refused: %s", match_id, exc.message)
+        return RulesetUnavailable(f"match {match_id}: {exc.message}", exc.ruleset_id, exc.version)
 
 
 def ruleset_for(ruleset_id: str, version: int = 0) -> Ruleset:

@@ -22,13 +22,13 @@ from engine.errors import Rejected
 from engine.match import Match, decide, encode, start, type_tag
 from eventstore import AsyncEventStore, CommandRecord, RecordedEvent, WrongExpectedVersion
 from services.core import limits
-from services.core.errors import Ahead, MatchNotFound, RulesetUnavailable, VersionMismatch
-from services.matches.creation import SeatEntry, checked, creation, new_events
+from services.core.errors import Ahead, MatchNotFound, VersionMismatch
+from services.matches.creation import SeatEntry, creation, new_events
 from services.matches.deadlines import NONE, folded
 from services.matches.ends import EndRecorder, listed
 from services.matches.follower import Follower
 from services.matches.hot import HotMatch, MatchEvent, seen
-from services.matches.loader import complete_log, fold_stored, load, replayed, save_snapshot
+from services.matches.loader import Unhosted, complete_log, fold_stored, load, replayed, save_snapshot
 from services.matches.replies import Created, Decision, RedactedEvent, Submitted, Viewed, decision
 from services.matches.spectators import PUBLIC, viewer_of
 from services.matches.tokens import SeatToken, seat_for
@@ -72,7 +72,7 @@ class MatchManager:
         """Matches being loaded: [loads under way, the highest version the follower handed over meanwhile]. An
         event committed after a load read the tail would otherwise pass unseen, its match loaded behind it."""
         self.ends = EndRecorder(store, self.match_list)
-        self._unhosted: set[str] = set()
+        self.unhosted = Unhosted()
         """Matches refused for a ruleset version this server does not host, already logged: once each."""
 
     def on_change(self, listener: OnChange) -> None:
@@ -92,20 +92,6 @@ class MatchManager:
         await self.ends.stop()
 
     # -- creation ---------------------------------------------------------------------------------
-
-    def check(
-        self,
-        ruleset_id: str,
-        seats: Sequence[SeatEntry],
-        options: dict[str, Any],
-        labels: dict[str, str],
-        ruleset_version: int = 0,
-        spectators: str = PUBLIC,
-    ) -> None:
-        """Raises what ``create`` would refuse this request with, before anything is stored (a request id's
-        claim must not be spent on a request that cannot create its match)."""
-        ruleset = checked(ruleset_id, ruleset_version, seats, labels, spectators)
-        ruleset.configure({"seats": [seat.config for seat in seats], "options": options})
 
     async def create(
         self,
@@ -263,7 +249,7 @@ class MatchManager:
         try:
             hot = await load(self.store, match_id)
         except registry.Unhosted as exc:
-            raise self.unhosted(match_id, exc) from None
+            raise self.unhosted.refusal(match_id, exc) from None
         finally:
             loading[0] -= 1
             if not loading[0]:
@@ -278,14 +264,6 @@ class MatchManager:
                 await self._catch_up(hot)
         self._changed(hot)
         return hot
-
-    def unhosted(self, match_id: str, exc: registry.Unhosted) -> RulesetUnavailable:
-        """The refusal of a stored match whose ruleset version this server does not host, logged once per match
-        (not once per call: clients retry, and every timer or watch would repeat it)."""
-        if match_id not in self._unhosted:
-            self._unhosted.add(match_id)
-            log.error("match %s refused: %s", match_id, exc.message)
-        return RulesetUnavailable(f"match {match_id}: {exc.message}", exc.ruleset_id, exc.version)
 
     async def at_least(self, match_id: str, min_version: int) -> HotMatch:
         """The loaded match, caught up with the store first when it is behind ``min_version``.
