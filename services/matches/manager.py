@@ -101,10 +101,11 @@ class MatchManager:
         labels: dict[str, str],
         ruleset_version: int = 0,
         spectators: str = PUBLIC,
+        caster_delay: int = 0,
     ) -> None:
         """Raises what ``create`` would refuse this request with, before anything is stored (a request id's
         claim must not be spent on a request that cannot create its match)."""
-        ruleset = checked(ruleset_id, ruleset_version, seats, labels, spectators)
+        ruleset = checked(ruleset_id, ruleset_version, seats, labels, spectators, caster_delay)
         ruleset.configure({"seats": [seat.config for seat in seats], "options": options})
 
     async def create(
@@ -118,6 +119,8 @@ class MatchManager:
         ruleset_version: int = 0,
         spectators: str = PUBLIC,
         spectator_token: str = "",
+        caster_delay: int = 0,
+        caster_token: str = "",
     ) -> Created:
         """A new match with fresh seed and seat tokens (and a spectator token under the ``token`` policy);
         ``ConfigError`` for a bad configuration.
@@ -127,7 +130,17 @@ class MatchManager:
         with ``WrongExpectedVersion`` if it exists. ``ruleset_version`` 0 is the newest hosted version.
         """
         new = creation(
-            ruleset_id, ruleset_version, seats, options, labels or {}, seed, tokens, spectators, spectator_token
+            ruleset_id,
+            ruleset_version,
+            seats,
+            options,
+            labels or {},
+            seed,
+            tokens,
+            spectators,
+            spectator_token,
+            caster_delay,
+            caster_token,
         )
         ruleset, events, match_id = new.ruleset, new.events, new.match_id
         appended = await self.store.append(match_id, 0, new_events(events), new.command, secrets=new.secrets)
@@ -142,6 +155,7 @@ class MatchManager:
             appended.recorded_at,
             deadlines,
             new.spectators,
+            new.caster,
         )
         self._remember(hot)
         row = row_for(hot, created_at=appended.recorded_at, labels=new.labels, position=appended.first_position)
@@ -158,7 +172,7 @@ class MatchManager:
             match_id,
         )
         self._changed(hot)
-        return Created(row=row, tokens=new.tokens, spectator_token=new.spectator_token)
+        return Created(row=row, tokens=new.tokens, spectator_token=new.spectator_token, caster_token=new.caster_token)
 
     # -- commands ---------------------------------------------------------------------------------
 
