@@ -118,19 +118,26 @@ async def test_malformed_bytes(server: Running, channel: grpc.aio.Channel, metho
     names=st.lists(hostile_text, max_size=8),
     configs=st.lists(hostile_text, max_size=8),
     options=hostile_text,
+    caster_delay=st.one_of(st.integers(-2, 86_402), int32),
 )
 async def test_create_match(
-    matches: pb_grpc.MatchServiceStub, ruleset: str, names: list[str], configs: list[str], options: str
+    matches: pb_grpc.MatchServiceStub,
+    ruleset: str,
+    names: list[str],
+    configs: list[str],
+    options: str,
+    caster_delay: int,
 ) -> None:
     padded = configs + [""] * (len(names) - len(configs))
     seats = [pb.SeatSpec(name=name, config_json=config) for name, config in zip(names, padded, strict=False)]
-    await _settles(
-        matches.CreateMatch(pb.CreateMatchRequest(ruleset=ruleset, seats=seats, options_json=options), timeout=10)
+    request = pb.CreateMatchRequest(
+        ruleset=ruleset, seats=seats, options_json=options, caster_delay_seconds=caster_delay
     )
+    await _settles(matches.CreateMatch(request, timeout=10))
 
 
 @FUZZ
-@given(match_id=maybe_text, token=maybe_text, version=int64, view=st.booleans())
+@given(match_id=maybe_text, token=maybe_text, version=int64, view=st.booleans(), caster=st.booleans())
 async def test_reads(
     server: Running,
     matches: pb_grpc.MatchServiceStub,
@@ -138,6 +145,7 @@ async def test_reads(
     token: str | None,
     version: int,
     view: bool,
+    caster: bool,
 ) -> None:
     created = await _match(server, matches)
     mid, tok = _id(created, match_id), _token(created, token)
@@ -149,7 +157,7 @@ async def test_reads(
         )
     )
     await _settles(matches.ExportReplay(pb.ExportReplayRequest(match_id=mid, token=tok), timeout=10))
-    watch = pb.WatchMatchRequest(match_id=mid, token=tok, from_version=version, include_view=view)
+    watch = pb.WatchMatchRequest(match_id=mid, token=tok, from_version=version, include_view=view, caster=caster)
     await _settles(matches.WatchMatch(watch, timeout=0.5).read())
     await _settles(matches.WatchMatchBatched(watch, timeout=0.5).read())
 
