@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -47,7 +48,9 @@ async def test_the_caster_sees_every_hand_once_the_delay_has_passed(
     await page.wait_for_selector("#status[data-live='true']")
     assert await page.inner_text("#status") == "Live as the caster (delayed)"
     assert await page.locator("#board .caster-view").count() == 0
-    clock.advance(DELAY + 1)
+    # From the match's recorded time, not the clock's start: a loaded machine may take seconds to start the server.
+    due = datetime.fromisoformat(created.match.created_at) + timedelta(seconds=DELAY + 1)
+    clock.advance(max(0.0, (due - clock.now()).total_seconds()))
     await page.wait_for_selector(f"#board[data-viewer='caster'][data-version='{created.match.version}']")
     for seat in (0, 1):
         hand = f"#board .caster-view[data-viewer='{seat}'] .seat[data-seat='{seat}'] [data-zone='hand_monsters']"
