@@ -188,7 +188,7 @@ async def _start(config: ServerConfig, clock: Clock | None, replay: bytes | None
     store = ObservedStore(opened)
     manager = MatchManager(store, shared=is_shared(config.database_url), capacity=config.capacity)
     timers = Timers(manager, clock)
-    feed = Feed(manager, store, wire.update, timers.armed)
+    feed = Feed(manager, store, wire.update, timers.armed, clock)
     manager.on_change(timers.arm)
     manager.on_events(feed.publish)
     await manager.start()

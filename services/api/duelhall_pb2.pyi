@@ -103,7 +103,7 @@ class SeatSpec(_message.Message):
     def __init__(self, name: _Optional[str] = ..., config_json: _Optional[str] = ...) -> None: ...
 
 class CreateMatchRequest(_message.Message):
-    __slots__ = ("ruleset", "seats", "options_json", "request_id", "labels", "spectators", "ruleset_version")
+    __slots__ = ("ruleset", "seats", "options_json", "request_id", "labels", "spectators", "ruleset_version", "caster_delay_seconds")
     class LabelsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -118,6 +118,7 @@ class CreateMatchRequest(_message.Message):
     LABELS_FIELD_NUMBER: _ClassVar[int]
     SPECTATORS_FIELD_NUMBER: _ClassVar[int]
     RULESET_VERSION_FIELD_NUMBER: _ClassVar[int]
+    CASTER_DELAY_SECONDS_FIELD_NUMBER: _ClassVar[int]
     ruleset: str
     seats: _containers.RepeatedCompositeFieldContainer[SeatSpec]
     options_json: str
@@ -125,7 +126,8 @@ class CreateMatchRequest(_message.Message):
     labels: _containers.ScalarMap[str, str]
     spectators: Spectators
     ruleset_version: int
-    def __init__(self, ruleset: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[SeatSpec, _Mapping]]] = ..., options_json: _Optional[str] = ..., request_id: _Optional[str] = ..., labels: _Optional[_Mapping[str, str]] = ..., spectators: _Optional[_Union[Spectators, str]] = ..., ruleset_version: _Optional[int] = ...) -> None: ...
+    caster_delay_seconds: int
+    def __init__(self, ruleset: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[SeatSpec, _Mapping]]] = ..., options_json: _Optional[str] = ..., request_id: _Optional[str] = ..., labels: _Optional[_Mapping[str, str]] = ..., spectators: _Optional[_Union[Spectators, str]] = ..., ruleset_version: _Optional[int] = ..., caster_delay_seconds: _Optional[int] = ...) -> None: ...
 
 class SeatToken(_message.Message):
     __slots__ = ("seat", "token")
@@ -136,14 +138,16 @@ class SeatToken(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., token: _Optional[str] = ...) -> None: ...
 
 class CreateMatchResponse(_message.Message):
-    __slots__ = ("match", "tokens", "spectator_token")
+    __slots__ = ("match", "tokens", "spectator_token", "caster_token")
     MATCH_FIELD_NUMBER: _ClassVar[int]
     TOKENS_FIELD_NUMBER: _ClassVar[int]
     SPECTATOR_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    CASTER_TOKEN_FIELD_NUMBER: _ClassVar[int]
     match: Match
     tokens: _containers.RepeatedCompositeFieldContainer[SeatToken]
     spectator_token: str
-    def __init__(self, match: _Optional[_Union[Match, _Mapping]] = ..., tokens: _Optional[_Iterable[_Union[SeatToken, _Mapping]]] = ..., spectator_token: _Optional[str] = ...) -> None: ...
+    caster_token: str
+    def __init__(self, match: _Optional[_Union[Match, _Mapping]] = ..., tokens: _Optional[_Iterable[_Union[SeatToken, _Mapping]]] = ..., spectator_token: _Optional[str] = ..., caster_token: _Optional[str] = ...) -> None: ...
 
 class Match(_message.Message):
     __slots__ = ("match_id", "ruleset", "ruleset_version", "seats", "status", "version", "outcome_json", "created_at", "updated_at", "seed_commitment", "labels", "spectators")
@@ -324,16 +328,18 @@ class SubmitCommandResponse(_message.Message):
     def __init__(self, events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ..., version: _Optional[int] = ..., duplicate: _Optional[bool] = ..., to_act: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class WatchMatchRequest(_message.Message):
-    __slots__ = ("match_id", "token", "from_version", "include_view")
+    __slots__ = ("match_id", "token", "from_version", "include_view", "caster")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     TOKEN_FIELD_NUMBER: _ClassVar[int]
     FROM_VERSION_FIELD_NUMBER: _ClassVar[int]
     INCLUDE_VIEW_FIELD_NUMBER: _ClassVar[int]
+    CASTER_FIELD_NUMBER: _ClassVar[int]
     match_id: str
     token: str
     from_version: int
     include_view: bool
-    def __init__(self, match_id: _Optional[str] = ..., token: _Optional[str] = ..., from_version: _Optional[int] = ..., include_view: _Optional[bool] = ...) -> None: ...
+    caster: bool
+    def __init__(self, match_id: _Optional[str] = ..., token: _Optional[str] = ..., from_version: _Optional[int] = ..., include_view: _Optional[bool] = ..., caster: _Optional[bool] = ...) -> None: ...
 
 class MatchUpdate(_message.Message):
     __slots__ = ("event", "view_json", "match_ended", "deadline", "to_act")

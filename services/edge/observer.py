@@ -7,7 +7,8 @@ request, the status the servicer left (``rpc_errors`` aborts with a rich status 
 back here) and the time the call took; for a stream, the time it stayed open. It also refuses new calls once
 the server is shutting down (and ends the open streams the feed does not end: the lifecycle's), refuses a stream
 past ``max_streams`` open, and tells the server when the last call in flight has ended. Tokens are never
-logged: the line names the seat a token opens, ``admin``, ``spectator`` (no token) or ``unknown token``.
+logged: the line names the seat a token opens, ``admin``, ``caster``, ``spectator`` (no token) or ``unknown
+token``.
 Health checks log at debug, and count neither as calls in flight nor as open streams.
 """
 
@@ -291,6 +292,8 @@ class CallObserver:
             for seat, expected in enumerate(hot.token_hashes):
                 if hmac.compare_digest(presented, expected):
                     return f"seat:{seat}"
+            if hot.caster.token_hash and hmac.compare_digest(presented, hot.caster.token_hash):
+                return "caster"  # the caster feed is omniscient: each watch of it is on the record
         return "unknown token"
 
 

@@ -9,6 +9,10 @@
 | Unauthenticated                | UNAUTHENTICATED     | TOKEN_MISSING, SPECTATOR_TOKEN_REQUIRED |
 | PermissionDenied               | PERMISSION_DENIED   | TOKEN_INVALID, ADMIN_REQUIRED, NOT_AN_ADMIN_COMMAND |
 | PermissionDenied (watchers)    | PERMISSION_DENIED   | SPECTATORS_NONE, REPLAY_EMBARGOED |
+| InvalidArgument (caster)       | INVALID_ARGUMENT    | CASTER_DELAY_INVALID             |
+| Unauthenticated (caster)       | UNAUTHENTICATED     | CASTER_TOKEN_REQUIRED            |
+| PermissionDenied (caster)      | PERMISSION_DENIED   | TOKEN_INVALID                    |
+| Refused (caster)               | FAILED_PRECONDITION | CASTER_FEED_OFF                  |
 | MatchNotFound                  | NOT_FOUND           | MATCH_NOT_FOUND                  |
 | VersionMismatch                | ABORTED             | VERSION_MISMATCH                 |
 | Ahead                          | OUT_OF_RANGE        | VERSION_AHEAD, POSITION_AHEAD    |
@@ -16,7 +20,7 @@
 | Exhausted                      | RESOURCE_EXHAUSTED  | TOO_MANY_STREAMS (limit)         |
 | NotFound                       | NOT_FOUND           | e.g. TOURNAMENT_NOT_FOUND        |
 | Conflict                       | ALREADY_EXISTS      | e.g. REQUEST_ID_REUSED, COMMAND_ID_REUSED |
-| Refused                        | FAILED_PRECONDITION | e.g. ROUND_NOT_FINISHED          |
+| Refused                        | FAILED_PRECONDITION | e.g. ROUND_NOT_FINISHED, CASTER_FEED_OFF |
 | RulesetUnavailable (Refused)   | FAILED_PRECONDITION | RULESET_VERSION_UNAVAILABLE (ruleset, version) |
 | ReplayInvalid                  | FAILED_PRECONDITION | REPLAY_INVALID (check, version)  |
 | ReplayConflict                 | ALREADY_EXISTS      | MATCH_EXISTS                     |

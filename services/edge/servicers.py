@@ -29,7 +29,8 @@ from services.edge.embargo import Embargo
 from services.edge.pages import decode_token, encode_token
 from services.edge.play import play
 from services.edge.rpc_errors import rpc_errors
-from services.matches import spectators
+from services.matches import caster, spectators
+from services.matches.caster_watch import CasterWatch
 from services.matches.create_requests import create_once
 from services.matches.creation import SeatEntry
 from services.matches.hot import HotMatch
@@ -85,17 +86,27 @@ class MatchServicer(pb_grpc.MatchServiceServicer):
         ]
         options, labels = wire.json_object(request.options_json, "options_json"), dict(request.labels)
         watchers, version = wire.spectators(request.spectators), request.ruleset_version
+        delay = request.caster_delay_seconds
         if limits.request_id(request.request_id):
             created = await create_once(
-                self._matches, request.request_id, request.ruleset, seats, options, labels, version, watchers
+                self._matches, request.request_id, request.ruleset, seats, options, labels, version, watchers, delay
             )
         else:
             created = await self._matches.create(
-                request.ruleset, seats, options, labels, ruleset_version=version, spectators=watchers
+                request.ruleset,
+                seats,
+                options,
+                labels,
+                ruleset_version=version,
+                spectators=watchers,
+                caster_delay=delay,
             )
         tokens = [pb.SeatToken(seat=i, token=t) for i, t in enumerate(created.tokens)]
         return pb.CreateMatchResponse(
-            match=wire.match(created.row), tokens=tokens, spectator_token=created.spectator_token
+            match=wire.match(created.row),
+            tokens=tokens,
+            spectator_token=created.spectator_token,
+            caster_token=created.caster_token,
         )
 
     @rpc_errors
@@ -188,15 +199,24 @@ class MatchServicer(pb_grpc.MatchServiceServicer):
             while updates := await watch.next():
                 await context.write(pb.MatchUpdateBatch(updates=updates))
 
-    async def _opened(self, request: pb.WatchMatchRequest, context: Context) -> Watch[pb.MatchUpdate]:
+    async def _opened(
+        self, request: pb.WatchMatchRequest, context: Context
+    ) -> Watch[pb.MatchUpdate] | CasterWatch[pb.MatchUpdate]:
         """The request's watch, in place before the client hears that the stream started."""
         admin = is_admin(request.token, self._admin_token)
 
         def viewer_of(hot: HotMatch) -> Viewer:
             return spectators.viewer_of(request.token, hot.token_hashes, hot.spectators, admin)
 
+        def admit(hot: HotMatch) -> None:
+            caster.admit(request.token, hot.caster, admin)
+
         from_version = limits.version(request.from_version, "from_version")
-        watch = await self._feed.open(request.match_id, viewer_of, from_version, request.include_view)
+        watch: Watch[pb.MatchUpdate] | CasterWatch[pb.MatchUpdate]
+        if request.caster:
+            watch = await self._feed.open_caster(request.match_id, admit, from_version, request.include_view)
+        else:
+            watch = await self._feed.open(request.match_id, viewer_of, from_version, request.include_view)
         try:
             await context.send_initial_metadata(())
         except BaseException:

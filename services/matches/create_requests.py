@@ -36,6 +36,7 @@ MATCH_REQUESTED = "MatchRequested"
 TOKENS_SECRET = "tokens"
 SEED_SECRET = "seed"
 SPECTATOR_TOKEN_SECRET = "spectator_token"
+CASTER_TOKEN_SECRET = "caster_token"
 
 
 class MatchRequested(msgspec.Struct, frozen=True):
@@ -57,17 +58,19 @@ async def create_once(
     labels: dict[str, str],
     ruleset_version: int = 0,
     spectators: str = PUBLIC,
+    caster_delay: int = 0,
 ) -> Created:
     """The match this request id stands for, created on first use; ``Conflict`` if the id meant another."""
-    check(ruleset_id, seats, options, labels, ruleset_version, spectators)
+    check(ruleset_id, seats, options, labels, ruleset_version, spectators, caster_delay)
     store = matches.store
-    request = requested(ruleset_id, ruleset_version, seats, options, labels, spectators)
+    request = requested(ruleset_id, ruleset_version, seats, options, labels, spectators, caster_delay)
     fingerprint = hashlib.sha256(encode(request)).hexdigest()
     stream = REQUEST_STREAM_PREFIX + hashlib.sha256(request_id.encode()).hexdigest()
     seed = secrets.token_bytes(32)
     claim = MatchRequested(match_id=match_id_for(seed_commitment(seed)), fingerprint=fingerprint)
     tokens = [new_token() for _ in seats]
     spectator_token = new_token() if spectators == TOKEN else ""
+    caster_token = new_token() if caster_delay else ""
     command = CommandRecord(command_id=uuid.uuid4().hex, actor=SYSTEM, type="request_match", payload=b"{}")
     try:
         await store.append(
@@ -76,7 +79,8 @@ async def create_once(
             [NewEvent(type=MATCH_REQUESTED, data=encode(claim))],
             command,
             secrets={TOKENS_SECRET: encode(tokens), SEED_SECRET: seed}
-            | ({SPECTATOR_TOKEN_SECRET: spectator_token.encode()} if spectator_token else {}),
+            | ({SPECTATOR_TOKEN_SECRET: spectator_token.encode()} if spectator_token else {})
+            | ({CASTER_TOKEN_SECRET: caster_token.encode()} if caster_token else {}),
         )
     except WrongExpectedVersion:
         created = await store.read_stream(stream, 1, 1)
@@ -91,10 +95,21 @@ async def create_once(
         tokens = _tokens.decode(stored.get(TOKENS_SECRET) or b"[]")
         seed = stored.get(SEED_SECRET) or b""
         spectator_token = (stored.get(SPECTATOR_TOKEN_SECRET) or b"").decode()
+        caster_token = (stored.get(CASTER_TOKEN_SECRET) or b"").decode()
     if await store.last_version(claim.match_id) == 0:
         try:
             return await matches.create(
-                ruleset_id, seats, options, labels, seed, tokens, ruleset_version, spectators, spectator_token
+                ruleset_id,
+                seats,
+                options,
+                labels,
+                seed,
+                tokens,
+                ruleset_version,
+                spectators,
+                spectator_token,
+                caster_delay,
+                caster_token,
             )
         except WrongExpectedVersion:
             pass
@@ -104,4 +119,5 @@ async def create_once(
         row=row_for(hot, created_at=None, previous=previous, labels=dict(sorted(labels.items()))),
         tokens=tokens,
         spectator_token=spectator_token,
+        caster_token=caster_token,
     )

@@ -5,17 +5,21 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Any
 
 import msgspec
 
 from engine.contract import SYSTEM, Ruleset
-from engine.match import MatchCreated, create, encode, stored_type
+from engine.match import MatchCreated, create, encode, start, stored_type
 from eventstore import CommandRecord, NewEvent
 from replays.format import match_id_for
 from replays.storage import SEED_SECRET
 from services.core import limits
 from services.core.errors import InvalidArgument
+from services.matches.caster import Caster, checked_delay
+from services.matches.deadlines import NONE, folded
+from services.matches.hot import HotMatch
 from services.matches.loader import ruleset_for
 from services.matches.spectators import POLICIES, PUBLIC, TOKEN, Spectators
 from services.matches.tokens import TOKEN_SECRET_PREFIX, new_token, token_hash
@@ -44,6 +48,9 @@ class Creation(msgspec.Struct, frozen=True):
     spectators: Spectators
     spectator_token: str
     """The token that opens the spectator's view, under the ``token`` policy (else empty)."""
+    caster: Caster
+    caster_token: str
+    """The token that opens the caster feed, when the match has one (else empty)."""
 
     @property
     def created(self) -> MatchCreated:
@@ -52,10 +59,16 @@ class Creation(msgspec.Struct, frozen=True):
 
 
 def checked(
-    ruleset_id: str, version: int, seats: Sequence[SeatEntry], labels: dict[str, str], spectators: str
+    ruleset_id: str,
+    version: int,
+    seats: Sequence[SeatEntry],
+    labels: dict[str, str],
+    spectators: str,
+    caster_delay: int = 0,
 ) -> Ruleset:
-    """The ruleset in this version (0: the newest), once the seats, labels and spectator policy are ones it can
-    create a match with (else ``InvalidArgument``)."""
+    """The ruleset in this version (0: the newest), once the seats, labels, spectator policy and caster delay are
+    ones it can create a match with (else ``InvalidArgument``)."""
+    checked_delay(caster_delay)
     if spectators not in POLICIES:
         raise InvalidArgument(f"no spectator policy {spectators!r}", reason="SPECTATORS_INVALID")
     ruleset = ruleset_for(ruleset_id, version)
@@ -87,10 +100,11 @@ def check(
     labels: dict[str, str],
     version: int,
     spectators: str,
+    caster_delay: int,
 ) -> None:
     """Raises what ``creation`` would refuse this request with, before anything is stored (a request id's claim
     must not be spent on a request that cannot create its match)."""
-    ruleset = checked(ruleset_id, version, seats, labels, spectators)
+    ruleset = checked(ruleset_id, version, seats, labels, spectators, caster_delay)
     ruleset.configure({"seats": [seat.config for seat in seats], "options": options})
 
 
@@ -104,28 +118,45 @@ def creation(
     tokens: Sequence[str],
     spectators: str,
     spectator_token: str,
+    caster_delay: int = 0,
+    caster_token: str = "",
 ) -> Creation:
     """The match a request creates, with a fresh seed and fresh tokens unless given; ``ConfigError`` for a bad
     configuration. Its id follows from the seed (``match_id_for``)."""
-    ruleset = checked(ruleset_id, version, seats, labels, spectators)
+    ruleset = checked(ruleset_id, version, seats, labels, spectators, caster_delay)
     seed = seed or secrets.token_bytes(32)
     config_data = {"seats": [seat.config for seat in seats], "options": options}
     events = create(ruleset, config_data, [seat.name for seat in seats], seed)
     match_id = match_id_for(events[0].seed_commitment)
     tokens = list(tokens) or [new_token() for _ in seats]
     labels = dict(sorted(labels.items()))
-    payload = encode(requested(ruleset_id, version, seats, options, labels, spectators))
+    payload = encode(requested(ruleset_id, version, seats, options, labels, spectators, caster_delay))
     command = CommandRecord(command_id=f"create-{match_id}", actor=SYSTEM, type=CREATE_COMMAND, payload=payload)
     hashes = tuple(token_hash(token) for token in tokens)
     spectator_token = (spectator_token or new_token()) if spectators == TOKEN else ""
     watchers = Spectators(spectators, token_hash(spectator_token) if spectator_token else b"")
+    caster_token = (caster_token or new_token()) if caster_delay else ""
+    caster = Caster(caster_delay, token_hash(caster_token) if caster_token else b"")
     hidden = (
         {SEED_SECRET: seed}
         | {f"{TOKEN_SECRET_PREFIX}{i}": hashed for i, hashed in enumerate(hashes)}
         | watchers.secrets()
+        | caster.secrets()
     )
     return Creation(
-        ruleset, match_id, list(events), command, hidden, seed, tokens, hashes, labels, watchers, spectator_token
+        ruleset,
+        match_id,
+        list(events),
+        command,
+        hidden,
+        seed,
+        tokens,
+        hashes,
+        labels,
+        watchers,
+        spectator_token,
+        caster,
+        caster_token,
     )
 
 
@@ -136,10 +167,12 @@ def requested(
     options: dict[str, Any],
     labels: dict[str, str],
     spectators: str,
+    caster_delay: int = 0,
 ) -> dict[str, Any]:
     """A create request as recorded and fingerprinted (the match list reads its labels and spectator policy); the
-    version only when one was named and the policy only when it is not public, so that a request for the newest
-    version of a public match records (and fingerprints) as it did before either could be named."""
+    version only when one was named, the policy only when it is not public and the caster delay only when there
+    is one, so that a request for the newest version of a public match records (and fingerprints) as it did
+    before any could be named."""
     named = {"ruleset_version": version} if version else {}
     seated = [msgspec.to_builtins(s) for s in seats]
     watched = {"spectators": spectators} if spectators != PUBLIC else {}
@@ -150,7 +183,27 @@ def requested(
         "options": options,
         "labels": dict(sorted(labels.items())),
         **watched,
+        **({"caster_delay_seconds": caster_delay} if caster_delay else {}),
     }
+
+
+def created_match(new: Creation, recorded_at: datetime) -> HotMatch:
+    """The match a creation appended (at ``recorded_at``), as the manager holds it."""
+    ruleset, events = new.ruleset, new.events
+    match, deadlines = folded(ruleset, start(ruleset, events[0]), NONE, [(events[1:], recorded_at)])
+    command_ids = {new.command.command_id: (1, len(events))}
+    return HotMatch(
+        new.match_id,
+        ruleset,
+        match,
+        new.seed,
+        new.token_hashes,
+        command_ids,
+        recorded_at,
+        deadlines,
+        new.spectators,
+        new.caster,
+    )
 
 
 def new_events(ruleset: Ruleset, events: Sequence[Any]) -> list[NewEvent]:

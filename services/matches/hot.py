@@ -11,6 +11,7 @@ import msgspec
 
 from engine.contract import Outcome, Ruleset, Viewer
 from engine.match import MATCH_CREATED, Match, encode, stored_type
+from services.matches.caster import Caster
 from services.matches.deadlines import Deadlines, advanced, running
 from services.matches.spectators import Spectators
 
@@ -50,6 +51,7 @@ class HotMatch:
         last_event_at: datetime,
         deadlines: Deadlines,
         spectators: Spectators,
+        caster: Caster = Caster(),
     ) -> None:
         self.match_id = match_id
         self.ruleset = ruleset
@@ -57,6 +59,7 @@ class HotMatch:
         self.seed = seed
         self.token_hashes = token_hashes
         self.spectators = spectators
+        self.caster = caster
         self.command_ids = command_ids
         """Command id -> (first, last) version it appended: answers retries without deciding again."""
         self.log_complete = True

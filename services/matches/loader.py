@@ -20,7 +20,7 @@ from eventstore import AsyncEventStore, RecordedEvent, StoreError
 from replays.format import is_match_id
 from replays.storage import SEED_SECRET
 from services.core.errors import Conflict, InvalidArgument, MatchNotFound, RulesetUnavailable
-from services.matches import snapshots, spectators
+from services.matches import caster, snapshots, spectators
 from services.matches.deadlines import NONE, Deadlines, folded
 from services.matches.follower import commands
 from services.matches.hot import HotMatch, MatchEvent, seen
@@ -57,7 +57,18 @@ async def load(store: AsyncEventStore, match_id: str) -> HotMatch:
         command_ids[group[0].meta.command_id] = (group[0].version, group[-1].version)
     last_at = (tail or recorded)[-1].meta.recorded_at
     seed = hidden.get(SEED_SECRET, b"")
-    hot = HotMatch(match_id, ruleset, match, seed, hashes, command_ids, last_at, deadlines, spectators.stored(hidden))
+    hot = HotMatch(
+        match_id,
+        ruleset,
+        match,
+        seed,
+        hashes,
+        command_ids,
+        last_at,
+        deadlines,
+        spectators.stored(hidden),
+        caster.stored(hidden),
+    )
     hot.log_complete = snapshotted is None
     return hot
 

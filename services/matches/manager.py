@@ -19,12 +19,11 @@ from typing import Any
 from engine import registry
 from engine.contract import Actor
 from engine.errors import Rejected
-from engine.match import Match, decide, encode, start, type_tag
+from engine.match import Match, decide, encode, type_tag
 from eventstore import AsyncEventStore, CommandRecord, RecordedEvent, WrongExpectedVersion
 from services.core import limits
 from services.core.errors import Ahead, MatchNotFound, VersionMismatch
-from services.matches.creation import SeatEntry, creation, new_events
-from services.matches.deadlines import NONE, folded
+from services.matches.creation import SeatEntry, created_match, creation, new_events
 from services.matches.ends import EndRecorder, listed
 from services.matches.follower import Follower
 from services.matches.hot import HotMatch, MatchEvent, seen
@@ -104,6 +103,8 @@ class MatchManager:
         ruleset_version: int = 0,
         spectators: str = PUBLIC,
         spectator_token: str = "",
+        caster_delay: int = 0,
+        caster_token: str = "",
     ) -> Created:
         """A new match with fresh seed and seat tokens (and a spectator token under the ``token`` policy);
         ``ConfigError`` for a bad configuration.
@@ -113,22 +114,23 @@ class MatchManager:
         with ``WrongExpectedVersion`` if it exists. ``ruleset_version`` 0 is the newest hosted version.
         """
         new = creation(
-            ruleset_id, ruleset_version, seats, options, labels or {}, seed, tokens, spectators, spectator_token
+            ruleset_id,
+            ruleset_version,
+            seats,
+            options,
+            labels or {},
+            seed,
+            tokens,
+            spectators,
+            spectator_token,
+            caster_delay,
+            caster_token,
         )
-        ruleset, events, match_id = new.ruleset, new.events, new.match_id
-        appended = await self.store.append(match_id, 0, new_events(ruleset, events), new.command, secrets=new.secrets)
-        match, deadlines = folded(ruleset, start(ruleset, events[0]), NONE, [(events[1:], appended.recorded_at)])
-        hot = HotMatch(
-            match_id,
-            ruleset,
-            match,
-            new.seed,
-            new.token_hashes,
-            {new.command.command_id: (1, len(events))},
-            appended.recorded_at,
-            deadlines,
-            new.spectators,
+        match_id = new.match_id
+        appended = await self.store.append(
+            match_id, 0, new_events(new.ruleset, new.events), new.command, secrets=new.secrets
         )
+        hot = created_match(new, appended.recorded_at)
         self._remember(hot)
         row = row_for(hot, created_at=appended.recorded_at, labels=new.labels, position=appended.first_position)
         await listed(
@@ -144,7 +146,7 @@ class MatchManager:
             match_id,
         )
         self._changed(hot)
-        return Created(row=row, tokens=new.tokens, spectator_token=new.spectator_token)
+        return Created(row=row, tokens=new.tokens, spectator_token=new.spectator_token, caster_token=new.caster_token)
 
     # -- commands ---------------------------------------------------------------------------------
 

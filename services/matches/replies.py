@@ -21,6 +21,8 @@ class Created(msgspec.Struct, frozen=True):
     tokens: list[str]
     spectator_token: str = ""
     """Under the ``token`` spectator policy, the token that opens the spectator's view."""
+    caster_token: str = ""
+    """With a caster delay, the token that opens the caster feed."""
 
 
 class RedactedEvent(msgspec.Struct, frozen=True):

@@ -18,8 +18,10 @@ import msgspec
 from engine.contract import Viewer
 from engine.match import EventDecoder, Match, apply, encode, start, stored_type
 from eventstore import AsyncSnapshots, RecordedEvent
+from services.core.clock import Clock, LoopClock
 from services.core.errors import Unavailable
 from services.matches import snapshots
+from services.matches.caster_watch import CasterWatch
 from services.matches.hot import HotMatch, MatchEvent, seen
 from services.matches.replies import RedactedEvent
 from services.matches.timers import Armed
@@ -90,13 +92,21 @@ class Feed(Generic[T]):
     """Routes the events the manager publishes to the mailboxes of their match's watchers."""
 
     def __init__(
-        self, matches: Matches, history: History, encode_update: Callable[[Update], T], clocks: Clocks
+        self,
+        matches: Matches,
+        history: History,
+        encode_update: Callable[[Update], T],
+        clocks: Clocks,
+        clock: Clock | None = None,
     ) -> None:
         self._matches = matches
         self._history = history
         self._encode = encode_update
         self._clocks = clocks
+        self._clock: Clock = clock or LoopClock()
+        """What caster delays are measured on."""
         self._channels: dict[str, _Channel[T]] = {}
+        self._casters: dict[str, set[CasterWatch[T]]] = {}
         self._ending = False
 
     def end_watches(self) -> None:
@@ -106,9 +116,16 @@ class Feed(Generic[T]):
             for group in list(channel.groups.values()):
                 for watch in list(group):
                     watch.end()
+        for casters in self._casters.values():
+            for caster in casters:
+                caster.end()
 
     def publish(self, hot: HotMatch, events: Sequence[MatchEvent]) -> None:
         """The manager's listener: ``events`` are the match's latest, ``hot`` already holds them."""
+        casters = self._casters.get(hot.match_id)
+        if casters:
+            for caster in casters:
+                caster.poke(hot)
         channel = self._channels.get(hot.match_id)
         if channel is None or not events:
             return
@@ -174,6 +191,32 @@ class Feed(Generic[T]):
         channel.groups.setdefault((viewer, include_view), set()).add(watch)
         hot.watches += 1
         return watch
+
+    async def open_caster(
+        self, match_id: str, admit: Callable[[HotMatch], None], from_version: int, include_view: bool
+    ) -> CasterWatch[T]:
+        """A caster's watch of the events after ``from_version``; ``admit`` refuses a watcher who may not cast."""
+        if self._ending:
+            raise Unavailable("the server is shutting down; watch on another instance")
+        hot = await self._matches.at_least(match_id, from_version)
+        admit(hot)
+        encode_update = self._encode
+
+        def render(event: RedactedEvent, views: bytes | None, ended: bool) -> T:
+            return encode_update(Update(event, views, ended))
+
+        caster = CasterWatch(hot, self._history, self._clock, render, from_version, include_view, self._uncast)
+        self._casters.setdefault(match_id, set()).add(caster)
+        hot.watches += 1
+        return caster
+
+    def _uncast(self, caster: CasterWatch[T]) -> None:
+        casters = self._casters.get(caster.hot.match_id)
+        if casters is not None and caster in casters:
+            casters.discard(caster)
+            caster.hot.watches -= 1
+            if not casters:
+                del self._casters[caster.hot.match_id]
 
     def _close(self, watch: Watch[T]) -> None:
         channel = watch.channel

@@ -58,6 +58,26 @@ async def test_every_rpc_is_one_json_line(tmp_path: Path) -> None:
     assert created.tokens[1] not in output
 
 
+async def test_the_caster_token_is_logged_as_the_caster(tmp_path: Path) -> None:
+    """Whoever presents a match's caster token is on the record as the caster, never by the token."""
+    server = ServerProcess(f"sqlite:///{tmp_path / 'caster.db'}", "--log-format", "json", capture=True)
+    try:
+        async with grpc.aio.insecure_channel(server.address) as channel:
+            stub = pb_grpc.MatchServiceStub(channel)
+            request = pb.CreateMatchRequest(
+                ruleset="card_monsters", seats=[pb.SeatSpec(name="a"), pb.SeatSpec(name="b")], caster_delay_seconds=60
+            )
+            created = await stub.CreateMatch(request)
+            with pytest.raises(grpc.aio.AioRpcError) as refused:  # it opens the caster feed, not a view
+                await stub.GetView(pb.GetViewRequest(match_id=created.match.match_id, token=created.caster_token))
+            assert error_reason(refused.value) == "TOKEN_INVALID"
+    finally:
+        output = server.stop()
+    rpcs = [line for line in json_lines(output) if line["message"] == "rpc"]
+    assert [(r["method"], r["role"]) for r in rpcs] == [("CreateMatch", ""), ("GetView", "caster")]
+    assert created.caster_token not in output
+
+
 async def test_a_hostile_match_id_stays_within_its_rpc_line(tmp_path: Path) -> None:
     """The rpc line echoes the match id the client sent: cut like an error message's echo, and quoted in the
     console format when it holds a line break (as a message quoting a request escapes it), so a client can

@@ -120,6 +120,7 @@ async def test_malformed_bytes(server: Running, channel: grpc.aio.Channel, metho
     options=hostile_text,
     spectators=int32,
     version=int32,
+    caster_delay=st.one_of(st.integers(-2, 86_402), int32),
 )
 async def test_create_match(
     matches: pb_grpc.MatchServiceStub,
@@ -129,16 +130,19 @@ async def test_create_match(
     options: str,
     spectators: int,
     version: int,
+    caster_delay: int,
 ) -> None:
     padded = configs + [""] * (len(names) - len(configs))
     seats = [pb.SeatSpec(name=name, config_json=config) for name, config in zip(names, padded, strict=False)]
-    request = pb.CreateMatchRequest(ruleset=ruleset, seats=seats, options_json=options, ruleset_version=version)
+    request = pb.CreateMatchRequest(
+        ruleset=ruleset, seats=seats, options_json=options, ruleset_version=version, caster_delay_seconds=caster_delay
+    )
     request.spectators = spectators  # type: ignore[assignment]  # proto3 enums are open: any int32 arrives
     await _settles(matches.CreateMatch(request, timeout=10))
 
 
 @FUZZ
-@given(match_id=maybe_text, token=maybe_text, version=int64, view=st.booleans())
+@given(match_id=maybe_text, token=maybe_text, version=int64, view=st.booleans(), caster=st.booleans())
 async def test_reads(
     server: Running,
     matches: pb_grpc.MatchServiceStub,
@@ -146,6 +150,7 @@ async def test_reads(
     token: str | None,
     version: int,
     view: bool,
+    caster: bool,
 ) -> None:
     created = await _match(server, matches)
     mid, tok = _id(created, match_id), _token(created, token)
@@ -158,7 +163,7 @@ async def test_reads(
     )
     await _settles(matches.ExportReplay(pb.ExportReplayRequest(match_id=mid, token=tok), timeout=10))
     await _settles(matches.ViewReplay(pb.ViewReplayRequest(match_id=mid, token=tok, seat=version % 4 - 1), timeout=10))
-    watch = pb.WatchMatchRequest(match_id=mid, token=tok, from_version=version, include_view=view)
+    watch = pb.WatchMatchRequest(match_id=mid, token=tok, from_version=version, include_view=view, caster=caster)
     await _settles(matches.WatchMatch(watch, timeout=0.5).read())
     await _settles(matches.WatchMatchBatched(watch, timeout=0.5).read())
 

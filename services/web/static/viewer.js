@@ -1,6 +1,7 @@
 // The viewer page: a replay file or an ended match step by step, or a running match live, as one viewer.
-// Everything drawn comes from the server already redacted for the chosen viewer; a dropped replay file is
-// sent to the server as it is and never read here.
+// Everything drawn comes from the server already redacted for the chosen viewer (the caster, with the caster
+// token, gets every seat's view, delayed by the server); a dropped replay file is sent to the server as it is and
+// never read here.
 
 import { ApiError, bytesBase64, call, stream } from "./connect.js";
 import { drawBoard, seatName } from "./board.js";
@@ -11,7 +12,7 @@ import { sentence } from "./sentences.js";
 const $ = (selector) => document.querySelector(selector);
 const rulesets = new Map();
 const state = { source: null, match: null, seat: -1, steps: [], index: -1, ruleset: null, cards: null,
-  live: null, rendered: 0, pending: false, load: 0, at: 0 };
+  live: null, rendered: 0, pending: false, load: 0, at: 0, caster: false };
 // Waits before each attempt to reconnect a live watch whose connection was lost (the last one repeats).
 const RETRY_MS = [500, 1000, 2000, 5000];
 // The largest replay file ViewReplay takes (services/limits.py MAX_VIEWED_REPLAY; tests/web checks they agree).
@@ -48,7 +49,8 @@ function failed(error) {
 // longer state.load was replaced by a later one while it waited on the server, and its answers are dropped.
 function reset() {
   if (state.live) state.live.abort();
-  Object.assign(state, { live: null, steps: [], index: -1, rendered: 0, match: null, load: state.load + 1 });
+  Object.assign(state, { live: null, steps: [], index: -1, rendered: 0, match: null, load: state.load + 1,
+    caster: false });
   $("#board").replaceChildren();
   $("#log").replaceChildren();
   $("#outcome").replaceChildren();
@@ -125,17 +127,29 @@ function show(index) {
   const started = performance.now();
   state.index = Math.max(0, Math.min(index, state.steps.length - 1));
   const step = state.steps[state.index];
-  const view = JSON.parse(step.viewJson);
-  state.cards.learn(view);
-  const ctx = { view, layout: state.ruleset.layout, cards: state.cards, seats: state.match.seats,
+  // A caster's update holds every seat's view, by seat.
+  const views = state.caster ? JSON.parse(step.viewJson) : [JSON.parse(step.viewJson)];
+  for (const view of views) state.cards.learn(view);
+  const ctx = { view: views[0], layout: state.ruleset.layout, cards: state.cards, seats: state.match.seats,
     viewer: state.seat === -1 ? null : state.seat, toAct: step.toAct, deadline: step.deadline,
     live: state.live !== null, version: step.event.version };
-  $("#board").replaceWith(drawBoard(ctx));
+  $("#board").replaceWith(state.caster ? casterBoard(ctx, views) : drawBoard(ctx));
   counted();
   showLog(ctx);
   showOutcome();
   tick();
   document.body.dataset.stepMs = String(Math.round(performance.now() - started));
+}
+
+// Each seat's board as that seat sees it, side by side: every hand is shown.
+function casterBoard(ctx, views) {
+  return el("section", { id: "board", "data-version": ctx.version, "data-viewer": "caster" },
+    views.map((view, seat) => {
+      const board = drawBoard({ ...ctx, view, viewer: seat });
+      board.removeAttribute("id");
+      board.className = "caster-view";
+      return board;
+    }));
 }
 
 // The scrubber and the position over every version there is (live, more arrive while an earlier one is shown).
@@ -177,14 +191,16 @@ function showOutcome() {
 
 // -- live ------------------------------------------------------------------------------------------
 
-async function watch(matchId, token) {
+async function watch(matchId, token, caster = false) {
   const mine = reset();
-  state.source = null;
+  Object.assign(state, { source: null, caster });
   status("Connecting…");
   const controller = new AbortController();
+  // The caster token opens no view of its own: the caster's watch is the first call it is checked by.
+  const probe = () => (caster ? Promise.resolve({ seat: -1 }) : call("MatchService", "GetView", { matchId, token }));
   let match;
   try {
-    const seen = await call("MatchService", "GetView", { matchId, token });
+    const seen = await probe();
     match = await call("MatchService", "GetMatch", { matchId });
     if (stale(mine)) return;
     state.seat = seen.seat ?? 0;
@@ -194,9 +210,10 @@ async function watch(matchId, token) {
   }
   state.live = controller;
   if (!(await useMatch(match, state.seat, mine))) return;
+  if (caster) $("#seat").replaceChildren(el("option", {}, "caster (every seat)"));
   $("#seat").disabled = true;
-  const live = () => status(`Live as ${state.seat === -1 ? "a spectator" : `seat ${state.seat}`}`, "ok",
-    { "data-live": "true" });
+  const viewer = caster ? "the caster (delayed)" : state.seat === -1 ? "a spectator" : `seat ${state.seat}`;
+  const live = () => status(`Live as ${viewer}`, "ok", { "data-live": "true" });
   live();
   const onUpdate = (update) => {
     // A draw already scheduled shows the last version, this one too: updates arrive many to a frame.
@@ -212,12 +229,12 @@ async function watch(matchId, token) {
   for (let attempt = 0; ; attempt += 1) {
     try {
       if (attempt) {
-        await call("MatchService", "GetView", { matchId, token });
+        await probe();
         live();
         if (state.steps.length) show(state.index);
       }
-      await stream("MatchService", "WatchMatch", { matchId, token, includeView: true, fromVersion: reached() },
-        onUpdate, controller.signal);
+      await stream("MatchService", "WatchMatch",
+        { matchId, token, includeView: true, fromVersion: reached(), caster }, onUpdate, controller.signal);
       break;
     } catch (error) {
       if (controller.signal.aborted) return;
@@ -329,7 +346,7 @@ function wire() {
   });
   $("#watch").addEventListener("submit", (event) => {
     event.preventDefault();
-    watch($("#watch-id").value.trim(), $("#token").value.trim());
+    watch($("#watch-id").value.trim(), $("#token").value.trim(), $("#caster").checked);
   });
   $("#seat").addEventListener("change", (event) => {
     // While a load is under way, the version it was to open is kept (state.at), not lost to its reset.
@@ -368,7 +385,7 @@ async function fromAddress() {
   } else if (query.get("match")) {
     await openReplay({ matchId: query.get("match") }, -1);
   } else if (query.get("watch")) {
-    watch(query.get("watch"), query.get("token") || "");
+    watch(query.get("watch"), query.get("token") || "", query.get("caster") === "1");
   }
 }
 
