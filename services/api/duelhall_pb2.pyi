@@ -539,7 +539,7 @@ class ViewReplayResponse(_message.Message):
     def __init__(self, match: _Optional[_Union[Match, _Mapping]] = ..., verification: _Optional[_Union[VerifyReplayResponse, _Mapping]] = ..., seat: _Optional[int] = ..., steps: _Optional[_Iterable[_Union[ReplayStep, _Mapping]]] = ..., next_version: _Optional[int] = ...) -> None: ...
 
 class WatchLifecycleRequest(_message.Message):
-    __slots__ = ("from_position", "labels")
+    __slots__ = ("from_position", "labels", "token")
     class LabelsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -549,9 +549,11 @@ class WatchLifecycleRequest(_message.Message):
         def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
     FROM_POSITION_FIELD_NUMBER: _ClassVar[int]
     LABELS_FIELD_NUMBER: _ClassVar[int]
+    TOKEN_FIELD_NUMBER: _ClassVar[int]
     from_position: int
     labels: _containers.ScalarMap[str, str]
-    def __init__(self, from_position: _Optional[int] = ..., labels: _Optional[_Mapping[str, str]] = ...) -> None: ...
+    token: str
+    def __init__(self, from_position: _Optional[int] = ..., labels: _Optional[_Mapping[str, str]] = ..., token: _Optional[str] = ...) -> None: ...
 
 class LifecycleChange(_message.Message):
     __slots__ = ("position", "kind", "match_id", "ruleset", "seats", "labels", "outcome_json", "version", "recorded_at")

@@ -36,12 +36,11 @@ from services.matches.creation import SeatEntry
 from services.matches.hot import HotMatch
 from services.matches.loader import ruleset_for
 from services.matches.manager import MatchManager
-from services.matches.spectators import PUBLIC
 from services.matches.timers import Timers
 from services.matches.tokens import SeatToken, check_admin, is_admin, token_hash
 from services.matches.watch import Feed, Watch
 from services.readmodels import lifecycle
-from services.readmodels.matchrows import row_for
+from services.readmodels.matchrows import PUBLIC, row_for
 
 Context: TypeAlias = grpc.aio.ServicerContext
 T = TypeVar("T")
@@ -345,7 +344,10 @@ class MatchServicer(pb_grpc.MatchServiceServicer):
                 reason="POSITION_AHEAD",
                 head=str(head),
             )
-        async for change in lifecycle.changes(self._matches.store, from_position, labels):
+        everything = bool(request.token)
+        if everything:  # a wrong token is refused, not taken for none: its caller expects every match
+            check_admin(request.token, self._admin_token)
+        async for change in lifecycle.changes(self._matches.store, from_position, labels, everything):
             yield wire.lifecycle_change(change)
 
 

@@ -17,10 +17,10 @@ from services.api import duelhall_pb2 as pb
 from services.core.errors import InvalidArgument
 from services.edge import catalog
 from services.matches.replies import Decision, RedactedEvent, Submitted, Viewed
-from services.matches.spectators import NONE, PUBLIC, TOKEN
+from services.matches.spectators import NONE, TOKEN
 from services.matches.watch import Update
 from services.readmodels.lifecycle import CREATED, Change
-from services.readmodels.matchrows import ENDED, RUNNING, MatchRow
+from services.readmodels.matchrows import ENDED, PUBLIC, RUNNING, MatchRow
 
 _STATUS_TO_PB = {RUNNING: pb.MATCH_STATUS_RUNNING, ENDED: pb.MATCH_STATUS_ENDED}
 STATUS_FROM_PB = {pb.MATCH_STATUS_UNSPECIFIED: "", pb.MATCH_STATUS_RUNNING: RUNNING, pb.MATCH_STATUS_ENDED: ENDED}

@@ -27,9 +27,9 @@ from services.core.errors import Conflict
 from services.matches.creation import SeatEntry, check, requested
 from services.matches.manager import MatchManager
 from services.matches.replies import Created
-from services.matches.spectators import PUBLIC, TOKEN
+from services.matches.spectators import TOKEN
 from services.matches.tokens import new_token
-from services.readmodels.matchrows import row_for
+from services.readmodels.matchrows import PUBLIC, row_for
 
 REQUEST_STREAM_PREFIX = "request:"
 MATCH_REQUESTED = "MatchRequested"

@@ -21,8 +21,9 @@ from services.matches.caster import Caster, checked_delay
 from services.matches.deadlines import NONE, folded
 from services.matches.hot import HotMatch
 from services.matches.loader import ruleset_for
-from services.matches.spectators import POLICIES, PUBLIC, TOKEN, Spectators
+from services.matches.spectators import POLICIES, TOKEN, Spectators
 from services.matches.tokens import TOKEN_SECRET_PREFIX, new_token, token_hash
+from services.readmodels.matchrows import PUBLIC
 
 CREATE_COMMAND = "create_match"
 

@@ -57,7 +57,9 @@ class EndRecorder:
         labels = row.labels if row is not None else await lifecycle.labels_of(self._store, hot.match_id)
         created = hot.match.created
         assert hot.outcome is not None
-        ended = lifecycle.MatchEnded(hot.match_id, created.ruleset, created.seats, labels, hot.outcome, hot.version)
+        ended = lifecycle.MatchEnded(
+            hot.match_id, created.ruleset, created.seats, labels, hot.outcome, hot.version, hot.spectators.policy
+        )
         recorded = await lifecycle.record_end(self._store, ended)
         await listed(self._list.ended(ended, recorded.recorded_at, row), hot.match_id)
 

@@ -29,10 +29,10 @@ from services.matches.follower import Follower
 from services.matches.hot import HotMatch, MatchEvent, seen
 from services.matches.loader import Unhosted, complete_log, fold_stored, load, replayed, save_snapshot
 from services.matches.replies import Created, Decision, RedactedEvent, Submitted, Viewed, decision
-from services.matches.spectators import PUBLIC, viewer_of
+from services.matches.spectators import viewer_of
 from services.matches.tokens import SeatToken, seat_for
 from services.readmodels.matchlist import MatchList
-from services.readmodels.matchrows import row_for
+from services.readmodels.matchrows import PUBLIC, row_for
 
 log = logging.getLogger(__name__)
 

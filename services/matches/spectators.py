@@ -16,8 +16,8 @@ import msgspec
 from engine.contract import Viewer
 from services.core.errors import PermissionDenied, Unauthenticated
 from services.matches.tokens import seat_for, token_hash
+from services.readmodels.matchrows import PUBLIC
 
-PUBLIC = "public"
 TOKEN = "token"
 NONE = "none"
 POLICIES = (PUBLIC, TOKEN, NONE)

@@ -17,7 +17,7 @@ import msgspec
 from engine.contract import SYSTEM, Outcome
 from engine.match import MATCH_CREATED
 from eventstore import Appended, AsyncEventStore, CommandRecord, NewEvent, RecordedEvent
-from services.readmodels.matchrows import has_labels
+from services.readmodels.matchrows import PUBLIC, has_labels
 
 MATCH_ENDED = "MatchEnded"
 ENDED_STREAM_PREFIX = "ended:"
@@ -27,13 +27,15 @@ LINGER = 0.02
 """Seconds a follower lets commits gather between reads."""
 
 
-class MatchEnded(msgspec.Struct, frozen=True):
+class MatchEnded(msgspec.Struct, frozen=True, omit_defaults=True):
     match_id: str
     ruleset: str
     seats: tuple[str, ...]
     labels: dict[str, str]
     outcome: Outcome
     version: int
+    spectators: str = PUBLIC
+    """Left out when public, so that a public match's end is recorded as before spectator policies existed."""
 
 
 class Change(msgspec.Struct, frozen=True):
@@ -48,6 +50,9 @@ class Change(msgspec.Struct, frozen=True):
     outcome: Outcome | None
     version: int
     recorded_at: datetime
+    spectators: str = PUBLIC
+    """Who may watch the match without a seat token: only public matches' changes reach a feed without the admin
+    token."""
 
 
 class _Created(msgspec.Struct):
@@ -59,7 +64,7 @@ class CreateRequest(msgspec.Struct):
     """What the list reads of a creation command's payload."""
 
     labels: dict[str, str] = msgspec.field(default_factory=dict)
-    spectators: str = "public"
+    spectators: str = PUBLIC
 
 
 _ended_decoder = msgspec.json.Decoder(MatchEnded)
@@ -81,8 +86,13 @@ async def record_end(store: AsyncEventStore, ended: MatchEnded) -> Appended:
 
 async def labels_of(store: AsyncEventStore, match_id: str) -> dict[str, str]:
     """The labels a match was created with (from its creation command)."""
+    return (await request_of(store, match_id)).labels
+
+
+async def request_of(store: AsyncEventStore, match_id: str) -> CreateRequest:
+    """The labels and spectator policy a match was created with (from its creation command)."""
     commands = await store.read_commands(match_id, limit=1)
-    return labels_in(commands[0][0].payload) if commands else {}
+    return request_in(commands[0][0].payload) if commands else CreateRequest()
 
 
 def labels_in(payload: bytes) -> dict[str, str]:
@@ -99,14 +109,15 @@ def request_in(payload: bytes) -> CreateRequest:
 
 
 async def changes(
-    store: AsyncEventStore, from_position: int, labels: dict[str, str] | None = None
+    store: AsyncEventStore, from_position: int, labels: dict[str, str] | None = None, everything: bool = False
 ) -> AsyncIterator[Change]:
     """Every lifecycle change at a position >= ``from_position``: the stored ones, then live ones (a client's
-    feed, ``WatchLifecycle``: the client keeps its position; a read model follows through a projector)."""
+    feed, ``WatchLifecycle``: the client keeps its position; a read model follows through a projector). Without
+    ``everything`` (the admin's), only public matches' changes: a match nobody may watch is not announced."""
     async for found in store.subscribe(max(from_position, 1), linger=LINGER, types=(MATCH_CREATED, MATCH_ENDED)):
         for recorded in found.events:
             change = await change_of(store, recorded)
-            if change is not None and has_labels(change.labels, labels):
+            if change is not None and has_labels(change.labels, labels) and (everything or change.spectators == PUBLIC):
                 yield change
 
 
@@ -114,16 +125,18 @@ async def change_of(store: AsyncEventStore, recorded: RecordedEvent) -> Change |
     """The lifecycle change an event records, if it records one."""
     if recorded.type == MATCH_CREATED and recorded.version == 1:
         created = _created_decoder.decode(recorded.data)
+        request = await request_of(store, recorded.stream_id)
         return Change(
             position=recorded.position,
             kind=CREATED,
             match_id=recorded.stream_id,
             ruleset=created.ruleset,
             seats=created.seats,
-            labels=await labels_of(store, recorded.stream_id),
+            labels=request.labels,
             outcome=None,
             version=1,
             recorded_at=recorded.meta.recorded_at,
+            spectators=request.spectators,
         )
     if recorded.type == MATCH_ENDED and recorded.stream_id.startswith(ENDED_STREAM_PREFIX):
         ended = _ended_decoder.decode(recorded.data)
@@ -137,5 +150,6 @@ async def change_of(store: AsyncEventStore, recorded: RecordedEvent) -> Change |
             outcome=ended.outcome,
             version=ended.version,
             recorded_at=recorded.meta.recorded_at,
+            spectators=ended.spectators,
         )
     return None

@@ -36,6 +36,11 @@ _ORDER_BASE = 10**18
 """Larger than any global position: ``_ORDER_BASE - position`` sorts newest first, in fixed width."""
 
 
+PUBLIC = "public"
+"""The spectator policy of a match anyone may watch (``services/matches/spectators.py``): the only matches
+listed, and announced, to a reader without the admin token."""
+
+
 class MatchRow(msgspec.Struct, frozen=True):
     """One match as the list shows it; ``version`` and ``updated_at`` are as of the last status change."""
 
@@ -52,7 +57,7 @@ class MatchRow(msgspec.Struct, frozen=True):
     labels: dict[str, str] = msgspec.field(default_factory=dict)
     position: int = 0
     """Global position of the match's creation event: the list's order."""
-    spectators: str = "public"
+    spectators: str = PUBLIC
     """Who may watch it without a seat token (``services/matches/spectators.py``): only public matches are
     listed to a caller without the admin token."""
 

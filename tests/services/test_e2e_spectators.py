@@ -155,3 +155,42 @@ async def test_the_policy_holds_after_a_restart(database_url: str) -> None:
             }
     finally:
         await second.stop(0)
+
+
+async def test_the_lifecycle_feed_announces_only_public_matches_without_the_admin_token(
+    matches: pb_grpc.MatchServiceStub,
+) -> None:
+    hidden, public = await create(matches, pb.SPECTATORS_NONE), await create(matches, pb.SPECTATORS_PUBLIC)
+    for created in (hidden, public):
+        concede = pb.SubmitCommandRequest(
+            match_id=created.match.match_id, token=seat_of(created, 0), command_json='{"type": "concede"}'
+        )
+        await matches.SubmitCommand(concede)
+        await matches.ListMatches(pb.ListMatchesRequest())  # waits until the end is recorded: one order of ends
+    marker = await create(matches, pb.SPECTATORS_PUBLIC)
+    kinds = (pb.LIFECYCLE_KIND_CREATED, pb.LIFECYCLE_KIND_ENDED)
+    announced = [(c.match_id, c.kind) for c in await changes(matches, "", 3)]
+    assert announced == [
+        (public.match.match_id, kinds[0]),
+        (public.match.match_id, kinds[1]),
+        (marker.match.match_id, kinds[0]),  # the hidden match's end, recorded before, was left out
+    ]
+    everything = [(c.match_id, c.kind) for c in await changes(matches, ADMIN_TOKEN, 5)]
+    assert everything == [
+        (hidden.match.match_id, kinds[0]),
+        (public.match.match_id, kinds[0]),
+        (hidden.match.match_id, kinds[1]),
+        (public.match.match_id, kinds[1]),
+        (marker.match.match_id, kinds[0]),
+    ]
+    assert await refusal(changes(matches, "not-the-admin", 1)) == (grpc.StatusCode.PERMISSION_DENIED, "ADMIN_REQUIRED")
+
+
+async def changes(stub: pb_grpc.MatchServiceStub, token: str, count: int) -> list[pb.LifecycleChange]:
+    """The first ``count`` changes of the lifecycle feed from the start, as this token may see them."""
+    stream = stub.WatchLifecycle(pb.WatchLifecycleRequest(from_position=1, token=token))
+    try:
+        updates = aiter(stream)
+        return [await anext(updates) for _ in range(count)]
+    finally:
+        stream.cancel()
