@@ -7,7 +7,7 @@ them with a context of its own: one implementation for both edges.
 from __future__ import annotations
 
 import asyncio
-import hmac
+import contextlib
 from collections.abc import AsyncIterator, Callable
 from typing import TypeAlias, TypeVar
 
@@ -37,7 +37,7 @@ from services.matches.hot import HotMatch
 from services.matches.loader import ruleset_for
 from services.matches.manager import MatchManager
 from services.matches.timers import Timers
-from services.matches.tokens import SeatToken, check_admin, is_admin, token_hash
+from services.matches.tokens import SeatToken, admin_asked, check_admin, is_admin, seat_for
 from services.matches.watch import Feed, Watch
 from services.readmodels import lifecycle
 from services.readmodels.matchrows import PUBLIC, row_for
@@ -127,9 +127,7 @@ class MatchServicer(pb_grpc.MatchServiceServicer):
         if request.ruleset:
             ruleset_for(request.ruleset)  # a typo lists nothing, silently, unless it is refused
         labels = limits.labels(dict(request.labels))
-        admin = bool(request.token)
-        if admin:  # a wrong token is refused, not taken for no token: its caller expects every match
-            check_admin(request.token, self._admin_token)
+        admin = admin_asked(request.token, self._admin_token)
         after = decode_token(request.page_token, request.ruleset, status, labels)
         await self._matches.ends.recorded()
         rows, next_key = await self._matches.read_model.page(
@@ -234,7 +232,7 @@ class MatchServicer(pb_grpc.MatchServiceServicer):
             raise MatchNotFound(f"no match {request.match_id!r}")
         if replay.outcome is None:
             check_admin(request.token, self._admin_token)
-        await self._lifted(request.match_id, request.token)
+        await self._lifted(replay, request.token)
         return pb.ExportReplayResponse(replay=encode_replay(replay))
 
     @rpc_errors
@@ -260,7 +258,7 @@ class MatchServicer(pb_grpc.MatchServiceServicer):
             replay = verdict.replay
         else:
             replay = await self._ended_replay(request.match_id)
-            await self._lifted(request.match_id, request.token, request.seat)
+            await self._lifted(replay, request.token, request.seat)
         if not -1 <= request.seat < len(replay.seats):
             raise InvalidArgument(
                 f"seat {request.seat} is not -1 (spectator) or a seat 0..{len(replay.seats) - 1}", reason="SEAT_INVALID"
@@ -295,17 +293,18 @@ class MatchServicer(pb_grpc.MatchServiceServicer):
             raise Refused("the match is still running: watch it instead", reason="MATCH_RUNNING")
         return replay
 
-    async def _lifted(self, match_id: str, token: str, seat: int | None = None) -> None:
+    async def _lifted(self, replay: Replay, token: str, seat: int | None = None) -> None:
         """Refuses a stored match's replay under embargo (a running tournament's game) unless ``token`` is the
         admin token, or opens ``seat``: a player views their own game as their seat saw it (no other seat's
         hidden cards, no seed) during the event."""
         if is_admin(token, self._admin_token):
             return
         if token and seat is not None and seat >= 0:
-            seats = (await self._matches.get(match_id)).token_hashes
-            if seat < len(seats) and hmac.compare_digest(token_hash(token), seats[seat]):
-                return
-        labels = await lifecycle.labels_of(self._matches.store, match_id)
+            with contextlib.suppress(PermissionDenied):  # a token of no seat of this match is only not this seat's
+                if seat_for(token, (await self._matches.get(replay.match_id)).token_hashes) == seat:
+                    return
+        # The labels are in the creating command, the replay's first.
+        labels = lifecycle.labels_in(replay.commands[0].payload.encode()) if replay.commands else {}
         if await self._embargo.holds(labels):
             raise PermissionDenied(
                 "the replays of this tournament are withheld until it ends or its organiser publishes them",
@@ -344,9 +343,7 @@ class MatchServicer(pb_grpc.MatchServiceServicer):
                 reason="POSITION_AHEAD",
                 head=str(head),
             )
-        everything = bool(request.token)
-        if everything:  # a wrong token is refused, not taken for none: its caller expects every match
-            check_admin(request.token, self._admin_token)
+        everything = admin_asked(request.token, self._admin_token)
         async for change in lifecycle.changes(self._matches.store, from_position, labels, everything):
             yield wire.lifecycle_change(change)
 

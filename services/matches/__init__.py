@@ -7,14 +7,16 @@ from services.matches.creation import SeatEntry
 from services.matches.loader import ruleset_for
 from services.matches.manager import MatchManager
 from services.matches.replies import Created
-from services.matches.tokens import check_admin, new_token, token_hash
+from services.matches.tokens import admin_asked, check_admin, is_admin, new_token, token_hash
 
 __all__ = [
     "Created",
     "MatchManager",
     "SeatEntry",
+    "admin_asked",
     "check_admin",
     "create_once",
+    "is_admin",
     "new_token",
     "ruleset_for",
     "token_hash",

@@ -54,3 +54,13 @@ def check_admin(token: str, admin_token: str | None) -> None:
 def is_admin(token: str, admin_token: str | None) -> bool:
     """Whether ``token`` is the server's admin token (a referee's command is submitted with it)."""
     return bool(token and admin_token and hmac.compare_digest(token.encode(), admin_token.encode()))
+
+
+def admin_asked(token: str, admin_token: str | None) -> bool:
+    """Whether a request that may carry the admin token (to see every match, every deck) carries it. No token is
+    False; any other token is refused as ``check_admin`` refuses it, not taken for none: its caller expects
+    everything."""
+    if not token:
+        return False
+    check_admin(token, admin_token)
+    return True

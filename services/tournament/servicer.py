@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hmac
 import re
 from collections.abc import Awaitable, Callable
 from typing import TypeAlias
@@ -15,7 +14,7 @@ from services.api import tournament_pb2_grpc as tpb_grpc
 from services.core.errors import InvalidArgument, NotFound
 from services.edge import wire
 from services.edge.rpc_errors import rpc_errors
-from services.matches import check_admin
+from services.matches import admin_asked, check_admin, is_admin
 from services.tournament import convert, registration, rounds, series
 from services.tournament.manager import TournamentManager
 from services.tournament.state import Result
@@ -36,11 +35,8 @@ class TournamentServicer(tpb_grpc.TournamentServiceServicer):
     def _admin(self, token: str) -> None:
         check_admin(token, self._admin_token)
 
-    def _is_admin(self, token: str) -> bool:
-        return bool(token and self._admin_token and hmac.compare_digest(token.encode(), self._admin_token.encode()))
-
     async def _player_or_admin(self, tournament_id: str, player: str, token: str) -> None:
-        if not self._is_admin(token):
+        if not is_admin(token, self._admin_token):
             await self._tournaments.check_player(tournament_id, player, token)
 
     @rpc_errors
@@ -235,9 +231,8 @@ class TournamentServicer(tpb_grpc.TournamentServiceServicer):
     async def ListTournamentEvents(self, request: tpb.GetTournamentRequest, context: Context) -> tpb.TournamentEvents:
         await self._settled()
         history = await self._tournaments.history(request.tournament_id)
-        if request.admin_token:  # a wrong token is refused, not taken for none: its caller expects every deck
-            self._admin(request.admin_token)
-        elif (await self._tournaments.load(request.tournament_id)).embargoed:
+        admin = admin_asked(request.admin_token, self._admin_token)
+        if not admin and (await self._tournaments.load(request.tournament_id)).embargoed:
             history = [(v, t, convert.without_decks(t, d), at) for v, t, d, at in history]
         return tpb.TournamentEvents(
             events=[
