@@ -191,6 +191,15 @@ async def test_a_tournament_plays_the_version_it_was_created_with_across_an_upgr
                 played = await play_round(tournaments, matches, old, "card_monsters", tokens, seed=4)
                 games = [g.match_id for t in played.tables if t.b for g in t.games]
                 assert games and {await version_of(matches, g) for g in games} == {1}
+                unhosted = tpb.CreateTournamentRequest(
+                    admin_token=ADMIN_TOKEN, name="cup", ruleset="card_monsters", format="swiss", ruleset_version=3
+                )
+                with pytest.raises(grpc.aio.AioRpcError) as refused:
+                    await tournaments.CreateTournament(unhosted)
+                assert (refused.value.code(), error_reason(refused.value)) == (
+                    grpc.StatusCode.INVALID_ARGUMENT,
+                    "UNKNOWN_RULESET_VERSION",
+                )
                 new, _ = await _tournament(tournaments, 3)
                 assert (
                     await tournaments.GetTournament(tpb.GetTournamentRequest(tournament_id=new))
