@@ -60,8 +60,12 @@ def match(row: MatchRow) -> pb.Match:
         updated_at=timestamp(row.updated_at),
         seed_commitment=row.seed_commitment,
         labels=row.labels,
-        spectators=_SPECTATORS_TO_PB[row.spectators],
+        spectators=spectators_pb(row.spectators),
     )
+
+
+def spectators_pb(policy: str) -> pb.Spectators:
+    return _SPECTATORS_TO_PB[policy]
 
 
 def spectators(policy: int) -> str:
