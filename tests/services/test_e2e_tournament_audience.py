@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator
+from datetime import datetime, timedelta
 
 import grpc
 import pytest
@@ -103,8 +104,12 @@ async def test_the_organiser_hands_out_each_games_spectator_and_caster_tokens_an
         view = await matches.GetView(pb.GetViewRequest(match_id=game.match_id, token=game.spectator_token))
         assert view.view_json
 
-        # The caster token opens the game's caster feed, which delivers the creation once it is DELAY old.
-        clock.advance(DELAY + 1)
+        # The caster token opens the game's caster feed, which delivers the creation once it is DELAY old (by
+        # the time the store recorded it, which PostgreSQL takes from its own clock).
+        watched = matches.WatchMatch(pb.WatchMatchRequest(match_id=game.match_id, token=game.spectator_token))
+        recorded = datetime.fromisoformat((await anext(aiter(watched))).event.recorded_at)
+        watched.cancel()
+        clock.advance(max(0.0, (recorded + timedelta(seconds=DELAY + 1) - clock.now()).total_seconds()))
         feed = matches.WatchMatch(
             pb.WatchMatchRequest(match_id=game.match_id, token=game.caster_token, caster=True, include_view=True)
         )
