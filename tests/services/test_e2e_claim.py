@@ -58,3 +58,18 @@ async def test_a_second_serve_process_exits_saying_who_serves_and_a_killed_one_l
             await create_match(pb_grpc.MatchServiceStub(channel))
     finally:
         third.stop()
+
+
+async def test_a_hard_link_to_a_served_file_is_refused_too(tmp_path: Path) -> None:
+    path = tmp_path / "one.db"
+    first = await create_server(ServerConfig(database_url=f"sqlite:///{path}", listen="127.0.0.1:0"))
+    try:
+        os.link(path, tmp_path / "link.db")
+        with pytest.raises(DatabaseInUse, match="under another name of the same file \\(a hard link\\)"):
+            await create_server(ServerConfig(database_url=f"sqlite:///{tmp_path / 'link.db'}", listen="127.0.0.1:0"))
+        async with grpc.aio.insecure_channel(f"127.0.0.1:{first.port}") as channel:
+            await create_match(pb_grpc.MatchServiceStub(channel))  # the first server's file is untouched
+    finally:
+        await first.stop(0)
+    second = await create_server(ServerConfig(database_url=f"sqlite:///{tmp_path / 'link.db'}", listen="127.0.0.1:0"))
+    await second.stop(0)
