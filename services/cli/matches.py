@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+from collections.abc import Awaitable, Callable
 from datetime import datetime
 
 import msgspec
@@ -87,7 +88,7 @@ async def _rows(url: str, limit: int, ruleset: str, status: str, rebuild: bool) 
             else:
                 await match_list.catch_up(progress=bar.reached)
         rows, more = await ReadModel(store).page(None, limit, ruleset, status)
-        return rows, more is not None
+        return [await _now(row, store.last_version) for row in rows], more is not None
     finally:
         await store.close()
 
@@ -109,11 +110,24 @@ async def _rows_from_server(
                 ),
                 timeout=30,
             )
-            rows.extend(_row(match) for match in page.matches)
+            for match in page.matches:
+                rows.append(await _now(_row(match), lambda match_id: _version(stub, match_id)))
             token = page.next_page_token
             if not token:
                 return rows, False
     return rows, True
+
+
+async def _now(row: MatchRow, version: Callable[[str], Awaitable[int]]) -> MatchRow:
+    """The row with a running match's version now: the list keeps the version its creation left it at."""
+    if row.status != RUNNING:
+        return row
+    return msgspec.structs.replace(row, version=await version(row.match_id))
+
+
+async def _version(stub: pb_grpc.MatchServiceStub, match_id: str) -> int:
+    match = await stub.GetMatch(pb.GetMatchRequest(match_id=match_id), timeout=30)
+    return int(match.version)
 
 
 def _row(match: pb.Match) -> MatchRow:

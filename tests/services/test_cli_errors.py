@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import subprocess
 from pathlib import Path
@@ -10,6 +11,7 @@ from pathlib import Path
 import grpc
 import pytest
 
+from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
 from services.cli.main import main
 from services.server import ListenError, Running, ServerConfig, create_server
@@ -104,14 +106,24 @@ async def _run(*argv: str) -> subprocess.CompletedProcess[str]:
 
 
 async def test_matches_and_export_through_a_server(
-    server: Running, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    server: Running, database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     async with grpc.aio.insecure_channel(f"127.0.0.1:{server.port}") as channel:
         stub = pb_grpc.MatchServiceStub(channel)
         created = await create_match(stub)
         await play_random(stub, created, seed=1)
         newer = await create_match(stub)
-    address = f"127.0.0.1:{server.port}"
+        await play_random(stub, newer, seed=2, max_commands=4)
+        address = f"127.0.0.1:{server.port}"
+        # A running match is listed at its version now, not the one its creation left it at (a turn timer may
+        # add events meanwhile on a slow machine: hence between the versions before and after).
+        for where in (["--server", address], ["--database-url", database_url]):
+            before = (await stub.GetMatch(pb.GetMatchRequest(match_id=newer.match_id))).version
+            proc = await _run("matches", *where, "--status", "running", "--json")
+            after = (await stub.GetMatch(pb.GetMatchRequest(match_id=newer.match_id))).version
+            assert proc.returncode == 0, proc.stderr
+            [row] = json.loads(proc.stdout)
+            assert row["match_id"] == newer.match_id and newer.version < before <= row["version"] <= after
     proc = await _run("matches", "--server", address, "--limit", "1")
     assert proc.returncode == 0, proc.stderr
     assert newer.match_id in proc.stdout and created.match_id not in proc.stdout
