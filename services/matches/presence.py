@@ -57,7 +57,7 @@ Listener = Callable[[str, Seats], None]
 """Told of a followed match's presence when it changed: its id and every seat's presence, by seat."""
 
 
-class _Row(msgspec.Struct, frozen=True):
+class InstanceRow(msgspec.Struct, frozen=True):
     """One instance's open streams for one seat, and when their count last went from none to some or back."""
 
     streams: int
@@ -65,7 +65,7 @@ class _Row(msgspec.Struct, frozen=True):
 
 
 _encode = msgspec.json.Encoder().encode
-_row = msgspec.json.Decoder(_Row).decode
+_row = msgspec.json.Decoder(InstanceRow).decode
 _beat = msgspec.json.Decoder(datetime).decode
 
 
@@ -73,9 +73,11 @@ def _key(match_id: str, seat: int, instance: str) -> str:
     return f"{match_id}/{seat}/{instance}"
 
 
-def folded(
-    seats: int, created_at: datetime, rows: list[tuple[int, str, _Row]], beats: dict[str, datetime], now: datetime
-) -> Seats:
+Located = tuple[int, str, InstanceRow]
+"""A row with its seat and instance."""
+
+
+def folded(seats: int, created_at: datetime, rows: list[Located], beats: dict[str, datetime], now: datetime) -> Seats:
     """Every seat's presence from its rows (seat, instance, row) and the instances' heartbeats.
 
     Connected: since the earliest ``since`` of the live rows holding a stream. Away: since the latest time one
@@ -204,7 +206,7 @@ class Presence:
                 return
             streams = self._streams.get(key, 0)
             changes: list[RowChange] = [
-                (TABLE, _key(match_id, seat, self.instance), _encode(_Row(streams, since))),
+                (TABLE, _key(match_id, seat, self.instance), _encode(InstanceRow(streams, since))),
                 (INSTANCES, self.instance, _encode(self._clock.now())),
             ]
             try:
