@@ -106,6 +106,8 @@ class _Followed:
         self.seats, self.created_at = seats, created_at
         self.followers = 0
         self.told: Seats | None = None
+        self.telling = asyncio.Lock()
+        """One read of the match's presence at a time: a slow read ending after a later one would tell the past."""
 
 
 class Presence:
@@ -165,11 +167,14 @@ class Presence:
         followed = self._followed.get(match_id)
         if followed is None:
             followed = self._followed[match_id] = _Followed(seats, created_at)
+        followed.followers += 1  # before the read: a watch closing meanwhile must not drop the match
         if followed.told is None:
-            told = await self.of(match_id, seats, created_at)
-            if followed.told is None:
-                followed.told = told
-        followed.followers += 1
+            async with followed.telling:
+                if followed.told is None:
+                    try:
+                        followed.told = await self.of(match_id, seats, created_at)
+                    except StoreError as exc:  # the watch opens all the same; its first change is told
+                        log.warning("presence of %s not read (%s)", match_id, exc)
 
     def unfollow(self, match_id: str) -> None:
         followed = self._followed.get(match_id)
@@ -226,15 +231,16 @@ class Presence:
         followed = self._followed.get(match_id)
         if followed is None:
             return
-        try:
-            now = await self.of(match_id, followed.seats, followed.created_at)
-        except StoreError as exc:
-            log.warning("presence of %s not read (%s)", match_id, exc)
-            return
-        if followed.told != now and self._followed.get(match_id) is followed:
-            followed.told = now
-            for listener in self.listeners:
-                listener(match_id, now)
+        async with followed.telling:
+            try:
+                now = await self.of(match_id, followed.seats, followed.created_at)
+            except StoreError as exc:
+                log.warning("presence of %s not read (%s)", match_id, exc)
+                return
+            if followed.told != now and self._followed.get(match_id) is followed:
+                followed.told = now
+                for listener in self.listeners:
+                    listener(match_id, now)
 
     def _every(self, seconds: float, work: Callable[[], Coroutine[Any, Any, None]]) -> None:
         if self._closing:
