@@ -19,6 +19,7 @@ from services.api import duelhall_pb2_grpc as pb_grpc
 from services.edge.wire import timestamp
 from services.matches.presence import POLL
 from services.server import ServerConfig, create_server
+from tests.ops.test_metrics import value
 from tests.postgres import throwaway_database
 from tests.services.client import create_match
 from tests.services.clock import ManualClock
@@ -83,11 +84,13 @@ async def test_a_watcher_is_told_when_a_seat_connects_and_leaves_over_grpc_and_c
             both = [(0, True, now), (1, True, now)]
             assert await next_presence(watcher) == both
             assert shown(await stub.GetMatch(pb.GetMatchRequest(match_id=created.match_id))) == both
+            assert value(running, "duelhall_connected_seats") == 2
 
             play.cancel()
             assert await next_presence(watcher) == [(0, False, now), (1, True, now)]
             await connect.aclose()
             assert await next_presence(watcher) == [(0, False, now), (1, False, now)]
+            assert value(running, "duelhall_connected_seats") == 0
             watcher.cancel()
     finally:
         await running.stop(0)
