@@ -217,7 +217,7 @@ class Presence:
             try:
                 await self._rows.write(changes)
             except StoreError as exc:
-                log.warning("presence of %s seat %d not written (%s); retrying in %.0f s", match_id, seat, exc, POLL)
+                log.warning("presence of %s seat %d not written (%s); retrying in %.1f s", match_id, seat, exc, POLL)
                 self._clock.call_later(POLL, lambda: self._again_later(match_id, seat))
                 return
             if self._since.get(key) == since and streams == self._streams.get(key, 0):
