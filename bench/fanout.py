@@ -82,6 +82,8 @@ def spectate(
             async for message in stream:
                 now = time.time()
                 for update in message.updates if batched else [message]:
+                    if not update.HasField("event"):
+                        continue  # a presence update: a seat connected or left
                     at = datetime.fromisoformat(update.event.recorded_at.replace("Z", "+00:00")).timestamp()
                     latencies.append(now - at)
                     count += 1

@@ -27,6 +27,7 @@ from services.edge.observer import MAX_STREAMS, CallObserver
 from services.edge.servicers import MatchServicer, RulesetServicer
 from services.edge.transport import OPTIONS, Tls, listen
 from services.matches.manager import MatchManager
+from services.matches.presence import Presence
 from services.matches.timers import Timers
 from services.matches.watch import Feed
 from services.ops.claim import Claim, claim
@@ -89,6 +90,7 @@ class Running:
         feed: Feed[pb.MatchUpdate],
         match_list: MatchList,
         timers: Timers,
+        presence: Presence,
         health: health.aio.HealthServicer,
         tournaments: Tournaments,
         observer: CallObserver,
@@ -97,7 +99,7 @@ class Running:
         http: HttpListener | None,
     ) -> None:
         self.server, self.port, self.store, self.manager = server, port, store, manager
-        self.feed, self.match_list, self.timers = feed, match_list, timers
+        self.feed, self.match_list, self.timers, self.presence = feed, match_list, timers, presence
         self.health, self.tournaments = health, tournaments
         self.observer, self.metrics, self.metrics_listener = observer, metrics, listener
         self.http = http
@@ -126,6 +128,7 @@ class Running:
             await asyncio.sleep(FLUSH_SECONDS)
         await self.server.stop(0)
         self.timers.close()
+        await self.presence.close()
         await self.tournaments.stop()
         await self.manager.stop()
         await self.match_list.stop()
@@ -188,7 +191,8 @@ async def _start(config: ServerConfig, clock: Clock | None, replay: bytes | None
     store = ObservedStore(opened)
     manager = MatchManager(store, shared=is_shared(config.database_url), capacity=config.capacity)
     timers = Timers(manager, clock)
-    feed = Feed(manager, store, wire.update, timers.armed, clock)
+    presence = Presence(store.rows, is_shared(config.database_url), clock)
+    feed = Feed(manager, store, wire.update, timers.armed, clock, presence)
     manager.on_change(timers.arm)
     manager.on_events(feed.publish)
     await manager.start()
@@ -200,7 +204,7 @@ async def _start(config: ServerConfig, clock: Clock | None, replay: bytes | None
     registration = GuardedRegistration(server, observer)
     tournaments = await attach(registration, store, manager, config.admin_token)
     rulesets = RulesetServicer()
-    matches = MatchServicer(manager, feed, config.admin_token, timers, tournaments.embargo)
+    matches = MatchServicer(manager, feed, config.admin_token, timers, tournaments.embargo, presence)
     # The generated registration functions carry no annotations.
     pb_grpc.add_RulesetServiceServicer_to_server(rulesets, registration)  # type: ignore[no-untyped-call]
     pb_grpc.add_MatchServiceServicer_to_server(matches, registration)  # type: ignore[no-untyped-call]
@@ -220,7 +224,7 @@ async def _start(config: ServerConfig, clock: Clock | None, replay: bytes | None
             raise ListenError(
                 f"cannot listen on {config.listen}: the port is in use or the address is not local"
             ) from None
-    metrics.attach(observer, store, timers, manager, matches.play_results)
+    metrics.attach(observer, store, timers, manager, matches.play_results, presence)
     if config.listen is not None:
         await server.start()
     if http is not None:
@@ -228,6 +232,7 @@ async def _start(config: ServerConfig, clock: Clock | None, replay: bytes | None
         await http.start(WebApp(ConnectApp(calls), replay, metrics.registry))
     listener = MetricsListener(metrics.registry, config.metrics) if config.metrics else None
     await resume_timers(manager)
+    presence.start()
     for name in ("", *SERVICE_NAMES):
         await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
     return Running(
@@ -238,6 +243,7 @@ async def _start(config: ServerConfig, clock: Clock | None, replay: bytes | None
         feed,
         match_list,
         timers,
+        presence,
         health_servicer,
         tournaments,
         observer,

@@ -94,6 +94,7 @@ function watchAsSpectator(client, matchId) {
       fn(value);
     };
     stream.on('data', (update) => {
+      if (!update.event) return; // a presence update (a seat connected or left), not an event
       events += 1;
       if (update.event.type === 'CardDrawn') {
         draws += 1;

@@ -150,7 +150,7 @@ class CreateMatchResponse(_message.Message):
     def __init__(self, match: _Optional[_Union[Match, _Mapping]] = ..., tokens: _Optional[_Iterable[_Union[SeatToken, _Mapping]]] = ..., spectator_token: _Optional[str] = ..., caster_token: _Optional[str] = ...) -> None: ...
 
 class Match(_message.Message):
-    __slots__ = ("match_id", "ruleset", "ruleset_version", "seats", "status", "version", "outcome_json", "created_at", "updated_at", "seed_commitment", "labels", "spectators")
+    __slots__ = ("match_id", "ruleset", "ruleset_version", "seats", "status", "version", "outcome_json", "created_at", "updated_at", "seed_commitment", "labels", "spectators", "presence")
     class LabelsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -170,6 +170,7 @@ class Match(_message.Message):
     SEED_COMMITMENT_FIELD_NUMBER: _ClassVar[int]
     LABELS_FIELD_NUMBER: _ClassVar[int]
     SPECTATORS_FIELD_NUMBER: _ClassVar[int]
+    PRESENCE_FIELD_NUMBER: _ClassVar[int]
     match_id: str
     ruleset: str
     ruleset_version: int
@@ -182,7 +183,18 @@ class Match(_message.Message):
     seed_commitment: str
     labels: _containers.ScalarMap[str, str]
     spectators: Spectators
-    def __init__(self, match_id: _Optional[str] = ..., ruleset: _Optional[str] = ..., ruleset_version: _Optional[int] = ..., seats: _Optional[_Iterable[str]] = ..., status: _Optional[_Union[MatchStatus, str]] = ..., version: _Optional[int] = ..., outcome_json: _Optional[str] = ..., created_at: _Optional[str] = ..., updated_at: _Optional[str] = ..., seed_commitment: _Optional[str] = ..., labels: _Optional[_Mapping[str, str]] = ..., spectators: _Optional[_Union[Spectators, str]] = ...) -> None: ...
+    presence: _containers.RepeatedCompositeFieldContainer[SeatPresence]
+    def __init__(self, match_id: _Optional[str] = ..., ruleset: _Optional[str] = ..., ruleset_version: _Optional[int] = ..., seats: _Optional[_Iterable[str]] = ..., status: _Optional[_Union[MatchStatus, str]] = ..., version: _Optional[int] = ..., outcome_json: _Optional[str] = ..., created_at: _Optional[str] = ..., updated_at: _Optional[str] = ..., seed_commitment: _Optional[str] = ..., labels: _Optional[_Mapping[str, str]] = ..., spectators: _Optional[_Union[Spectators, str]] = ..., presence: _Optional[_Iterable[_Union[SeatPresence, _Mapping]]] = ...) -> None: ...
+
+class SeatPresence(_message.Message):
+    __slots__ = ("seat", "connected", "since")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    CONNECTED_FIELD_NUMBER: _ClassVar[int]
+    SINCE_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    connected: bool
+    since: str
+    def __init__(self, seat: _Optional[int] = ..., connected: _Optional[bool] = ..., since: _Optional[str] = ...) -> None: ...
 
 class GetMatchRequest(_message.Message):
     __slots__ = ("match_id", "min_version")
@@ -342,18 +354,20 @@ class WatchMatchRequest(_message.Message):
     def __init__(self, match_id: _Optional[str] = ..., token: _Optional[str] = ..., from_version: _Optional[int] = ..., include_view: _Optional[bool] = ..., caster: _Optional[bool] = ...) -> None: ...
 
 class MatchUpdate(_message.Message):
-    __slots__ = ("event", "view_json", "match_ended", "deadline", "to_act")
+    __slots__ = ("event", "view_json", "match_ended", "deadline", "to_act", "presence")
     EVENT_FIELD_NUMBER: _ClassVar[int]
     VIEW_JSON_FIELD_NUMBER: _ClassVar[int]
     MATCH_ENDED_FIELD_NUMBER: _ClassVar[int]
     DEADLINE_FIELD_NUMBER: _ClassVar[int]
     TO_ACT_FIELD_NUMBER: _ClassVar[int]
+    PRESENCE_FIELD_NUMBER: _ClassVar[int]
     event: Event
     view_json: str
     match_ended: bool
     deadline: Deadline
     to_act: _containers.RepeatedScalarFieldContainer[int]
-    def __init__(self, event: _Optional[_Union[Event, _Mapping]] = ..., view_json: _Optional[str] = ..., match_ended: _Optional[bool] = ..., deadline: _Optional[_Union[Deadline, _Mapping]] = ..., to_act: _Optional[_Iterable[int]] = ...) -> None: ...
+    presence: _containers.RepeatedCompositeFieldContainer[SeatPresence]
+    def __init__(self, event: _Optional[_Union[Event, _Mapping]] = ..., view_json: _Optional[str] = ..., match_ended: _Optional[bool] = ..., deadline: _Optional[_Union[Deadline, _Mapping]] = ..., to_act: _Optional[_Iterable[int]] = ..., presence: _Optional[_Iterable[_Union[SeatPresence, _Mapping]]] = ...) -> None: ...
 
 class MatchUpdateBatch(_message.Message):
     __slots__ = ("updates",)

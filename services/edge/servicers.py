@@ -36,6 +36,7 @@ from services.matches.creation import SeatEntry
 from services.matches.hot import HotMatch
 from services.matches.loader import ruleset_for
 from services.matches.manager import MatchManager
+from services.matches.presence import Presence
 from services.matches.timers import Timers
 from services.matches.tokens import SeatToken, admin_asked, check_admin, is_admin, seat_for
 from services.matches.watch import Feed, Watch
@@ -70,9 +71,10 @@ class MatchServicer(pb_grpc.MatchServiceServicer):
         admin_token: str | None,
         timers: Timers,
         embargo: Embargo,
+        presence: Presence,
     ) -> None:
         self._matches, self._feed, self._admin_token, self._timers = matches, feed, admin_token, timers
-        self._embargo = embargo
+        self._embargo, self._presence = embargo, presence
         self._replay_workers = asyncio.Semaphore(REPLAY_WORKERS)
         self.play_results: list[Callable[[str, pb.CommandResult], None]] = []
         """Told of each command a Play stream submitted, with its match id (metrics)."""
@@ -112,7 +114,8 @@ class MatchServicer(pb_grpc.MatchServiceServicer):
     async def GetMatch(self, request: pb.GetMatchRequest, context: Context) -> pb.Match:
         hot = await self._matches.at_least(request.match_id, limits.version(request.min_version, "min_version"))
         previous = await self._matches.read_model.get(request.match_id)
-        return wire.match(row_for(hot, created_at=None, previous=previous))
+        seats = await self._presence.of(hot.match_id, len(hot.match.created.seats), hot.created_at)
+        return wire.match(row_for(hot, created_at=None, previous=previous), seats)
 
     @rpc_errors
     async def ListMatches(self, request: pb.ListMatchesRequest, context: Context) -> pb.ListMatchesResponse:

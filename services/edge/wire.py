@@ -16,6 +16,7 @@ from replays.steps import Step, recorded_time
 from services.api import duelhall_pb2 as pb
 from services.core.errors import InvalidArgument
 from services.edge import catalog
+from services.matches.presence import Seats
 from services.matches.replies import Decision, RedactedEvent, Submitted, Viewed
 from services.matches.spectators import NONE, TOKEN
 from services.matches.watch import Update
@@ -47,7 +48,8 @@ _SPECTATORS_FROM_PB: dict[int, str] = {
 _SPECTATORS_TO_PB = {PUBLIC: pb.SPECTATORS_PUBLIC, TOKEN: pb.SPECTATORS_TOKEN, NONE: pb.SPECTATORS_NONE}
 
 
-def match(row: MatchRow) -> pb.Match:
+def match(row: MatchRow, seats: Seats = ()) -> pb.Match:
+    """The match as its row says, with each seat's presence when given (GetMatch)."""
     return pb.Match(
         match_id=row.match_id,
         ruleset=row.ruleset,
@@ -61,11 +63,16 @@ def match(row: MatchRow) -> pb.Match:
         seed_commitment=row.seed_commitment,
         labels=row.labels,
         spectators=spectators_pb(row.spectators),
+        presence=presence(seats),
     )
 
 
 def spectators_pb(policy: str) -> pb.Spectators:
     return _SPECTATORS_TO_PB[policy]
+
+
+def presence(seats: Seats) -> list[pb.SeatPresence]:
+    return [pb.SeatPresence(seat=s.seat, connected=s.connected, since=timestamp(s.since)) for s in seats]
 
 
 def spectators(policy: int) -> str:
@@ -103,6 +110,8 @@ def redacted(event: RedactedEvent) -> pb.Event:
 
 
 def update(sent: Update) -> pb.MatchUpdate:
+    if sent.event is None:
+        return pb.MatchUpdate(presence=presence(sent.presence))
     after, clock = sent.after, sent.after and sent.after.clock
     return pb.MatchUpdate(
         event=redacted(sent.event),

@@ -52,6 +52,7 @@ class HotMatch:
         deadlines: Deadlines,
         spectators: Spectators,
         caster: Caster = Caster(),
+        created_at: datetime | None = None,
     ) -> None:
         self.match_id = match_id
         self.ruleset = ruleset
@@ -66,6 +67,8 @@ class HotMatch:
         """Whether ``command_ids`` holds every command of the stream (a match loaded from a snapshot knows
         only the commands of its tail until it reads the log)."""
         self.last_event_at = last_event_at
+        self.created_at = created_at or last_event_at
+        """When the match was created: a seat never connected is away since then."""
         self.deadlines = deadlines
         self.lock = asyncio.Lock()
         self.watches = 0

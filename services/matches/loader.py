@@ -68,6 +68,7 @@ async def load(store: AsyncEventStore, match_id: str) -> HotMatch:
         deadlines,
         spectators.stored(hidden),
         caster.stored(hidden),
+        recorded[0].meta.recorded_at,
     )
     hot.log_complete = snapshotted is None
     return hot

@@ -23,6 +23,7 @@ from services.core.errors import Unavailable
 from services.matches import snapshots
 from services.matches.caster_watch import CasterWatch
 from services.matches.hot import HotMatch, MatchEvent, seen
+from services.matches.presence import Presence, Seats
 from services.matches.replies import RedactedEvent
 from services.matches.timers import Armed
 
@@ -33,14 +34,17 @@ MAILBOX = 1024
 
 
 class Update(msgspec.Struct, frozen=True):
-    """One event as a viewer may see it, optionally with the viewer's view after it."""
+    """One event as a viewer may see it, optionally with the viewer's view after it; or, with no event, every
+    seat's presence after it changed."""
 
-    event: RedactedEvent
+    event: RedactedEvent | None
     view: bytes | None
     ended: bool
     """The last event of a match that has ended."""
     after: After | None = None
     """Set on the update of the match's latest version, as of when it was rendered."""
+    presence: Seats = ()
+    """Set on a presence update (no event)."""
 
 
 class After(msgspec.Struct, frozen=True):
@@ -98,6 +102,7 @@ class Feed(Generic[T]):
         encode_update: Callable[[Update], T],
         clocks: Clocks,
         clock: Clock | None = None,
+        presence: Presence | None = None,
     ) -> None:
         self._matches = matches
         self._history = history
@@ -108,6 +113,10 @@ class Feed(Generic[T]):
         self._channels: dict[str, _Channel[T]] = {}
         self._casters: dict[str, set[CasterWatch[T]]] = {}
         self._ending = False
+        self._presence = presence
+        """Told of each seat's watches, it tells the feed when a watched match's presence changed."""
+        if presence is not None:
+            presence.listeners.append(self.publish_presence)
 
     def end_watches(self) -> None:
         """Ends every open watch with ``Unavailable`` and refuses new ones (the server is shutting down)."""
@@ -168,6 +177,16 @@ class Feed(Generic[T]):
                         watch.put(delivery)
         channel.match = hot.match
 
+    def publish_presence(self, match_id: str, seats: Seats) -> None:
+        """The presence's listener: every watch of the match gets the seats' presence, as one update."""
+        channel = self._channels.get(match_id)
+        if channel is None:
+            return
+        item = self._encode(Update(None, None, False, presence=seats))
+        for group in channel.groups.values():
+            for watch in group:
+                watch.put_presence(item)
+
     def after(self, hot: HotMatch) -> After:
         """Who acts and the clock after the match's latest event: computed once per event, for every watcher."""
         return After(hot.ruleset.to_act(hot.state), self._clocks(hot.match_id))
@@ -184,12 +203,17 @@ class Feed(Generic[T]):
             raise Unavailable("the server is shutting down; watch on another instance")
         hot = await self._matches.at_least(match_id, from_version)
         viewer = viewer_of(hot)
+        if self._presence is not None:
+            # Before the watch is in place: a change after this point is told to it.
+            await self._presence.follow(match_id, len(hot.match.created.seats), hot.created_at)
         channel = self._channels.get(match_id)
         if channel is None:
             channel = self._channels[match_id] = _Channel(hot)
         watch: Watch[T] = Watch(self, channel, viewer, include_view, from_version)
         channel.groups.setdefault((viewer, include_view), set()).add(watch)
         hot.watches += 1
+        if self._presence is not None and viewer is not None:
+            self._presence.opened(match_id, viewer)
         return watch
 
     async def open_caster(
@@ -227,6 +251,10 @@ class Feed(Generic[T]):
             channel.hot.watches -= 1
             if not group:
                 del channel.groups[key]
+            if self._presence is not None:
+                self._presence.unfollow(channel.hot.match_id)
+                if watch.viewer is not None:
+                    self._presence.closed(channel.hot.match_id, watch.viewer)
         if not channel.groups and self._channels.get(channel.hot.match_id) is channel:
             del self._channels[channel.hot.match_id]
 
@@ -244,6 +272,8 @@ class Watch(Generic[T]):
         self._feed = feed
         self._match: Match | None = channel.match if after == channel.match.version else None
         self._mailbox: deque[_Delivery[T]] = deque()
+        self._presence: T | None = None
+        """The latest presence update not yet handed out: only the latest one matters."""
         self._ready = asyncio.Event()
         self._ending = False
         hot = channel.hot
@@ -254,6 +284,10 @@ class Watch(Generic[T]):
         if len(self._mailbox) >= MAILBOX:
             self._mailbox.clear()  # the watcher catches up from the store, from its last version
         self._mailbox.append(delivery)
+        self._ready.set()
+
+    def put_presence(self, item: T) -> None:
+        self._presence = item
         self._ready.set()
 
     def end(self) -> None:
@@ -293,7 +327,7 @@ class Watch(Generic[T]):
     async def wait(self) -> None:
         """Returns once ``take`` has something, the match ended, or ``wake`` was called since ``take``."""
         self._check()
-        if not self.ended and not self._mailbox and self.caught_up:
+        if not self.ended and not self._mailbox and self.caught_up and self._presence is None:
             await self._ready.wait()
 
     async def take(self) -> list[T]:
@@ -314,6 +348,10 @@ class Watch(Generic[T]):
                 items += await self._catch_up(self.channel.match.version)
             else:
                 break
+        if self._presence is not None and not self.ended:
+            # After the events ready now: a presence update carries no version to order it by.
+            items.append(self._presence)
+        self._presence = None
         return items
 
     def close(self) -> None:

@@ -17,6 +17,7 @@ from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 from services.api import duelhall_pb2 as pb
 from services.edge.observer import CallObserver, Finished
 from services.matches.manager import MatchManager
+from services.matches.presence import Presence
 from services.matches.timers import Timers
 from services.ops.observed_store import ObservedStore
 
@@ -69,6 +70,9 @@ class Metrics:
             "duelhall_open_streams", "Open server streams by method (WatchMatch: watchers)", ["method"], registry=r
         )
         self.hot_matches = Gauge("duelhall_hot_matches", "Matches loaded in memory", registry=r)
+        self.connected_seats = Gauge(
+            "duelhall_connected_seats", "Seats with a Play or watch stream open on this instance", registry=r
+        )
 
     def attach(
         self,
@@ -77,6 +81,7 @@ class Metrics:
         timers: Timers,
         manager: MatchManager,
         play_results: list[Callable[[str, pb.CommandResult], None]],
+        presence: Presence,
     ) -> None:
         """Feed the collectors from the server's parts (``play_results``: the Play streams' commands)."""
 
@@ -104,3 +109,4 @@ class Metrics:
         store.conflict_listeners.append(lambda kind: self.conflicts.labels(kind).inc())
         timers.listeners.append(lambda event: self.timers.labels(event).inc())
         self.hot_matches.set_function(lambda: manager.loaded_count)
+        self.connected_seats.set_function(lambda: presence.connected)

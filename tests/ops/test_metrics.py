@@ -17,7 +17,7 @@ from services.matches.tokens import SeatToken
 from services.server import Running, ServerConfig, create_server
 from tests.services.client import create_match, error_reason, play_random
 from tests.services.clock import ManualClock
-from tests.services.test_e2e_play import command, read, start, until_turn
+from tests.services.test_e2e_play import command, start, until_result, until_turn
 
 
 def value(server: Running, name: str, **labels: str) -> float:
@@ -62,10 +62,9 @@ async def test_commands_over_play_streams_are_counted_like_submitted_ones(
     await call.write(start(created, seat))
     legal = (await until_turn(call, [])).turn.commands_json
     await call.write(command('{"type": "no such thing"}', "bad"))
-    refused = (await read(call)).result.error.reason
+    refused = (await until_result(call)).result.error.reason
     await call.write(command(next(c for c in legal if '"concede"' not in c), "good"))
-    while not (await read(call)).HasField("result"):
-        pass
+    await until_result(call)
     call.cancel()
     assert value(server, "duelhall_commands_total", ruleset="card_monsters", result="accepted", reason="") == 1
     assert value(server, "duelhall_commands_total", ruleset="card_monsters", result="rejected", reason=refused) == 1

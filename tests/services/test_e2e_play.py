@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+from collections.abc import Iterable
 from typing import Any
 
 import grpc
@@ -35,13 +36,25 @@ async def read(call: Any) -> pb.PlayResponse:
     return response
 
 
+def events(updates: Iterable[pb.MatchUpdate]) -> list[pb.MatchUpdate]:
+    """The updates that carry an event: presence updates come in between, whenever a seat connects or leaves."""
+    return [u for u in updates if u.HasField("event")]
+
+
 async def until_turn(call: Any, updates: list[pb.MatchUpdate]) -> pb.PlayResponse:
-    """Reads responses, collecting their updates, until one carries a turn."""
+    """Reads responses, collecting their event updates, until one carries a turn."""
     while True:
         response = await read(call)
-        updates.extend(response.updates)
+        updates.extend(events(response.updates))
         if response.HasField("turn"):
             return response
+
+
+async def until_result(call: Any) -> pb.PlayResponse:
+    """Reads responses until one carries a command's result (a presence update may come first)."""
+    while not (response := await read(call)).HasField("result"):
+        assert not events(response.updates), "no event before the result"
+    return response
 
 
 async def test_two_seats_play_a_whole_match_over_their_streams(matches: pb_grpc.MatchServiceStub) -> None:
@@ -84,8 +97,8 @@ async def test_a_retried_command_gets_its_first_result_and_a_refusal_keeps_the_s
     await idle.write(start(created, 1 - seat))
     await until_turn(idle, [])
     await idle.write(command('{"type": "engage"}', "early"))
-    refused = await read(idle)
-    assert refused.result.command_id == "early" and not refused.updates
+    refused = await until_result(idle)
+    assert refused.result.command_id == "early" and not events(refused.updates)
     assert (refused.result.error.code, refused.result.error.reason) == (NOT_YOUR_TURN, "NOT_YOUR_TURN")
 
     active = matches.Play()
@@ -94,9 +107,9 @@ async def test_a_retried_command_gets_its_first_result_and_a_refusal_keeps_the_s
     await active.write(command(legal[0], "once"))
     first = await until_turn(active, [])
     await active.write(command(legal[0], "once"))
-    again = await read(active)
+    again = await until_result(active)
     assert again.result.duplicate and again.result.version == first.result.version
-    assert not again.updates, "a retry appends nothing, so nothing new is sent"
+    assert not events(again.updates), "a retry appends nothing, so nothing new is sent"
     await idle.done_writing()
     assert await read_to_end(idle) == "OK"
     active.cancel()

@@ -216,6 +216,7 @@ async function watch(matchId, token, caster = false) {
   const live = () => status(`Live as ${viewer}`, "ok", { "data-live": "true" });
   live();
   const onUpdate = (update) => {
+    if (!update.event) return; // a presence update (a seat connected or left) carries no event to show
     // A draw already scheduled shows the last version, this one too: updates arrive many to a frame.
     const following = state.pending || state.index >= state.steps.length - 1;
     state.steps.push({ event: update.event, viewJson: update.viewJson, toAct: update.toAct || [],
