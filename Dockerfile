@@ -19,12 +19,13 @@ COPY --from=build /opt/duelhall /opt/duelhall
 ENV PATH=/opt/duelhall/bin:$PATH \
     PYTHONUNBUFFERED=1 \
     DUELHALL_LISTEN=0.0.0.0:50051 \
+    DUELHALL_HTTP=0.0.0.0:8080 \
     DUELHALL_DATABASE_URL=sqlite:////var/lib/duelhall/duelhall.db \
     DUELHALL_LOG_FORMAT=json
 USER 10001:10001
 WORKDIR /var/lib/duelhall
 VOLUME /var/lib/duelhall
-EXPOSE 50051 9090
+EXPOSE 50051 8080 9090
 HEALTHCHECK --interval=10s --timeout=5s --start-period=30s --retries=3 CMD ["duelhall", "health"]
 ENTRYPOINT ["duelhall"]
 CMD ["serve"]

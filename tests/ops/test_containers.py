@@ -99,6 +99,20 @@ def one_shot(services: dict[str, Any]) -> set[str]:
     }
 
 
+def test_every_replica_publishes_each_port_it_listens_on() -> None:
+    """gRPC, HTTP (the Connect API and the browser page) and metrics: one not published is unreachable."""
+    services = yaml.safe_load((ROOT / "compose.yaml").read_text())["services"]
+    replicas = [s for name, s in services.items() if name.startswith("duelhall-")]
+    assert len(replicas) == 2
+    published = []
+    for service in replicas:
+        env = service["environment"]
+        listening = {env[v].rsplit(":", 1)[1] for v in ("DUELHALL_LISTEN", "DUELHALL_HTTP", "DUELHALL_METRICS")}
+        assert {port.split(":")[1] for port in service["ports"]} == listening
+        published += [port.split(":")[0] for port in service["ports"]]
+    assert len(published) == len(set(published))  # no host port taken twice
+
+
 @pytest.mark.postgres
 async def test_the_compose_start_up_sequence_as_processes() -> None:
     services = yaml.safe_load((ROOT / "compose.yaml").read_text())["services"]
