@@ -48,17 +48,16 @@ class Summary(msgspec.Struct, frozen=True):
 
     def outcomes(self) -> Counter[str]:
         """Counts of 'seat N wins (reason)', 'draw (reason)' and 'unfinished'."""
-        counts: Counter[str] = Counter()
-        for game in self.games:
-            outcome = game.outcome
-            if outcome is None:
-                counts["unfinished"] += 1
-            elif outcome.draw:
-                counts[f"draw ({outcome.reason})"] += 1
-            else:
-                seats = "+".join(str(s) for s in outcome.winners)
-                counts[f"seat {seats} wins ({outcome.reason})"] += 1
-        return counts
+        return Counter(described(game.outcome) for game in self.games)
+
+
+def described(outcome: Outcome | None) -> str:
+    """'seat N wins (reason)', 'draw (reason)' or 'unfinished'."""
+    if outcome is None:
+        return "unfinished"
+    if outcome.draw:
+        return f"draw ({outcome.reason})"
+    return f"seat {'+'.join(str(s) for s in outcome.winners)} wins ({outcome.reason})"
 
 
 Progress = Callable[[], None]

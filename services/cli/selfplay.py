@@ -19,15 +19,17 @@ from services.matches.manager import MatchManager
 
 
 def arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("ruleset")
-    parser.add_argument("--games", type=positive, default=10)
-    parser.add_argument("--seed", type=int, default=0, help="seed of the bots (and in process, of the matches)")
-    parser.add_argument("--bot", choices=BOT_KINDS, default="random")
+    parser.add_argument("ruleset", help="the ruleset to play (duelhall rulesets lists them)")
+    parser.add_argument("--games", type=positive, default=10, help="matches to play (default: 10)")
+    parser.add_argument(
+        "--seed", type=int, default=0, help="seed of the bots (and in process, of the matches) (default: 0)"
+    )
+    parser.add_argument("--bot", choices=BOT_KINDS, default="random", help="the bots' level (default: random)")
     parser.add_argument("--players", type=positive, default=None, help="seats per match (default: the minimum)")
     where = parser.add_mutually_exclusive_group()
     where.add_argument("--server", default=None, metavar="HOST:PORT", help="play through a running server")
     where.add_argument("--database-url", default=None, help="play in process through the store at this URL")
-    parser.add_argument("--concurrency", type=positive, default=8, help="matches in flight with --server")
+    parser.add_argument("--concurrency", type=positive, default=8, help="matches in flight with --server (default: 8)")
     add_tls_options(parser)
     parser.set_defaults(run=run, parser=parser)
 
@@ -49,6 +51,8 @@ def run(args: argparse.Namespace) -> int:
         else:
             summary = games.play_in_process(ruleset, args.games, args.seed, args.bot, args.players, advance)
     print_summary(summary)
+    if args.server or args.database_url:  # stored matches: their ids are what the next command takes
+        print_matches(summary)
     return 0 if summary.finished == len(summary.games) else 1
 
 
@@ -82,4 +86,12 @@ def print_summary(summary: games.Summary) -> None:
     table.add_row("commands/s", f"{summary.commands / seconds:,.0f}")
     table.add_row("events/s", f"{summary.events / seconds:,.0f}")
     table.add_row("seconds", f"{summary.seconds:.2f}")
+    out.print(table)
+
+
+def print_matches(summary: games.Summary) -> None:
+    table = Table("match", "commands", "outcome", title="matches played")
+    table.columns[0].no_wrap = True  # ids are copied into other commands: never cut or wrapped
+    for game in summary.games:
+        table.add_row(game.match_id, str(game.commands), games.described(game.outcome))
     out.print(table)

@@ -40,8 +40,10 @@ def test_selfplay_refuses_a_bad_player_count(capsys: pytest.CaptureFixture[str])
 def test_store_selfplay_then_export_verify_show_import(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     url = f"sqlite:///{tmp_path / 'cli.db'}"
     assert main(["selfplay", "card_monsters", "--games", "2", "--database-url", url]) == 0
-    capsys.readouterr()
-    match_id = listed_ids(url, capsys, "--status", "ended")[0]
+    played = capsys.readouterr().out
+    stored = listed_ids(url, capsys, "--status", "ended")
+    assert len(stored) == 2 and all(match_id in played for match_id in stored)  # the ids the next step takes
+    match_id = stored[0]
     replay = tmp_path / "match.json"
     assert main(["replay", "export", match_id, "-o", str(replay), "--database-url", url]) == 0
     assert main(["replay", "verify", str(replay)]) == 0
