@@ -22,7 +22,7 @@ def arguments(parser: argparse.ArgumentParser) -> None:
         help="the server (default: $DUELHALL_LISTEN, else 127.0.0.1:50051; 0.0.0.0 means this host)",
     )
     parser.add_argument("--service", default="", help="one service's health (default: the whole server)")
-    parser.add_argument("--timeout", type=float, default=3.0, help="seconds to wait for the answer")
+    parser.add_argument("--timeout", type=float, default=3.0, help="seconds to wait for the answer (default: 3)")
     add_tls_options(parser)
     parser.set_defaults(run=run)
 

@@ -42,7 +42,7 @@ def parser(chosen: str | None = None) -> argparse.ArgumentParser:
     root.add_argument("--debug", action="store_true", help="show tracebacks")
     commands = root.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name, summary in COMMANDS.items():
-        command = commands.add_parser(name, help=summary)
+        command = commands.add_parser(name, help=summary, description=summary[0].upper() + summary[1:] + ".")
         if chosen is None or name == chosen:
             importlib.import_module(f"services.cli.{name}").arguments(command)
     return root

@@ -39,8 +39,8 @@ def arguments(parser: argparse.ArgumentParser) -> None:
     add_database_option(where)
     add_server_option(where)
     # Refused here on the database as the server refuses it: a misspelt id would list nothing, silently.
-    parser.add_argument("--ruleset", choices=sorted(RULESETS), default="")
-    parser.add_argument("--status", choices=(RUNNING, ENDED), default="")
+    parser.add_argument("--ruleset", choices=sorted(RULESETS), default="", help="only this ruleset's matches")
+    parser.add_argument("--status", choices=(RUNNING, ENDED), default="", help="only running or only ended matches")
     parser.add_argument("--limit", type=positive, default=100, help="show at most this many (default: 100)")
     parser.add_argument("--json", action="store_true", help="print the rows as JSON")
     parser.add_argument("--rebuild", action="store_true", help="rebuild the match list from the events first")

@@ -23,17 +23,21 @@ CPU per command."""
 
 def arguments(parser: argparse.ArgumentParser) -> None:
     add_database_option(parser)
-    parser.add_argument("--listen", default="127.0.0.1:50051", help="HOST:PORT to listen on (port 0: any free port)")
+    parser.add_argument(
+        "--listen",
+        default="127.0.0.1:50051",
+        help="HOST:PORT to listen on (port 0: any free port; default: 127.0.0.1:50051)",
+    )
     parser.add_argument(
         "--http",
         default="127.0.0.1:8080",
         help="HOST:PORT of the HTTP port: the API over Connect and the viewer page "
-        "(port 0: any free port; 'off': none)",
+        "(port 0: any free port; 'off': none; default: 127.0.0.1:8080)",
     )
     parser.add_argument(
         "--admin-token", default=None, help="token for admin actions (default: none, admin actions refused)"
     )
-    parser.add_argument("--capacity", type=positive, default=1024, help="matches kept in memory")
+    parser.add_argument("--capacity", type=positive, default=1024, help="matches kept in memory (default: 1024)")
     parser.add_argument(
         "--max-streams",
         type=positive,
@@ -44,7 +48,7 @@ def arguments(parser: argparse.ArgumentParser) -> None:
         "--sqlite-synchronous",
         choices=("NORMAL", "FULL"),
         default="NORMAL",
-        help="SQLite durability: FULL syncs every commit (see docs/eventstore.md)",
+        help="SQLite durability: FULL syncs every commit (see docs/eventstore.md; default: NORMAL)",
     )
     parser.add_argument(
         "--no-migrate",

@@ -34,8 +34,10 @@ def arguments(parser: argparse.ArgumentParser) -> None:
     def verb(
         name: str, help: str, run: Callable[[argparse.Namespace], int], *, tournament: bool = True, admin: bool = True
     ) -> argparse.ArgumentParser:
-        sub: argparse.ArgumentParser = verbs.add_parser(name, help=help)
-        sub.add_argument("--server", default="127.0.0.1:50051", metavar="HOST:PORT")
+        sub: argparse.ArgumentParser = verbs.add_parser(name, help=help, description=help[0].upper() + help[1:] + ".")
+        sub.add_argument(
+            "--server", default="127.0.0.1:50051", metavar="HOST:PORT", help="the server (default: 127.0.0.1:50051)"
+        )
         add_tls_options(sub)
         if admin:
             sub.add_argument(
@@ -44,26 +46,39 @@ def arguments(parser: argparse.ArgumentParser) -> None:
                 help="the server's admin token (default: $DUELHALL_ADMIN_TOKEN)",
             )
         if tournament:
-            sub.add_argument("tournament_id")
+            sub.add_argument("tournament_id", help="the tournament's id (tournament create prints it)")
         sub.set_defaults(run=run)
         return sub
 
     create = verb("create", "create a tournament; prints its id", run_create, tournament=False)
-    create.add_argument("name")
-    create.add_argument("--ruleset", required=True)
-    create.add_argument("--format", choices=("swiss", "single_elimination", "round_robin"), default="swiss")
+    create.add_argument("name", help="the tournament's name, shown to its players")
+    create.add_argument("--ruleset", required=True, help="the ruleset every game plays (duelhall rulesets)")
+    create.add_argument(
+        "--format",
+        choices=("swiss", "single_elimination", "round_robin"),
+        default="swiss",
+        help="how rounds are paired (default: swiss)",
+    )
     create.add_argument("--rounds", type=int, default=0, help="at most 64; 0: automatic from the player count")
     create.add_argument("--cut", type=int, default=0, help="top cut size after Swiss: 2, 4, ... 256 (0: none)")
-    create.add_argument("--best-of", type=int, choices=(1, 3, 5), default=1)
-    create.add_argument("--tiebreak", choices=("mtg", "pokemon", "ygo"), default="mtg")
-    create.add_argument("--round-minutes", type=int, default=50)
+    create.add_argument("--best-of", type=int, choices=(1, 3, 5), default=1, help="games per match (default: 1)")
+    create.add_argument(
+        "--tiebreak",
+        choices=("mtg", "pokemon", "ygo"),
+        default="mtg",
+        help="the standings' tiebreakers, by the rules of that game family (default: mtg)",
+    )
+    create.add_argument(
+        "--round-minutes", type=int, default=50, help="the round clock shown to players, 0 to 1440 (default: 50)"
+    )
     create.add_argument("--seed", default="", help="64 hex digits: the seed of the pairing draws (default: random)")
     create.add_argument("--options", default="", help="match options as JSON")
     create.add_argument(
         "--spectators",
         choices=("public", "token", "none"),
         default="public",
-        help="who may watch its games without a seat token (token: each game's token, shown by show --tokens)",
+        help="who may watch its games without a seat token (token: each game's token, shown by show --tokens; "
+        "default: public)",
     )
     create.add_argument(
         "--caster-delay", type=int, default=0, help="seconds each game's caster feed runs behind (0: no feed)"
@@ -72,10 +87,10 @@ def arguments(parser: argparse.ArgumentParser) -> None:
         "--decklists",
         choices=("private", "open"),
         default="private",
-        help="open: both players of a table see each other's registered deck",
+        help="open: both players of a table see each other's registered deck (default: private)",
     )
     reg = verb("register", "register a player; prints the player's token", run_register)
-    reg.add_argument("player")
+    reg.add_argument("player", help="the player's name (the name of their seat in every game)")
     reg.add_argument("--deck", default="", help='the seat configuration as JSON, e.g. {"deck": "starter_a"}')
     verb("start", "pair round 1", run_start)
     verb("pair", "pair the next round", run_pair)
@@ -83,18 +98,18 @@ def arguments(parser: argparse.ArgumentParser) -> None:
     standings = verb("standings", "the standings with tiebreakers", run_standings, admin=False)
     standings.add_argument("--round", type=int, default=0, help="as of this round (default: now)")
     report = verb("report", "enter (or correct) a table's result", run_report)
-    report.add_argument("round", type=int)
-    report.add_argument("table", type=int)
-    report.add_argument("wins_a", type=int)
-    report.add_argument("wins_b", type=int)
-    report.add_argument("--draws", type=int, default=0)
+    report.add_argument("round", type=int, help="the round's number")
+    report.add_argument("table", type=int, help="the table's number in that round")
+    report.add_argument("wins_a", type=int, help="games won by the table's first player (a)")
+    report.add_argument("wins_b", type=int, help="games won by the table's second player (b)")
+    report.add_argument("--draws", type=int, default=0, help="games drawn (default: 0)")
     report.add_argument("--correction", action="store_true", help="replace the existing result")
     report.add_argument("--by", required=True, help="who enters it")
-    report.add_argument("--why", required=True)
+    report.add_argument("--why", required=True, help="why it is entered by hand (kept in the audit trail)")
     drop = verb("drop", "drop a player", run_drop)
-    drop.add_argument("player")
-    drop.add_argument("--by", required=True)
-    drop.add_argument("--why", default="")
+    drop.add_argument("player", help="the player who drops")
+    drop.add_argument("--by", required=True, help="who drops them (kept in the audit trail)")
+    drop.add_argument("--why", default="", help="why (kept in the audit trail)")
     show = verb("show", "the tournament and a round's pairings", run_show)
     show.add_argument("--round", type=int, default=0, help="default: the current round")
     show.add_argument(

@@ -15,7 +15,7 @@ from services.server import ServerConfig, create_server, signalled
 
 
 def arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("file", type=Path)
+    parser.add_argument("file", type=Path, help="the replay file")
     parser.add_argument("--http", default="127.0.0.1:0", help="HOST:PORT to listen on (default: a free port)")
     parser.set_defaults(run=run)
 
