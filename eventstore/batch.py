@@ -65,7 +65,8 @@ def plan(batch: Sequence[AppendRequest], known: Sequence[Known], position: int, 
         if request.expected_version != version:
             result.outcomes.append(WrongExpectedVersion(request.stream_id, request.expected_version, version))
             continue
-        recorded_at = request.origin.recorded_at if request.origin else max(now, latest)
+        kept = request.origin.recorded_at if request.origin else None
+        recorded_at = max(now, latest) if kept is None else kept
         appended = _add(result, request, prev, recorded_at)
         last[request.stream_id] = (appended.last_version, appended.last_hash, recorded_at)
         done[key] = appended

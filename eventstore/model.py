@@ -94,9 +94,10 @@ class Snapshot(msgspec.Struct, frozen=True):
 
 class Origin(msgspec.Struct, frozen=True):
     """Where an imported append's events were first recorded: their time (microseconds since the Unix epoch,
-    UTC) and the chain they were linked with, both kept so the imported stream has the same hashes."""
+    UTC) and the chain they were linked with, both kept so the imported stream has the same hashes. Chain 1 does
+    not hash times: ``recorded_at`` None records them now, as a live append."""
 
-    recorded_at: int
+    recorded_at: int | None
     chain: int
 
 
