@@ -32,29 +32,39 @@ def chain_hash(prev: bytes, version: int, type: str, data: bytes) -> bytes:
 
 
 def command_digest(command: CommandRecord) -> bytes:
-    """What chain 2 links into each event of a command: its id, actor, type and payload (lengths keep the
-    fields apart, so no two records share a digest)."""
-    digest = hashlib.sha256()
-    for text in (command.command_id, command.actor, command.type):
-        encoded = text.encode()
-        digest.update(len(encoded).to_bytes(4, "big"))
-        digest.update(encoded)
-    digest.update(command.payload)
-    return digest.digest()
+    """What chain 2 links into each event of a command: its id, actor and type, each as a 4-byte length and its
+    UTF-8, then its payload (the lengths keep the fields apart, so no two records share a digest)."""
+    command_id, actor, type_ = command.command_id.encode(), command.actor.encode(), command.type.encode()
+    fields = (
+        len(command_id).to_bytes(4, "big"),
+        command_id,
+        len(actor).to_bytes(4, "big"),
+        actor,
+        len(type_).to_bytes(4, "big"),
+        type_,
+        command.payload,
+    )
+    return hashlib.sha256(b"".join(fields)).digest()
 
 
 def chain2_hash(prev: bytes, version: int, type: str, data: bytes, recorded_at: int, command: bytes) -> bytes:
     """The chain-2 hash of the event at ``version``: ``recorded_at`` in microseconds since the Unix epoch,
-    ``command`` the ``command_digest`` of the command that appended it."""
-    digest = hashlib.sha256(_CHAIN_2)
-    digest.update(prev)
-    digest.update(version.to_bytes(8, "big"))
-    digest.update(recorded_at.to_bytes(8, "big", signed=True))
-    digest.update(command)
-    digest.update(type.encode())
-    digest.update(b"\x00")
-    digest.update(data)
-    return digest.digest()
+    ``command`` the ``command_digest`` of the command that appended it. One buffer, hashed at once: cheaper than
+    an update per field on the append path."""
+    return hashlib.sha256(
+        b"".join(
+            (
+                _CHAIN_2,
+                prev,
+                version.to_bytes(8, "big"),
+                recorded_at.to_bytes(8, "big", signed=True),
+                command,
+                type.encode(),
+                b"\x00",
+                data,
+            )
+        )
+    ).digest()
 
 
 def verify_chain(
