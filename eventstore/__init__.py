@@ -7,18 +7,22 @@ the alembic migrations that create it all. Open one with ``open_store(database_u
 
 from eventstore.batch import AppendOutcome
 from eventstore.errors import DatabaseError, StoreError, StreamNotFound, WrongExpectedVersion
-from eventstore.hashing import GENESIS_HASH, chain_hash, verify_chain
+from eventstore.hashing import GENESIS_HASH, chain2_hash, chain_hash, command_digest, verify_chain
 from eventstore.migrations import downgrade, migrate
 from eventstore.model import (
+    CHAIN_VERSION,
     Appended,
     AppendRequest,
     CommandRecord,
     EventMeta,
     NewEvent,
+    Origin,
     Page,
     RecordedEvent,
     Snapshot,
     append_request,
+    from_micros,
+    to_micros,
 )
 from eventstore.parts import RowChange
 from eventstore.store import (
@@ -37,6 +41,7 @@ from eventstore.store import (
 from eventstore.urls import DEFAULT_DATABASE_URL, database_url
 
 __all__ = [
+    "CHAIN_VERSION",
     "DEFAULT_DATABASE_URL",
     "GENESIS_HASH",
     "AppendOutcome",
@@ -51,6 +56,7 @@ __all__ = [
     "DatabaseError",
     "EventMeta",
     "NewEvent",
+    "Origin",
     "Page",
     "RecordedEvent",
     "RowChange",
@@ -63,11 +69,15 @@ __all__ = [
     "SyncSnapshots",
     "WrongExpectedVersion",
     "append_request",
+    "chain2_hash",
     "chain_hash",
+    "command_digest",
     "database_url",
     "downgrade",
+    "from_micros",
     "migrate",
     "open_store",
     "open_sync_store",
+    "to_micros",
     "verify_chain",
 ]

@@ -17,8 +17,8 @@ from typing import Any
 import msgspec
 
 from eventstore.errors import DatabaseError, StoreError, WrongExpectedVersion
-from eventstore.hashing import GENESIS_HASH, chain_hash
-from eventstore.model import Appended, AppendRequest, from_micros
+from eventstore.hashing import GENESIS_HASH, chain2_hash, chain_hash, command_digest
+from eventstore.model import CHAIN_VERSION, Appended, AppendRequest, from_micros
 
 MAX_BATCH = 256
 """The most appends one transaction carries."""
@@ -28,11 +28,13 @@ AppendOutcome = Appended | StoreError
 
 
 class Known(msgspec.Struct, frozen=True):
-    """What the database holds for one request: its stream's last event, and the command's first result if any."""
+    """What the database holds for one request: its stream's last event (version, hash, time), and the
+    command's first result if any."""
 
     version: int = 0
     hash: bytes = GENESIS_HASH
     original: Appended | None = None
+    recorded_at: int = 0
 
 
 class Plan(msgspec.Struct):
@@ -45,10 +47,13 @@ class Plan(msgspec.Struct):
     position: int
 
 
-def plan(batch: Sequence[AppendRequest], known: Sequence[Known], position: int, recorded_at: int) -> Plan:
-    """Decide each request in order; later requests see the streams as the earlier ones left them."""
+def plan(batch: Sequence[AppendRequest], known: Sequence[Known], position: int, now: int) -> Plan:
+    """Decide each request in order; later requests see the streams as the earlier ones left them.
+
+    A live append is recorded at ``now``, or at its stream's last time if that is later (another process's
+    clock ran ahead), so times never run backwards along a stream; an import keeps its ``origin``'s time."""
     result = Plan([], [], [], [], position)
-    last: dict[str, tuple[int, bytes]] = {}
+    last: dict[str, tuple[int, bytes, int]] = {}
     done: dict[tuple[str, str], Appended] = {}
     for request, facts in zip(batch, known, strict=True):
         key = (request.stream_id, request.command.command_id)
@@ -56,12 +61,14 @@ def plan(batch: Sequence[AppendRequest], known: Sequence[Known], position: int, 
         if original is not None:
             result.outcomes.append(msgspec.structs.replace(original, duplicate=True))
             continue
-        version, prev = last.get(request.stream_id, (facts.version, facts.hash))
+        version, prev, latest = last.get(request.stream_id, (facts.version, facts.hash, facts.recorded_at))
         if request.expected_version != version:
             result.outcomes.append(WrongExpectedVersion(request.stream_id, request.expected_version, version))
             continue
+        kept = request.origin.recorded_at if request.origin else None
+        recorded_at = max(now, latest) if kept is None else kept
         appended = _add(result, request, prev, recorded_at)
-        last[request.stream_id] = (appended.last_version, appended.last_hash)
+        last[request.stream_id] = (appended.last_version, appended.last_hash, recorded_at)
         done[key] = appended
         result.outcomes.append(appended)
     return result
@@ -71,11 +78,27 @@ def _add(result: Plan, request: AppendRequest, prev: bytes, recorded_at: int) ->
     """Append one request's rows to the plan, chaining hashes from ``prev``."""
     stream_id, command = request.stream_id, request.command
     first_version, first_position = request.expected_version + 1, result.position + 1
+    chain = request.origin.chain if request.origin else CHAIN_VERSION
+    digest = command_digest(command) if chain == 2 else b""
     for offset, event in enumerate(request.events):
         version, position = first_version + offset, first_position + offset
-        prev = chain_hash(prev, version, event.type, event.data)
+        if chain == 2:
+            prev = chain2_hash(prev, version, event.type, event.data, recorded_at, digest)
+        else:
+            prev = chain_hash(prev, version, event.type, event.data)
         result.event_rows.append(
-            (position, stream_id, version, event.type, event.data, command.command_id, command.actor, recorded_at, prev)
+            (
+                position,
+                stream_id,
+                version,
+                event.type,
+                event.data,
+                command.command_id,
+                command.actor,
+                recorded_at,
+                prev,
+                chain,
+            )
         )
     last_version = first_version + len(request.events) - 1
     result.position += len(request.events)

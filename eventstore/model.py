@@ -14,6 +14,10 @@ import msgspec
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
+CHAIN_VERSION = 2
+"""The hash chain new events are linked with (docs/eventstore.md "Hash chain"): 2 covers the recorded time and
+the command record; 1, the chain of events stored before it, covers the type and data only."""
+
 
 class NewEvent(msgspec.Struct, frozen=True):
     """An event to append: its type tag and its canonical JSON bytes."""
@@ -49,6 +53,8 @@ class RecordedEvent(msgspec.Struct, frozen=True):
     data: bytes
     meta: EventMeta
     hash: bytes
+    chain: int = 1
+    """The chain the event's ``hash`` was linked with (``CHAIN_VERSION`` for new events)."""
 
 
 class Page(msgspec.Struct, frozen=True):
@@ -86,6 +92,15 @@ class Snapshot(msgspec.Struct, frozen=True):
     data: bytes
 
 
+class Origin(msgspec.Struct, frozen=True):
+    """Where an imported append's events were first recorded: their time (microseconds since the Unix epoch,
+    UTC) and the chain they were linked with, both kept so the imported stream has the same hashes. Chain 1 does
+    not hash times: ``recorded_at`` None records them now, as a live append."""
+
+    recorded_at: int | None
+    chain: int
+
+
 class AppendRequest(msgspec.Struct, frozen=True):
     """One append as the group-commit writer sees it (the arguments of ``append``)."""
 
@@ -94,6 +109,8 @@ class AppendRequest(msgspec.Struct, frozen=True):
     events: tuple[NewEvent, ...]
     command: CommandRecord
     secrets: tuple[tuple[str, bytes], ...] = ()
+    origin: Origin | None = None
+    """Set by an import only; a live append is recorded now, on ``CHAIN_VERSION``."""
 
 
 def append_request(
@@ -102,6 +119,7 @@ def append_request(
     events: Sequence[NewEvent],
     command: CommandRecord,
     secrets: Mapping[str, bytes] | None = None,
+    origin: Origin | None = None,
 ) -> AppendRequest:
     """Validate ``append``'s arguments into a request; bad arguments are bugs (ValueError, TypeError)."""
     if expected_version < 0:
@@ -117,7 +135,9 @@ def append_request(
     pairs = tuple(sorted((secrets or {}).items()))
     if not all(isinstance(value, bytes) for _, value in pairs):
         raise TypeError("secret values must be bytes")
-    return AppendRequest(stream_id, expected_version, tuple(events), command, pairs)
+    if origin is not None and origin.chain not in (1, CHAIN_VERSION):
+        raise ValueError(f"no hash chain {origin.chain}")
+    return AppendRequest(stream_id, expected_version, tuple(events), command, pairs, origin)
 
 
 def now_micros() -> int:
@@ -128,3 +148,8 @@ def now_micros() -> int:
 def from_micros(micros: int) -> datetime:
     """The UTC datetime of a stored ``recorded_at``."""
     return _EPOCH + timedelta(microseconds=micros)
+
+
+def to_micros(moment: datetime) -> int:
+    """A timezone-aware datetime as stored in ``recorded_at`` (``from_micros`` reversed, exactly)."""
+    return (moment - _EPOCH) // timedelta(microseconds=1)

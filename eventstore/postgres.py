@@ -33,7 +33,7 @@ from eventstore.batch import (
 )
 from eventstore.errors import DatabaseError, StoreError
 from eventstore.last_events import LastEvents
-from eventstore.model import Appended, AppendRequest, RecordedEvent, now_micros
+from eventstore.model import Appended, AppendRequest, RecordedEvent, now_micros, to_micros
 from eventstore.parts import Writes
 from eventstore.postgres_sql import SQL
 from eventstore.schema import REVISION_QUERY, check_revision
@@ -169,7 +169,7 @@ class AsyncPostgresStore(AsyncStreams):
         return await future
 
     def _seen_last(self, event: RecordedEvent) -> None:
-        self._last.learn(event.stream_id, event.version, event.hash)
+        self._last.learn(event.stream_id, event.version, event.hash, to_micros(event.meta.recorded_at))
 
     async def append_batch(self, requests: Sequence[AppendRequest]) -> list[AppendOutcome]:
         """Commit these appends in one transaction, each with its own outcome (never raised)."""
@@ -193,7 +193,9 @@ class AsyncPostgresStore(AsyncStreams):
             return failed
         for outcome in outcomes:
             if isinstance(outcome, Appended):
-                self._last.learn(outcome.stream_id, outcome.last_version, outcome.last_hash)
+                self._last.learn(
+                    outcome.stream_id, outcome.last_version, outcome.last_hash, to_micros(outcome.recorded_at)
+                )
         self.stats.count(outcomes)
         self._signal.advance(max((o.last_position for o in outcomes if isinstance(o, Appended)), default=0))
         return outcomes
@@ -236,7 +238,7 @@ class AsyncPostgresStore(AsyncStreams):
         self._recent.add(position, list(map(recorded, result.event_rows)))
         for request, facts in zip(requests, known, strict=True):
             if facts.version:
-                self._last.learn(request.stream_id, facts.version, facts.hash)
+                self._last.learn(request.stream_id, facts.version, facts.hash, facts.recorded_at)
         return result.outcomes
 
     async def _write_loop(self, jobs: asyncio.Queue[_Job | None]) -> None:

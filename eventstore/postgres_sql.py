@@ -2,7 +2,7 @@
 
 ``KNOWN`` reads, for a batch, each request's last event and first result of its command id (one round
 trip). ``WRITE`` is the whole write of a batch in one call of the server-side function ``duelhall_append``
-(migration 0002): it advances the head counter (which takes the head row lock, queueing writers in commit
+(migrations 0002, 0003): it advances the head counter (which takes the head row lock, queueing writers in commit
 order), inserts events, commands and secrets from arrays, and notifies ``duelhall_events`` with the new
 head; its guard makes it do nothing at all unless every predecessor event the caller chained from is
 stored with the hash it assumed.
@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import BigInteger, Integer, LargeBinary, Text, bindparam, func, select, true
+from sqlalchemy import BigInteger, Integer, LargeBinary, SmallInteger, Text, bindparam, func, select, true
 from sqlalchemy.dialects.postgresql import ARRAY
 
 from eventstore import statements as st
@@ -35,17 +35,16 @@ def _known_statement() -> Any:
     last_event = st.last_event(keys.c.stream_id).lateral("h")
     original = st.original(keys.c.stream_id, keys.c.command_id).lateral("o")
     return (
-        select(last_event.c.version, last_event.c.hash, *original.c)
+        select(last_event.c.version, last_event.c.hash, last_event.c.recorded_at, *original.c)
         .select_from(keys.outerjoin(last_event, true()).outerjoin(original, true()))
         .order_by(keys.c.n)
     )
 
 
-# duelhall_append's parameters in order (migration 0002): the head's advance, the time, then one array per
-# column of the guard (p_), the events (e_), the command records (c_) and the secrets (s_).
+# duelhall_append's parameters in order (migration 0003): the head's advance, then one array per column of
+# the guard (p_), the events (e_), the command records (c_) and the secrets (s_).
 WRITE_PARAMETERS: tuple[tuple[str, Any], ...] = (
     ("total", BigInteger),
-    ("recorded_at", BigInteger),
     ("p_stream_id", ARRAY(Text)),
     ("p_version", ARRAY(Integer)),
     ("p_hash", ARRAY(LargeBinary)),
@@ -56,7 +55,9 @@ WRITE_PARAMETERS: tuple[tuple[str, Any], ...] = (
     ("e_data", ARRAY(LargeBinary)),
     ("e_command_id", ARRAY(Text)),
     ("e_actor", ARRAY(Text)),
+    ("e_recorded_at", ARRAY(BigInteger)),
     ("e_hash", ARRAY(LargeBinary)),
+    ("e_chain", ARRAY(SmallInteger)),
     ("c_stream_id", ARRAY(Text)),
     ("c_command_id", ARRAY(Text)),
     ("c_actor", ARRAY(Text)),
@@ -77,10 +78,11 @@ def _write_statement() -> Any:
 
 def write_args(result: Plan, origin: int, prev: Sequence[tuple[str, int, bytes]] = ()) -> tuple[Any, ...]:
     """WRITE's parameters for a plan made at head ``origin``, guarded by ``prev`` (stream, version, hash)."""
-    positions, stream_ids, versions, types, datas, command_ids, actors, times, hashes = _columns(result.event_rows, 9)
+    positions, stream_ids, versions, types, datas, command_ids, actors, times, hashes, chains = _columns(
+        result.event_rows, 10
+    )
     return WRITE.args(
         total=result.position - origin,
-        recorded_at=times[0],
         e_offset=[position - origin for position in positions],
         e_stream_id=stream_ids,
         e_version=versions,
@@ -88,7 +90,9 @@ def write_args(result: Plan, origin: int, prev: Sequence[tuple[str, int, bytes]]
         e_data=datas,
         e_command_id=command_ids,
         e_actor=actors,
+        e_recorded_at=times,
         e_hash=hashes,
+        e_chain=chains,
         **_named("c", commands.c.keys(), result.command_rows),
         **_named("s", secrets.c.keys(), result.secret_rows),
         **_named("p", ["stream_id", "version", "hash"], prev),
@@ -105,11 +109,11 @@ def _named(alias: str, names: Sequence[str], rows: Sequence[Sequence[Any]]) -> d
 
 def known(request: AppendRequest, row: Sequence[Any]) -> Known:
     """A request's facts from its row of KNOWN."""
-    version, hash_, *original = row
+    version, hash_, recorded_at, *original = row
     if version is None:
         return Known()
     found = None if original[0] is None else st.original_outcome(request.stream_id, original)
-    return Known(version, hash_ or GENESIS_HASH, found)
+    return Known(version, hash_ or GENESIS_HASH, found, recorded_at)
 
 
 KNOWN = st.Sql(_known_statement(), st.dialect("postgresql"))

@@ -14,6 +14,7 @@ from sqlalchemy import (
     LargeBinary,
     MetaData,
     PrimaryKeyConstraint,
+    SmallInteger,
     Table,
     Text,
     UniqueConstraint,
@@ -21,7 +22,7 @@ from sqlalchemy import (
 
 from eventstore.errors import DatabaseError
 
-SCHEMA_REVISION = "0002"
+SCHEMA_REVISION = "0003"
 REVISION_QUERY = "SELECT version_num FROM alembic_version"
 """The database's alembic revision (the table is absent before the first migration)."""
 
@@ -53,6 +54,7 @@ events = Table(
     Column("actor", Text, nullable=False),
     Column("recorded_at", BigInteger, nullable=False, comment="microseconds since the Unix epoch, UTC"),
     Column("hash", LargeBinary, nullable=False),
+    Column("chain", SmallInteger, nullable=False, comment="the hash chain the event is linked with: 1 or 2"),
     # The optimistic-concurrency backstop: two writers can never both store a stream's version n.
     UniqueConstraint("stream_id", "version", name="events_stream_version"),
 )

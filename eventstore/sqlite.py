@@ -180,7 +180,7 @@ class SyncSqliteStore(SyncStreams):
             return Known()
         row = self.runner.one(SQL.ORIGINAL, stream_id=request.stream_id, command_id=request.command.command_id)
         original = original_outcome(request.stream_id, row) if row else None
-        return Known(last[0], last[1], original)
+        return Known(last[0], last[1], original, last[2])
 
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:

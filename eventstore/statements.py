@@ -56,6 +56,7 @@ EVENT_COLUMNS = (
     events.c.actor,
     events.c.recorded_at,
     events.c.hash,
+    events.c.chain,
 )
 
 READ_HEAD = select(head.c.position).where(head.c.id == 1)
@@ -67,9 +68,9 @@ INSERT_SECRET = insert(secrets)
 
 
 def last_event(stream_id: ColumnElement[Any]) -> Select[Any]:
-    """The version and hash of the stream's last event (an index probe, whatever the stream's length)."""
+    """The version, hash and time of the stream's last event (an index probe, whatever the stream's length)."""
     return (
-        select(events.c.version, events.c.hash)
+        select(events.c.version, events.c.hash, events.c.recorded_at)
         .where(events.c.stream_id == stream_id)
         .order_by(events.c.version.desc())
         .limit(1)
@@ -262,6 +263,6 @@ def compile_for(backend: str) -> Compiled:
 
 def recorded(row: Sequence[Any]) -> RecordedEvent:
     """A RecordedEvent from a row of EVENT_COLUMNS."""
-    position, stream_id, version, type_, data, command_id, actor, recorded_at, hash_ = row
+    position, stream_id, version, type_, data, command_id, actor, recorded_at, hash_, chain = row
     meta = EventMeta(command_id, actor, from_micros(recorded_at))
-    return RecordedEvent(position, stream_id, version, type_, data, meta, hash_)
+    return RecordedEvent(position, stream_id, version, type_, data, meta, hash_, chain)

@@ -14,7 +14,16 @@ from typing import Protocol, runtime_checkable
 
 from eventstore.batch import AppendOutcome
 from eventstore.blocking import SyncPostgresStore
-from eventstore.model import Appended, AppendRequest, CommandRecord, NewEvent, Page, RecordedEvent, Snapshot
+from eventstore.model import (
+    Appended,
+    AppendRequest,
+    CommandRecord,
+    NewEvent,
+    Origin,
+    Page,
+    RecordedEvent,
+    Snapshot,
+)
 from eventstore.parts import RowChange
 from eventstore.postgres import AsyncPostgresStore
 from eventstore.sqlite import SyncSqliteStore
@@ -95,12 +104,15 @@ class AsyncEventStore(Protocol):
         events: Sequence[NewEvent],
         command: CommandRecord,
         secrets: Mapping[str, bytes] | None = None,
+        origin: Origin | None = None,
     ) -> Appended:
         """Append ``events`` and the ``command`` that caused them (and ``secrets``) in one transaction.
 
         ``expected_version`` is the stream's version the events follow (0: the stream must not exist);
         otherwise WrongExpectedVersion carrying the actual version. A command id already recorded on the
-        stream appends nothing and returns the original Appended with ``duplicate=True``.
+        stream appends nothing and returns the original Appended with ``duplicate=True``. ``origin`` is an
+        import's: the events keep the time and hash chain they were first recorded with, instead of now and
+        chain 2.
         """
         ...
 
@@ -195,6 +207,7 @@ class SyncEventStore(Protocol):
         events: Sequence[NewEvent],
         command: CommandRecord,
         secrets: Mapping[str, bytes] | None = None,
+        origin: Origin | None = None,
     ) -> Appended: ...
     def read_stream(
         self, stream_id: str, from_version: int = 1, to_version: int | None = None

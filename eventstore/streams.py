@@ -16,7 +16,16 @@ from typing import Any
 
 from eventstore.batch import AppendOutcome
 from eventstore.errors import StoreError
-from eventstore.model import Appended, AppendRequest, CommandRecord, NewEvent, Page, RecordedEvent, append_request
+from eventstore.model import (
+    Appended,
+    AppendRequest,
+    CommandRecord,
+    NewEvent,
+    Origin,
+    Page,
+    RecordedEvent,
+    append_request,
+)
 from eventstore.parts import (
     AsyncRowsPart,
     AsyncRunner,
@@ -110,8 +119,9 @@ class SyncStreams(_Streams, ABC):
         events: Sequence[NewEvent],
         command: CommandRecord,
         secrets: Mapping[str, bytes] | None = None,
+        origin: Origin | None = None,
     ) -> Appended:
-        (outcome,) = self.append_batch([append_request(stream_id, expected_version, events, command, secrets)])
+        (outcome,) = self.append_batch([append_request(stream_id, expected_version, events, command, secrets, origin)])
         return _appended(outcome)
 
     def read_stream(self, stream_id: str, from_version: int = 1, to_version: int | None = None) -> list[RecordedEvent]:
@@ -165,8 +175,11 @@ class AsyncStreams(_Streams, ABC):
         events: Sequence[NewEvent],
         command: CommandRecord,
         secrets: Mapping[str, bytes] | None = None,
+        origin: Origin | None = None,
     ) -> Appended:
-        return _appended(await self._commit(append_request(stream_id, expected_version, events, command, secrets)))
+        return _appended(
+            await self._commit(append_request(stream_id, expected_version, events, command, secrets, origin))
+        )
 
     async def read_stream(
         self, stream_id: str, from_version: int = 1, to_version: int | None = None

@@ -7,13 +7,18 @@ so a verifier in another language hashes them as they are, with no re-serialisat
 from __future__ import annotations
 
 import hashlib
+from datetime import UTC, datetime
 
 import msgspec
 
 from engine.contract import Outcome
+from eventstore import from_micros, to_micros
 
 FORMAT = "duelhall-replay"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+"""What export writes: 2 gives each event its ``chain`` (docs/replay-format.md)."""
+READABLE_VERSIONS = (1, 2)
+"""What verification reads: a version-1 file (written before chain 2) has only chain-1 events."""
 
 
 class RulesetRef(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -37,6 +42,8 @@ class ReplayEvent(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     data: str
     hash: str
     recorded_at: str
+    chain: int = 1
+    """The hash chain the event is linked with; absent (1) in a version-1 file."""
 
 
 class Replay(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -52,6 +59,22 @@ class Replay(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     commands: list[ReplayCommand]
     events: list[ReplayEvent]
     head_hash: str
+
+
+def format_time(micros: int) -> str:
+    """A recorded time as a file writes it: ISO 8601 in UTC with all six digits of microseconds, the one text
+    of that instant a chain-2 event may carry."""
+    return from_micros(micros).isoformat(timespec="microseconds")
+
+
+def time_micros(text: str) -> int | None:
+    """A file's ``recorded_at`` in microseconds since the Unix epoch (a time without an offset is UTC); None if
+    it is no ISO 8601 time."""
+    try:
+        at = datetime.fromisoformat(text)
+        return to_micros(at.replace(tzinfo=UTC) if at.tzinfo is None else at)
+    except (ValueError, OverflowError):
+        return None
 
 
 def match_id_for(seed_commitment: str) -> str:

@@ -14,9 +14,29 @@ import msgspec
 
 from engine import registry
 from engine.match import EventDecoder, fold
-from eventstore import AsyncBatches, AsyncEventStore, CommandRecord, NewEvent, RecordedEvent, StoreError, append_request
-from replays.format import FORMAT, FORMAT_VERSION, Replay, ReplayCommand, ReplayEvent, RulesetRef, encode_replay
-from replays.verify import verify_bytes
+from eventstore import (
+    AsyncBatches,
+    AsyncEventStore,
+    CommandRecord,
+    NewEvent,
+    Origin,
+    RecordedEvent,
+    StoreError,
+    append_request,
+    to_micros,
+)
+from replays.format import (
+    FORMAT,
+    FORMAT_VERSION,
+    Replay,
+    ReplayCommand,
+    ReplayEvent,
+    RulesetRef,
+    encode_replay,
+    format_time,
+    time_micros,
+)
+from replays.verify import Verdict, verify_bytes
 
 SEED_SECRET = "seed"
 """The store secret holding a match's seed, revealed only in replays of ended matches."""
@@ -76,7 +96,8 @@ def build(
                 type=r.type,
                 data=r.data.decode(),
                 hash=r.hash.hex(),
-                recorded_at=r.meta.recorded_at.isoformat(),
+                recorded_at=format_time(to_micros(r.meta.recorded_at)),
+                chain=r.chain,
             )
             for r in recorded
         ],
@@ -84,28 +105,43 @@ def build(
     )
 
 
-def verified(data: bytes) -> Replay:
-    """The replay in ``data`` if every check passes, else ``ReplayInvalid``."""
+class Imported(msgspec.Struct, frozen=True):
+    """What an import did: the match's id, False when the same match was already stored, and what of the file
+    its checks did not cover (``Verdict.uncovered``)."""
+
+    match_id: str
+    imported: bool
+    uncovered: list[str]
+
+
+def verified(data: bytes) -> Verdict:
+    """The verdict on ``data`` if every check passes (its replay set), else ``ReplayInvalid``."""
     verdict = verify_bytes(data)
     if verdict.failure is not None:
         raise ReplayInvalid(verdict.failure.check, verdict.failure.version, verdict.failure.message)
     assert verdict.replay is not None
-    return verdict.replay
+    return verdict
 
 
-def appends(replay: Replay) -> list[tuple[int, list[NewEvent], CommandRecord, dict[str, bytes] | None]]:
-    """The store appends that recreate the replay's stream: (expected version, events, command, secrets)."""
-    steps: list[tuple[int, list[NewEvent], CommandRecord, dict[str, bytes] | None]] = []
+Step = tuple[int, list[NewEvent], CommandRecord, dict[str, bytes] | None, Origin]
+
+
+def appends(replay: Replay) -> list[Step]:
+    """The store appends that recreate the replay's stream: (expected version, events, command, secrets, origin).
+
+    Chain-2 events keep their time, which their hashes cover; chain-1 events are recorded at import, as before
+    chain 2 (their times are neither hashed nor checked)."""
+    steps: list[Step] = []
     for index, command in enumerate(replay.commands):
-        events = [
-            NewEvent(type=e.type, data=e.data.encode())
-            for e in replay.events[command.first_version - 1 : command.last_version]
-        ]
+        stored = replay.events[command.first_version - 1 : command.last_version]
+        events = [NewEvent(type=e.type, data=e.data.encode()) for e in stored]
+        chain = stored[0].chain
+        origin = Origin(time_micros(stored[0].recorded_at) if chain == 2 else None, chain)
         record = CommandRecord(
             command_id=command.command_id, actor=command.actor, type=command.type, payload=command.payload.encode()
         )
         secrets = {SEED_SECRET: bytes.fromhex(replay.seed)} if index == 0 and replay.seed else None
-        steps.append((command.first_version - 1, events, record, secrets))
+        steps.append((command.first_version - 1, events, record, secrets, origin))
     return steps
 
 
@@ -132,27 +168,29 @@ async def export(store: AsyncEventStore, match_id: str, include_seed: bool) -> b
     return encode_replay(replay)
 
 
-async def import_(store: AsyncEventStore, data: bytes) -> tuple[str, bool]:
-    """(match id, imported); False when the same match was already stored.
+async def import_(store: AsyncEventStore, data: bytes) -> Imported:
+    """Verify ``data``, then store its match unless the same match is stored already.
 
     The replay is checked on a thread: re-executing a long one takes about a second per 16 MiB, which on the
     event loop would stall every other call of the process."""
-    replay = await asyncio.to_thread(verified, data)
+    verdict = await asyncio.to_thread(verified, data)
+    replay, uncovered = verdict.replay, verdict.uncovered
+    assert replay is not None
     version = await store.last_version(replay.match_id)
     if version:
         last = await store.read_stream(replay.match_id, version, version)
         if version == len(replay.events) and _same_match(replay, last[0]):
-            return replay.match_id, False
+            return Imported(replay.match_id, False, uncovered)
         raise ReplayConflict(f"another match is stored under {replay.match_id}")
     steps = appends(replay)
     if not isinstance(store, AsyncBatches):
-        for expected, events, record, secrets in steps:
-            await store.append(replay.match_id, expected, events, record, secrets=secrets)
-        return replay.match_id, True
+        for expected, events, record, secrets, origin in steps:
+            await store.append(replay.match_id, expected, events, record, secrets=secrets, origin=origin)
+        return Imported(replay.match_id, True, uncovered)
     # The concrete stores take the whole stream in a few transactions (one per command: 20 ms a match).
     requests = [append_request(replay.match_id, *step) for step in steps]
     for first in range(0, len(requests), _IMPORT_BATCH):
         for outcome in await store.append_batch(requests[first : first + _IMPORT_BATCH]):
             if isinstance(outcome, StoreError):
                 raise outcome
-    return replay.match_id, True
+    return Imported(replay.match_id, True, uncovered)

@@ -1,6 +1,8 @@
-"""Replay verification, in order: format, ruleset, chain, fold and outcome, seed, re-execution.
+"""Replay verification, in order: format, ruleset, chain, times, fold and outcome, seed, re-execution.
 
-Each failure names its check and the first bad event version (0 when no single event is at fault).
+Each failure names its check and the first bad event version (0 when no single event is at fault). A verdict
+also names what its checks do not cover: the times and command records of chain-1 events (a file, or the start
+of a match, recorded before chain 2).
 """
 
 from __future__ import annotations
@@ -14,10 +16,20 @@ from engine import jsonbounds, registry
 from engine.contract import SCHEMA_MARK, SYSTEM, Actor, Ruleset
 from engine.errors import ConfigError, Rejected
 from engine.match import EventDecoder, MatchCreated, apply, create, decide, encode, fold, seed_commitment
-from eventstore import GENESIS_HASH, chain_hash
-from replays.format import FORMAT, FORMAT_VERSION, Replay, ReplayEvent, decode_replay, match_id_for
+from eventstore import GENESIS_HASH, CommandRecord, chain2_hash, chain_hash, command_digest
+from replays.format import (
+    FORMAT,
+    READABLE_VERSIONS,
+    Replay,
+    ReplayCommand,
+    ReplayEvent,
+    decode_replay,
+    format_time,
+    match_id_for,
+    time_micros,
+)
 
-CHECKS = ("format", "ruleset", "chain", "fold", "outcome", "seed", "reexecute")
+CHECKS = ("format", "ruleset", "chain", "times", "fold", "outcome", "seed", "reexecute")
 MAX_FILE_BYTES = 256 * 1024 * 1024
 MAX_COMMAND_ID = 128
 MAX_PART_BYTES = 1024 * 1024
@@ -36,6 +48,8 @@ class Verdict(msgspec.Struct, frozen=True):
     """The checks that passed, in order."""
     failure: Failure | None = None
     replay: Replay | None = None
+    uncovered: list[str] = []
+    """What of the file no check covers, one sentence each (empty: every field is covered)."""
 
 
 class _Failed(Exception):
@@ -55,8 +69,22 @@ def verify_bytes(data: bytes) -> Verdict:
             run()
             passed.append(check)
     except _Failed as failed:
-        return Verdict(ok=False, checks=passed, failure=failed.failure, replay=replay)
-    return Verdict(ok=True, checks=passed, replay=replay)
+        missed = [] if replay is None else uncovered(replay)
+        return Verdict(ok=False, checks=passed, failure=failed.failure, replay=replay, uncovered=missed)
+    return Verdict(ok=True, checks=passed, replay=replay, uncovered=uncovered(replay))
+
+
+def uncovered(replay: Replay) -> list[str]:
+    """The parts of ``replay`` no check covers: the times and command records of its chain-1 events."""
+    old = [event.version for event in replay.events if event.chain == 1]
+    if not old:
+        return []
+    versions = f"version {old[0]}" if len(old) == 1 else f"versions {old[0]}-{old[-1]}"
+    return [
+        f"recorded_at of {versions}: chain 1 does not hash times, and no check reads them",
+        f"the command records of {versions} (command_id, actor, type, payload text): chain 1 does not hash them; "
+        "re-execution checks only that their payloads and versions produce the recorded events",
+    ]
 
 
 def _parse(data: bytes) -> Replay:
@@ -67,8 +95,12 @@ def _parse(data: bytes) -> Replay:
         raise _Failed("format", 0, f"the file {exc}") from None
     except (msgspec.DecodeError, msgspec.ValidationError) as exc:
         raise _Failed("format", 0, f"not a replay file: {exc}") from None
-    if replay.format != FORMAT or replay.format_version != FORMAT_VERSION:
+    if replay.format != FORMAT or replay.format_version not in READABLE_VERSIONS:
         raise _Failed("format", 0, f"unsupported format {replay.format!r} version {replay.format_version}")
+    chains = (1,) if replay.format_version == 1 else (1, 2)
+    for event in replay.events:
+        if event.chain not in chains:
+            raise _Failed("format", event.version, f"no chain {event.chain} in format version {replay.format_version}")
     for command in replay.commands:
         if not (command.command_id.isprintable() and len(command.command_id) <= MAX_COMMAND_ID):
             raise _Failed("format", 0, f"a command id must be at most {MAX_COMMAND_ID} printable characters")
@@ -79,6 +111,7 @@ def _steps(replay: Replay) -> Iterator[tuple[str, Any]]:
     ruleset = _ruleset(replay)
     yield "ruleset", lambda: None
     yield "chain", lambda: _check_chain(replay)
+    yield "times", lambda: _check_times(replay)
     folded: dict[str, Any] = {}
     yield "fold", lambda: folded.update(events=_check_fold(replay, ruleset))
     yield "outcome", lambda: _check_outcome(replay, ruleset, folded["events"])
@@ -97,17 +130,69 @@ def _ruleset(replay: Replay) -> Ruleset:
 
 
 def _check_chain(replay: Replay) -> None:
-    prev = GENESIS_HASH
+    """Each event's hash, by its chain: chain 2 also covers its time and its command record, so a file with
+    chain-2 events must have commands that cover the events exactly, one after another."""
+    digests = _command_digests(replay) if any(event.chain == 2 for event in replay.events) else {}
+    prev, chain = GENESIS_HASH, 1
     for index, event in enumerate(replay.events):
         version = index + 1
         if event.version != version:
             raise _Failed("chain", version, f"event {index} has version {event.version}, expected {version}")
-        expected = chain_hash(prev, version, event.type, event.data.encode())
+        if event.chain < chain:
+            raise _Failed("chain", version, f"chain {event.chain} after chain {chain}: a stream never goes back")
+        chain = event.chain
+        data = event.data.encode()
+        if chain == 1:
+            expected = chain_hash(prev, version, event.type, data)
+        else:
+            micros = time_micros(event.recorded_at)
+            if micros is None:
+                raise _Failed("chain", version, f"recorded_at {event.recorded_at!r} is no ISO 8601 time")
+            expected = chain2_hash(prev, version, event.type, data, micros, digests[version])
         if event.hash != expected.hex():
-            raise _Failed("chain", version, "hash does not match the event's content and its predecessor")
+            covered = "content" if chain == 1 else "content, time and command record"
+            raise _Failed("chain", version, f"hash does not match the event's {covered} and its predecessor")
         prev = expected
     if replay.head_hash != prev.hex():
         raise _Failed("chain", len(replay.events), "head_hash is not the hash of the last event")
+
+
+def _command_digests(replay: Replay) -> dict[int, bytes]:
+    """The command digest each version is linked with; the commands must cover versions 1..n in turn."""
+    digests: dict[int, bytes] = {}
+    expected = 1
+    for command in replay.commands:
+        if command.first_version != expected or not expected <= command.last_version <= len(replay.events):
+            raise _Failed(
+                "chain",
+                expected,
+                f"command {command.command_id} covers versions {command.first_version}-{command.last_version}, "
+                f"the next command must start at {expected} and end by {len(replay.events)}",
+            )
+        digest = command_digest(_record(command))
+        digests.update((version, digest) for version in range(command.first_version, command.last_version + 1))
+        expected = command.last_version + 1
+    if expected != len(replay.events) + 1:
+        raise _Failed("chain", expected, f"no command record covers version {expected}")
+    return digests
+
+
+def _record(command: ReplayCommand) -> CommandRecord:
+    return CommandRecord(command.command_id, command.actor, command.type, command.payload.encode())
+
+
+def _check_times(replay: Replay) -> None:
+    """Chain-2 times are written in their one form (``format_time``) and never run backwards."""
+    latest = None
+    for event in replay.events:
+        if event.chain != 2:
+            continue
+        micros = time_micros(event.recorded_at)
+        if micros is None or format_time(micros) != event.recorded_at:
+            raise _Failed("times", event.version, f"recorded_at {event.recorded_at!r} is not in its one form")
+        if latest is not None and micros < latest:
+            raise _Failed("times", event.version, f"recorded_at {event.recorded_at} is before the previous event's")
+        latest = micros
 
 
 def _check_fold(replay: Replay, ruleset: Ruleset) -> list[Any]:
@@ -175,6 +260,8 @@ def _check_seed(replay: Replay) -> None:
         seed = bytes.fromhex(replay.seed)
     except ValueError:
         raise _Failed("seed", 0, "the seed is not hex") from None
+    if replay.seed != seed.hex():  # fromhex skips spaces and takes capitals: one text per seed
+        raise _Failed("seed", 0, "the seed is not written as lowercase hex digits alone")
     if seed_commitment(seed) != replay.seed_commitment:
         raise _Failed("seed", 1, "sha256(seed) differs from the commitment in MatchCreated")
 

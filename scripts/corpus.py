@@ -2,9 +2,11 @@
 
 For each hosted ``(id, version)`` it plays the corpus matches from fixed seeds with fixed bots through the match
 manager on a throw-away SQLite store, exports each with its seed, and writes
-``tests/replays/corpus/<id>/v<version>/<name>.json``: a match conceded early and one greedy bots play to its end.
-A file that exists is never rewritten: it stays what the release that wrote it exported (its ``recorded_at``
-times are the store's clock, the one part of a file that is not deterministic, and neither hashed nor checked).
+``tests/replays/corpus/<id>/v<version>/<name>.format<n>.json`` in the current replay format ``n`` (format 1, written
+before hash chain 2, has no suffix): a match conceded early and one greedy bots play to its end. A file that exists
+is never rewritten: it stays what the release that wrote it exported (its ``recorded_at`` times are the store's
+clock, the one part of a file that is not deterministic; chain 2 hashes them), so the corpus keeps files of every
+format a release wrote.
 ``tests/replays/test_corpus.py`` verifies every file with every check (CONTRIBUTING.md, "The replay corpus").
 
     python scripts/corpus.py            # write the files missing for the hosted versions
@@ -28,6 +30,7 @@ from engine.registry import HOSTED
 from engine.selfplay import next_move
 from eventstore import migrate, open_store
 from replays import storage
+from replays.format import FORMAT_VERSION
 from services.matches.creation import SeatEntry
 from services.matches.manager import MatchManager
 
@@ -57,8 +60,9 @@ MATCHES = (
 )
 
 
-def path_of(ruleset: Ruleset, match: Match) -> Path:
-    return CORPUS / ruleset.id / f"v{ruleset.version}" / f"{match.name}.json"
+def path_of(ruleset: Ruleset, match: Match, format_version: int = FORMAT_VERSION) -> Path:
+    suffix = "" if format_version == 1 else f".format{format_version}"
+    return CORPUS / ruleset.id / f"v{ruleset.version}" / f"{match.name}{suffix}.json"
 
 
 async def exported(ruleset: Ruleset, match: Match, url: str) -> bytes:

@@ -477,12 +477,14 @@ class ImportReplayRequest(_message.Message):
     def __init__(self, replay: _Optional[bytes] = ...) -> None: ...
 
 class ImportReplayResponse(_message.Message):
-    __slots__ = ("match_id", "imported")
+    __slots__ = ("match_id", "imported", "uncovered")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     IMPORTED_FIELD_NUMBER: _ClassVar[int]
+    UNCOVERED_FIELD_NUMBER: _ClassVar[int]
     match_id: str
     imported: bool
-    def __init__(self, match_id: _Optional[str] = ..., imported: _Optional[bool] = ...) -> None: ...
+    uncovered: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, match_id: _Optional[str] = ..., imported: _Optional[bool] = ..., uncovered: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class VerifyReplayRequest(_message.Message):
     __slots__ = ("replay",)
@@ -491,14 +493,16 @@ class VerifyReplayRequest(_message.Message):
     def __init__(self, replay: _Optional[bytes] = ...) -> None: ...
 
 class VerifyReplayResponse(_message.Message):
-    __slots__ = ("ok", "failure", "checks")
+    __slots__ = ("ok", "failure", "checks", "uncovered")
     OK_FIELD_NUMBER: _ClassVar[int]
     FAILURE_FIELD_NUMBER: _ClassVar[int]
     CHECKS_FIELD_NUMBER: _ClassVar[int]
+    UNCOVERED_FIELD_NUMBER: _ClassVar[int]
     ok: bool
     failure: ReplayFailure
     checks: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, ok: _Optional[bool] = ..., failure: _Optional[_Union[ReplayFailure, _Mapping]] = ..., checks: _Optional[_Iterable[str]] = ...) -> None: ...
+    uncovered: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, ok: _Optional[bool] = ..., failure: _Optional[_Union[ReplayFailure, _Mapping]] = ..., checks: _Optional[_Iterable[str]] = ..., uncovered: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class ReplayFailure(_message.Message):
     __slots__ = ("check", "version", "message")

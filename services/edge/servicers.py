@@ -241,9 +241,9 @@ class MatchServicer(pb_grpc.MatchServiceServicer):
     @rpc_errors
     async def ImportReplay(self, request: pb.ImportReplayRequest, context: Context) -> pb.ImportReplayResponse:
         async with self._replay_workers:  # its check runs on a thread (replays/storage.py)
-            match_id, imported = await replay_io.import_(self._matches.store, request.replay)
-        await self._matches.reindex(match_id)
-        return pb.ImportReplayResponse(match_id=match_id, imported=imported)
+            done = await replay_io.import_(self._matches.store, request.replay)
+        await self._matches.reindex(done.match_id)
+        return pb.ImportReplayResponse(match_id=done.match_id, imported=done.imported, uncovered=done.uncovered)
 
     @rpc_errors
     async def VerifyReplay(self, request: pb.VerifyReplayRequest, context: Context) -> pb.VerifyReplayResponse:
@@ -357,7 +357,7 @@ def _verification(verdict: Verdict) -> pb.VerifyReplayResponse:
         failure = pb.ReplayFailure(
             check=verdict.failure.check, version=verdict.failure.version, message=verdict.failure.message
         )
-    return pb.VerifyReplayResponse(ok=verdict.ok, failure=failure, checks=verdict.checks)
+    return pb.VerifyReplayResponse(ok=verdict.ok, failure=failure, checks=verdict.checks, uncovered=verdict.uncovered)
 
 
 def _admit_admin_command(ruleset: Ruleset, raw: bytes) -> None:

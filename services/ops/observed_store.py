@@ -12,7 +12,7 @@ import logging
 import time
 from collections.abc import Callable, Mapping, Sequence
 
-from eventstore import Appended, AsyncEventStore, CommandRecord, NewEvent, WrongExpectedVersion
+from eventstore import Appended, AsyncEventStore, CommandRecord, NewEvent, Origin, WrongExpectedVersion
 from services.core.logs import fields
 
 log = logging.getLogger(__name__)
@@ -41,10 +41,11 @@ class ObservedStore:
         events: Sequence[NewEvent],
         command: CommandRecord,
         secrets: Mapping[str, bytes] | None = None,
+        origin: Origin | None = None,
     ) -> Appended:
         started = time.perf_counter()
         try:
-            appended = await self.wrapped.append(stream_id, expected_version, events, command, secrets)
+            appended = await self.wrapped.append(stream_id, expected_version, events, command, secrets, origin)
         except WrongExpectedVersion as exc:
             self._conflict(VERSION, stream_id, expected_version, exc.actual, command.command_id)
             raise

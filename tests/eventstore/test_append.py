@@ -13,6 +13,7 @@ from eventstore import (
     CommandRecord,
     DatabaseError,
     NewEvent,
+    Origin,
     WrongExpectedVersion,
     open_store,
     verify_chain,
@@ -49,16 +50,52 @@ async def test_events_carry_their_command_and_time(store: AsyncEventStore) -> No
         assert before - timedelta(milliseconds=1) <= event.meta.recorded_at <= after + timedelta(milliseconds=1)
 
 
-async def test_hashes_chain_over_the_stream(store: AsyncEventStore) -> None:
+def _digest(record: CommandRecord) -> bytes:
+    fields = (record.command_id, record.actor, record.type)
+    return hashlib.sha256(b"".join(len(f).to_bytes(4, "big") + f.encode() for f in fields) + record.payload).digest()
+
+
+async def test_hashes_chain_over_the_stream_with_times_and_command_records(store: AsyncEventStore) -> None:
+    """Chain 2, recomputed here from docs/eventstore.md: each link covers the event's time and its command."""
     await store.append("m1", 0, events("A", "B"), command("c1"))
     await store.append("other", 0, events("X"), command("c2"))
     appended = await store.append("m1", 2, events("C"), command("c3"))
     prev = bytes(32)
+    records = {record.command_id: record for record, _, _ in await store.read_commands("m1")}
     for event in await store.read_stream("m1"):
-        body = prev + event.version.to_bytes(8, "big") + event.type.encode() + b"\x00" + event.data
+        micros = (event.meta.recorded_at - datetime(1970, 1, 1, tzinfo=UTC)) // timedelta(microseconds=1)
+        body = (
+            b"duelhall-chain-2\x00"
+            + prev
+            + event.version.to_bytes(8, "big")
+            + micros.to_bytes(8, "big", signed=True)
+            + _digest(records[event.meta.command_id])
+            + event.type.encode()
+            + b"\x00"
+            + event.data
+        )
         prev = hashlib.sha256(body).digest()
-        assert event.hash == prev
+        assert (event.hash, event.chain) == (prev, 2)
     assert appended.last_hash == prev
+
+
+async def test_an_import_keeps_its_times_and_chain_and_times_never_run_backwards(store: AsyncEventStore) -> None:
+    """An imported append keeps the time and chain it was first recorded with (the hashes stay the file's); a
+    live append after a time later than the store's clock is recorded at that time, never before it."""
+    ahead = datetime.now(UTC) + timedelta(days=1)
+    micros = (ahead - datetime(1970, 1, 1, tzinfo=UTC)) // timedelta(microseconds=1)
+    await store.append("m1", 0, events("A"), command("c1"), origin=Origin(0, 1))
+    imported = await store.append("m1", 1, events("B"), command("c2"), origin=Origin(micros, 2))
+    live = await store.append("m1", 2, events("C"), command("c3"))
+    stream = await store.read_stream("m1")
+    assert [(e.chain, e.meta.recorded_at) for e in stream[:2]] == [
+        (1, datetime(1970, 1, 1, tzinfo=UTC)),
+        (2, imported.recorded_at),
+    ]
+    assert imported.recorded_at == ahead.replace(microsecond=ahead.microsecond)
+    assert stream[2].meta.recorded_at == live.recorded_at == imported.recorded_at
+    assert stream[0].hash == hashlib.sha256(bytes(32) + (1).to_bytes(8, "big") + b"A\x00" + stream[0].data).digest()
+    assert verify_chain(stream, await store.read_commands("m1")) == live.last_hash
 
 
 async def test_read_stream_cursors_are_inclusive(store: AsyncEventStore) -> None:
@@ -138,7 +175,7 @@ async def test_two_stores_on_one_database_keep_each_stream_consistent(database: 
         appended = await first.append("m1", 3, events("D"), command("c3"))
         assert (appended.first_version, appended.first_position) == (4, 4)
         assert (await second.append("m1", 2, events("C"), command("c2"))).duplicate
-        assert verify_chain(await second.read_stream("m1")) == appended.last_hash
+        assert verify_chain(await second.read_stream("m1"), await second.read_commands("m1")) == appended.last_hash
     finally:
         await first.close()
         await second.close()

@@ -9,9 +9,9 @@ import psycopg
 import pytest
 from alembic.config import Config
 from alembic.script import ScriptDirectory
-from sqlalchemy import create_engine, inspect
+from sqlalchemy import create_engine, inspect, text
 
-from eventstore import DatabaseError, downgrade, migrate, open_store
+from eventstore import GENESIS_HASH, DatabaseError, chain_hash, downgrade, migrate, open_store, verify_chain
 from eventstore.migrations import LOCK_KEY
 from eventstore.schema import SCHEMA_REVISION, metadata
 from eventstore.urls import sync_url
@@ -81,3 +81,35 @@ def test_a_migration_waiting_for_another_says_so_with_the_url_as_given(postgres_
     finally:
         logging.getLogger("eventstore.migrations").removeHandler(heard)
     assert len(lines) == 1 and "postgresql://" in lines[0] and "+psycopg" not in lines[0], lines
+
+
+async def test_a_stream_stored_before_chain_2_stays_verifiable_and_goes_on_in_chain_2(database: str) -> None:
+    """Revision 0003 marks every stored event chain 1; a live append after the upgrade links chain 2 to it."""
+    downgrade(database, "0002")
+    payload = b'{"id":"c1"}'
+    hash_ = chain_hash(GENESIS_HASH, 1, "A", b"{}")
+    engine = create_engine(sync_url(database))
+    try:
+        with engine.begin() as connection:
+            connection.execute(
+                text(
+                    "INSERT INTO events (position, stream_id, version, type, data, command_id, actor, recorded_at,"
+                    " hash) VALUES (1, 'm1', 1, 'A', :data, 'c1', '0', 5, :hash)"
+                ),
+                {"data": b"{}", "hash": hash_},
+            )
+            connection.execute(
+                text("INSERT INTO commands VALUES ('m1', 'c1', '0', 'Play', :payload, 1, 1)"), {"payload": payload}
+            )
+            connection.execute(text("UPDATE head SET position = 1"))
+    finally:
+        engine.dispose()
+    migrate(database)
+    store = await open_store(database)
+    try:
+        appended = await store.append("m1", 1, events("B"), command("c2"))
+        stream = await store.read_stream("m1")
+        assert [(e.chain, e.hash) for e in stream] == [(1, hash_), (2, appended.last_hash)]
+        assert verify_chain(stream, await store.read_commands("m1")) == appended.last_hash
+    finally:
+        await store.close()

@@ -133,7 +133,7 @@ async def test_sixteen_writers_and_a_live_subscriber(database: str, group_commit
             by_stream[event.stream_id].append(event)
         for stream_id, stream in by_stream.items():
             assert [e.version for e in stream] == list(range(1, len(stream) + 1)), stream_id
-            verify_chain(stream)
+            verify_chain(stream, await stores[1].read_commands(stream_id))
             assert stream == await stores[1].read_stream(stream_id)
         commands = {e.meta.command_id for e in seen}
         assert commands == {f"{w}:{n}" for w in range(16) for n in range(12)}

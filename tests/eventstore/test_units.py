@@ -4,16 +4,20 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import msgspec
 import pytest
 
 import eventstore
 from eventstore import (
     DEFAULT_DATABASE_URL,
     GENESIS_HASH,
+    CommandRecord,
     DatabaseError,
     EventMeta,
     RecordedEvent,
+    chain2_hash,
     chain_hash,
+    command_digest,
     database_url,
     open_store,
     verify_chain,
@@ -32,6 +36,38 @@ def test_chain_hash_vector() -> None:
     second = chain_hash(first, 2, "CardDrawn", b"{}")
     assert (first.hex(), second.hex()) == (V1, V2)
     assert len(GENESIS_HASH) == 32 and not any(GENESIS_HASH)
+
+
+# Chain 2 (docs/eventstore.md): recorded at 2026-01-01T00:00:00Z (1767225600000000 us), command c1 by system,
+# type create_match, payload {}; computed with printf, xxd and sha256sum.
+COMMAND_DIGEST = "e0eaca105df70482a062e5bd2589ab7ace53c2cfa04e435d34baa40f942eb426"
+V1_CHAIN_2 = "64937824a6ac0fc9896ce0907a481aab401a071ee928b428c6c013f2e0e18a06"
+
+
+def test_chain_2_vector() -> None:
+    digest = command_digest(CommandRecord("c1", "system", "create_match", b"{}"))
+    assert digest.hex() == COMMAND_DIGEST
+    assert chain2_hash(GENESIS_HASH, 1, "MatchCreated", b'{"seats":2}', 1767225600000000, digest).hex() == V1_CHAIN_2
+
+
+def test_verify_chain_covers_chain_2_times_and_command_records_after_chain_1() -> None:
+    """A stream live across the upgrade: chain 1, then chain 2; an edited time or command record fails."""
+    record = CommandRecord("c2", "0", "play", b'{"type":"play"}')
+    first = chain_hash(GENESIS_HASH, 1, "T", b"{}")
+    second = chain2_hash(first, 2, "T", b"{}", 5, command_digest(record))
+    stream = [
+        RecordedEvent(1, "m1", 1, "T", b"{}", EventMeta("c1", "system", from_micros(0)), first, 1),
+        RecordedEvent(2, "m1", 2, "T", b"{}", EventMeta("c2", "0", from_micros(5)), second, 2),
+    ]
+    log = [(CommandRecord("c1", "system", "create", b"{}"), 1, 1), (record, 2, 2)]
+    assert verify_chain(stream, log) == second
+    later = msgspec.structs.replace(stream[1], meta=EventMeta("c2", "0", from_micros(6)))
+    with pytest.raises(ValueError, match="'m1' version 2"):
+        verify_chain([stream[0], later], log)
+    with pytest.raises(ValueError, match="'m1' version 2"):
+        verify_chain(stream, [log[0], (msgspec.structs.replace(record, type="pass"), 2, 2)])
+    with pytest.raises(ValueError, match="chain 1 after chain 2"):
+        verify_chain([*stream, msgspec.structs.replace(stream[1], version=3, chain=1)], log)
 
 
 def test_verify_chain_names_the_first_tampered_event() -> None:

@@ -34,14 +34,16 @@ def test_flipping_any_byte_of_any_event_fails_at_that_version(replay_bytes: byte
     assert (verdict.failure.check, verdict.failure.version) == ("chain", event.version)
 
 
-def test_a_changed_command_fails_re_execution_at_its_first_event(replay_bytes: bytes) -> None:
-    replay = decode_replay(replay_bytes)
-    index, command = next((i, c) for i, c in enumerate(replay.commands) if c.type == "play_monster")
-    commands = list(replay.commands)
-    commands[index] = msgspec.structs.replace(command, payload='{"type":"engage"}')
-    verdict = verify_bytes(encode_replay(msgspec.structs.replace(replay, commands=commands)))
-    assert verdict.failure is not None
-    assert (verdict.failure.check, verdict.failure.version) == ("reexecute", command.first_version)
+def test_a_changed_command_fails_its_first_event(replay_bytes: bytes, old_replay_bytes: bytes) -> None:
+    """Chain 2 hashes the command record; in a format-1 file the change is caught by re-execution."""
+    for data, check in ((replay_bytes, "chain"), (old_replay_bytes, "reexecute")):
+        replay = decode_replay(data)
+        index, command = next((i, c) for i, c in enumerate(replay.commands) if c.type == "play_monster")
+        commands = list(replay.commands)
+        commands[index] = msgspec.structs.replace(command, payload='{"type":"engage"}')
+        verdict = verify_bytes(encode_replay(msgspec.structs.replace(replay, commands=commands)))
+        assert verdict.failure is not None
+        assert (verdict.failure.check, verdict.failure.version) == (check, command.first_version)
 
 
 def test_a_wrong_seed_or_outcome_is_caught(replay_bytes: bytes) -> None:

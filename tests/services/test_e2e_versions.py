@@ -29,7 +29,7 @@ from tests.versions import CHANGED_CARD, card_monsters_v2, hosting
 
 __all__ = ["card_monsters_v2"]  # the fixture, used by name
 
-CHECKS = ["format", "ruleset", "chain", "fold", "outcome", "seed", "reexecute"]
+CHECKS = ["format", "ruleset", "chain", "times", "fold", "outcome", "seed", "reexecute"]
 
 
 @asynccontextmanager

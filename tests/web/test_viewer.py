@@ -23,6 +23,7 @@ from services.cli.games import bots_for, play_with_store
 from services.matches.creation import SeatEntry
 from services.matches.manager import MatchManager
 from services.server import Running
+from tests.replays.rewritten import as_format_1
 from tests.services.client import Created, create_match, play_random
 
 DUELHALL = Path(sys.executable).parent / "duelhall"
@@ -267,13 +268,25 @@ async def test_dropped_replays_are_verified_and_tampered_ones_refused_by_check(
     await page.set_input_files(
         "#file", files=[{"name": "changed.json", "mimeType": "application/json", "buffer": changed}]
     )
-    await page.wait_for_selector("#status[data-check='reexecute']")
+    # Chain 2 hashes the command records and the times (docs/replay-format.md).
+    await page.wait_for_selector("#status[data-check='chain']")
+    assert f"the chain check failed at version {commands[index].first_version}" in await page.inner_text("#status")
+    events = list(replay.events)
+    events[4] = msgspec.structs.replace(events[4], recorded_at="1999-01-01T00:00:00.000000+00:00")
+    await _drop(page, "backdated.json", encode_replay(msgspec.structs.replace(replay, events=events)))
+    await page.wait_for_selector("#status[data-check='chain']")
+    assert "the chain check failed at version 5" in await page.inner_text("#status")
     await _drop(page, "good.json", data)
-    await page.wait_for_selector("#status.ok")
+    await page.wait_for_selector("#status.ok[data-uncovered='0']")
     assert (
-        "verified: format, ruleset, chain, fold, outcome, seed, reexecute" in (await page.inner_text("#status")).lower()
+        "verified: format, ruleset, chain, times, fold, outcome, seed, reexecute"
+        in (await page.inner_text("#status")).lower()
     )
+    assert "not covered" not in await page.inner_text("#status")
     assert await page.locator("#board .seat").count() == 2
+    await _drop(page, "old.json", encode_replay(as_format_1(replay)))
+    await page.wait_for_selector("#status.ok[data-uncovered='2']")
+    assert f"not covered: recorded_at of versions 1-{len(replay.events)}" in await page.inner_text("#status")
 
 
 @pytest.mark.parametrize("ruleset_id", sorted(registry.RULESETS))

@@ -91,7 +91,11 @@ async function openReplay(source, seat, at = 0, started = performance.now()) {
   state.steps = viewed.steps.map((step) => ({ event: step.event, viewJson: step.viewJson, toAct: step.toAct || [],
     deadline: step.deadline || null }));
   const checks = verification ? `verified: ${verification.checks.join(", ")}` : "stored match";
-  status(`${capitalised(checks)} · ${state.steps.length} versions`, "ok", { "data-ok": "true" });
+  // A file written before hash chain 2: say plainly what its checks leave out (docs/replay-format.md).
+  const uncovered = (verification && verification.uncovered) || [];
+  const missed = uncovered.length ? ` · not covered: ${uncovered.join("; ")}` : "";
+  status(`${capitalised(checks)} · ${state.steps.length} versions${missed}`, "ok",
+    { "data-ok": "true", "data-uncovered": String(uncovered.length) });
   show(at);
   document.body.dataset.loadMs = String(Math.round(performance.now() - started));
 }
