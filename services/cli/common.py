@@ -181,3 +181,11 @@ def positive(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"{value} is not a positive number")
     return value
+
+
+def add_verb(
+    verbs: argparse._SubParsersAction[argparse.ArgumentParser], name: str, summary: str
+) -> argparse.ArgumentParser:
+    """A verb of a command (``replay export``), its summary both its line in the command's help and its own
+    ``--help``'s description."""
+    return verbs.add_parser(name, help=summary, description=summary[0].upper() + summary[1:] + ".")

@@ -19,7 +19,16 @@ from replays.format import Replay, decode_replay, encode_replay
 from replays.verify import MAX_FILE_BYTES, Failure, verify_bytes
 from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
-from services.cli.common import add_database_option, add_server_option, add_tls_options, channel, database, err, out
+from services.cli.common import (
+    add_database_option,
+    add_server_option,
+    add_tls_options,
+    add_verb,
+    channel,
+    database,
+    err,
+    out,
+)
 from services.cli.errors import describe
 from services.cli.progress import Bar
 from services.matches.manager import MatchManager
@@ -28,8 +37,8 @@ from services.ops import archive
 
 def arguments(parser: argparse.ArgumentParser) -> None:
     verbs = parser.add_subparsers(dest="verb", required=True, metavar="VERB")
-    export = verbs.add_parser("export", help="write a match's replay file, or with --all every ended match's")
-    export.add_argument("match_id", nargs="?", default=None)
+    export = add_verb(verbs, "export", "write a match's replay file, or with --all every ended match's")
+    export.add_argument("match_id", nargs="?", default=None, help="the match (duelhall matches lists them)")
     export.add_argument("-o", "--output", required=True, type=Path, help="the file; with --all, a folder")
     export.add_argument("--all", action="store_true", help="every ended match, one verified DIR/<match>.json each")
     export.add_argument(
@@ -45,21 +54,23 @@ def arguments(parser: argparse.ArgumentParser) -> None:
     export.add_argument("--token", default="", help="with --server: the admin token, to export a running match")
     add_tls_options(export)
     export.set_defaults(run=run_export, parser=export)
-    imp = verbs.add_parser("import", help="verify replay files, then store their matches")
+    imp = add_verb(verbs, "import", "verify replay files, then store their matches")
     imp.add_argument(
         "files", nargs="+", type=Path, metavar="FILE", help="a replay file, or a folder: every *.json in it"
     )
     add_database_option(imp)
     imp.set_defaults(run=run_import)
-    verify = verbs.add_parser("verify", help="check replays: chain, times, fold, outcome, seed, re-execution")
-    verify.add_argument("files", nargs="+", type=Path, metavar="FILE")
+    verify = add_verb(verbs, "verify", "check replays: chain, times, fold, outcome, seed, re-execution")
+    verify.add_argument("files", nargs="+", type=Path, metavar="FILE", help="replay files")
     verify.add_argument(
         "--json", action="store_true", help="print each file's checks, failure and uncovered parts as JSON"
     )
     verify.set_defaults(run=run_verify)
-    show = verbs.add_parser("show", help="print a text board of the match at a step")
-    show.add_argument("file", type=Path)
-    show.add_argument("--as", dest="viewer", default="spectator", help="a seat number or 'spectator'")
+    show = add_verb(verbs, "show", "print a text board of the match at a step")
+    show.add_argument("file", type=Path, help="a replay file")
+    show.add_argument(
+        "--as", dest="viewer", default="spectator", help="a seat number or 'spectator' (default: spectator)"
+    )
     show.add_argument("--step", type=int, default=None, help="event version to show (default: the last)")
     show.set_defaults(run=run_show, parser=show)
 

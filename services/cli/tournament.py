@@ -19,7 +19,7 @@ from rich.table import Column, Table
 from services.api import duelhall_pb2 as pb
 from services.api import tournament_pb2 as tpb
 from services.api import tournament_pb2_grpc as tpb_grpc
-from services.cli.common import add_tls_options, channel, err, out
+from services.cli.common import add_tls_options, add_verb, channel, err, out
 from services.core.errors import DOMAIN
 
 _SPECTATORS = {"public": pb.SPECTATORS_PUBLIC, "token": pb.SPECTATORS_TOKEN, "none": pb.SPECTATORS_NONE}
@@ -34,7 +34,7 @@ def arguments(parser: argparse.ArgumentParser) -> None:
     def verb(
         name: str, help: str, run: Callable[[argparse.Namespace], int], *, tournament: bool = True, admin: bool = True
     ) -> argparse.ArgumentParser:
-        sub: argparse.ArgumentParser = verbs.add_parser(name, help=help, description=help[0].upper() + help[1:] + ".")
+        sub = add_verb(verbs, name, help)
         sub.add_argument(
             "--server", default="127.0.0.1:50051", metavar="HOST:PORT", help="the server (default: 127.0.0.1:50051)"
         )
