@@ -41,6 +41,10 @@ class Failure(msgspec.Struct, frozen=True):
     version: int
     message: str
 
+    def __str__(self) -> str:
+        where = f" at version {self.version}" if self.version else ""
+        return f"{self.check}{where}: {self.message}"
+
 
 class Verdict(msgspec.Struct, frozen=True):
     ok: bool

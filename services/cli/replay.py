@@ -16,7 +16,7 @@ from eventstore import migrate, open_store
 from eventstore.urls import redacted
 from replays import render, storage
 from replays.format import Replay, decode_replay, encode_replay
-from replays.verify import MAX_FILE_BYTES, Failure, verify_bytes
+from replays.verify import MAX_FILE_BYTES, Failure, Verdict, verify_bytes
 from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
 from services.cli.common import (
@@ -207,9 +207,7 @@ def run_verify(args: argparse.Namespace) -> int:
         uncovered = "".join(f"\nnot covered: {part}" for part in verdict.uncovered)
         if verdict.failure is None:
             return True, f"{len(verdict.checks)} checks passed: {', '.join(verdict.checks)}{uncovered}"
-        failure = verdict.failure
-        where = f" at version {failure.version}" if failure.version else ""
-        return False, f"{failure.check}{where}: {failure.message}{uncovered}"
+        return False, f"{verdict.failure}{uncovered}"
 
     failures, table = _each(args.files, "verify", one)
     if args.json:
@@ -233,6 +231,7 @@ def run_verify(args: argparse.Namespace) -> int:
 
 def run_show(args: argparse.Namespace) -> int:
     replay = _read_replay(args.file)
+    refused(args.file, verify_bytes(args.file.read_bytes()))  # a board of an edited file would be believed
     viewer = None if args.viewer == "spectator" else _seat(args.viewer)
     if viewer is not None and not 0 <= viewer < len(replay.seats):
         args.parser.error(f"--as takes a seat 0..{len(replay.seats) - 1} or 'spectator', not {args.viewer}")
@@ -242,6 +241,12 @@ def run_show(args: argparse.Namespace) -> int:
         )
     out.print(render.board(replay, args.step, viewer), markup=False)
     return 0
+
+
+def refused(path: Path, verdict: Verdict) -> None:
+    """Raises, naming the failed check, unless the replay verified: nothing of a file that does not is shown."""
+    if verdict.failure is not None:
+        raise ValueError(f"{path} does not verify, so it is not shown: {verdict.failure}")
 
 
 def _seat(text: str) -> int:

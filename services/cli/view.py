@@ -1,7 +1,8 @@
 """``duelhall view FILE``: the viewer page on a replay file, without a running service.
 
-It starts the HTTP part alone (no gRPC port) on a free port over a throwaway SQLite database and prints the
-page's address; the page sends the file to the server, which verifies it before showing any version.
+It verifies the file first (one that does not verify is refused here, naming the check), then starts the HTTP
+part alone (no gRPC port) on a free port over a throwaway SQLite database and prints the page's address; the
+page sends the file to the server, which verifies it again before showing any version.
 """
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ import asyncio
 import tempfile
 from pathlib import Path
 
+from replays.verify import verify_bytes
+from services.cli.replay import refused
 from services.server import ServerConfig, create_server, signalled
 
 
@@ -22,6 +25,7 @@ def arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     data = args.file.read_bytes()
+    refused(args.file, verify_bytes(data))  # the page would show only the failure: say it here instead
     with tempfile.TemporaryDirectory(prefix="duelhall-view-") as scratch:
         asyncio.run(_view(f"sqlite:///{Path(scratch) / 'view.db'}", args.http, data))
     return 0

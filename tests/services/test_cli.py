@@ -84,6 +84,13 @@ def test_verify_names_the_first_bad_version(tmp_path: Path, capsys: pytest.Captu
     assert main(["replay", "verify", str(replay)]) == 1
     out = capsys.readouterr().out
     assert "FAIL" in out and "chain at version 5" in out and "1 of 1 replay files failed" in out
+    # Nothing of a file that does not verify is shown, on the terminal or in the viewer.
+    for command in (["replay", "show", str(replay)], ["view", str(replay)]):
+        assert main(command) == 1
+        captured = capsys.readouterr()
+        assert (
+            captured.out == "" and f"{replay} does not verify, so it is not shown: chain at version 5" in captured.err
+        )
 
 
 def test_serve_refuses_a_taken_http_port_in_one_sentence(tmp_path: Path) -> None:
