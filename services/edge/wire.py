@@ -16,14 +16,17 @@ from replays.steps import Step, recorded_time
 from services.api import duelhall_pb2 as pb
 from services.core.errors import InvalidArgument
 from services.edge import catalog
+from services.matches.bot_seats import OPEN, PLAYER
+from services.matches.creation import SeatEntry
 from services.matches.replies import Decision, RedactedEvent, Submitted, Viewed
 from services.matches.spectators import NONE, TOKEN
 from services.matches.watch import Update
 from services.readmodels.lifecycle import CREATED, Change
-from services.readmodels.matchrows import ENDED, PUBLIC, RUNNING, MatchRow
+from services.readmodels.matchrows import BOT, ENDED, PUBLIC, RUNNING, MatchRow
 
 _STATUS_TO_PB = {RUNNING: pb.MATCH_STATUS_RUNNING, ENDED: pb.MATCH_STATUS_ENDED}
 STATUS_FROM_PB = {pb.MATCH_STATUS_UNSPECIFIED: "", pb.MATCH_STATUS_RUNNING: RUNNING, pb.MATCH_STATUS_ENDED: ENDED}
+_SEAT_KINDS_FROM_PB = {pb.SEAT_KIND_PLAYER: PLAYER, pb.SEAT_KIND_OPEN: OPEN, pb.SEAT_KIND_BOT: BOT}
 
 
 def timestamp(at: datetime) -> str:
@@ -61,7 +64,26 @@ def match(row: MatchRow) -> pb.Match:
         seed_commitment=row.seed_commitment,
         labels=row.labels,
         spectators=_SPECTATORS_TO_PB[row.spectators],
+        seat_info=[
+            pb.SeatInfo(
+                seat=seat,
+                name=name,
+                kind=pb.SEAT_KIND_BOT if seat in row.bots else pb.SEAT_KIND_PLAYER,
+                bot_level=row.bots.get(seat, ""),
+            )
+            for seat, name in enumerate(row.seats)
+        ],
     )
+
+
+def seat_entry(index: int, spec: pb.SeatSpec) -> SeatEntry:
+    """A create request's seat; a bot seat without a name is named after its level (``greedy bot``)."""
+    kind = _SEAT_KINDS_FROM_PB.get(spec.kind)  # an int outside the enum reaches here over the wire
+    if kind is None:
+        raise InvalidArgument(f"seats[{index}].kind {spec.kind} is not a SeatKind", reason="SEAT_KIND_UNSUPPORTED")
+    name = spec.name or (f"{spec.bot_level} bot" if kind == BOT else "")
+    config = json_object(spec.config_json, f"seats[{index}].config_json")
+    return SeatEntry(name=name, config=config, kind=kind, bot_level=spec.bot_level)
 
 
 def spectators(policy: int) -> str:
