@@ -1,0 +1,59 @@
+"""``duelhall play``: a match against the server's bots on a running server, and the viewer's address for the
+human's seat, which opens the page and whose token plays the match to its end against the bots."""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import urllib.parse
+import urllib.request
+
+import grpc
+import msgspec
+
+from services.api import duelhall_pb2 as pb
+from services.api import duelhall_pb2_grpc as pb_grpc
+from services.server import Running
+from tests.services.process import BIN
+from tests.services.test_e2e_bot_seats import play_seat, verified
+
+
+async def _run(*argv: str) -> subprocess.CompletedProcess[str]:
+    """The CLI in a subprocess, off the event loop so the in-process server keeps answering."""
+    return await asyncio.to_thread(subprocess.run, [str(BIN), *argv], capture_output=True, text=True, timeout=60)
+
+
+async def test_play_creates_a_match_against_bots_and_prints_the_viewer_address(server: Running) -> None:
+    assert server.http is not None
+    address, http = f"127.0.0.1:{server.port}", server.http.address
+    proc = await _run("play", "aq", "--server", address, "--http", http, "--name", "ada", "--players", "3", "--json")
+    assert proc.returncode == 0, proc.stderr
+    table = msgspec.json.decode(proc.stdout)
+    url = urllib.parse.urlsplit(table["url"])
+    assert f"{url.scheme}://{url.netloc}" == http and url.path == "/"
+    assert urllib.parse.parse_qs(url.query) == {"watch": [table["match_id"]], "token": [table["token"]]}
+    page = await asyncio.to_thread(urllib.request.urlopen, table["url"], timeout=10)
+    assert page.status == 200
+    async with grpc.aio.insecure_channel(address) as channel:
+        stub = pb_grpc.MatchServiceStub(channel)
+        match = await stub.GetMatch(pb.GetMatchRequest(match_id=table["match_id"]))
+        assert [(s.name, s.kind, s.bot_level) for s in match.seat_info] == [
+            ("ada", pb.SEAT_KIND_PLAYER, ""),
+            ("greedy bot", pb.SEAT_KIND_BOT, "greedy"),
+            ("greedy bot", pb.SEAT_KIND_BOT, "greedy"),
+        ]
+        await play_seat(stub, table["match_id"], table["token"], table["seat"], seed=2)
+        await verified(stub, table["match_id"])
+
+
+async def test_play_prints_the_address_to_open(server: Running) -> None:
+    proc = await _run("play", "duel", "--server", f"127.0.0.1:{server.port}", "--bot", "random")
+    assert proc.returncode == 0, proc.stderr
+    assert "the server's random bots the others" in proc.stdout
+    assert "open http://127.0.0.1:8080/?watch=" in proc.stdout and "&token=" in proc.stdout
+
+
+async def test_play_with_an_unknown_ruleset_says_so(server: Running) -> None:
+    proc = await _run("play", "chess", "--server", f"127.0.0.1:{server.port}")
+    assert proc.returncode == 1
+    assert "INVALID_ARGUMENT" in proc.stderr and "chess" in proc.stderr
