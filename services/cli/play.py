@@ -59,13 +59,14 @@ def run(args: argparse.Namespace) -> int:
 
 async def _create(args: argparse.Namespace) -> Table:
     async with channel(args, args.server) as connected:
-        rulesets = pb_grpc.RulesetServiceStub(connected)
+        rulesets = pb_grpc.RulesetServiceStub(connected)  # type: ignore[no-untyped-call]  # generated, untyped
+        matches = pb_grpc.MatchServiceStub(connected)  # type: ignore[no-untyped-call]
         described = await rulesets.DescribeRuleset(pb.DescribeRulesetRequest(ruleset=args.ruleset))
         players = args.players or described.ruleset.min_seats
         bot = pb.SeatSpec(kind=pb.SEAT_KIND_BOT, bot_level=args.bot)
         human = pb.SeatSpec(name=args.name or getpass.getuser())
         request = pb.CreateMatchRequest(ruleset=args.ruleset, seats=[human, *[bot] * (players - 1)])
-        created = await pb_grpc.MatchServiceStub(connected).CreateMatch(request)
+        created = await matches.CreateMatch(request)
     token = created.tokens[0].token
     match_id = created.match.match_id
     return Table(match_id, 0, token, viewer_url(args.http or default_http(args.server), match_id, token))
