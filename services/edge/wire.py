@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -21,7 +22,7 @@ from services.matches.creation import SeatEntry
 from services.matches.replies import Decision, RedactedEvent, Submitted, Viewed
 from services.matches.spectators import NONE, TOKEN
 from services.matches.watch import Update
-from services.readmodels.lifecycle import CREATED, Change
+from services.readmodels.lifecycle import CREATED, Change, CreateRequest, request_in
 from services.readmodels.matchrows import BOT, ENDED, PUBLIC, RUNNING, MatchRow
 
 _STATUS_TO_PB = {RUNNING: pb.MATCH_STATUS_RUNNING, ENDED: pb.MATCH_STATUS_ENDED}
@@ -64,16 +65,21 @@ def match(row: MatchRow) -> pb.Match:
         seed_commitment=row.seed_commitment,
         labels=row.labels,
         spectators=_SPECTATORS_TO_PB[row.spectators],
-        seat_info=[
-            pb.SeatInfo(
-                seat=seat,
-                name=name,
-                kind=pb.SEAT_KIND_BOT if seat in row.bots else pb.SEAT_KIND_PLAYER,
-                bot_level=row.bots.get(seat, ""),
-            )
-            for seat, name in enumerate(row.seats)
-        ],
+        seat_info=seat_info(row.seats, row.bots),
     )
+
+
+def seat_info(seats: Sequence[str], bots: dict[int, str]) -> list[pb.SeatInfo]:
+    """Every seat with its kind, and its level when it is a bot seat."""
+    return [
+        pb.SeatInfo(
+            seat=seat,
+            name=name,
+            kind=pb.SEAT_KIND_BOT if seat in bots else pb.SEAT_KIND_PLAYER,
+            bot_level=bots.get(seat, ""),
+        )
+        for seat, name in enumerate(seats)
+    ]
 
 
 def seat_entry(index: int, spec: pb.SeatSpec) -> SeatEntry:
@@ -177,6 +183,7 @@ def deadline(seat: int | None, timeout: bytes, expires_at: datetime | None, seco
 def replay_match(replay: Replay) -> pb.Match:
     """The match a replay file holds, as the API describes a stored one."""
     first, last = replay.events[0], replay.events[-1]
+    created = request_in(replay.commands[0].payload.encode()) if replay.commands else CreateRequest()
     return pb.Match(
         match_id=replay.match_id,
         ruleset=replay.ruleset.id,
@@ -188,6 +195,7 @@ def replay_match(replay: Replay) -> pb.Match:
         created_at=_replay_time(first.recorded_at),
         updated_at=_replay_time(last.recorded_at),
         seed_commitment=replay.seed_commitment,
+        seat_info=seat_info(replay.seats, created.bots),
     )
 
 

@@ -154,7 +154,7 @@ def row_for(
         labels=labels if labels is not None else (previous.labels if previous else {}),
         position=position or (previous.position if previous else 0),
         spectators=hot.spectators.policy,
-        bots=hot.bots,
+        bots=hot.bots or (previous.bots if previous else {}),  # an imported match has its bots in its row only
     )
 
 
