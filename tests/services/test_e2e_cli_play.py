@@ -7,15 +7,29 @@ import asyncio
 import subprocess
 import urllib.parse
 import urllib.request
+from collections.abc import AsyncIterator
+from pathlib import Path
 
 import grpc
 import msgspec
+import pytest
 
 from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
-from services.server import Running
+from services.server import Running, ServerConfig, create_server
 from tests.services.process import BIN
 from tests.services.test_e2e_bot_seats import play_seat, verified
+
+
+@pytest.fixture
+async def server(tmp_path: Path) -> AsyncIterator[Running]:
+    """One backend is enough here: the command is a client; bot seats run on both in test_e2e_bot_seats.py."""
+    url = f"sqlite:///{tmp_path / 'play.db'}"
+    running = await create_server(ServerConfig(database_url=url, listen="127.0.0.1:0", http="127.0.0.1:0"))
+    try:
+        yield running
+    finally:
+        await running.stop(0)
 
 
 async def _run(*argv: str) -> subprocess.CompletedProcess[str]:
