@@ -10,10 +10,12 @@ import urllib.parse
 
 import msgspec
 
+from engine import registry
 from engine.bots import BOT_KINDS
 from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
 from services.cli.common import DEFAULT_SERVER, add_tls_options, channel, out, positive
+from services.cli.games import seat_count
 
 HTTP_PORT = 8080
 """``duelhall serve``'s HTTP port unless told otherwise: where the viewer page is served."""
@@ -44,11 +46,18 @@ def arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--json", action="store_true", help="print the match id, token and address as JSON")
     add_tls_options(parser)
-    parser.set_defaults(run=run)
+    parser.set_defaults(run=run, parser=parser)
 
 
 def run(args: argparse.Namespace) -> int:
-    table = asyncio.run(_create(args))
+    # Checked here, as selfplay checks them: a usage error at once, not a round trip.
+    try:
+        players = seat_count(registry.get(args.ruleset), args.players)
+    except KeyError as exc:
+        args.parser.error(str(exc.args[0]))
+    except ValueError as exc:
+        args.parser.error(str(exc))
+    table = asyncio.run(_create(args, players))
     if args.json:
         print(msgspec.json.encode(table).decode())
     else:
@@ -57,12 +66,9 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-async def _create(args: argparse.Namespace) -> Table:
+async def _create(args: argparse.Namespace, players: int) -> Table:
     async with channel(args, args.server) as connected:
-        rulesets = pb_grpc.RulesetServiceStub(connected)  # type: ignore[no-untyped-call]  # generated, untyped
-        matches = pb_grpc.MatchServiceStub(connected)  # type: ignore[no-untyped-call]
-        described = await rulesets.DescribeRuleset(pb.DescribeRulesetRequest(ruleset=args.ruleset))
-        players = args.players or described.ruleset.min_seats
+        matches = pb_grpc.MatchServiceStub(connected)  # type: ignore[no-untyped-call]  # generated, untyped
         bot = pb.SeatSpec(kind=pb.SEAT_KIND_BOT, bot_level=args.bot)
         human = pb.SeatSpec(name=args.name or getpass.getuser())
         request = pb.CreateMatchRequest(ruleset=args.ruleset, seats=[human, *[bot] * (players - 1)])

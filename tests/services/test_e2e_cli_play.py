@@ -16,6 +16,7 @@ import pytest
 
 from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
+from services.cli.main import main
 from services.server import Running, ServerConfig, create_server
 from tests.services.process import BIN
 from tests.services.test_e2e_bot_seats import play_seat, verified
@@ -67,7 +68,12 @@ async def test_play_prints_the_address_to_open(server: Running) -> None:
     assert "open http://127.0.0.1:8080/?watch=" in proc.stdout and "&token=" in proc.stdout
 
 
-async def test_play_with_an_unknown_ruleset_says_so(server: Running) -> None:
-    proc = await _run("play", "chess", "--server", f"127.0.0.1:{server.port}")
-    assert proc.returncode == 1
-    assert "INVALID_ARGUMENT" in proc.stderr and "chess" in proc.stderr
+def test_play_with_an_unknown_ruleset_or_seat_count_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    for argv, said in (
+        (["play", "chess"], "unknown ruleset 'chess'"),
+        (["play", "duel", "--players", "3"], "duel takes 2 players, not 3"),
+    ):
+        with pytest.raises(SystemExit) as exited:
+            main(argv)
+        assert exited.value.code == 2
+        assert said in capsys.readouterr().err
