@@ -17,7 +17,7 @@ async def test_an_imported_or_viewed_bot_match_shows_its_bot_seats(
     matches: pb_grpc.MatchServiceStub, tmp_path: Path
 ) -> None:
     created = await matches.CreateMatch(
-        pb.CreateMatchRequest(ruleset="wulin", seats=[bot("random"), bot("greedy", "hal")])
+        pb.CreateMatchRequest(ruleset="duel", seats=[bot("random"), bot("greedy", "hal")])
     )
     match_id = created.match.match_id
     await ended(matches, match_id)

@@ -24,7 +24,7 @@ async def test_stopping_while_bots_play_leaves_nothing_pending_and_the_next_star
             stub = pb_grpc.MatchServiceStub(channel)
             created = [
                 await stub.CreateMatch(pb.CreateMatchRequest(ruleset="wulin", seats=[bot("greedy"), bot("random")]))
-                for _ in range(8)
+                for _ in range(6)
             ]
         with caplog.at_level(logging.WARNING):
             await first.bots.stop()  # as the server's stop does, before it closes the store

@@ -4,7 +4,6 @@ human's seat, which opens the page and whose token plays the match to its end ag
 from __future__ import annotations
 
 import asyncio
-import subprocess
 import urllib.parse
 import urllib.request
 from collections.abc import AsyncIterator
@@ -18,7 +17,6 @@ from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
 from services.cli.main import main
 from services.server import Running, ServerConfig, create_server
-from tests.services.process import BIN
 from tests.services.test_e2e_bot_seats import play_seat, verified
 
 
@@ -33,17 +31,15 @@ async def server(tmp_path: Path) -> AsyncIterator[Running]:
         await running.stop(0)
 
 
-async def _run(*argv: str) -> subprocess.CompletedProcess[str]:
-    """The CLI in a subprocess, off the event loop so the in-process server keeps answering."""
-    return await asyncio.to_thread(subprocess.run, [str(BIN), *argv], capture_output=True, text=True, timeout=60)
-
-
-async def test_play_creates_a_match_against_bots_and_prints_the_viewer_address(server: Running) -> None:
+async def test_play_creates_a_match_against_bots_and_prints_the_viewer_address(
+    server: Running, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert server.http is not None
     address, http = f"127.0.0.1:{server.port}", server.http.address
-    proc = await _run("play", "aq", "--server", address, "--http", http, "--name", "ada", "--players", "3", "--json")
-    assert proc.returncode == 0, proc.stderr
-    table = msgspec.json.decode(proc.stdout)
+    # On a thread of its own (the command runs its own loop), so this loop's server keeps answering.
+    argv = ["play", "aq", "--server", address, "--http", http, "--name", "ada", "--players", "3", "--json"]
+    assert await asyncio.to_thread(main, argv) == 0
+    table = msgspec.json.decode(capsys.readouterr().out)
     url = urllib.parse.urlsplit(table["url"])
     assert f"{url.scheme}://{url.netloc}" == http and url.path == "/"
     assert urllib.parse.parse_qs(url.query) == {"watch": [table["match_id"]], "token": [table["token"]]}
@@ -61,11 +57,12 @@ async def test_play_creates_a_match_against_bots_and_prints_the_viewer_address(s
         await verified(stub, table["match_id"])
 
 
-async def test_play_prints_the_address_to_open(server: Running) -> None:
-    proc = await _run("play", "duel", "--server", f"127.0.0.1:{server.port}", "--bot", "random")
-    assert proc.returncode == 0, proc.stderr
-    assert "the server's random bots the others" in proc.stdout
-    assert "open http://127.0.0.1:8080/?watch=" in proc.stdout and "&token=" in proc.stdout
+async def test_play_prints_the_address_to_open(server: Running, capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["play", "duel", "--server", f"127.0.0.1:{server.port}", "--bot", "random"]
+    assert await asyncio.to_thread(main, argv) == 0
+    printed = capsys.readouterr().out
+    assert "the server's random bots the others" in printed
+    assert "open http://127.0.0.1:8080/?watch=" in printed and "&token=" in printed
 
 
 def test_play_with_an_unknown_ruleset_or_seat_count_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
