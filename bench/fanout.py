@@ -263,7 +263,10 @@ def main() -> None:
         "db transactions/event",
         *(["watch path us/delivery"] if args.split else []),
     )
-    duelhall = [str(Path(sys.executable).parent / "duelhall"), "serve", "--listen", "127.0.0.1:0", "--database-url"]
+    duelhall = [
+        *(str(Path(sys.executable).parent / "duelhall"), "serve", "--listen", "127.0.0.1:0", "--http", "off"),
+        "--database-url",
+    ]
     bare = [sys.executable, str(Path(__file__).resolve().parent / "bare_server.py"), "--database-url"]
     servers = [("bare (ceiling)", bare), ("duelhall", duelhall)] if args.bare else [("duelhall", duelhall)]
     with tempfile.TemporaryDirectory() as tmp:

@@ -53,12 +53,17 @@ POSTGRES = os.environ.get("DUELHALL_TEST_POSTGRES_URL", "postgresql://postgres@1
 
 
 def start(command: list[str]) -> tuple[subprocess.Popen[str], str]:
-    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    assert proc.stdout is not None
-    line = proc.stdout.readline()
-    if "listening on" not in line:
-        proc.kill()
-        raise RuntimeError(f"{command[0]} did not start: {line!r}")
+    """Starts a server and reads its listening line; if it does not start, raises with what it wrote (its
+    stderr goes to a file, not a pipe: a pipe nobody reads would fill and block a server that logs)."""
+    with tempfile.TemporaryFile("w+") as log:  # the server keeps its own descriptor of it
+        proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=log, text=True)
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        if "listening on" not in line:
+            proc.kill()
+            proc.wait()
+            log.seek(0)
+            raise RuntimeError(f"{command[0]} did not start: {line!r}\n{log.read()}")
     return proc, line.strip().rsplit(" ", 1)[-1]
 
 
@@ -208,7 +213,7 @@ def run(backend: str, kind: str, matches: int, seconds: float, workdir: Path) ->
     command = {
         BARE: bare,
         ENGINE: [*bare, "--engine"],
-    }.get(kind, [duelhall, "serve", "--database-url", url, "--listen", "127.0.0.1:0"])
+    }.get(kind, [duelhall, "serve", "--database-url", url, "--listen", "127.0.0.1:0", "--http", "off"])
     proc, address = start(command)
     try:
         before, loop_before = cpu_seconds(proc.pid), cpu_seconds(proc.pid, loop=True)

@@ -22,9 +22,10 @@ _runtime_version.ValidateProtobufRuntimeVersion(
 _sym_db = _symbol_database.Default()
 
 
+from services.api import duelhall_pb2 as duelhall_dot_v1_dot_duelhall__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1c\x64uelhall/v1/tournament.proto\x12\x0b\x64uelhall.v1\"\xf5\x01\n\x17\x43reateTournamentRequest\x12\x13\n\x0b\x61\x64min_token\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x0f\n\x07ruleset\x18\x03 \x01(\t\x12\x0e\n\x06\x66ormat\x18\x04 \x01(\t\x12\x0e\n\x06rounds\x18\x05 \x01(\x05\x12\x0b\n\x03\x63ut\x18\x06 \x01(\x05\x12\x0f\n\x07\x62\x65st_of\x18\x07 \x01(\x05\x12\x10\n\x08tiebreak\x18\x08 \x01(\t\x12\x15\n\rround_minutes\x18\t \x01(\x05\x12\x10\n\x08seed_hex\x18\n \x01(\t\x12\x14\n\x0coptions_json\x18\x0b \x01(\t\x12\x17\n\x0fruleset_version\x18\x0c \x01(\x05\"B\n\x14GetTournamentRequest\x12\x15\n\rtournament_id\x18\x01 \x01(\t\x12\x13\n\x0b\x61\x64min_token\x18\x02 \x01(\t\"S\n\x10TournamentPlayer\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x12\n\nchecked_in\x18\x02 \x01(\x08\x12\x0f\n\x07\x64ropped\x18\x03 \x01(\x08\x12\x0c\n\x04late\x18\x04 \x01(\x08\"\x9e\x03\n\nTournament\x12\x15\n\rtournament_id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x0f\n\x07ruleset\x18\x03 \x01(\t\x12\x0e\n\x06\x66ormat\x18\x04 \x01(\t\x12\x0e\n\x06rounds\x18\x05 \x01(\x05\x12\x0b\n\x03\x63ut\x18\x06 \x01(\x05\x12\x0f\n\x07\x62\x65st_of\x18\x07 \x01(\x05\x12\x10\n\x08tiebreak\x18\x08 \x01(\t\x12\x15\n\rround_minutes\x18\t \x01(\x05\x12\x0e\n\x06status\x18\n \x01(\t\x12\x15\n\rcurrent_round\x18\x0b \x01(\x05\x12\x15\n\rcurrent_stage\x18\x0c \x01(\t\x12\x1e\n\x16\x63urrent_round_finished\x18\r \x01(\x08\x12.\n\x07players\x18\x0e \x03(\x0b\x32\x1d.duelhall.v1.TournamentPlayer\x12\x0e\n\x06winner\x18\x0f \x01(\t\x12\x0f\n\x07version\x18\x10 \x01(\x03\x12\x10\n\x08seed_hex\x18\x11 \x01(\t\x12\x19\n\x11replays_published\x18\x12 \x01(\x08\x12\x17\n\x0fruleset_version\x18\x13 \x01(\x05\"`\n\x0fRegisterRequest\x12\x13\n\x0b\x61\x64min_token\x18\x01 \x01(\t\x12\x15\n\rtournament_id\x18\x02 \x01(\t\x12\x0e\n\x06player\x18\x03 \x01(\t\x12\x11\n\tdeck_json\x18\x04 \x01(\t\"U\n\x10RegisterResponse\x12+\n\ntournament\x18\x01 \x01(\x0b\x32\x17.duelhall.v1.Tournament\x12\x14\n\x0cplayer_token\x18\x02 \x01(\t\"E\n\rPlayerRequest\x12\x15\n\rtournament_id\x18\x01 \x01(\t\x12\x0e\n\x06player\x18\x02 \x01(\t\x12\r\n\x05token\x18\x03 \x01(\t\"\\\n\x0b\x44ropRequest\x12\x15\n\rtournament_id\x18\x01 \x01(\t\x12\x0e\n\x06player\x18\x02 \x01(\t\x12\r\n\x05token\x18\x03 \x01(\t\x12\n\n\x02\x62y\x18\x04 \x01(\t\x12\x0b\n\x03why\x18\x05 \x01(\t\">\n\x10OrganiserRequest\x12\x13\n\x0b\x61\x64min_token\x18\x01 \x01(\t\x12\x15\n\rtournament_id\x18\x02 \x01(\t\"U\n\x0e\x41uditedRequest\x12\x13\n\x0b\x61\x64min_token\x18\x01 \x01(\t\x12\x15\n\rtournament_id\x18\x02 \x01(\t\x12\n\n\x02\x62y\x18\x03 \x01(\t\x12\x0b\n\x03why\x18\x04 \x01(\t\"\xbb\x01\n\x13ReportResultRequest\x12\x13\n\x0b\x61\x64min_token\x18\x01 \x01(\t\x12\x15\n\rtournament_id\x18\x02 \x01(\t\x12\r\n\x05round\x18\x03 \x01(\x05\x12\r\n\x05table\x18\x04 \x01(\x05\x12\x0e\n\x06wins_a\x18\x05 \x01(\x05\x12\x0e\n\x06wins_b\x18\x06 \x01(\x05\x12\r\n\x05\x64raws\x18\x07 \x01(\x05\x12\x12\n\ncorrection\x18\x08 \x01(\x08\x12\n\n\x02\x62y\x18\t \x01(\t\x12\x0b\n\x03why\x18\n \x01(\t\":\n\x12GetPairingsRequest\x12\x15\n\rtournament_id\x18\x01 \x01(\t\x12\r\n\x05round\x18\x02 \x01(\x05\"Z\n\tGameEntry\x12\x0c\n\x04game\x18\x01 \x01(\x05\x12\r\n\x05\x66irst\x18\x02 \x01(\t\x12\x10\n\x08match_id\x18\x03 \x01(\t\x12\x0e\n\x06winner\x18\x04 \x01(\t\x12\x0e\n\x06played\x18\x05 \x01(\x08\"L\n\x0bTableResult\x12\x0e\n\x06wins_a\x18\x01 \x01(\x05\x12\x0e\n\x06wins_b\x18\x02 \x01(\x05\x12\r\n\x05\x64raws\x18\x03 \x01(\x05\x12\x0e\n\x06source\x18\x04 \x01(\t\"\xc3\x01\n\nTableEntry\x12\r\n\x05table\x18\x01 \x01(\x05\x12\t\n\x01\x61\x18\x02 \x01(\t\x12\t\n\x01\x62\x18\x03 \x01(\t\x12\x10\n\x08\x66inished\x18\x04 \x01(\x08\x12(\n\x06result\x18\x05 \x01(\x0b\x32\x18.duelhall.v1.TableResult\x12%\n\x05games\x18\x06 \x03(\x0b\x32\x16.duelhall.v1.GameEntry\x12\x1c\n\x14unverified_match_ids\x18\x07 \x03(\t\x12\x0f\n\x07\x63hooser\x18\x08 \x01(\t\"Q\n\x08Pairings\x12\r\n\x05round\x18\x01 \x01(\x05\x12\r\n\x05stage\x18\x02 \x01(\t\x12\'\n\x06tables\x18\x03 \x03(\x0b\x32\x17.duelhall.v1.TableEntry\"C\n\x13GetStandingsRequest\x12\x15\n\rtournament_id\x18\x01 \x01(\t\x12\x15\n\rthrough_round\x18\x02 \x01(\x05\"\x9c\x01\n\rStandingEntry\x12\x0c\n\x04rank\x18\x01 \x01(\x05\x12\x0e\n\x06player\x18\x02 \x01(\t\x12\x0e\n\x06points\x18\x03 \x01(\x05\x12\x0c\n\x04wins\x18\x04 \x01(\x05\x12\x0e\n\x06losses\x18\x05 \x01(\x05\x12\r\n\x05\x64raws\x18\x06 \x01(\x05\x12\x0c\n\x04\x62yes\x18\x07 \x01(\x05\x12\x11\n\ttiebreaks\x18\x08 \x03(\t\x12\x0f\n\x07\x64ropped\x18\t \x01(\x08\"w\n\tStandings\x12\x10\n\x08tiebreak\x18\x01 \x01(\t\x12\x16\n\x0etiebreak_names\x18\x02 \x03(\t\x12-\n\tstandings\x18\x03 \x03(\x0b\x32\x1a.duelhall.v1.StandingEntry\x12\x11\n\tcut_seeds\x18\x04 \x03(\t\"s\n\x04Seat\x12\r\n\x05round\x18\x01 \x01(\x05\x12\r\n\x05table\x18\x02 \x01(\x05\x12\x0c\n\x04game\x18\x03 \x01(\x05\x12\x10\n\x08match_id\x18\x04 \x01(\t\x12\x0c\n\x04seat\x18\x05 \x01(\x05\x12\r\n\x05token\x18\x06 \x01(\t\x12\x10\n\x08opponent\x18\x07 \x01(\t\"w\n\x12\x43hooseFirstRequest\x12\x15\n\rtournament_id\x18\x01 \x01(\t\x12\x0e\n\x06player\x18\x02 \x01(\t\x12\r\n\x05token\x18\x03 \x01(\t\x12\r\n\x05round\x18\x04 \x01(\x05\x12\r\n\x05table\x18\x05 \x01(\x05\x12\r\n\x05\x66irst\x18\x06 \x01(\t\"\x85\x01\n\x0fSideDeckRequest\x12\x15\n\rtournament_id\x18\x01 \x01(\t\x12\x0e\n\x06player\x18\x02 \x01(\t\x12\r\n\x05token\x18\x03 \x01(\t\x12\r\n\x05round\x18\x04 \x01(\x05\x12\r\n\x05table\x18\x05 \x01(\x05\x12\x0f\n\x07removed\x18\x06 \x03(\t\x12\r\n\x05\x61\x64\x64\x65\x64\x18\x07 \x03(\t\"X\n\x0fTournamentEvent\x12\x0f\n\x07version\x18\x01 \x01(\x03\x12\x0c\n\x04type\x18\x02 \x01(\t\x12\x11\n\tdata_json\x18\x03 \x01(\t\x12\x13\n\x0brecorded_at\x18\x04 \x01(\t\"@\n\x10TournamentEvents\x12,\n\x06\x65vents\x18\x01 \x03(\x0b\x32\x1c.duelhall.v1.TournamentEvent2\x8a\n\n\x11TournamentService\x12Q\n\x10\x43reateTournament\x12$.duelhall.v1.CreateTournamentRequest\x1a\x17.duelhall.v1.Tournament\x12K\n\rGetTournament\x12!.duelhall.v1.GetTournamentRequest\x1a\x17.duelhall.v1.Tournament\x12G\n\x08Register\x12\x1c.duelhall.v1.RegisterRequest\x1a\x1d.duelhall.v1.RegisterResponse\x12>\n\x07\x43heckIn\x12\x1a.duelhall.v1.PlayerRequest\x1a\x17.duelhall.v1.Tournament\x12\x39\n\x04\x44rop\x12\x18.duelhall.v1.DropRequest\x1a\x17.duelhall.v1.Tournament\x12>\n\tReinstate\x12\x18.duelhall.v1.DropRequest\x1a\x17.duelhall.v1.Tournament\x12?\n\x05Start\x12\x1d.duelhall.v1.OrganiserRequest\x1a\x17.duelhall.v1.Tournament\x12\x43\n\tPairRound\x12\x1d.duelhall.v1.OrganiserRequest\x1a\x17.duelhall.v1.Tournament\x12\x43\n\x0bRepairRound\x12\x1b.duelhall.v1.AuditedRequest\x1a\x17.duelhall.v1.Tournament\x12\x42\n\x08StartCut\x12\x1d.duelhall.v1.OrganiserRequest\x1a\x17.duelhall.v1.Tournament\x12I\n\x0cReportResult\x12 .duelhall.v1.ReportResultRequest\x1a\x17.duelhall.v1.Tournament\x12\x45\n\x0bGetPairings\x12\x1f.duelhall.v1.GetPairingsRequest\x1a\x15.duelhall.v1.Pairings\x12H\n\x0cGetStandings\x12 .duelhall.v1.GetStandingsRequest\x1a\x16.duelhall.v1.Standings\x12\x38\n\x07GetSeat\x12\x1a.duelhall.v1.PlayerRequest\x1a\x11.duelhall.v1.Seat\x12G\n\x0b\x43hooseFirst\x12\x1f.duelhall.v1.ChooseFirstRequest\x1a\x17.duelhall.v1.Tournament\x12\x41\n\x08SideDeck\x12\x1c.duelhall.v1.SideDeckRequest\x1a\x17.duelhall.v1.Tournament\x12X\n\x14ListTournamentEvents\x12!.duelhall.v1.GetTournamentRequest\x1a\x1d.duelhall.v1.TournamentEvents\x12\x46\n\x0ePublishReplays\x12\x1b.duelhall.v1.AuditedRequest\x1a\x17.duelhall.v1.TournamentB@\n\x13\x64\x65v.duelhall.api.v1P\x01Z\'duelhall.dev/api/duelhall/v1;duelhallv1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1c\x64uelhall/v1/tournament.proto\x12\x0b\x64uelhall.v1\x1a\x1a\x64uelhall/v1/duelhall.proto\"\xd3\x02\n\x17\x43reateTournamentRequest\x12\x13\n\x0b\x61\x64min_token\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x0f\n\x07ruleset\x18\x03 \x01(\t\x12\x0e\n\x06\x66ormat\x18\x04 \x01(\t\x12\x0e\n\x06rounds\x18\x05 \x01(\x05\x12\x0b\n\x03\x63ut\x18\x06 \x01(\x05\x12\x0f\n\x07\x62\x65st_of\x18\x07 \x01(\x05\x12\x10\n\x08tiebreak\x18\x08 \x01(\t\x12\x15\n\rround_minutes\x18\t \x01(\x05\x12\x10\n\x08seed_hex\x18\n \x01(\t\x12\x14\n\x0coptions_json\x18\x0b \x01(\t\x12\x17\n\x0fruleset_version\x18\x0c \x01(\x05\x12+\n\nspectators\x18\r \x01(\x0e\x32\x17.duelhall.v1.Spectators\x12\x1c\n\x14\x63\x61ster_delay_seconds\x18\x0e \x01(\x05\x12\x11\n\tdecklists\x18\x0f \x01(\t\"B\n\x14GetTournamentRequest\x12\x15\n\rtournament_id\x18\x01 \x01(\t\x12\x13\n\x0b\x61\x64min_token\x18\x02 \x01(\t\"S\n\x10TournamentPlayer\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x12\n\nchecked_in\x18\x02 \x01(\x08\x12\x0f\n\x07\x64ropped\x18\x03 \x01(\x08\x12\x0c\n\x04late\x18\x04 \x01(\x08\"\xfc\x03\n\nTournament\x12\x15\n\rtournament_id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x0f\n\x07ruleset\x18\x03 \x01(\t\x12\x0e\n\x06\x66ormat\x18\x04 \x01(\t\x12\x0e\n\x06rounds\x18\x05 \x01(\x05\x12\x0b\n\x03\x63ut\x18\x06 \x01(\x05\x12\x0f\n\x07\x62\x65st_of\x18\x07 \x01(\x05\x12\x10\n\x08tiebreak\x18\x08 \x01(\t\x12\x15\n\rround_minutes\x18\t \x01(\x05\x12\x0e\n\x06status\x18\n \x01(\t\x12\x15\n\rcurrent_round\x18\x0b \x01(\x05\x12\x15\n\rcurrent_stage\x18\x0c \x01(\t\x12\x1e\n\x16\x63urrent_round_finished\x18\r \x01(\x08\x12.\n\x07players\x18\x0e \x03(\x0b\x32\x1d.duelhall.v1.TournamentPlayer\x12\x0e\n\x06winner\x18\x0f \x01(\t\x12\x0f\n\x07version\x18\x10 \x01(\x03\x12\x10\n\x08seed_hex\x18\x11 \x01(\t\x12\x19\n\x11replays_published\x18\x12 \x01(\x08\x12\x17\n\x0fruleset_version\x18\x13 \x01(\x05\x12+\n\nspectators\x18\x14 \x01(\x0e\x32\x17.duelhall.v1.Spectators\x12\x1c\n\x14\x63\x61ster_delay_seconds\x18\x15 \x01(\x05\x12\x11\n\tdecklists\x18\x16 \x01(\t\"`\n\x0fRegisterRequest\x12\x13\n\x0b\x61\x64min_token\x18\x01 \x01(\t\x12\x15\n\rtournament_id\x18\x02 \x01(\t\x12\x0e\n\x06player\x18\x03 \x01(\t\x12\x11\n\tdeck_json\x18\x04 \x01(\t\"U\n\x10RegisterResponse\x12+\n\ntournament\x18\x01 \x01(\x0b\x32\x17.duelhall.v1.Tournament\x12\x14\n\x0cplayer_token\x18\x02 \x01(\t\"E\n\rPlayerRequest\x12\x15\n\rtournament_id\x18\x01 \x01(\t\x12\x0e\n\x06player\x18\x02 \x01(\t\x12\r\n\x05token\x18\x03 \x01(\t\"\\\n\x0b\x44ropRequest\x12\x15\n\rtournament_id\x18\x01 \x01(\t\x12\x0e\n\x06player\x18\x02 \x01(\t\x12\r\n\x05token\x18\x03 \x01(\t\x12\n\n\x02\x62y\x18\x04 \x01(\t\x12\x0b\n\x03why\x18\x05 \x01(\t\">\n\x10OrganiserRequest\x12\x13\n\x0b\x61\x64min_token\x18\x01 \x01(\t\x12\x15\n\rtournament_id\x18\x02 \x01(\t\"U\n\x0e\x41uditedRequest\x12\x13\n\x0b\x61\x64min_token\x18\x01 \x01(\t\x12\x15\n\rtournament_id\x18\x02 \x01(\t\x12\n\n\x02\x62y\x18\x03 \x01(\t\x12\x0b\n\x03why\x18\x04 \x01(\t\"\xbb\x01\n\x13ReportResultRequest\x12\x13\n\x0b\x61\x64min_token\x18\x01 \x01(\t\x12\x15\n\rtournament_id\x18\x02 \x01(\t\x12\r\n\x05round\x18\x03 \x01(\x05\x12\r\n\x05table\x18\x04 \x01(\x05\x12\x0e\n\x06wins_a\x18\x05 \x01(\x05\x12\x0e\n\x06wins_b\x18\x06 \x01(\x05\x12\r\n\x05\x64raws\x18\x07 \x01(\x05\x12\x12\n\ncorrection\x18\x08 \x01(\x08\x12\n\n\x02\x62y\x18\t \x01(\t\x12\x0b\n\x03why\x18\n \x01(\t\"O\n\x12GetPairingsRequest\x12\x15\n\rtournament_id\x18\x01 \x01(\t\x12\r\n\x05round\x18\x02 \x01(\x05\x12\x13\n\x0b\x61\x64min_token\x18\x03 \x01(\t\"\x89\x01\n\tGameEntry\x12\x0c\n\x04game\x18\x01 \x01(\x05\x12\r\n\x05\x66irst\x18\x02 \x01(\t\x12\x10\n\x08match_id\x18\x03 \x01(\t\x12\x0e\n\x06winner\x18\x04 \x01(\t\x12\x0e\n\x06played\x18\x05 \x01(\x08\x12\x17\n\x0fspectator_token\x18\x06 \x01(\t\x12\x14\n\x0c\x63\x61ster_token\x18\x07 \x01(\t\"L\n\x0bTableResult\x12\x0e\n\x06wins_a\x18\x01 \x01(\x05\x12\x0e\n\x06wins_b\x18\x02 \x01(\x05\x12\r\n\x05\x64raws\x18\x03 \x01(\x05\x12\x0e\n\x06source\x18\x04 \x01(\t\"\xc3\x01\n\nTableEntry\x12\r\n\x05table\x18\x01 \x01(\x05\x12\t\n\x01\x61\x18\x02 \x01(\t\x12\t\n\x01\x62\x18\x03 \x01(\t\x12\x10\n\x08\x66inished\x18\x04 \x01(\x08\x12(\n\x06result\x18\x05 \x01(\x0b\x32\x18.duelhall.v1.TableResult\x12%\n\x05games\x18\x06 \x03(\x0b\x32\x16.duelhall.v1.GameEntry\x12\x1c\n\x14unverified_match_ids\x18\x07 \x03(\t\x12\x0f\n\x07\x63hooser\x18\x08 \x01(\t\"Q\n\x08Pairings\x12\r\n\x05round\x18\x01 \x01(\x05\x12\r\n\x05stage\x18\x02 \x01(\t\x12\'\n\x06tables\x18\x03 \x03(\x0b\x32\x17.duelhall.v1.TableEntry\"C\n\x13GetStandingsRequest\x12\x15\n\rtournament_id\x18\x01 \x01(\t\x12\x15\n\rthrough_round\x18\x02 \x01(\x05\"\x9c\x01\n\rStandingEntry\x12\x0c\n\x04rank\x18\x01 \x01(\x05\x12\x0e\n\x06player\x18\x02 \x01(\t\x12\x0e\n\x06points\x18\x03 \x01(\x05\x12\x0c\n\x04wins\x18\x04 \x01(\x05\x12\x0e\n\x06losses\x18\x05 \x01(\x05\x12\r\n\x05\x64raws\x18\x06 \x01(\x05\x12\x0c\n\x04\x62yes\x18\x07 \x01(\x05\x12\x11\n\ttiebreaks\x18\x08 \x03(\t\x12\x0f\n\x07\x64ropped\x18\t \x01(\x08\"w\n\tStandings\x12\x10\n\x08tiebreak\x18\x01 \x01(\t\x12\x16\n\x0etiebreak_names\x18\x02 \x03(\t\x12-\n\tstandings\x18\x03 \x03(\x0b\x32\x1a.duelhall.v1.StandingEntry\x12\x11\n\tcut_seeds\x18\x04 \x03(\t\"\x8f\x01\n\x04Seat\x12\r\n\x05round\x18\x01 \x01(\x05\x12\r\n\x05table\x18\x02 \x01(\x05\x12\x0c\n\x04game\x18\x03 \x01(\x05\x12\x10\n\x08match_id\x18\x04 \x01(\t\x12\x0c\n\x04seat\x18\x05 \x01(\x05\x12\r\n\x05token\x18\x06 \x01(\t\x12\x10\n\x08opponent\x18\x07 \x01(\t\x12\x1a\n\x12opponent_deck_json\x18\x08 \x01(\t\"w\n\x12\x43hooseFirstRequest\x12\x15\n\rtournament_id\x18\x01 \x01(\t\x12\x0e\n\x06player\x18\x02 \x01(\t\x12\r\n\x05token\x18\x03 \x01(\t\x12\r\n\x05round\x18\x04 \x01(\x05\x12\r\n\x05table\x18\x05 \x01(\x05\x12\r\n\x05\x66irst\x18\x06 \x01(\t\"\x85\x01\n\x0fSideDeckRequest\x12\x15\n\rtournament_id\x18\x01 \x01(\t\x12\x0e\n\x06player\x18\x02 \x01(\t\x12\r\n\x05token\x18\x03 \x01(\t\x12\r\n\x05round\x18\x04 \x01(\x05\x12\r\n\x05table\x18\x05 \x01(\x05\x12\x0f\n\x07removed\x18\x06 \x03(\t\x12\r\n\x05\x61\x64\x64\x65\x64\x18\x07 \x03(\t\"X\n\x0fTournamentEvent\x12\x0f\n\x07version\x18\x01 \x01(\x03\x12\x0c\n\x04type\x18\x02 \x01(\t\x12\x11\n\tdata_json\x18\x03 \x01(\t\x12\x13\n\x0brecorded_at\x18\x04 \x01(\t\"@\n\x10TournamentEvents\x12,\n\x06\x65vents\x18\x01 \x03(\x0b\x32\x1c.duelhall.v1.TournamentEvent2\x8a\n\n\x11TournamentService\x12Q\n\x10\x43reateTournament\x12$.duelhall.v1.CreateTournamentRequest\x1a\x17.duelhall.v1.Tournament\x12K\n\rGetTournament\x12!.duelhall.v1.GetTournamentRequest\x1a\x17.duelhall.v1.Tournament\x12G\n\x08Register\x12\x1c.duelhall.v1.RegisterRequest\x1a\x1d.duelhall.v1.RegisterResponse\x12>\n\x07\x43heckIn\x12\x1a.duelhall.v1.PlayerRequest\x1a\x17.duelhall.v1.Tournament\x12\x39\n\x04\x44rop\x12\x18.duelhall.v1.DropRequest\x1a\x17.duelhall.v1.Tournament\x12>\n\tReinstate\x12\x18.duelhall.v1.DropRequest\x1a\x17.duelhall.v1.Tournament\x12?\n\x05Start\x12\x1d.duelhall.v1.OrganiserRequest\x1a\x17.duelhall.v1.Tournament\x12\x43\n\tPairRound\x12\x1d.duelhall.v1.OrganiserRequest\x1a\x17.duelhall.v1.Tournament\x12\x43\n\x0bRepairRound\x12\x1b.duelhall.v1.AuditedRequest\x1a\x17.duelhall.v1.Tournament\x12\x42\n\x08StartCut\x12\x1d.duelhall.v1.OrganiserRequest\x1a\x17.duelhall.v1.Tournament\x12I\n\x0cReportResult\x12 .duelhall.v1.ReportResultRequest\x1a\x17.duelhall.v1.Tournament\x12\x45\n\x0bGetPairings\x12\x1f.duelhall.v1.GetPairingsRequest\x1a\x15.duelhall.v1.Pairings\x12H\n\x0cGetStandings\x12 .duelhall.v1.GetStandingsRequest\x1a\x16.duelhall.v1.Standings\x12\x38\n\x07GetSeat\x12\x1a.duelhall.v1.PlayerRequest\x1a\x11.duelhall.v1.Seat\x12G\n\x0b\x43hooseFirst\x12\x1f.duelhall.v1.ChooseFirstRequest\x1a\x17.duelhall.v1.Tournament\x12\x41\n\x08SideDeck\x12\x1c.duelhall.v1.SideDeckRequest\x1a\x17.duelhall.v1.Tournament\x12X\n\x14ListTournamentEvents\x12!.duelhall.v1.GetTournamentRequest\x1a\x1d.duelhall.v1.TournamentEvents\x12\x46\n\x0ePublishReplays\x12\x1b.duelhall.v1.AuditedRequest\x1a\x17.duelhall.v1.TournamentB@\n\x13\x64\x65v.duelhall.api.v1P\x01Z\'duelhall.dev/api/duelhall/v1;duelhallv1b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -32,54 +33,54 @@ _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'duelhall.v1.tournament_pb2'
 if not _descriptor._USE_C_DESCRIPTORS:
   _globals['DESCRIPTOR']._loaded_options = None
   _globals['DESCRIPTOR']._serialized_options = b'\n\023dev.duelhall.api.v1P\001Z\'duelhall.dev/api/duelhall/v1;duelhallv1'
-  _globals['_CREATETOURNAMENTREQUEST']._serialized_start=46
-  _globals['_CREATETOURNAMENTREQUEST']._serialized_end=291
-  _globals['_GETTOURNAMENTREQUEST']._serialized_start=293
-  _globals['_GETTOURNAMENTREQUEST']._serialized_end=359
-  _globals['_TOURNAMENTPLAYER']._serialized_start=361
-  _globals['_TOURNAMENTPLAYER']._serialized_end=444
-  _globals['_TOURNAMENT']._serialized_start=447
-  _globals['_TOURNAMENT']._serialized_end=861
-  _globals['_REGISTERREQUEST']._serialized_start=863
-  _globals['_REGISTERREQUEST']._serialized_end=959
-  _globals['_REGISTERRESPONSE']._serialized_start=961
-  _globals['_REGISTERRESPONSE']._serialized_end=1046
-  _globals['_PLAYERREQUEST']._serialized_start=1048
-  _globals['_PLAYERREQUEST']._serialized_end=1117
-  _globals['_DROPREQUEST']._serialized_start=1119
-  _globals['_DROPREQUEST']._serialized_end=1211
-  _globals['_ORGANISERREQUEST']._serialized_start=1213
-  _globals['_ORGANISERREQUEST']._serialized_end=1275
-  _globals['_AUDITEDREQUEST']._serialized_start=1277
-  _globals['_AUDITEDREQUEST']._serialized_end=1362
-  _globals['_REPORTRESULTREQUEST']._serialized_start=1365
-  _globals['_REPORTRESULTREQUEST']._serialized_end=1552
-  _globals['_GETPAIRINGSREQUEST']._serialized_start=1554
-  _globals['_GETPAIRINGSREQUEST']._serialized_end=1612
-  _globals['_GAMEENTRY']._serialized_start=1614
-  _globals['_GAMEENTRY']._serialized_end=1704
-  _globals['_TABLERESULT']._serialized_start=1706
-  _globals['_TABLERESULT']._serialized_end=1782
-  _globals['_TABLEENTRY']._serialized_start=1785
-  _globals['_TABLEENTRY']._serialized_end=1980
-  _globals['_PAIRINGS']._serialized_start=1982
-  _globals['_PAIRINGS']._serialized_end=2063
-  _globals['_GETSTANDINGSREQUEST']._serialized_start=2065
-  _globals['_GETSTANDINGSREQUEST']._serialized_end=2132
-  _globals['_STANDINGENTRY']._serialized_start=2135
-  _globals['_STANDINGENTRY']._serialized_end=2291
-  _globals['_STANDINGS']._serialized_start=2293
-  _globals['_STANDINGS']._serialized_end=2412
-  _globals['_SEAT']._serialized_start=2414
-  _globals['_SEAT']._serialized_end=2529
-  _globals['_CHOOSEFIRSTREQUEST']._serialized_start=2531
-  _globals['_CHOOSEFIRSTREQUEST']._serialized_end=2650
-  _globals['_SIDEDECKREQUEST']._serialized_start=2653
-  _globals['_SIDEDECKREQUEST']._serialized_end=2786
-  _globals['_TOURNAMENTEVENT']._serialized_start=2788
-  _globals['_TOURNAMENTEVENT']._serialized_end=2876
-  _globals['_TOURNAMENTEVENTS']._serialized_start=2878
-  _globals['_TOURNAMENTEVENTS']._serialized_end=2942
-  _globals['_TOURNAMENTSERVICE']._serialized_start=2945
-  _globals['_TOURNAMENTSERVICE']._serialized_end=4235
+  _globals['_CREATETOURNAMENTREQUEST']._serialized_start=74
+  _globals['_CREATETOURNAMENTREQUEST']._serialized_end=413
+  _globals['_GETTOURNAMENTREQUEST']._serialized_start=415
+  _globals['_GETTOURNAMENTREQUEST']._serialized_end=481
+  _globals['_TOURNAMENTPLAYER']._serialized_start=483
+  _globals['_TOURNAMENTPLAYER']._serialized_end=566
+  _globals['_TOURNAMENT']._serialized_start=569
+  _globals['_TOURNAMENT']._serialized_end=1077
+  _globals['_REGISTERREQUEST']._serialized_start=1079
+  _globals['_REGISTERREQUEST']._serialized_end=1175
+  _globals['_REGISTERRESPONSE']._serialized_start=1177
+  _globals['_REGISTERRESPONSE']._serialized_end=1262
+  _globals['_PLAYERREQUEST']._serialized_start=1264
+  _globals['_PLAYERREQUEST']._serialized_end=1333
+  _globals['_DROPREQUEST']._serialized_start=1335
+  _globals['_DROPREQUEST']._serialized_end=1427
+  _globals['_ORGANISERREQUEST']._serialized_start=1429
+  _globals['_ORGANISERREQUEST']._serialized_end=1491
+  _globals['_AUDITEDREQUEST']._serialized_start=1493
+  _globals['_AUDITEDREQUEST']._serialized_end=1578
+  _globals['_REPORTRESULTREQUEST']._serialized_start=1581
+  _globals['_REPORTRESULTREQUEST']._serialized_end=1768
+  _globals['_GETPAIRINGSREQUEST']._serialized_start=1770
+  _globals['_GETPAIRINGSREQUEST']._serialized_end=1849
+  _globals['_GAMEENTRY']._serialized_start=1852
+  _globals['_GAMEENTRY']._serialized_end=1989
+  _globals['_TABLERESULT']._serialized_start=1991
+  _globals['_TABLERESULT']._serialized_end=2067
+  _globals['_TABLEENTRY']._serialized_start=2070
+  _globals['_TABLEENTRY']._serialized_end=2265
+  _globals['_PAIRINGS']._serialized_start=2267
+  _globals['_PAIRINGS']._serialized_end=2348
+  _globals['_GETSTANDINGSREQUEST']._serialized_start=2350
+  _globals['_GETSTANDINGSREQUEST']._serialized_end=2417
+  _globals['_STANDINGENTRY']._serialized_start=2420
+  _globals['_STANDINGENTRY']._serialized_end=2576
+  _globals['_STANDINGS']._serialized_start=2578
+  _globals['_STANDINGS']._serialized_end=2697
+  _globals['_SEAT']._serialized_start=2700
+  _globals['_SEAT']._serialized_end=2843
+  _globals['_CHOOSEFIRSTREQUEST']._serialized_start=2845
+  _globals['_CHOOSEFIRSTREQUEST']._serialized_end=2964
+  _globals['_SIDEDECKREQUEST']._serialized_start=2967
+  _globals['_SIDEDECKREQUEST']._serialized_end=3100
+  _globals['_TOURNAMENTEVENT']._serialized_start=3102
+  _globals['_TOURNAMENTEVENT']._serialized_end=3190
+  _globals['_TOURNAMENTEVENTS']._serialized_start=3192
+  _globals['_TOURNAMENTEVENTS']._serialized_end=3256
+  _globals['_TOURNAMENTSERVICE']._serialized_start=3259
+  _globals['_TOURNAMENTSERVICE']._serialized_end=4549
 # @@protoc_insertion_point(module_scope)

@@ -1,3 +1,4 @@
+from services.api import duelhall_pb2 as _duelhall_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
@@ -7,7 +8,7 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class CreateTournamentRequest(_message.Message):
-    __slots__ = ("admin_token", "name", "ruleset", "format", "rounds", "cut", "best_of", "tiebreak", "round_minutes", "seed_hex", "options_json", "ruleset_version")
+    __slots__ = ("admin_token", "name", "ruleset", "format", "rounds", "cut", "best_of", "tiebreak", "round_minutes", "seed_hex", "options_json", "ruleset_version", "spectators", "caster_delay_seconds", "decklists")
     ADMIN_TOKEN_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     RULESET_FIELD_NUMBER: _ClassVar[int]
@@ -20,6 +21,9 @@ class CreateTournamentRequest(_message.Message):
     SEED_HEX_FIELD_NUMBER: _ClassVar[int]
     OPTIONS_JSON_FIELD_NUMBER: _ClassVar[int]
     RULESET_VERSION_FIELD_NUMBER: _ClassVar[int]
+    SPECTATORS_FIELD_NUMBER: _ClassVar[int]
+    CASTER_DELAY_SECONDS_FIELD_NUMBER: _ClassVar[int]
+    DECKLISTS_FIELD_NUMBER: _ClassVar[int]
     admin_token: str
     name: str
     ruleset: str
@@ -32,7 +36,10 @@ class CreateTournamentRequest(_message.Message):
     seed_hex: str
     options_json: str
     ruleset_version: int
-    def __init__(self, admin_token: _Optional[str] = ..., name: _Optional[str] = ..., ruleset: _Optional[str] = ..., format: _Optional[str] = ..., rounds: _Optional[int] = ..., cut: _Optional[int] = ..., best_of: _Optional[int] = ..., tiebreak: _Optional[str] = ..., round_minutes: _Optional[int] = ..., seed_hex: _Optional[str] = ..., options_json: _Optional[str] = ..., ruleset_version: _Optional[int] = ...) -> None: ...
+    spectators: _duelhall_pb2.Spectators
+    caster_delay_seconds: int
+    decklists: str
+    def __init__(self, admin_token: _Optional[str] = ..., name: _Optional[str] = ..., ruleset: _Optional[str] = ..., format: _Optional[str] = ..., rounds: _Optional[int] = ..., cut: _Optional[int] = ..., best_of: _Optional[int] = ..., tiebreak: _Optional[str] = ..., round_minutes: _Optional[int] = ..., seed_hex: _Optional[str] = ..., options_json: _Optional[str] = ..., ruleset_version: _Optional[int] = ..., spectators: _Optional[_Union[_duelhall_pb2.Spectators, str]] = ..., caster_delay_seconds: _Optional[int] = ..., decklists: _Optional[str] = ...) -> None: ...
 
 class GetTournamentRequest(_message.Message):
     __slots__ = ("tournament_id", "admin_token")
@@ -55,7 +62,7 @@ class TournamentPlayer(_message.Message):
     def __init__(self, name: _Optional[str] = ..., checked_in: _Optional[bool] = ..., dropped: _Optional[bool] = ..., late: _Optional[bool] = ...) -> None: ...
 
 class Tournament(_message.Message):
-    __slots__ = ("tournament_id", "name", "ruleset", "format", "rounds", "cut", "best_of", "tiebreak", "round_minutes", "status", "current_round", "current_stage", "current_round_finished", "players", "winner", "version", "seed_hex", "replays_published", "ruleset_version")
+    __slots__ = ("tournament_id", "name", "ruleset", "format", "rounds", "cut", "best_of", "tiebreak", "round_minutes", "status", "current_round", "current_stage", "current_round_finished", "players", "winner", "version", "seed_hex", "replays_published", "ruleset_version", "spectators", "caster_delay_seconds", "decklists")
     TOURNAMENT_ID_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     RULESET_FIELD_NUMBER: _ClassVar[int]
@@ -75,6 +82,9 @@ class Tournament(_message.Message):
     SEED_HEX_FIELD_NUMBER: _ClassVar[int]
     REPLAYS_PUBLISHED_FIELD_NUMBER: _ClassVar[int]
     RULESET_VERSION_FIELD_NUMBER: _ClassVar[int]
+    SPECTATORS_FIELD_NUMBER: _ClassVar[int]
+    CASTER_DELAY_SECONDS_FIELD_NUMBER: _ClassVar[int]
+    DECKLISTS_FIELD_NUMBER: _ClassVar[int]
     tournament_id: str
     name: str
     ruleset: str
@@ -94,7 +104,10 @@ class Tournament(_message.Message):
     seed_hex: str
     replays_published: bool
     ruleset_version: int
-    def __init__(self, tournament_id: _Optional[str] = ..., name: _Optional[str] = ..., ruleset: _Optional[str] = ..., format: _Optional[str] = ..., rounds: _Optional[int] = ..., cut: _Optional[int] = ..., best_of: _Optional[int] = ..., tiebreak: _Optional[str] = ..., round_minutes: _Optional[int] = ..., status: _Optional[str] = ..., current_round: _Optional[int] = ..., current_stage: _Optional[str] = ..., current_round_finished: _Optional[bool] = ..., players: _Optional[_Iterable[_Union[TournamentPlayer, _Mapping]]] = ..., winner: _Optional[str] = ..., version: _Optional[int] = ..., seed_hex: _Optional[str] = ..., replays_published: _Optional[bool] = ..., ruleset_version: _Optional[int] = ...) -> None: ...
+    spectators: _duelhall_pb2.Spectators
+    caster_delay_seconds: int
+    decklists: str
+    def __init__(self, tournament_id: _Optional[str] = ..., name: _Optional[str] = ..., ruleset: _Optional[str] = ..., format: _Optional[str] = ..., rounds: _Optional[int] = ..., cut: _Optional[int] = ..., best_of: _Optional[int] = ..., tiebreak: _Optional[str] = ..., round_minutes: _Optional[int] = ..., status: _Optional[str] = ..., current_round: _Optional[int] = ..., current_stage: _Optional[str] = ..., current_round_finished: _Optional[bool] = ..., players: _Optional[_Iterable[_Union[TournamentPlayer, _Mapping]]] = ..., winner: _Optional[str] = ..., version: _Optional[int] = ..., seed_hex: _Optional[str] = ..., replays_published: _Optional[bool] = ..., ruleset_version: _Optional[int] = ..., spectators: _Optional[_Union[_duelhall_pb2.Spectators, str]] = ..., caster_delay_seconds: _Optional[int] = ..., decklists: _Optional[str] = ...) -> None: ...
 
 class RegisterRequest(_message.Message):
     __slots__ = ("admin_token", "tournament_id", "player", "deck_json")
@@ -185,26 +198,32 @@ class ReportResultRequest(_message.Message):
     def __init__(self, admin_token: _Optional[str] = ..., tournament_id: _Optional[str] = ..., round: _Optional[int] = ..., table: _Optional[int] = ..., wins_a: _Optional[int] = ..., wins_b: _Optional[int] = ..., draws: _Optional[int] = ..., correction: _Optional[bool] = ..., by: _Optional[str] = ..., why: _Optional[str] = ...) -> None: ...
 
 class GetPairingsRequest(_message.Message):
-    __slots__ = ("tournament_id", "round")
+    __slots__ = ("tournament_id", "round", "admin_token")
     TOURNAMENT_ID_FIELD_NUMBER: _ClassVar[int]
     ROUND_FIELD_NUMBER: _ClassVar[int]
+    ADMIN_TOKEN_FIELD_NUMBER: _ClassVar[int]
     tournament_id: str
     round: int
-    def __init__(self, tournament_id: _Optional[str] = ..., round: _Optional[int] = ...) -> None: ...
+    admin_token: str
+    def __init__(self, tournament_id: _Optional[str] = ..., round: _Optional[int] = ..., admin_token: _Optional[str] = ...) -> None: ...
 
 class GameEntry(_message.Message):
-    __slots__ = ("game", "first", "match_id", "winner", "played")
+    __slots__ = ("game", "first", "match_id", "winner", "played", "spectator_token", "caster_token")
     GAME_FIELD_NUMBER: _ClassVar[int]
     FIRST_FIELD_NUMBER: _ClassVar[int]
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     WINNER_FIELD_NUMBER: _ClassVar[int]
     PLAYED_FIELD_NUMBER: _ClassVar[int]
+    SPECTATOR_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    CASTER_TOKEN_FIELD_NUMBER: _ClassVar[int]
     game: int
     first: str
     match_id: str
     winner: str
     played: bool
-    def __init__(self, game: _Optional[int] = ..., first: _Optional[str] = ..., match_id: _Optional[str] = ..., winner: _Optional[str] = ..., played: _Optional[bool] = ...) -> None: ...
+    spectator_token: str
+    caster_token: str
+    def __init__(self, game: _Optional[int] = ..., first: _Optional[str] = ..., match_id: _Optional[str] = ..., winner: _Optional[str] = ..., played: _Optional[bool] = ..., spectator_token: _Optional[str] = ..., caster_token: _Optional[str] = ...) -> None: ...
 
 class TableResult(_message.Message):
     __slots__ = ("wins_a", "wins_b", "draws", "source")
@@ -291,7 +310,7 @@ class Standings(_message.Message):
     def __init__(self, tiebreak: _Optional[str] = ..., tiebreak_names: _Optional[_Iterable[str]] = ..., standings: _Optional[_Iterable[_Union[StandingEntry, _Mapping]]] = ..., cut_seeds: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class Seat(_message.Message):
-    __slots__ = ("round", "table", "game", "match_id", "seat", "token", "opponent")
+    __slots__ = ("round", "table", "game", "match_id", "seat", "token", "opponent", "opponent_deck_json")
     ROUND_FIELD_NUMBER: _ClassVar[int]
     TABLE_FIELD_NUMBER: _ClassVar[int]
     GAME_FIELD_NUMBER: _ClassVar[int]
@@ -299,6 +318,7 @@ class Seat(_message.Message):
     SEAT_FIELD_NUMBER: _ClassVar[int]
     TOKEN_FIELD_NUMBER: _ClassVar[int]
     OPPONENT_FIELD_NUMBER: _ClassVar[int]
+    OPPONENT_DECK_JSON_FIELD_NUMBER: _ClassVar[int]
     round: int
     table: int
     game: int
@@ -306,7 +326,8 @@ class Seat(_message.Message):
     seat: int
     token: str
     opponent: str
-    def __init__(self, round: _Optional[int] = ..., table: _Optional[int] = ..., game: _Optional[int] = ..., match_id: _Optional[str] = ..., seat: _Optional[int] = ..., token: _Optional[str] = ..., opponent: _Optional[str] = ...) -> None: ...
+    opponent_deck_json: str
+    def __init__(self, round: _Optional[int] = ..., table: _Optional[int] = ..., game: _Optional[int] = ..., match_id: _Optional[str] = ..., seat: _Optional[int] = ..., token: _Optional[str] = ..., opponent: _Optional[str] = ..., opponent_deck_json: _Optional[str] = ...) -> None: ...
 
 class ChooseFirstRequest(_message.Message):
     __slots__ = ("tournament_id", "player", "token", "round", "table", "first")

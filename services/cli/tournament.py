@@ -16,10 +16,13 @@ import grpc
 from google.rpc import error_details_pb2, status_pb2
 from rich.table import Column, Table
 
+from services.api import duelhall_pb2 as pb
 from services.api import tournament_pb2 as tpb
 from services.api import tournament_pb2_grpc as tpb_grpc
 from services.cli.common import add_tls_options, channel, err, out
 from services.core.errors import DOMAIN
+
+_SPECTATORS = {"public": pb.SPECTATORS_PUBLIC, "token": pb.SPECTATORS_TOKEN, "none": pb.SPECTATORS_NONE}
 
 T = TypeVar("T")
 Stub = tpb_grpc.TournamentServiceStub
@@ -56,6 +59,21 @@ def arguments(parser: argparse.ArgumentParser) -> None:
     create.add_argument("--round-minutes", type=int, default=50)
     create.add_argument("--seed", default="", help="64 hex digits: the seed of the pairing draws (default: random)")
     create.add_argument("--options", default="", help="match options as JSON")
+    create.add_argument(
+        "--spectators",
+        choices=("public", "token", "none"),
+        default="public",
+        help="who may watch its games without a seat token (token: each game's token, shown by show --tokens)",
+    )
+    create.add_argument(
+        "--caster-delay", type=int, default=0, help="seconds each game's caster feed runs behind (0: no feed)"
+    )
+    create.add_argument(
+        "--decklists",
+        choices=("private", "open"),
+        default="private",
+        help="open: both players of a table see each other's registered deck",
+    )
     reg = verb("register", "register a player; prints the player's token", run_register)
     reg.add_argument("player")
     reg.add_argument("--deck", default="", help='the seat configuration as JSON, e.g. {"deck": "starter_a"}')
@@ -77,8 +95,11 @@ def arguments(parser: argparse.ArgumentParser) -> None:
     drop.add_argument("player")
     drop.add_argument("--by", required=True)
     drop.add_argument("--why", default="")
-    show = verb("show", "the tournament and a round's pairings", run_show, admin=False)
+    show = verb("show", "the tournament and a round's pairings", run_show)
     show.add_argument("--round", type=int, default=0, help="default: the current round")
+    show.add_argument(
+        "--tokens", action="store_true", help="also each game's spectator and caster tokens (needs the admin token)"
+    )
 
 
 def _call(args: argparse.Namespace, work: Callable[[Stub], Awaitable[T]]) -> T:
@@ -127,6 +148,9 @@ def run_create(args: argparse.Namespace) -> int:
                 round_minutes=args.round_minutes,
                 seed_hex=args.seed,
                 options_json=args.options,
+                spectators=_SPECTATORS[args.spectators],
+                caster_delay_seconds=args.caster_delay,
+                decklists=args.decklists,
             )
         ),
     )
@@ -231,7 +255,9 @@ def run_show(args: argparse.Namespace) -> int:
         state = await stub.GetTournament(tpb.GetTournamentRequest(tournament_id=args.tournament_id))
         if not state.current_round:
             return state, None
-        return state, await stub.GetPairings(tpb.GetPairingsRequest(tournament_id=args.tournament_id, round=args.round))
+        admin_token = args.admin_token if args.tokens else ""
+        asked = tpb.GetPairingsRequest(tournament_id=args.tournament_id, round=args.round, admin_token=admin_token)
+        return state, await stub.GetPairings(asked)
 
     state, pairings = _call(args, work)
     summary = Table(title=f"{state.name} ({state.tournament_id})", show_header=False)
@@ -249,7 +275,19 @@ def run_show(args: argparse.Namespace) -> int:
     out.print(summary)
     if pairings is not None:
         out.print(pairings_table(pairings))
+        if args.tokens:
+            out.print(tokens_table(pairings))
     return 0
+
+
+def tokens_table(pairings: tpb.Pairings) -> Table:
+    """Each game's spectator and caster tokens, for the organiser to hand to its watchers and casters."""
+    table = Table("table", "game", "match", "spectator token", "caster token", title="tokens")
+    for entry in pairings.tables:
+        for game in entry.games:
+            if game.match_id:
+                table.add_row(str(entry.table), str(game.game), game.match_id, game.spectator_token, game.caster_token)
+    return table
 
 
 def pairings_table(pairings: tpb.Pairings) -> Table:

@@ -64,7 +64,7 @@ def match(row: MatchRow) -> pb.Match:
         updated_at=timestamp(row.updated_at),
         seed_commitment=row.seed_commitment,
         labels=row.labels,
-        spectators=_SPECTATORS_TO_PB[row.spectators],
+        spectators=spectators_pb(row.spectators),
         seat_info=seat_info(row.seats, row.bots),
     )
 
@@ -90,6 +90,10 @@ def seat_entry(index: int, spec: pb.SeatSpec) -> SeatEntry:
     name = spec.name or (f"{spec.bot_level} bot" if kind == BOT else "")
     config = json_object(spec.config_json, f"seats[{index}].config_json")
     return SeatEntry(name=name, config=config, kind=kind, bot_level=spec.bot_level)
+
+
+def spectators_pb(policy: str) -> pb.Spectators:
+    return _SPECTATORS_TO_PB[policy]
 
 
 def spectators(policy: int) -> str:

@@ -2,6 +2,7 @@
 tokens. Other packages of the service with a domain of their own (tournaments) use it through this face only.
 """
 
+from services.matches.caster import checked_delay
 from services.matches.create_requests import create_once
 from services.matches.creation import SeatEntry
 from services.matches.loader import ruleset_for
@@ -15,6 +16,7 @@ __all__ = [
     "SeatEntry",
     "admin_asked",
     "check_admin",
+    "checked_delay",
     "create_once",
     "is_admin",
     "new_token",

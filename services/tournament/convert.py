@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import msgspec
 
 from services.api import tournament_pb2 as tpb
+from services.edge import wire
+from services.matches import Created
 from services.tournament import ranking, series
 from services.tournament.events import MTG, POKEMON
-from services.tournament.state import Round, TableState, Tournament
+from services.tournament.state import Game, Round, TableState, Tournament
 
 TIEBREAK_NAMES = {MTG: ["OMW", "GW", "OGW"], POKEMON: ["OWP", "OOWP"]}
 YGO_NAMES = ["OMW", "OOMW"]
@@ -41,6 +45,9 @@ def tournament(state: Tournament) -> tpb.Tournament:
         seed_hex=created.seed,
         replays_published=not state.embargoed,
         ruleset_version=created.ruleset_version,
+        spectators=wire.spectators_pb(created.spectators),
+        caster_delay_seconds=created.caster_delay_seconds,
+        decklists=created.decklists,
     )
 
 
@@ -60,21 +67,20 @@ def without_decks(type: str, data: bytes) -> bytes:
     return msgspec.json.encode(shown)
 
 
-def pairings(found: Round) -> tpb.Pairings:
-    return tpb.Pairings(round=found.number, stage=found.stage, tables=[_table(t) for t in found.tables])
+def pairings(found: Round, games: Mapping[tuple[int, int], Created] = {}) -> tpb.Pairings:
+    """A round's tables; ``games`` (for the admin token) adds each game's match id as soon as it is created, and
+    its spectator and caster tokens."""
+    return tpb.Pairings(round=found.number, stage=found.stage, tables=[_table(t, games) for t in found.tables])
 
 
-def _table(table: TableState) -> tpb.TableEntry:
+def _table(table: TableState, games: Mapping[tuple[int, int], Created]) -> tpb.TableEntry:
     result = None
     if table.result is not None:
         source = "corrected" if table.corrections else "organiser" if table.manual else "games"
         result = tpb.TableResult(
             wins_a=table.result.wins_a, wins_b=table.result.wins_b, draws=table.result.draws, source=source
         )
-    games = [
-        tpb.GameEntry(game=g.number, first=g.first, match_id=g.match_id, winner=g.winner or "", played=g.played)
-        for g in table.games
-    ]
+    entries = [_game(g, games.get((table.table, g.number))) for g in table.games]
     waiting = not table.finished and bool(table.games) and table.games[-1].played
     return tpb.TableEntry(
         table=table.table,
@@ -82,10 +88,20 @@ def _table(table: TableState) -> tpb.TableEntry:
         b=table.b or "",
         finished=table.finished,
         result=result,
-        games=games,
+        games=entries,
         unverified_match_ids=[u.match_id for u in table.unverified],
         chooser=series.next_chooser(table) if waiting else "",
     )
+
+
+def _game(game: Game, created: Created | None) -> tpb.GameEntry:
+    entry = tpb.GameEntry(
+        game=game.number, first=game.first, match_id=game.match_id, winner=game.winner or "", played=game.played
+    )
+    if created is not None:
+        entry.match_id = created.row.match_id
+        entry.spectator_token, entry.caster_token = created.spectator_token, created.caster_token
+    return entry
 
 
 def standings(state: Tournament, through: int | None) -> tpb.Standings:

@@ -50,6 +50,12 @@ class TournamentCreated(_Event, frozen=True, tag="TournamentCreated"):
     ruleset_version: int = 0
     """The version every game plays, fixed at creation so that a tournament spanning an upgrade plays (and
     verifies) one ruleset throughout; 0: created before it was fixed, the newest."""
+    spectators: str = "public"
+    """The spectator policy of every game (``public``, ``token`` or ``none``)."""
+    caster_delay_seconds: int = 0
+    """The caster feed's delay of every game; 0: none."""
+    decklists: str = "private"
+    """``open``: both players of a table see each other's registered deck."""
 
 
 class PlayerRegistered(_Event, frozen=True, tag="PlayerRegistered"):

@@ -32,7 +32,7 @@ from services.matches import (
 )
 from services.tournament import registration
 from services.tournament.events import Event, FirstChosen, RoundPaired, RoundRepaired, decoder, type_of
-from services.tournament.state import Game, TableState, Tournament, apply, fold
+from services.tournament.state import Game, Round, TableState, Tournament, apply, fold
 
 STREAM_PREFIX = "tournament:"
 PLAYER_SECRET_PREFIX = "player:"
@@ -55,6 +55,8 @@ class Seat(msgspec.Struct, frozen=True):
     seat: int
     token: str
     opponent: str
+    opponent_deck: dict[str, Any] | None = None
+    """The opponent's registered seat configuration, with open decklists."""
 
 
 Decision = Callable[[Tournament], list[Event]]
@@ -82,6 +84,7 @@ class TournamentManager:
         seed: bytes,
         options: dict[str, Any],
         ruleset_version: int = 0,
+        audience: registration.Audience = registration.Audience(),
     ) -> Tournament:
         tournament_id = new_tournament_id()
         events = registration.create(
@@ -96,6 +99,7 @@ class TournamentManager:
             round_minutes,
             seed or secrets.token_bytes(registration.SEED_BYTES),
             options,
+            audience,
         )
         await self._store.append(stream_id(tournament_id), 0, _new(events), _command("create", {"name": name}))
         self._folded[tournament_id] = fold(events)
@@ -203,6 +207,7 @@ class TournamentManager:
         created = await self._game_match(state, table, game)
         seats = table.seats(game)
         index = seats.index(player)
+        opponent = seats[1 - index]
         return Seat(
             round=current.number,
             table=table.table,
@@ -210,8 +215,22 @@ class TournamentManager:
             match_id=created.row.match_id,
             seat=index,
             token=created.tokens[index],
-            opponent=seats[1 - index],
+            opponent=opponent,
+            opponent_deck=(
+                table.deck_for(opponent, game.number, state.players[opponent].deck)
+                if state.created.decklists == "open"
+                else None
+            ),
         )
+
+    async def games(self, state: Tournament, found: Round) -> dict[tuple[int, int], Created]:
+        """A round's games that have a match, by (table, game), with the tokens their creation handed out."""
+        return {
+            (table.table, game.number): await self._game_match(state, table, game)
+            for table in found.tables
+            if table.b is not None
+            for game in table.games
+        }
 
     # -- games ------------------------------------------------------------------------------------
 
@@ -247,7 +266,15 @@ class TournamentManager:
         }
         request_id = f"tournament/{created.tournament_id}/{table.round}/{table.table}/{game.number}/{table.generation}"
         return await create_once(
-            self._matches, request_id, created.ruleset, entries, options, labels, created.ruleset_version
+            self._matches,
+            request_id,
+            created.ruleset,
+            entries,
+            options,
+            labels,
+            created.ruleset_version,
+            created.spectators,
+            created.caster_delay_seconds,
         )
 
     def _lock(self, tournament_id: str) -> asyncio.Lock:

@@ -1,10 +1,11 @@
 """Swiss pairing as one maximum-weight perfect matching (rustworkx), weights in strict priority.
 
 Each possible table gets a weight whose parts can never outweigh a part above them, summed over any
-matching: first, no rematch (while one is avoidable); then fewest pair-downs (a table across score groups
-costs how many groups apart they are); then the bye to the lowest-ranked player who has not had one (a
-player who has had a bye has no bye edge at all, so never gets a second); then a random tie-break drawn
-from the tournament seed. Perfect matching (``max_cardinality``) pairs every active player exactly once.
+matching: first, the bye to the lowest-ranked player who has not had one (as the MTR and every major
+organiser give it: a player who has had a bye has no bye edge at all, so never gets a second, unless every
+player has had one); then no rematch (while one is avoidable); then fewest pair-downs (a table across score
+groups costs how many groups apart they are); then a random tie-break drawn from the tournament seed.
+Perfect matching (``max_cardinality``) pairs every active player exactly once.
 
 Up to ``DENSE_LIMIT`` players every table is a candidate. Above it each player is joined to its
 ``NEIGHBOURS`` nearest in standings order, which is where the best tables are; should that leave a rematch
@@ -75,9 +76,9 @@ def _match(ranked: list[Entrant], rng: Rng, width: int) -> Pairing | None:
     group_of = {points: i for i, points in enumerate(groups)}
     spread = len(groups)
     edges_in_matching = nodes // 2
-    unit_bye = edges_in_matching * _TIE_BREAK + 1
-    unit_down = (nodes + 1) * unit_bye
+    unit_down = edges_in_matching * _TIE_BREAK + 1
     unit_rematch = (edges_in_matching * spread + 1) * unit_down
+    unit_bye = edges_in_matching * (unit_rematch + spread * unit_down + _TIE_BREAK) + 1
     eligible = [i for i, e in enumerate(ranked) if not e.had_bye] or list(range(count))
     graph = rx.PyGraph()
     graph.add_nodes_from(range(nodes))
@@ -90,7 +91,7 @@ def _match(ranked: list[Entrant], rng: Rng, width: int) -> Pairing | None:
             edges.append((i, j, weight + rng.randbelow(_TIE_BREAK)))
     if odd:
         for i in eligible:
-            edges.append((i, bye, unit_rematch + spread * unit_down + (i + 1) * unit_bye + rng.randbelow(_TIE_BREAK)))
+            edges.append((i, bye, (i + 1) * unit_bye))
     graph.add_edges_from(edges)
     matched = rx.max_weight_matching(graph, max_cardinality=True, weight_fn=lambda weight: weight)
     if len(matched) * 2 != nodes:

@@ -32,8 +32,10 @@ def records(
 def standings_of(
     state: Tournament, through: int | None = None, extra: standings.Record | None = None
 ) -> list[standings.Standing]:
-    """Standings as of round ``through`` (None: now), with ``extra`` counted too (a result being decided)."""
-    dropped = [p.name for p in state.players.values() if p.dropped]
+    """Standings as of round ``through`` (None: now), with ``extra`` counted too (a result being decided). As of
+    a past round only the drops before it count: a later drop must not rewrite past standings."""
+    players = state.players.values()
+    dropped = [p.name for p in players if (p.dropped if through is None else p.dropped_as_of(through))]
     found = records(state, through=through) + ([extra] if extra is not None else [])
     return standings.standings(state.created.tiebreak, sorted(state.players), found, dropped)
 

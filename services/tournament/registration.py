@@ -5,9 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
+
 from engine.contract import Ruleset
 from services.core import limits
 from services.core.errors import InvalidArgument, Refused
+from services.matches import checked_delay
 from services.tournament import checks
 from services.tournament.events import (
     FORMATS,
@@ -37,6 +40,16 @@ MAX_ROUND_MINUTES = 24 * 60
 """A round's clock for the organiser: a day is longer than any round, and the value is shown in every reply."""
 SEED_BYTES = 32
 """The seed of the pairings' draws, which every draw hashes."""
+DECKLISTS = ("private", "open")
+
+
+class Audience(msgspec.Struct, frozen=True):
+    """Who sees a tournament's games and decks while it runs: its games' spectator policy (checked by the
+    caller, which reads it off the wire) and caster delay, and whether a table's players see each other's deck."""
+
+    spectators: str = "public"
+    caster_delay_seconds: int = 0
+    decklists: str = "private"
 
 
 def create(
@@ -51,6 +64,7 @@ def create(
     round_minutes: int,
     seed: bytes,
     options: dict[str, Any],
+    audience: Audience = Audience(),
 ) -> list[Event]:
     if not name.strip():
         raise InvalidArgument("the tournament needs a name", reason="NAME_MISSING")
@@ -77,6 +91,9 @@ def create(
         )
     if len(seed) != SEED_BYTES:
         raise InvalidArgument(f"the seed is {SEED_BYTES} bytes, not {len(seed)}", reason="SEED_INVALID")
+    if audience.decklists not in DECKLISTS:
+        raise InvalidArgument(f"decklists are private or open, not {audience.decklists!r}", reason="DECKLISTS_INVALID")
+    checked_delay(audience.caster_delay_seconds)
     if ruleset.min_seats > 2:
         raise InvalidArgument(f"{ruleset.id} is not played by two players", reason="RULESET_NOT_TWO_PLAYER")
     return [
@@ -93,6 +110,9 @@ def create(
             seed=seed.hex(),
             options=options,
             ruleset_version=ruleset.version,
+            spectators=audience.spectators,
+            caster_delay_seconds=audience.caster_delay_seconds,
+            decklists=audience.decklists,
         )
     ]
 

@@ -60,6 +60,9 @@ class TournamentServicer(tpb_grpc.TournamentServiceServicer):
             seed,
             wire.json_object(request.options_json, "options_json"),
             request.ruleset_version,
+            registration.Audience(
+                wire.spectators(request.spectators), request.caster_delay_seconds, request.decklists or "private"
+            ),
         )
         return convert.tournament(state)
 
@@ -171,7 +174,10 @@ class TournamentServicer(tpb_grpc.TournamentServiceServicer):
         found = state.round(request.round or len(state.rounds))
         if found is None:
             raise NotFound(f"no round {request.round or 1} has been paired", reason="ROUND_NOT_FOUND")
-        return convert.pairings(found)
+        if not request.admin_token:
+            return convert.pairings(found)
+        self._admin(request.admin_token)
+        return convert.pairings(found, await self._tournaments.games(state, found))
 
     @rpc_errors
     async def GetStandings(self, request: tpb.GetStandingsRequest, context: Context) -> tpb.Standings:
@@ -192,6 +198,7 @@ class TournamentServicer(tpb_grpc.TournamentServiceServicer):
             seat=seat.seat,
             token=seat.token,
             opponent=seat.opponent,
+            opponent_deck_json="" if seat.opponent_deck is None else msgspec.json.encode(seat.opponent_deck).decode(),
         )
 
     @rpc_errors

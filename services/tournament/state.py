@@ -43,6 +43,12 @@ class Player:
     checked_in: bool = False
     dropped: bool = False
     dropped_after: int = 0
+    absences: list[tuple[int, int | None]] = field(default_factory=list)
+    """Each drop as (rounds paired when the player dropped, rounds paired when reinstated, None while out)."""
+
+    def dropped_as_of(self, round: int) -> bool:
+        """Whether the player was out of round ``round``: dropped before it was paired, and not back by then."""
+        return any(out < round and (back is None or round <= back) for out, back in self.absences)
 
 
 @dataclass
@@ -199,8 +205,11 @@ def apply(state: Tournament, event: Event, version: int) -> None:
     elif isinstance(event, PlayerDropped):
         player = state.players[event.player]
         player.dropped, player.dropped_after = True, event.after_round
+        player.absences.append((event.after_round, None))
     elif isinstance(event, PlayerReinstated):
-        state.players[event.player].dropped = False
+        player = state.players[event.player]
+        player.dropped = False
+        player.absences[-1] = (player.absences[-1][0], len(state.rounds))
     elif isinstance(event, RoundPaired | RoundRepaired):
         tables = [_table(state, event.round, event.stage, t, version) for t in event.tables]
         if isinstance(event, RoundPaired):

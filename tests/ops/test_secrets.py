@@ -62,7 +62,9 @@ def test_no_command_prints_the_password_or_the_token(secret_url: str) -> None:
     lines += run("selfplay", "card_monsters", "--games", "1", "--database-url", secret_url)
     missing = secret_url.rsplit("/", 1)[0] + "/duelhall_no_such_database"
     failed = run("migrate", "--database-url", missing, ok=False)
-    failed += run("serve", "--database-url", missing, "--admin-token", TOKEN, "--listen", "127.0.0.1:0", ok=False)
+    failed += run(
+        "serve", "--database-url", missing, "--admin-token", TOKEN, "--listen", "127.0.0.1:0", "--http", "off", ok=False
+    )
     assert "duelhall_no_such_database" in failed
     lines += failed
     assert "duelhall serving on" in lines

@@ -62,3 +62,27 @@ async def test_an_organiser_runs_rounds_from_the_command_line(
     assert status == 0 and "Friday cup" in out and "2 of 2 (swiss)" in out and "1 dropped" in out
     status, _, err = await _cli(capsys, "cut", tid, *admin)
     assert status == 1 and "(NO_CUT)" in err
+
+
+async def test_an_organiser_shows_each_games_spectator_and_caster_tokens(
+    server: Running, capsys: pytest.CaptureFixture[str]
+) -> None:
+    where = ["--server", f"127.0.0.1:{server.port}"]
+    admin = [*where, "--admin-token", ADMIN_TOKEN]
+    audience = ["--spectators", "token", "--caster-delay", "60", "--decklists", "open"]
+    status, out, _ = await _cli(
+        capsys, "create", "cup", "--ruleset", "card_monsters", "--rounds", "1", *audience, *admin
+    )
+    assert status == 0
+    tid = out.strip()
+    for player in ("ann", "bob"):
+        assert (await _cli(capsys, "register", tid, player, *admin))[0] == 0
+    assert (await _cli(capsys, "start", tid, *admin))[0] == 0
+    status, out, _ = await _cli(capsys, "show", tid, "--tokens", *admin)
+    assert status == 0
+    tokens = out[out.index("tokens") :]
+    row = next(line for line in tokens.splitlines() if line.startswith("│ 1 "))
+    cells = [cell.strip() for cell in row.strip("│ ").split("│")]
+    assert len(cells) == 5 and all(len(cell) == 32 for cell in cells[2:]), cells
+    status, out, _ = await _cli(capsys, "show", tid, *admin)
+    assert status == 0 and "tokens" not in out

@@ -6,8 +6,11 @@ from __future__ import annotations
 import json
 
 import grpc
+import msgspec
 import pytest
 
+from engine.registry import RULESETS
+from replays.format import decode_replay
 from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
 from services.api import tournament_pb2 as tpb
@@ -15,6 +18,7 @@ from services.api import tournament_pb2_grpc as tpb_grpc
 from services.server import Running
 from tests.services.client import Created, end_match, error_reason, play_random
 from tests.services.conftest import ADMIN_TOKEN
+from tests.services.test_e2e_match import states_by_version
 from tests.services.test_e2e_tournament_rules import _tournament
 from tests.tournament.players import channel_stubs, play_round
 
@@ -133,3 +137,33 @@ async def test_a_player_views_their_own_game_as_their_seat_saw_it_during_the_emb
             assert await refusal(matches.ViewReplay(viewed)) == EMBARGOED
         exported = pb.ExportReplayRequest(match_id=game.match_id, token=tokens[0])
         assert await refusal(matches.ExportReplay(exported)) == EMBARGOED  # a file holds every seat's cards
+
+
+async def test_a_players_own_replay_of_a_private_deck_game_holds_no_card_hidden_from_their_seat(
+    server: Running,
+) -> None:
+    async with grpc.aio.insecure_channel(f"127.0.0.1:{server.port}") as channel:
+        stub, matches = channel_stubs(channel)
+        tid, _ = await _tournament(stub, 3)
+        reply = await matches.CreateMatch(
+            pb.CreateMatchRequest(ruleset="duel", seats=SEATS, labels={"tournament": tid})
+        )
+        tokens = [t.token for t in sorted(reply.tokens, key=lambda t: t.seat)]
+        game = Created(reply.match.match_id, tokens, reply.match.version)
+        await play_random(matches, game, seed=4, max_commands=30)
+        await end_match(matches, game)
+        full = decode_replay(
+            (await matches.ExportReplay(pb.ExportReplayRequest(match_id=game.match_id, token=ADMIN_TOKEN))).replay
+        )
+        states = states_by_version("duel", [(e.type, e.data) for e in full.events])
+        for seat in (0, 1):
+            own = await matches.ViewReplay(pb.ViewReplayRequest(match_id=game.match_id, seat=seat, token=tokens[seat]))
+            assert [step.event.version for step in own.steps] == list(range(1, len(full.events) + 1))
+            checked = 0
+            for step in own.steps:
+                hidden = RULESETS["duel"].hidden_cards(states[step.event.version], seat)
+                shown = step.view_json + step.event.data_json
+                leaked = [card for card in hidden if msgspec.json.encode(card).decode() in shown]
+                assert not leaked, f"seat {seat}'s replay at {step.event.version} shows {leaked}"
+                checked += len(hidden)
+            assert checked > 0  # the opponent's private deck was there to leak

@@ -1,7 +1,8 @@
 """Swiss pairing and standings properties over generated tournaments (hypothesis).
 
 The rematch oracle is independent of the pairing code: networkx's maximum matching over the tables that
-would not be rematches (and the byes still allowed) says whether a rematch-free round existed at all.
+would not be rematches says whether a rematch-free round existed among the players without the bye (the bye
+goes first, to the lowest-ranked player without one: the MTR's order).
 """
 
 from __future__ import annotations
@@ -55,7 +56,10 @@ def _check_round(state: Tournament) -> None:
         if table.b is None:
             assert table.a not in byes or all(p in byes for p in active), "never a second bye"
     rematches = sum(t.b is not None and t.b in met[t.a] for t in current.tables)
-    if _rematch_free_round_exists(active, met, byes):
+    # The bye comes first (the lowest-ranked player without one, checked apart); among the others, no rematch
+    # while one is avoidable.
+    seated_at_tables = [p for p in active if p not in {t.a for t in current.tables if t.b is None}]
+    if _rematch_free_round_exists(seated_at_tables, met, byes):
         assert rematches == 0, "no rematch while one is avoidable"
 
 
@@ -145,3 +149,89 @@ def test_large_fields_pair_on_a_neighbourhood_without_rematches_or_second_byes()
     assert result.rematches == 0 and all(b is None or b not in met[a] for a, b in result.tables)
     byes = [a for a, b in result.tables if b is None]
     assert len(byes) == 1 and byes[0] not in had_bye and names.index(byes[0]) >= count - 10
+
+
+def _expected_bye(entrants: list[pairing.Entrant]) -> str:
+    """The MTR's bye: the lowest-ranked player who has not had one (anyone, once everyone has had one)."""
+    eligible = [e for e in entrants if not e.had_bye] or entrants
+    return max(eligible, key=lambda e: e.rank).player
+
+
+def test_the_bye_goes_to_the_lowest_ranked_player_even_across_score_groups() -> None:
+    """The shortest case of the defect: the bye went to the leader to spare a pair-down."""
+    entrants = [
+        pairing.Entrant(player="ann", points=3, rank=0, opponents=frozenset({"bob"}), had_bye=False),
+        pairing.Entrant(player="bob", points=0, rank=1, opponents=frozenset({"ann"}), had_bye=False),
+        pairing.Entrant(player="cat", points=0, rank=2, opponents=frozenset(), had_bye=True),
+    ]
+    result = pairing.swiss_round(entrants, Rng(bytes(32), 1))
+    assert result.tables == [("ann", "cat"), ("bob", None)]
+
+
+@settings(max_examples=1000, deadline=None)
+@given(
+    count=st.integers(min_value=1, max_value=20).map(lambda n: 2 * n + 1),
+    data=st.data(),
+    seed=st.binary(min_size=32, max_size=32),
+)
+def test_the_bye_goes_to_the_lowest_ranked_player_without_one_in_any_field(
+    count: int, data: st.DataObject, seed: bytes
+) -> None:
+    points = sorted(data.draw(st.lists(st.sampled_from((0, 1, 3, 4, 6, 9)), min_size=count, max_size=count)))[::-1]
+    names = [f"p{i:02d}" for i in range(count)]
+    pairs = data.draw(st.sets(st.tuples(st.sampled_from(names), st.sampled_from(names)), max_size=3 * count))
+    met: dict[str, set[str]] = {n: set() for n in names}
+    for a, b in pairs:
+        if a != b:
+            met[a].add(b)
+            met[b].add(a)
+    byes = data.draw(st.sets(st.sampled_from(names), max_size=count))
+    entrants = [
+        pairing.Entrant(player=n, points=points[i], rank=i, opponents=frozenset(met[n]), had_bye=n in byes)
+        for i, n in enumerate(names)
+    ]
+    result = pairing.swiss_round(entrants, Rng(seed, 1))
+    assert [a for a, b in result.tables if b is None] == [_expected_bye(entrants)]
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    count=st.integers(min_value=4, max_value=14),
+    seed=st.binary(min_size=32, max_size=32),
+    results=st.integers(min_value=0, max_value=2**32),
+    preset=st.sampled_from(["mtg", "pokemon", "ygo"]),
+    moves=st.lists(st.tuples(st.integers(min_value=0, max_value=13), st.booleans()), max_size=8),
+)
+def test_standings_through_a_round_never_change_after_it(
+    count: int, seed: bytes, results: int, preset: str, moves: list[tuple[int, bool]]
+) -> None:
+    """Drops and reinstatements (mid-round and between rounds) after round r leave the standings through r as
+    they were when r finished, the dropped flag included; and every Swiss bye goes where the MTR says."""
+    players = [f"p{i:02d}" for i in range(count)]
+    state = tournament(players, rounds=4, seed=seed, tiebreak=preset)
+    rng = random.Random(results)
+    run(state, rounds.start)
+    frozen: dict[int, list[standings.Standing]] = {}
+
+    def move() -> None:
+        if not moves:
+            return
+        index, reinstating = moves.pop()
+        player = state.players[players[index % count]]
+        if reinstating and player.dropped:
+            run(state, lambda t: registration.reinstate(t, player.name, "judge", "test"))
+        elif not player.dropped and len(state.active()) > 2:
+            run(state, lambda t: registration.drop(t, player.name, "judge", "test"))
+
+    for number in range(1, state.planned + 1):
+        move()  # during the round
+        finish_round(state, rng)
+        frozen[number] = ranking.standings_of(state, number)
+        if number < state.planned:  # the last result ends the tournament
+            move()  # between rounds
+            expected = _expected_bye(ranking.entrants(state)) if len(state.active()) % 2 else None
+            run(state, rounds.pair)
+            byes = [t.a for t in state.rounds[-1].tables if t.b is None]
+            assert byes == ([expected] if expected else [])
+    for number, standing in frozen.items():
+        assert ranking.standings_of(state, number) == standing, f"standings through round {number} changed"
