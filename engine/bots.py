@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from engine.contract import Ruleset
@@ -37,13 +37,25 @@ class GreedyBot:
         return ties[self._random.randrange(len(ties))]
 
 
-BOT_KINDS = ("random", "greedy")
+BotLevel = Callable[[Ruleset, int, float], Bot]
+"""Makes a bot of one level for a ruleset, from a seed and the seconds it may think per decision (a level that
+searches spends them; the service counts the time and passes it in, so the engine reads no clock)."""
+
+LEVELS: dict[str, BotLevel] = {
+    "random": lambda ruleset, seed, seconds: RandomBot(seed),
+    "greedy": lambda ruleset, seed, seconds: GreedyBot(ruleset, seed),
+}
+"""Every bot level by name: ``duelhall selfplay --bot``, bot seats and the tournaments' test bots all read it."""
+
+BOT_KINDS = tuple(LEVELS)
+
+DEFAULT_SECONDS = 1.0
+"""What a decision may take when the caller names no budget."""
 
 
-def make_bot(kind: str, ruleset: Ruleset, seed: int) -> Bot:
-    """A bot by kind name (``random`` or ``greedy``)."""
-    if kind == "random":
-        return RandomBot(seed)
-    if kind == "greedy":
-        return GreedyBot(ruleset, seed)
-    raise ValueError(f"unknown bot kind {kind!r}; choose from {', '.join(BOT_KINDS)}")
+def make_bot(kind: str, ruleset: Ruleset, seed: int, seconds: float = DEFAULT_SECONDS) -> Bot:
+    """A bot by level name (``LEVELS``); ``ValueError`` for a name that is none."""
+    level = LEVELS.get(kind)
+    if level is None:
+        raise ValueError(f"unknown bot kind {kind!r}; choose from {', '.join(BOT_KINDS)}")
+    return level(ruleset, seed, seconds)

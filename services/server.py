@@ -26,6 +26,7 @@ from services.edge.methods import methods
 from services.edge.observer import MAX_STREAMS, CallObserver
 from services.edge.servicers import MatchServicer, RulesetServicer
 from services.edge.transport import OPTIONS, Tls, listen
+from services.matches.bot_player import BotPlayer
 from services.matches.manager import MatchManager
 from services.matches.presence import Presence
 from services.matches.timers import Timers
@@ -97,8 +98,10 @@ class Running:
         metrics: Metrics,
         listener: MetricsListener | None,
         http: HttpListener | None,
+        bots: BotPlayer,
     ) -> None:
         self.server, self.port, self.store, self.manager = server, port, store, manager
+        self.bots = bots
         self.feed, self.match_list, self.timers, self.presence = feed, match_list, timers, presence
         self.health, self.tournaments = health, tournaments
         self.observer, self.metrics, self.metrics_listener = observer, metrics, listener
@@ -128,6 +131,7 @@ class Running:
             await asyncio.sleep(FLUSH_SECONDS)
         await self.server.stop(0)
         self.timers.close()
+        await self.bots.stop()
         await self.presence.close()
         await self.tournaments.stop()
         await self.manager.stop()
@@ -193,7 +197,9 @@ async def _start(config: ServerConfig, clock: Clock | None, replay: bytes | None
     timers = Timers(manager, clock)
     presence = Presence(store.rows, is_shared(config.database_url), clock)
     feed = Feed(manager, store, wire.update, timers.armed, clock, presence)
+    bots = BotPlayer(manager, clock)
     manager.on_change(timers.arm)
+    manager.on_change(bots.play)
     manager.on_events(feed.publish)
     await manager.start()
     match_list = manager.match_list
@@ -217,6 +223,7 @@ async def _start(config: ServerConfig, clock: Clock | None, replay: bytes | None
             port = listen(server, config.listen, config.tls)
         except (OSError, RuntimeError):
             await server.stop(0)
+            await bots.stop()
             await tournaments.stop()
             await manager.stop()
             await match_list.stop()
@@ -250,6 +257,7 @@ async def _start(config: ServerConfig, clock: Clock | None, replay: bytes | None
         metrics,
         listener,
         http,
+        bots,
     )
 
 

@@ -7,6 +7,12 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 
 DESCRIPTOR: _descriptor.FileDescriptor
 
+class SeatKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    SEAT_KIND_PLAYER: _ClassVar[SeatKind]
+    SEAT_KIND_OPEN: _ClassVar[SeatKind]
+    SEAT_KIND_BOT: _ClassVar[SeatKind]
+
 class Spectators(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
     SPECTATORS_UNSPECIFIED: _ClassVar[Spectators]
@@ -25,6 +31,9 @@ class LifecycleKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     LIFECYCLE_KIND_UNSPECIFIED: _ClassVar[LifecycleKind]
     LIFECYCLE_KIND_CREATED: _ClassVar[LifecycleKind]
     LIFECYCLE_KIND_ENDED: _ClassVar[LifecycleKind]
+SEAT_KIND_PLAYER: SeatKind
+SEAT_KIND_OPEN: SeatKind
+SEAT_KIND_BOT: SeatKind
 SPECTATORS_UNSPECIFIED: Spectators
 SPECTATORS_PUBLIC: Spectators
 SPECTATORS_TOKEN: Spectators
@@ -95,12 +104,28 @@ class DescribeRulesetResponse(_message.Message):
     def __init__(self, ruleset: _Optional[_Union[RulesetSummary, _Mapping]] = ..., config_schema_json: _Optional[str] = ..., command_schema_json: _Optional[str] = ..., event_schema_json: _Optional[str] = ..., view_schema_json: _Optional[str] = ..., presets_json: _Optional[str] = ..., options_json: _Optional[str] = ..., cards_json: _Optional[str] = ..., layout_json: _Optional[str] = ...) -> None: ...
 
 class SeatSpec(_message.Message):
-    __slots__ = ("name", "config_json")
+    __slots__ = ("name", "config_json", "kind", "bot_level")
     NAME_FIELD_NUMBER: _ClassVar[int]
     CONFIG_JSON_FIELD_NUMBER: _ClassVar[int]
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    BOT_LEVEL_FIELD_NUMBER: _ClassVar[int]
     name: str
     config_json: str
-    def __init__(self, name: _Optional[str] = ..., config_json: _Optional[str] = ...) -> None: ...
+    kind: SeatKind
+    bot_level: str
+    def __init__(self, name: _Optional[str] = ..., config_json: _Optional[str] = ..., kind: _Optional[_Union[SeatKind, str]] = ..., bot_level: _Optional[str] = ...) -> None: ...
+
+class SeatInfo(_message.Message):
+    __slots__ = ("seat", "name", "kind", "bot_level")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    BOT_LEVEL_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    name: str
+    kind: SeatKind
+    bot_level: str
+    def __init__(self, seat: _Optional[int] = ..., name: _Optional[str] = ..., kind: _Optional[_Union[SeatKind, str]] = ..., bot_level: _Optional[str] = ...) -> None: ...
 
 class CreateMatchRequest(_message.Message):
     __slots__ = ("ruleset", "seats", "options_json", "request_id", "labels", "spectators", "ruleset_version", "caster_delay_seconds")
@@ -150,7 +175,7 @@ class CreateMatchResponse(_message.Message):
     def __init__(self, match: _Optional[_Union[Match, _Mapping]] = ..., tokens: _Optional[_Iterable[_Union[SeatToken, _Mapping]]] = ..., spectator_token: _Optional[str] = ..., caster_token: _Optional[str] = ...) -> None: ...
 
 class Match(_message.Message):
-    __slots__ = ("match_id", "ruleset", "ruleset_version", "seats", "status", "version", "outcome_json", "created_at", "updated_at", "seed_commitment", "labels", "spectators", "presence")
+    __slots__ = ("match_id", "ruleset", "ruleset_version", "seats", "status", "version", "outcome_json", "created_at", "updated_at", "seed_commitment", "labels", "spectators", "seat_info", "presence")
     class LabelsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -170,6 +195,7 @@ class Match(_message.Message):
     SEED_COMMITMENT_FIELD_NUMBER: _ClassVar[int]
     LABELS_FIELD_NUMBER: _ClassVar[int]
     SPECTATORS_FIELD_NUMBER: _ClassVar[int]
+    SEAT_INFO_FIELD_NUMBER: _ClassVar[int]
     PRESENCE_FIELD_NUMBER: _ClassVar[int]
     match_id: str
     ruleset: str
@@ -183,8 +209,9 @@ class Match(_message.Message):
     seed_commitment: str
     labels: _containers.ScalarMap[str, str]
     spectators: Spectators
+    seat_info: _containers.RepeatedCompositeFieldContainer[SeatInfo]
     presence: _containers.RepeatedCompositeFieldContainer[SeatPresence]
-    def __init__(self, match_id: _Optional[str] = ..., ruleset: _Optional[str] = ..., ruleset_version: _Optional[int] = ..., seats: _Optional[_Iterable[str]] = ..., status: _Optional[_Union[MatchStatus, str]] = ..., version: _Optional[int] = ..., outcome_json: _Optional[str] = ..., created_at: _Optional[str] = ..., updated_at: _Optional[str] = ..., seed_commitment: _Optional[str] = ..., labels: _Optional[_Mapping[str, str]] = ..., spectators: _Optional[_Union[Spectators, str]] = ..., presence: _Optional[_Iterable[_Union[SeatPresence, _Mapping]]] = ...) -> None: ...
+    def __init__(self, match_id: _Optional[str] = ..., ruleset: _Optional[str] = ..., ruleset_version: _Optional[int] = ..., seats: _Optional[_Iterable[str]] = ..., status: _Optional[_Union[MatchStatus, str]] = ..., version: _Optional[int] = ..., outcome_json: _Optional[str] = ..., created_at: _Optional[str] = ..., updated_at: _Optional[str] = ..., seed_commitment: _Optional[str] = ..., labels: _Optional[_Mapping[str, str]] = ..., spectators: _Optional[_Union[Spectators, str]] = ..., seat_info: _Optional[_Iterable[_Union[SeatInfo, _Mapping]]] = ..., presence: _Optional[_Iterable[_Union[SeatPresence, _Mapping]]] = ...) -> None: ...
 
 class SeatPresence(_message.Message):
     __slots__ = ("seat", "connected", "since")

@@ -25,6 +25,7 @@ COMMANDS = {
     "health": "check a running server's health (exit 0: SERVING)",
     "rulesets": "list the hosted rulesets",
     "selfplay": "bots play matches and a summary is printed",
+    "play": "play a match against the server's bots in the browser: prints the address to open",
     "matches": "list stored matches, newest first",
     "replay": "export, import, verify and show replay files",
     "prune": "delete from the store the ended matches whose replay files in DIR verify",

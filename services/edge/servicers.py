@@ -32,7 +32,6 @@ from services.edge.rpc_errors import rpc_errors
 from services.matches import caster, spectators
 from services.matches.caster_watch import CasterWatch
 from services.matches.create_requests import create_once
-from services.matches.creation import SeatEntry
 from services.matches.hot import HotMatch
 from services.matches.loader import ruleset_for
 from services.matches.manager import MatchManager
@@ -81,10 +80,7 @@ class MatchServicer(pb_grpc.MatchServiceServicer):
 
     @rpc_errors
     async def CreateMatch(self, request: pb.CreateMatchRequest, context: Context) -> pb.CreateMatchResponse:
-        seats = [
-            SeatEntry(name=s.name, config=wire.json_object(s.config_json, f"seats[{i}].config_json"))
-            for i, s in enumerate(request.seats)
-        ]
+        seats = [wire.seat_entry(i, s) for i, s in enumerate(request.seats)]
         options, labels = wire.json_object(request.options_json, "options_json"), dict(request.labels)
         watchers, version = wire.spectators(request.spectators), request.ruleset_version
         delay = request.caster_delay_seconds
@@ -102,7 +98,7 @@ class MatchServicer(pb_grpc.MatchServiceServicer):
                 spectators=watchers,
                 caster_delay=delay,
             )
-        tokens = [pb.SeatToken(seat=i, token=t) for i, t in enumerate(created.tokens)]
+        tokens = [pb.SeatToken(seat=i, token=t) for i, t in enumerate(created.tokens) if t]  # a bot seat has none
         return pb.CreateMatchResponse(
             match=wire.match(created.row),
             tokens=tokens,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -16,15 +17,18 @@ from replays.steps import Step, recorded_time
 from services.api import duelhall_pb2 as pb
 from services.core.errors import InvalidArgument
 from services.edge import catalog
+from services.matches.bot_seats import OPEN, PLAYER
+from services.matches.creation import SeatEntry
 from services.matches.presence import Seats
 from services.matches.replies import Decision, RedactedEvent, Submitted, Viewed
 from services.matches.spectators import NONE, TOKEN
 from services.matches.watch import Update
-from services.readmodels.lifecycle import CREATED, Change
-from services.readmodels.matchrows import ENDED, PUBLIC, RUNNING, MatchRow
+from services.readmodels.lifecycle import CREATED, Change, CreateRequest, request_in
+from services.readmodels.matchrows import BOT, ENDED, PUBLIC, RUNNING, MatchRow
 
 _STATUS_TO_PB = {RUNNING: pb.MATCH_STATUS_RUNNING, ENDED: pb.MATCH_STATUS_ENDED}
 STATUS_FROM_PB = {pb.MATCH_STATUS_UNSPECIFIED: "", pb.MATCH_STATUS_RUNNING: RUNNING, pb.MATCH_STATUS_ENDED: ENDED}
+_SEAT_KINDS_FROM_PB = {pb.SEAT_KIND_PLAYER: PLAYER, pb.SEAT_KIND_OPEN: OPEN, pb.SEAT_KIND_BOT: BOT}
 
 
 def timestamp(at: datetime) -> str:
@@ -64,7 +68,31 @@ def match(row: MatchRow, seats: Seats = ()) -> pb.Match:
         labels=row.labels,
         spectators=spectators_pb(row.spectators),
         presence=presence(seats),
+        seat_info=seat_info(row.seats, row.bots),
     )
+
+
+def seat_info(seats: Sequence[str], bots: dict[int, str]) -> list[pb.SeatInfo]:
+    """Every seat with its kind, and its level when it is a bot seat."""
+    return [
+        pb.SeatInfo(
+            seat=seat,
+            name=name,
+            kind=pb.SEAT_KIND_BOT if seat in bots else pb.SEAT_KIND_PLAYER,
+            bot_level=bots.get(seat, ""),
+        )
+        for seat, name in enumerate(seats)
+    ]
+
+
+def seat_entry(index: int, spec: pb.SeatSpec) -> SeatEntry:
+    """A create request's seat; a bot seat without a name is named after its level (``greedy bot``)."""
+    kind = _SEAT_KINDS_FROM_PB.get(spec.kind)  # an int outside the enum reaches here over the wire
+    if kind is None:
+        raise InvalidArgument(f"seats[{index}].kind {spec.kind} is not a SeatKind", reason="SEAT_KIND_UNSUPPORTED")
+    name = spec.name or (f"{spec.bot_level} bot" if kind == BOT else "")
+    config = json_object(spec.config_json, f"seats[{index}].config_json")
+    return SeatEntry(name=name, config=config, kind=kind, bot_level=spec.bot_level)
 
 
 def spectators_pb(policy: str) -> pb.Spectators:
@@ -168,6 +196,7 @@ def deadline(seat: int | None, timeout: bytes, expires_at: datetime | None, seco
 def replay_match(replay: Replay) -> pb.Match:
     """The match a replay file holds, as the API describes a stored one."""
     first, last = replay.events[0], replay.events[-1]
+    created = request_in(replay.commands[0].payload.encode()) if replay.commands else CreateRequest()
     return pb.Match(
         match_id=replay.match_id,
         ruleset=replay.ruleset.id,
@@ -179,6 +208,7 @@ def replay_match(replay: Replay) -> pb.Match:
         created_at=_replay_time(first.recorded_at),
         updated_at=_replay_time(last.recorded_at),
         seed_commitment=replay.seed_commitment,
+        seat_info=seat_info(replay.seats, created.bots),
     )
 
 

@@ -17,6 +17,7 @@ from replays.format import match_id_for
 from replays.storage import SEED_SECRET
 from services.core import limits
 from services.core.errors import InvalidArgument
+from services.matches import bot_seats
 from services.matches.caster import Caster, checked_delay
 from services.matches.deadlines import NONE, folded
 from services.matches.hot import HotMatch
@@ -28,9 +29,12 @@ from services.readmodels.matchrows import PUBLIC
 CREATE_COMMAND = "create_match"
 
 
-class SeatEntry(msgspec.Struct, frozen=True):
+class SeatEntry(msgspec.Struct, frozen=True, omit_defaults=True):
     name: str
     config: dict[str, Any]
+    kind: str = bot_seats.PLAYER
+    """``bot_seats.PLAYER`` or ``BOT``; left out of the payload for a player, which records as before bots."""
+    bot_level: str = ""
 
 
 class Creation(msgspec.Struct, frozen=True):
@@ -52,6 +56,8 @@ class Creation(msgspec.Struct, frozen=True):
     caster: Caster
     caster_token: str
     """The token that opens the caster feed, when the match has one (else empty)."""
+    bots: dict[int, str]
+    """The bot seats' levels by seat."""
 
     @property
     def created(self) -> MatchCreated:
@@ -90,6 +96,7 @@ def checked(
         if not seat.name.strip():
             raise InvalidArgument(f"seat {index} has no name", reason="SEAT_NAME_MISSING", seat=str(index))
         limits.name(seat.name, f"seat {index}'s name", "SEAT_NAME_INVALID", seat=str(index))
+    bot_seats.check(seats)
     limits.labels(labels)
     return ruleset
 
@@ -129,20 +136,21 @@ def creation(
     config_data = {"seats": [seat.config for seat in seats], "options": options}
     events = create(ruleset, config_data, [seat.name for seat in seats], seed)
     match_id = match_id_for(events[0].seed_commitment)
-    tokens = list(tokens) or [new_token() for _ in seats]
+    tokens = list(tokens) or bot_seats.untokened(seats, [new_token() for _ in seats])
     labels = dict(sorted(labels.items()))
     payload = encode(requested(ruleset_id, version, seats, options, labels, spectators, caster_delay))
     command = CommandRecord(command_id=f"create-{match_id}", actor=SYSTEM, type=CREATE_COMMAND, payload=payload)
-    hashes = tuple(token_hash(token) for token in tokens)
+    hashes = tuple(token_hash(token) if token else b"" for token in tokens)  # a bot seat has no token
     spectator_token = (spectator_token or new_token()) if spectators == TOKEN else ""
     watchers = Spectators(spectators, token_hash(spectator_token) if spectator_token else b"")
     caster_token = (caster_token or new_token()) if caster_delay else ""
     caster = Caster(caster_delay, token_hash(caster_token) if caster_token else b"")
     hidden = (
         {SEED_SECRET: seed}
-        | {f"{TOKEN_SECRET_PREFIX}{i}": hashed for i, hashed in enumerate(hashes)}
+        | {f"{TOKEN_SECRET_PREFIX}{i}": hashed for i, hashed in enumerate(hashes) if hashed}
         | watchers.secrets()
         | caster.secrets()
+        | bot_seats.secrets(bot_seats.levels(seats))
     )
     return Creation(
         ruleset,
@@ -158,6 +166,7 @@ def creation(
         spectator_token,
         caster,
         caster_token,
+        bot_seats.levels(seats),
     )
 
 
@@ -204,6 +213,7 @@ def created_match(new: Creation, recorded_at: datetime) -> HotMatch:
         deadlines,
         new.spectators,
         new.caster,
+        bots=new.bots,
     )
 
 

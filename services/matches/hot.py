@@ -53,6 +53,7 @@ class HotMatch:
         spectators: Spectators,
         caster: Caster = Caster(),
         created_at: datetime | None = None,
+        bots: dict[int, str] | None = None,
     ) -> None:
         self.match_id = match_id
         self.ruleset = ruleset
@@ -61,6 +62,8 @@ class HotMatch:
         self.token_hashes = token_hashes
         self.spectators = spectators
         self.caster = caster
+        self.bots = bots or {}
+        """The seats the server plays, with their bot levels (``services/matches/bot_seats.py``)."""
         self.command_ids = command_ids
         """Command id -> (first, last) version it appended: answers retries without deciding again."""
         self.log_complete = True

@@ -142,6 +142,7 @@ class MatchManager:
                 appended.last_version,
                 new.labels,
                 spectators,
+                new.bots,
             ),
             match_id,
         )

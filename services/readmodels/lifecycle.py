@@ -17,7 +17,7 @@ import msgspec
 from engine.contract import SYSTEM, Outcome
 from engine.match import MATCH_CREATED
 from eventstore import Appended, AsyncEventStore, CommandRecord, NewEvent, RecordedEvent
-from services.readmodels.matchrows import PUBLIC, has_labels
+from services.readmodels.matchrows import BOT, PUBLIC, has_labels
 
 MATCH_ENDED = "MatchEnded"
 ENDED_STREAM_PREFIX = "ended:"
@@ -60,11 +60,22 @@ class _Created(msgspec.Struct):
     seats: tuple[str, ...]
 
 
+class _Seat(msgspec.Struct):
+    kind: str = ""
+    bot_level: str = ""
+
+
 class CreateRequest(msgspec.Struct):
     """What the list reads of a creation command's payload."""
 
     labels: dict[str, str] = msgspec.field(default_factory=dict)
     spectators: str = PUBLIC
+    seats: list[_Seat] = msgspec.field(default_factory=list)
+
+    @property
+    def bots(self) -> dict[int, str]:
+        """The bot seats' levels by seat (``services/matches/bot_seats.py`` records them)."""
+        return {index: seat.bot_level for index, seat in enumerate(self.seats) if seat.kind == BOT}
 
 
 _ended_decoder = msgspec.json.Decoder(MatchEnded)

@@ -54,6 +54,7 @@ def created_row(
     version: int,
     labels: dict[str, str],
     spectators: str,
+    bots: dict[int, str],
 ) -> MatchRow:
     """A running match's row: ``position`` and ``recorded_at`` of its ``MatchCreated``, ``version`` the last its
     creation appended."""
@@ -71,6 +72,7 @@ def created_row(
         labels=labels,
         position=position,
         spectators=spectators,
+        bots=bots,
     )
 
 
@@ -108,9 +110,10 @@ class MatchList:
         version: int,
         labels: dict[str, str],
         spectators: str,
+        bots: dict[int, str],
     ) -> None:
         """Lists a match the manager just created (its stream is new, so it has no row yet)."""
-        await self.rows.put(created_row(match_id, created, position, recorded_at, version, labels, spectators))
+        await self.rows.put(created_row(match_id, created, position, recorded_at, version, labels, spectators, bots))
         self._remember(match_id, RUNNING)
 
     async def ended(self, ended: lifecycle.MatchEnded, recorded_at: datetime, listed: MatchRow | None = None) -> None:
@@ -223,7 +226,9 @@ class MatchList:
         request = lifecycle.request_in(commands[0][0].payload) if commands else lifecycle.CreateRequest()
         created = _created_decoder.decode(first.data)
         at = first.meta.recorded_at
-        return created_row(match_id, created, first.position, at, version, request.labels, request.spectators)
+        return created_row(
+            match_id, created, first.position, at, version, request.labels, request.spectators, request.bots
+        )
 
     def _remember(self, match_id: str, status: str) -> None:
         self._known[match_id] = status

@@ -39,6 +39,8 @@ _ORDER_BASE = 10**18
 PUBLIC = "public"
 """The spectator policy of a match anyone may watch (``services/matches/spectators.py``): the only matches
 listed, and announced, to a reader without the admin token."""
+BOT = "bot"
+"""The kind of a seat the server plays (``services/matches/bot_seats.py``): the list shows its level."""
 
 
 class MatchRow(msgspec.Struct, frozen=True):
@@ -60,6 +62,8 @@ class MatchRow(msgspec.Struct, frozen=True):
     spectators: str = PUBLIC
     """Who may watch it without a seat token (``services/matches/spectators.py``): only public matches are
     listed to a caller without the admin token."""
+    bots: dict[int, str] = msgspec.field(default_factory=dict)
+    """The seats the server plays, with their bot levels (``services/matches/bot_seats.py``)."""
 
 
 _decoder = msgspec.json.Decoder(MatchRow)
@@ -150,6 +154,7 @@ def row_for(
         labels=labels if labels is not None else (previous.labels if previous else {}),
         position=position or (previous.position if previous else 0),
         spectators=hot.spectators.policy,
+        bots=hot.bots or (previous.bots if previous else {}),  # an imported match has its bots in its row only
     )
 
 
