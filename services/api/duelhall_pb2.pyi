@@ -7,6 +7,12 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 
 DESCRIPTOR: _descriptor.FileDescriptor
 
+class SeatKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    SEAT_KIND_PLAYER: _ClassVar[SeatKind]
+    SEAT_KIND_OPEN: _ClassVar[SeatKind]
+    SEAT_KIND_BOT: _ClassVar[SeatKind]
+
 class Spectators(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
     SPECTATORS_UNSPECIFIED: _ClassVar[Spectators]
@@ -25,6 +31,9 @@ class LifecycleKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     LIFECYCLE_KIND_UNSPECIFIED: _ClassVar[LifecycleKind]
     LIFECYCLE_KIND_CREATED: _ClassVar[LifecycleKind]
     LIFECYCLE_KIND_ENDED: _ClassVar[LifecycleKind]
+SEAT_KIND_PLAYER: SeatKind
+SEAT_KIND_OPEN: SeatKind
+SEAT_KIND_BOT: SeatKind
 SPECTATORS_UNSPECIFIED: Spectators
 SPECTATORS_PUBLIC: Spectators
 SPECTATORS_TOKEN: Spectators
@@ -95,12 +104,28 @@ class DescribeRulesetResponse(_message.Message):
     def __init__(self, ruleset: _Optional[_Union[RulesetSummary, _Mapping]] = ..., config_schema_json: _Optional[str] = ..., command_schema_json: _Optional[str] = ..., event_schema_json: _Optional[str] = ..., view_schema_json: _Optional[str] = ..., presets_json: _Optional[str] = ..., options_json: _Optional[str] = ..., cards_json: _Optional[str] = ..., layout_json: _Optional[str] = ...) -> None: ...
 
 class SeatSpec(_message.Message):
-    __slots__ = ("name", "config_json")
+    __slots__ = ("name", "config_json", "kind", "bot_level")
     NAME_FIELD_NUMBER: _ClassVar[int]
     CONFIG_JSON_FIELD_NUMBER: _ClassVar[int]
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    BOT_LEVEL_FIELD_NUMBER: _ClassVar[int]
     name: str
     config_json: str
-    def __init__(self, name: _Optional[str] = ..., config_json: _Optional[str] = ...) -> None: ...
+    kind: SeatKind
+    bot_level: str
+    def __init__(self, name: _Optional[str] = ..., config_json: _Optional[str] = ..., kind: _Optional[_Union[SeatKind, str]] = ..., bot_level: _Optional[str] = ...) -> None: ...
+
+class SeatInfo(_message.Message):
+    __slots__ = ("seat", "name", "kind", "bot_level")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    BOT_LEVEL_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    name: str
+    kind: SeatKind
+    bot_level: str
+    def __init__(self, seat: _Optional[int] = ..., name: _Optional[str] = ..., kind: _Optional[_Union[SeatKind, str]] = ..., bot_level: _Optional[str] = ...) -> None: ...
 
 class CreateMatchRequest(_message.Message):
     __slots__ = ("ruleset", "seats", "options_json", "request_id", "labels", "spectators", "ruleset_version", "caster_delay_seconds")
@@ -150,7 +175,7 @@ class CreateMatchResponse(_message.Message):
     def __init__(self, match: _Optional[_Union[Match, _Mapping]] = ..., tokens: _Optional[_Iterable[_Union[SeatToken, _Mapping]]] = ..., spectator_token: _Optional[str] = ..., caster_token: _Optional[str] = ...) -> None: ...
 
 class Match(_message.Message):
-    __slots__ = ("match_id", "ruleset", "ruleset_version", "seats", "status", "version", "outcome_json", "created_at", "updated_at", "seed_commitment", "labels", "spectators")
+    __slots__ = ("match_id", "ruleset", "ruleset_version", "seats", "status", "version", "outcome_json", "created_at", "updated_at", "seed_commitment", "labels", "spectators", "seat_info", "open_seats")
     class LabelsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -170,6 +195,8 @@ class Match(_message.Message):
     SEED_COMMITMENT_FIELD_NUMBER: _ClassVar[int]
     LABELS_FIELD_NUMBER: _ClassVar[int]
     SPECTATORS_FIELD_NUMBER: _ClassVar[int]
+    SEAT_INFO_FIELD_NUMBER: _ClassVar[int]
+    OPEN_SEATS_FIELD_NUMBER: _ClassVar[int]
     match_id: str
     ruleset: str
     ruleset_version: int
@@ -182,7 +209,9 @@ class Match(_message.Message):
     seed_commitment: str
     labels: _containers.ScalarMap[str, str]
     spectators: Spectators
-    def __init__(self, match_id: _Optional[str] = ..., ruleset: _Optional[str] = ..., ruleset_version: _Optional[int] = ..., seats: _Optional[_Iterable[str]] = ..., status: _Optional[_Union[MatchStatus, str]] = ..., version: _Optional[int] = ..., outcome_json: _Optional[str] = ..., created_at: _Optional[str] = ..., updated_at: _Optional[str] = ..., seed_commitment: _Optional[str] = ..., labels: _Optional[_Mapping[str, str]] = ..., spectators: _Optional[_Union[Spectators, str]] = ...) -> None: ...
+    seat_info: _containers.RepeatedCompositeFieldContainer[SeatInfo]
+    open_seats: int
+    def __init__(self, match_id: _Optional[str] = ..., ruleset: _Optional[str] = ..., ruleset_version: _Optional[int] = ..., seats: _Optional[_Iterable[str]] = ..., status: _Optional[_Union[MatchStatus, str]] = ..., version: _Optional[int] = ..., outcome_json: _Optional[str] = ..., created_at: _Optional[str] = ..., updated_at: _Optional[str] = ..., seed_commitment: _Optional[str] = ..., labels: _Optional[_Mapping[str, str]] = ..., spectators: _Optional[_Union[Spectators, str]] = ..., seat_info: _Optional[_Iterable[_Union[SeatInfo, _Mapping]]] = ..., open_seats: _Optional[int] = ...) -> None: ...
 
 class GetMatchRequest(_message.Message):
     __slots__ = ("match_id", "min_version")
@@ -193,7 +222,7 @@ class GetMatchRequest(_message.Message):
     def __init__(self, match_id: _Optional[str] = ..., min_version: _Optional[int] = ...) -> None: ...
 
 class ListMatchesRequest(_message.Message):
-    __slots__ = ("ruleset", "status", "page_size", "page_token", "labels", "token")
+    __slots__ = ("ruleset", "status", "page_size", "page_token", "labels", "token", "open_seats")
     class LabelsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -207,13 +236,39 @@ class ListMatchesRequest(_message.Message):
     PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
     LABELS_FIELD_NUMBER: _ClassVar[int]
     TOKEN_FIELD_NUMBER: _ClassVar[int]
+    OPEN_SEATS_FIELD_NUMBER: _ClassVar[int]
     ruleset: str
     status: MatchStatus
     page_size: int
     page_token: str
     labels: _containers.ScalarMap[str, str]
     token: str
-    def __init__(self, ruleset: _Optional[str] = ..., status: _Optional[_Union[MatchStatus, str]] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ..., labels: _Optional[_Mapping[str, str]] = ..., token: _Optional[str] = ...) -> None: ...
+    open_seats: bool
+    def __init__(self, ruleset: _Optional[str] = ..., status: _Optional[_Union[MatchStatus, str]] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ..., labels: _Optional[_Mapping[str, str]] = ..., token: _Optional[str] = ..., open_seats: _Optional[bool] = ...) -> None: ...
+
+class JoinSeatRequest(_message.Message):
+    __slots__ = ("match_id", "request_id", "name", "config_json", "seat")
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    CONFIG_JSON_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    request_id: str
+    name: str
+    config_json: str
+    seat: int
+    def __init__(self, match_id: _Optional[str] = ..., request_id: _Optional[str] = ..., name: _Optional[str] = ..., config_json: _Optional[str] = ..., seat: _Optional[int] = ...) -> None: ...
+
+class JoinSeatResponse(_message.Message):
+    __slots__ = ("seat", "token", "match")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    TOKEN_FIELD_NUMBER: _ClassVar[int]
+    MATCH_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    token: str
+    match: Match
+    def __init__(self, seat: _Optional[int] = ..., token: _Optional[str] = ..., match: _Optional[_Union[Match, _Mapping]] = ...) -> None: ...
 
 class ListMatchesResponse(_message.Message):
     __slots__ = ("matches", "next_page_token")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -11,17 +12,20 @@ import msgspec
 from engine import jsonbounds
 from engine.contract import Ruleset
 from engine.match import encode
+from engine.seating import OPEN
 from replays.format import Replay
 from replays.steps import Step, recorded_time
 from services.api import duelhall_pb2 as pb
 from services.core.errors import InvalidArgument
 from services.edge import catalog
+from services.matches.creation import PLAYER, SeatEntry
 from services.matches.replies import Decision, RedactedEvent, Submitted, Viewed
 from services.matches.spectators import NONE, TOKEN
 from services.matches.watch import Update
 from services.readmodels.lifecycle import CREATED, Change
 from services.readmodels.matchrows import ENDED, PUBLIC, RUNNING, MatchRow
 
+_SEAT_KINDS = {pb.SEAT_KIND_PLAYER: PLAYER, pb.SEAT_KIND_OPEN: OPEN}
 _STATUS_TO_PB = {RUNNING: pb.MATCH_STATUS_RUNNING, ENDED: pb.MATCH_STATUS_ENDED}
 STATUS_FROM_PB = {pb.MATCH_STATUS_UNSPECIFIED: "", pb.MATCH_STATUS_RUNNING: RUNNING, pb.MATCH_STATUS_ENDED: ENDED}
 
@@ -61,7 +65,34 @@ def match(row: MatchRow) -> pb.Match:
         seed_commitment=row.seed_commitment,
         labels=row.labels,
         spectators=_SPECTATORS_TO_PB[row.spectators],
+        seat_info=seat_info(row.seats, row.open_seats),
+        open_seats=len(row.open_seats),
     )
+
+
+def seat_info(seats: Sequence[str], open_seats: Sequence[int] = ()) -> list[pb.SeatInfo]:
+    """Every seat's kind and name (an open seat has none yet)."""
+    return [
+        pb.SeatInfo(seat=i, name=name, kind=pb.SEAT_KIND_OPEN if i in open_seats else pb.SEAT_KIND_PLAYER)
+        for i, name in enumerate(seats)
+    ]
+
+
+def seat_entries(specs: Sequence[pb.SeatSpec]) -> list[SeatEntry]:
+    """A create request's seats; a bot seat is ``INVALID_ARGUMENT`` ``SEAT_KIND_UNSUPPORTED`` (not served yet)."""
+    entries = []
+    for i, spec in enumerate(specs):
+        kind = _SEAT_KINDS.get(spec.kind)
+        if kind is None:
+            raise InvalidArgument(
+                f"seats[{i}].kind {spec.kind} is not a seat kind this server takes",
+                reason="SEAT_KIND_UNSUPPORTED",
+                seat=str(i),
+            )
+        entries.append(
+            SeatEntry(name=spec.name, config=json_object(spec.config_json, f"seats[{i}].config_json"), kind=kind)
+        )
+    return entries
 
 
 def spectators(policy: int) -> str:
@@ -166,6 +197,7 @@ def replay_match(replay: Replay) -> pb.Match:
         created_at=_replay_time(first.recorded_at),
         updated_at=_replay_time(last.recorded_at),
         seed_commitment=replay.seed_commitment,
+        seat_info=seat_info(replay.seats),
     )
 
 

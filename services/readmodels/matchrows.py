@@ -60,6 +60,8 @@ class MatchRow(msgspec.Struct, frozen=True):
     spectators: str = PUBLIC
     """Who may watch it without a seat token (``services/matches/spectators.py``): only public matches are
     listed to a caller without the admin token."""
+    open_seats: tuple[int, ...] = ()
+    """The seats still open (engine/seating.py): a match listed as joinable. Only ever fewer."""
 
 
 _decoder = msgspec.json.Decoder(MatchRow)
@@ -141,6 +143,7 @@ def row_for(
         ruleset=created.ruleset,
         ruleset_version=created.version,
         seats=created.seats,
+        open_seats=created.open_seats,
         status=RUNNING if outcome is None else ENDED,
         version=hot.version,
         outcome=outcome,
@@ -183,13 +186,16 @@ class ReadModel:
         ruleset: str = "",
         status: str = "",
         labels: dict[str, str] | None = None,
+        open_seats: bool = False,
     ) -> tuple[list[MatchRow], str | None]:
-        """Up to ``size`` rows, newest first, after the order key ``after``, that pass the filters; and the
+        """Up to ``size`` rows, newest first, after the order key ``after``, that pass the filters (``open_seats``:
+        only the matches with a seat still open, read from the running index when no status is asked); and the
         key to continue after (None when no rows are left). It reads one index (``_index_for``), from the
         entry after ``after`` to where the index's entries for the filter end."""
         found: list[MatchRow] = []
         found_key = ""
-        table, prefix = _index_for(ruleset, status, labels)
+        # A match with an open seat is running: its rows are all in the running index (few, the matches in play).
+        table, prefix = _index_for(ruleset, status or (RUNNING if open_seats else ""), labels)
         cursor = None if after is None else prefix + after
         limit = max(size * 2, 100)
         while True:
@@ -201,6 +207,7 @@ class ReadModel:
                     (not ruleset or row.ruleset == ruleset)
                     and (not status or row.status == status)
                     and has_labels(row.labels, labels)
+                    and (not open_seats or bool(row.open_seats))
                 ):
                     if len(found) == size:
                         return found, found_key
