@@ -1,5 +1,5 @@
-"""A match created with open seats (docs/eventstore.md, Open seats): the match-level events and command of its
-seating, which no ruleset knows of.
+"""A match created with open seats (docs/replay-format.md, Matches with open seats): the match-level events and
+command of its seating, which no ruleset knows of.
 
 Such a match's ``MatchCreated`` names its open seats (``open_seats``) and carries no configuration: the
 ruleset cannot be configured before every seat has chosen its own. Each join appends a ``SeatJoined`` (the
