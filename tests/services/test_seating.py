@@ -6,6 +6,8 @@ from __future__ import annotations
 import pytest
 
 from engine.errors import ConfigError
+from engine.match import encode
+from engine.rng import Rng
 from eventstore import AsyncEventStore, migrate, open_store
 from replays import storage
 from replays.format import decode_replay, encode_replay
@@ -96,6 +98,10 @@ async def test_three_seats_two_open_start_with_the_last_join_only(store: AsyncEv
     assert hot.match.created.seats == ("bob", "ann", "cat") and hot.deadlines.expires_at is not None
     recorded = await store.read_stream(match_id)
     assert [r.type for r in recorded[:4]] == ["MatchCreated", "SeatJoined", "SeatJoined", "SeatsFilled"]
+    # The setup draws from the RNG stream of the last join's first version (docs/rng.md), v = 3 here.
+    config = hot.ruleset.configure({"seats": [{}, {}, {}], "options": {"phase_seconds": 40}})
+    setup = [encode(e) for e in hot.ruleset.setup(config, Rng(hot.seed, 3))]
+    assert [r.data for r in recorded[4 : 4 + len(setup)]] == setup and recorded[4 + len(setup) :] == []
     row = await manager.read_model.get(match_id)
     assert row is not None and row.seats == ("bob", "ann", "cat") and row.open_seats == ()
     await manager.match_list.rebuild()
