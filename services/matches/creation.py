@@ -28,7 +28,6 @@ from services.readmodels.matchrows import PUBLIC
 
 CREATE_COMMAND = "create_match"
 PLAYER = "player"
-KINDS = (PLAYER, OPEN)
 
 
 # omit_defaults: a player's seat records (and fingerprints) as it did before seats had kinds.

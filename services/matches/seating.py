@@ -29,8 +29,7 @@ class Seated(msgspec.Struct, frozen=True):
     seat: int
     token: str
     version: int
-    """The match's version after the join."""
-    duplicate: bool = False
+    """The match's version after the join (now, for a retry)."""
 
 
 def started(match_id: str, match: Match) -> None:
@@ -48,13 +47,13 @@ async def requested_configs(store: AsyncEventStore, match_id: str) -> tuple[list
     """Every seat's configuration as requested so far (an open seat's ``{}``) and the options: from the creating
     command and the joins in the match's command log (the events hold no configuration: it may hold a deck)."""
     commands = await store.read_commands(match_id)
-    _, configs, _ = requested_seats(msgspec.json.decode(commands[0][0].payload))
-    options = msgspec.json.decode(commands[0][0].payload)["options"]
+    request = msgspec.json.decode(commands[0][0].payload)  # the creating command's, as recorded
+    _, configs, _ = requested_seats(request)
     for command, _, _ in commands[1:]:
         if command.type == JOIN_COMMAND:
             joined = decode_join(command.payload)
             configs[joined.seat] = joined.config
-    return configs, options
+    return configs, request["options"]
 
 
 def join_command_id(request_id: str) -> str:
@@ -87,7 +86,7 @@ async def rejoined(
             "request_id was used for another join of this match", reason="REQUEST_ID_REUSED", match_id=hot.match_id
         )
     token = (await store.secrets.read(hot.match_id)).get(f"{JOINED_TOKEN_PREFIX}{joined.seat}", b"").decode()
-    return Seated(joined.seat, token, hot.version, duplicate=True)
+    return Seated(joined.seat, token, hot.version)
 
 
 async def _join_of(store: AsyncEventStore, match_id: str, command_id: str) -> Join | None:
