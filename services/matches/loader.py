@@ -51,6 +51,10 @@ async def load(store: AsyncEventStore, match_id: str) -> HotMatch:
         for group in groups
     ]
     match, deadlines = folded(ruleset, match, deadlines, decoded)
+    if created.open_seats:
+        # A join commits its seat's token hash with its events: read after the tail, the secrets hold the hash of
+        # every join the tail holds (read before it, a join committed in between would be seated, its token refused).
+        hidden = await store.secrets.read(match_id)
     hashes = tuple(hidden.get(f"{TOKEN_SECRET_PREFIX}{seat}", b"") for seat in range(len(created.seats)))
     command_ids: dict[str, tuple[int, int]] = {}
     for group in groups:

@@ -16,7 +16,7 @@ from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
 from services.server import Running
 from tests.postgres import throwaway_database
-from tests.services.client import Created, error_reason, play_random
+from tests.services.client import Created, end_match, error_reason, play_random
 from tests.services.conftest import ADMIN_TOKEN
 from tests.services.instances import two_instances
 from tests.services.process import ServerProcess
@@ -98,7 +98,8 @@ async def test_an_open_seat_is_joinable_filled_once_and_the_match_starts_only_wh
     assert types[:3] == ["MatchCreated", "SeatJoined", "SeatsFilled"] and len(types) > 3  # the setup, only now
 
     game = Created(match_id, [ann, seated.token], got.version)
-    assert await play_random(matches, game, seed=3) > 0
+    assert await play_random(matches, game, seed=3, max_commands=8) == 8
+    await end_match(matches, game)
     ended = await matches.GetMatch(pb.GetMatchRequest(match_id=match_id))
     assert ended.status == pb.MATCH_STATUS_ENDED and list(ended.seats) == ["ann", "bob"]
     replay = (await matches.ExportReplay(pb.ExportReplayRequest(match_id=match_id))).replay
