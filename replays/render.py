@@ -8,7 +8,7 @@ import msgspec
 
 from engine import registry
 from engine.contract import Outcome, Viewer
-from engine.match import EventDecoder, encode, fold
+from engine.match import EventDecoder, encode, fold, view_of
 from replays.format import Replay
 
 
@@ -18,7 +18,7 @@ def view_at(replay: Replay, step: int | None, viewer: Viewer) -> tuple[int, Any]
     decoder = EventDecoder(ruleset)
     last = len(replay.events) if step is None else max(1, min(step, len(replay.events)))
     match = fold(ruleset, [decoder.decode(e.type, e.data) for e in replay.events[:last]])
-    return last, ruleset.view(match.state, viewer)
+    return last, view_of(ruleset, match, viewer)
 
 
 def board(replay: Replay, step: int | None, viewer: Viewer) -> str:

@@ -11,7 +11,7 @@ import msgspec
 
 from engine import registry
 from engine.contract import Deadline, Viewer
-from engine.match import MATCH_CREATED, EventDecoder, apply, encode, fold, stored_type
+from engine.match import MATCH_LEVEL, EventDecoder, apply, encode, fold, stored_type, to_act_of, view_of
 from replays.format import Replay
 
 
@@ -49,8 +49,8 @@ def steps(replay: Replay, viewer: Viewer, first: int = 1, most: int = 0) -> list
         if recorded.version < first:
             continue
         state = match.state
-        data = recorded.data.encode() if recorded.type == MATCH_CREATED else encode(ruleset.redact(event, viewer))
-        running = ruleset.outcome(state) is None
+        data = recorded.data.encode() if recorded.type in MATCH_LEVEL else encode(ruleset.redact(event, viewer))
+        running = not match.seating and ruleset.outcome(state) is None
         found.append(
             Step(
                 version=recorded.version,
@@ -58,8 +58,8 @@ def steps(replay: Replay, viewer: Viewer, first: int = 1, most: int = 0) -> list
                 data=data,
                 actor=actors.get(recorded.version, "system"),
                 recorded_at=recorded_time(recorded.recorded_at),
-                view=encode(ruleset.view(state, viewer)),
-                to_act=tuple(ruleset.to_act(state)),
+                view=encode(view_of(ruleset, match, viewer)),
+                to_act=to_act_of(ruleset, match),
                 deadline=ruleset.deadline(state) if running else None,
             )
         )

@@ -65,18 +65,20 @@ def build(
     """The replay of a stored match; ``seed`` is left out while the folded events show no outcome."""
     if not recorded:
         raise KeyError(match_id)
-    created = msgspec.json.decode(recorded[0].data)
-    ruleset = registry.exact(created["ruleset"], created["version"], created["card_data_hash"])
+    first = msgspec.json.decode(recorded[0].data)
+    ruleset = registry.exact(first["ruleset"], first["version"], first["card_data_hash"])
     decoder = EventDecoder(ruleset)
-    outcome = ruleset.outcome(fold(ruleset, [decoder.decode(r.type, r.data) for r in recorded]).state)
+    folded = fold(ruleset, [decoder.decode(r.type, r.data) for r in recorded])
+    outcome = None if folded.seating else ruleset.outcome(folded.state)
+    created = folded.created  # as seated: the players who joined open seats named
     return Replay(
         format=FORMAT,
         format_version=FORMAT_VERSION,
         match_id=match_id,
-        ruleset=RulesetRef(id=created["ruleset"], version=created["version"], card_data_hash=created["card_data_hash"]),
-        seats=created["seats"],
-        config=created["config"],
-        seed_commitment=created["seed_commitment"],
+        ruleset=RulesetRef(id=created.ruleset, version=created.version, card_data_hash=created.card_data_hash),
+        seats=list(created.seats),
+        config=created.config,
+        seed_commitment=created.seed_commitment,
         seed=None if seed is None or outcome is None else seed.hex(),
         outcome=outcome,
         commands=[

@@ -15,7 +15,8 @@ import msgspec
 from engine import jsonbounds, registry
 from engine.contract import SCHEMA_MARK, SYSTEM, Actor, Ruleset
 from engine.errors import ConfigError, Rejected
-from engine.match import EventDecoder, MatchCreated, apply, create, decide, encode, fold, seed_commitment
+from engine.match import EventDecoder, MatchCreated, apply, create, decide, encode, fold, join, seed_commitment
+from engine.seating import JOIN_COMMAND, decode_join, requested_seats
 from eventstore import GENESIS_HASH, CommandRecord, chain2_hash, chain_hash, command_digest
 from replays.format import (
     FORMAT,
@@ -215,7 +216,12 @@ def _check_fold(replay: Replay, ruleset: Ruleset) -> list[Any]:
         events.append(decoded)
     if not events or not isinstance(events[0], MatchCreated):
         raise _Failed("fold", 1, "the first event is not MatchCreated")
-    created = events[0]
+    try:
+        folded = fold(ruleset, events)
+    except Exception as exc:
+        raise _Failed("fold", _failing_version(ruleset, events), f"folding failed: {exc!r}") from None
+    # The header shows the match as seated: a match created with open seats names its players as they joined.
+    created = folded.created
     header = (
         replay.ruleset.id,
         replay.ruleset.version,
@@ -235,10 +241,6 @@ def _check_fold(replay: Replay, ruleset: Ruleset) -> list[Any]:
         raise _Failed("fold", 1, "the replay header differs from MatchCreated")
     if replay.match_id != match_id_for(created.seed_commitment):
         raise _Failed("fold", 1, "match_id is not the id MatchCreated's seed commitment gives")
-    try:
-        fold(ruleset, events)
-    except Exception as exc:
-        raise _Failed("fold", _failing_version(ruleset, events), f"folding failed: {exc!r}") from None
     return events
 
 
@@ -252,7 +254,8 @@ def _failing_version(ruleset: Ruleset, events: list[Any]) -> int:
 
 
 def _check_outcome(replay: Replay, ruleset: Ruleset, events: list[Any]) -> None:
-    outcome = ruleset.outcome(fold(ruleset, events).state)
+    folded = fold(ruleset, events)
+    outcome = None if folded.seating else ruleset.outcome(folded.state)
     if outcome != replay.outcome:
         raise _Failed("outcome", len(events), f"folding gives outcome {outcome}, the replay says {replay.outcome}")
 
@@ -276,12 +279,13 @@ def _check_reexecution(replay: Replay, ruleset: Ruleset, events: list[Any]) -> N
     current = EventDecoder(ruleset).is_current
     match = None
     expected_first = 1
+    seating = _Seating()
     for command in replay.commands:
         if command.first_version != expected_first or command.last_version < command.first_version:
             raise _Failed(
                 "reexecute", expected_first, f"command {command.command_id} does not start at version {expected_first}"
             )
-        produced = _execute(ruleset, match, command.payload.encode(), _actor(command.actor), seed, replay)
+        produced = _execute(ruleset, match, command, seed, seating)
         for offset, event in enumerate(produced):
             version = command.first_version + offset
             if version > command.last_version or not _same(event, recorded[version - 1], events[version - 1], current):
@@ -311,13 +315,29 @@ def _same(produced: Any, recorded: ReplayEvent, upcast: Any, current: Callable[[
     return bool(produced == upcast)
 
 
-def _execute(ruleset: Ruleset, match: Any, payload: bytes, actor: Actor, seed: bytes, replay: Replay) -> list[Any]:
+class _Seating:
+    """What the joins of a match created with open seats are decided with: the seats' configurations as requested
+    so far and the options, from the creating command and the joins before."""
+
+    def __init__(self) -> None:
+        self.configs: list[Any] = []
+        self.options: Any = {}
+
+
+def _execute(ruleset: Ruleset, match: Any, command: ReplayCommand, seed: bytes, seating: _Seating) -> list[Any]:
+    payload = command.payload.encode()
     try:
         if match is None:
             request = jsonbounds.decode(payload, MAX_PART_BYTES)
-            config = {"seats": [s["config"] for s in request["seats"]], "options": request["options"]}
-            return create(ruleset, config, [s["name"] for s in request["seats"]], seed)
-        return list(decide(ruleset, match, actor, payload, seed).events)
+            names, seating.configs, opened = requested_seats(request)
+            seating.options = request["options"]
+            return create(ruleset, {"seats": seating.configs, "options": seating.options}, names, seed, opened)
+        if command.type == JOIN_COMMAND and match.seating:
+            joined = decode_join(payload)
+            events = list(join(ruleset, match, joined, seating.configs, seating.options, seed).events)
+            seating.configs[joined.seat] = joined.config
+            return events
+        return list(decide(ruleset, match, _actor(command.actor), payload, seed).events)
     except (Rejected, ConfigError, KeyError, TypeError, ValueError, msgspec.DecodeError) as exc:
         version = 1 if match is None else match.version + 1
         raise _Failed("reexecute", version, f"the command is refused on re-execution: {exc}") from None

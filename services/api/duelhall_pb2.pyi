@@ -175,7 +175,7 @@ class CreateMatchResponse(_message.Message):
     def __init__(self, match: _Optional[_Union[Match, _Mapping]] = ..., tokens: _Optional[_Iterable[_Union[SeatToken, _Mapping]]] = ..., spectator_token: _Optional[str] = ..., caster_token: _Optional[str] = ...) -> None: ...
 
 class Match(_message.Message):
-    __slots__ = ("match_id", "ruleset", "ruleset_version", "seats", "status", "version", "outcome_json", "created_at", "updated_at", "seed_commitment", "labels", "spectators", "seat_info", "presence")
+    __slots__ = ("match_id", "ruleset", "ruleset_version", "seats", "status", "version", "outcome_json", "created_at", "updated_at", "seed_commitment", "labels", "spectators", "seat_info", "open_seats", "presence")
     class LabelsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -196,6 +196,7 @@ class Match(_message.Message):
     LABELS_FIELD_NUMBER: _ClassVar[int]
     SPECTATORS_FIELD_NUMBER: _ClassVar[int]
     SEAT_INFO_FIELD_NUMBER: _ClassVar[int]
+    OPEN_SEATS_FIELD_NUMBER: _ClassVar[int]
     PRESENCE_FIELD_NUMBER: _ClassVar[int]
     match_id: str
     ruleset: str
@@ -210,8 +211,9 @@ class Match(_message.Message):
     labels: _containers.ScalarMap[str, str]
     spectators: Spectators
     seat_info: _containers.RepeatedCompositeFieldContainer[SeatInfo]
+    open_seats: int
     presence: _containers.RepeatedCompositeFieldContainer[SeatPresence]
-    def __init__(self, match_id: _Optional[str] = ..., ruleset: _Optional[str] = ..., ruleset_version: _Optional[int] = ..., seats: _Optional[_Iterable[str]] = ..., status: _Optional[_Union[MatchStatus, str]] = ..., version: _Optional[int] = ..., outcome_json: _Optional[str] = ..., created_at: _Optional[str] = ..., updated_at: _Optional[str] = ..., seed_commitment: _Optional[str] = ..., labels: _Optional[_Mapping[str, str]] = ..., spectators: _Optional[_Union[Spectators, str]] = ..., seat_info: _Optional[_Iterable[_Union[SeatInfo, _Mapping]]] = ..., presence: _Optional[_Iterable[_Union[SeatPresence, _Mapping]]] = ...) -> None: ...
+    def __init__(self, match_id: _Optional[str] = ..., ruleset: _Optional[str] = ..., ruleset_version: _Optional[int] = ..., seats: _Optional[_Iterable[str]] = ..., status: _Optional[_Union[MatchStatus, str]] = ..., version: _Optional[int] = ..., outcome_json: _Optional[str] = ..., created_at: _Optional[str] = ..., updated_at: _Optional[str] = ..., seed_commitment: _Optional[str] = ..., labels: _Optional[_Mapping[str, str]] = ..., spectators: _Optional[_Union[Spectators, str]] = ..., seat_info: _Optional[_Iterable[_Union[SeatInfo, _Mapping]]] = ..., open_seats: _Optional[int] = ..., presence: _Optional[_Iterable[_Union[SeatPresence, _Mapping]]] = ...) -> None: ...
 
 class SeatPresence(_message.Message):
     __slots__ = ("seat", "connected", "since")
@@ -232,7 +234,7 @@ class GetMatchRequest(_message.Message):
     def __init__(self, match_id: _Optional[str] = ..., min_version: _Optional[int] = ...) -> None: ...
 
 class ListMatchesRequest(_message.Message):
-    __slots__ = ("ruleset", "status", "page_size", "page_token", "labels", "token")
+    __slots__ = ("ruleset", "status", "page_size", "page_token", "labels", "token", "open_seats")
     class LabelsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -246,13 +248,39 @@ class ListMatchesRequest(_message.Message):
     PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
     LABELS_FIELD_NUMBER: _ClassVar[int]
     TOKEN_FIELD_NUMBER: _ClassVar[int]
+    OPEN_SEATS_FIELD_NUMBER: _ClassVar[int]
     ruleset: str
     status: MatchStatus
     page_size: int
     page_token: str
     labels: _containers.ScalarMap[str, str]
     token: str
-    def __init__(self, ruleset: _Optional[str] = ..., status: _Optional[_Union[MatchStatus, str]] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ..., labels: _Optional[_Mapping[str, str]] = ..., token: _Optional[str] = ...) -> None: ...
+    open_seats: bool
+    def __init__(self, ruleset: _Optional[str] = ..., status: _Optional[_Union[MatchStatus, str]] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ..., labels: _Optional[_Mapping[str, str]] = ..., token: _Optional[str] = ..., open_seats: _Optional[bool] = ...) -> None: ...
+
+class JoinSeatRequest(_message.Message):
+    __slots__ = ("match_id", "request_id", "name", "config_json", "seat")
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    CONFIG_JSON_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    request_id: str
+    name: str
+    config_json: str
+    seat: int
+    def __init__(self, match_id: _Optional[str] = ..., request_id: _Optional[str] = ..., name: _Optional[str] = ..., config_json: _Optional[str] = ..., seat: _Optional[int] = ...) -> None: ...
+
+class JoinSeatResponse(_message.Message):
+    __slots__ = ("seat", "token", "match")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    TOKEN_FIELD_NUMBER: _ClassVar[int]
+    MATCH_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    token: str
+    match: Match
+    def __init__(self, seat: _Optional[int] = ..., token: _Optional[str] = ..., match: _Optional[_Union[Match, _Mapping]] = ...) -> None: ...
 
 class ListMatchesResponse(_message.Message):
     __slots__ = ("matches", "next_page_token")

@@ -159,6 +159,11 @@ class MatchServiceStub:
                 request_serializer=duelhall_dot_v1_dot_duelhall__pb2.CreateMatchRequest.SerializeToString,
                 response_deserializer=duelhall_dot_v1_dot_duelhall__pb2.CreateMatchResponse.FromString,
                 _registered_method=True)
+        self.JoinSeat = channel.unary_unary(
+                '/duelhall.v1.MatchService/JoinSeat',
+                request_serializer=duelhall_dot_v1_dot_duelhall__pb2.JoinSeatRequest.SerializeToString,
+                response_deserializer=duelhall_dot_v1_dot_duelhall__pb2.JoinSeatResponse.FromString,
+                _registered_method=True)
         self.GetMatch = channel.unary_unary(
                 '/duelhall.v1.MatchService/GetMatch',
                 request_serializer=duelhall_dot_v1_dot_duelhall__pb2.GetMatchRequest.SerializeToString,
@@ -232,6 +237,14 @@ class MatchServiceServicer:
 
     def CreateMatch(self, request, context):
         """Creates a match; the response carries one secret token per seat, shown only this once.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def JoinSeat(self, request, context):
+        """Takes an open seat of a match (SEAT_KIND_OPEN at creation) and returns its token. Safe to retry with the
+        same request_id. None open: FAILED_PRECONDITION NO_OPEN_SEAT. The match starts once every seat is taken.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -341,6 +354,11 @@ def add_MatchServiceServicer_to_server(servicer, server):
                     request_deserializer=duelhall_dot_v1_dot_duelhall__pb2.CreateMatchRequest.FromString,
                     response_serializer=duelhall_dot_v1_dot_duelhall__pb2.CreateMatchResponse.SerializeToString,
             ),
+            'JoinSeat': grpc.unary_unary_rpc_method_handler(
+                    servicer.JoinSeat,
+                    request_deserializer=duelhall_dot_v1_dot_duelhall__pb2.JoinSeatRequest.FromString,
+                    response_serializer=duelhall_dot_v1_dot_duelhall__pb2.JoinSeatResponse.SerializeToString,
+            ),
             'GetMatch': grpc.unary_unary_rpc_method_handler(
                     servicer.GetMatch,
                     request_deserializer=duelhall_dot_v1_dot_duelhall__pb2.GetMatchRequest.FromString,
@@ -435,6 +453,33 @@ class MatchService:
             '/duelhall.v1.MatchService/CreateMatch',
             duelhall_dot_v1_dot_duelhall__pb2.CreateMatchRequest.SerializeToString,
             duelhall_dot_v1_dot_duelhall__pb2.CreateMatchResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def JoinSeat(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/duelhall.v1.MatchService/JoinSeat',
+            duelhall_dot_v1_dot_duelhall__pb2.JoinSeatRequest.SerializeToString,
+            duelhall_dot_v1_dot_duelhall__pb2.JoinSeatResponse.FromString,
             options,
             channel_credentials,
             insecure,

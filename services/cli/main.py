@@ -27,6 +27,7 @@ COMMANDS = {
     "selfplay": "bots play matches and a summary is printed",
     "play": "play a match against the server's bots in the browser: prints the address to open",
     "matches": "list stored matches, newest first",
+    "join": "take an open seat of a match on a running server; prints the seat's token",
     "replay": "export, import, verify and show replay files",
     "prune": "delete from the store the ended matches whose replay files in DIR verify",
     "tournament": "run a tournament on a server",

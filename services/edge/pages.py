@@ -24,16 +24,18 @@ class _Token(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     filters: str
 
 
-def _digest(ruleset: str, status: str, labels: dict[str, str]) -> str:
-    return hashlib.sha256(msgspec.json.encode([ruleset, status, sorted(labels.items())])).hexdigest()[:32]
+def _digest(ruleset: str, status: str, labels: dict[str, str], open_seats: bool) -> str:
+    # The open-seats filter only when set: a token issued before it existed stays valid.
+    filters = [ruleset, status, sorted(labels.items()), *([True] if open_seats else [])]
+    return hashlib.sha256(msgspec.json.encode(filters)).hexdigest()[:32]
 
 
-def encode_token(after: str, ruleset: str, status: str, labels: dict[str, str]) -> str:
-    token = _Token(after, _digest(ruleset, status, labels))
+def encode_token(after: str, ruleset: str, status: str, labels: dict[str, str], open_seats: bool = False) -> str:
+    token = _Token(after, _digest(ruleset, status, labels, open_seats))
     return base64.urlsafe_b64encode(msgspec.json.encode(token)).decode().rstrip("=")
 
 
-def decode_token(token: str, ruleset: str, status: str, labels: dict[str, str]) -> str | None:
+def decode_token(token: str, ruleset: str, status: str, labels: dict[str, str], open_seats: bool = False) -> str | None:
     """The order key a page token continues after (None for no token); ``InvalidArgument`` if it is not one
     this service issued for a listing with these filters."""
     if not token:
@@ -50,8 +52,9 @@ def decode_token(token: str, ruleset: str, status: str, labels: dict[str, str]) 
         raise InvalidArgument(
             "page_token is not a token from a previous ListMatches response", reason="PAGE_TOKEN_INVALID"
         )
-    if parsed.filters != _digest(ruleset, status, labels):
+    if parsed.filters != _digest(ruleset, status, labels, open_seats):
         raise InvalidArgument(
-            "page_token belongs to a listing with other filters (ruleset, status, labels)", reason="PAGE_TOKEN_INVALID"
+            "page_token belongs to a listing with other filters (ruleset, status, labels, open seats)",
+            reason="PAGE_TOKEN_INVALID",
         )
     return parsed.after

@@ -80,7 +80,7 @@ class MatchServicer(pb_grpc.MatchServiceServicer):
 
     @rpc_errors
     async def CreateMatch(self, request: pb.CreateMatchRequest, context: Context) -> pb.CreateMatchResponse:
-        seats = [wire.seat_entry(i, s) for i, s in enumerate(request.seats)]
+        seats = wire.seat_entries(request.seats)
         options, labels = wire.json_object(request.options_json, "options_json"), dict(request.labels)
         watchers, version = wire.spectators(request.spectators), request.ruleset_version
         delay = request.caster_delay_seconds
@@ -98,12 +98,24 @@ class MatchServicer(pb_grpc.MatchServiceServicer):
                 spectators=watchers,
                 caster_delay=delay,
             )
-        tokens = [pb.SeatToken(seat=i, token=t) for i, t in enumerate(created.tokens) if t]  # a bot seat has none
+        tokens = [pb.SeatToken(seat=i, token=t) for i, t in enumerate(created.tokens) if t]  # open and bot seats: none
         return pb.CreateMatchResponse(
             match=wire.match(created.row),
             tokens=tokens,
             spectator_token=created.spectator_token,
             caster_token=created.caster_token,
+        )
+
+    @rpc_errors
+    async def JoinSeat(self, request: pb.JoinSeatRequest, context: Context) -> pb.JoinSeatResponse:
+        config = wire.json_object(request.config_json, "config_json")
+        seat = request.seat if request.HasField("seat") else None
+        request_id = limits.request_id(request.request_id)
+        seated = await self._matches.join(request.match_id, seat, request.name, config, request_id)
+        hot = await self._matches.get(request.match_id)
+        previous = await self._matches.read_model.get(request.match_id)
+        return pb.JoinSeatResponse(
+            seat=seated.seat, token=seated.token, match=wire.match(row_for(hot, created_at=None, previous=previous))
         )
 
     @rpc_errors
@@ -127,12 +139,13 @@ class MatchServicer(pb_grpc.MatchServiceServicer):
             ruleset_for(request.ruleset)  # a typo lists nothing, silently, unless it is refused
         labels = limits.labels(dict(request.labels))
         admin = admin_asked(request.token, self._admin_token)
-        after = decode_token(request.page_token, request.ruleset, status, labels)
+        joinable = request.open_seats
+        after = decode_token(request.page_token, request.ruleset, status, labels, joinable)
         await self._matches.ends.recorded()
         rows, next_key = await self._matches.read_model.page(
-            after, request.page_size or 50, request.ruleset, status, labels
+            after, request.page_size or 50, request.ruleset, status, labels, joinable
         )
-        token = "" if next_key is None else encode_token(next_key, request.ruleset, status, labels)
+        token = "" if next_key is None else encode_token(next_key, request.ruleset, status, labels, joinable)
         listed = [r for r in rows if admin or r.spectators == PUBLIC]
         return pb.ListMatchesResponse(matches=[wire.match(r) for r in listed], next_page_token=token)
 

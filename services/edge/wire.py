@@ -12,12 +12,13 @@ import msgspec
 from engine import jsonbounds
 from engine.contract import Ruleset
 from engine.match import encode
+from engine.seating import OPEN
 from replays.format import Replay
 from replays.steps import Step, recorded_time
 from services.api import duelhall_pb2 as pb
 from services.core.errors import InvalidArgument
 from services.edge import catalog
-from services.matches.bot_seats import OPEN, PLAYER
+from services.matches.bot_seats import PLAYER
 from services.matches.creation import SeatEntry
 from services.matches.presence import Seats
 from services.matches.replies import Decision, RedactedEvent, Submitted, Viewed
@@ -68,31 +69,37 @@ def match(row: MatchRow, seats: Seats = ()) -> pb.Match:
         labels=row.labels,
         spectators=spectators_pb(row.spectators),
         presence=presence(seats),
-        seat_info=seat_info(row.seats, row.bots),
+        seat_info=seat_info(row.seats, row.bots, row.open_seats),
+        open_seats=len(row.open_seats),
     )
 
 
-def seat_info(seats: Sequence[str], bots: dict[int, str]) -> list[pb.SeatInfo]:
-    """Every seat with its kind, and its level when it is a bot seat."""
+def seat_info(seats: Sequence[str], bots: dict[int, str], open_seats: Sequence[int] = ()) -> list[pb.SeatInfo]:
+    """Every seat with its kind (an open seat has no name yet), and its level when it is a bot seat."""
     return [
         pb.SeatInfo(
             seat=seat,
             name=name,
-            kind=pb.SEAT_KIND_BOT if seat in bots else pb.SEAT_KIND_PLAYER,
+            kind=pb.SEAT_KIND_BOT if seat in bots else pb.SEAT_KIND_OPEN if seat in open_seats else pb.SEAT_KIND_PLAYER,
             bot_level=bots.get(seat, ""),
         )
         for seat, name in enumerate(seats)
     ]
 
 
-def seat_entry(index: int, spec: pb.SeatSpec) -> SeatEntry:
-    """A create request's seat; a bot seat without a name is named after its level (``greedy bot``)."""
-    kind = _SEAT_KINDS_FROM_PB.get(spec.kind)  # an int outside the enum reaches here over the wire
-    if kind is None:
-        raise InvalidArgument(f"seats[{index}].kind {spec.kind} is not a SeatKind", reason="SEAT_KIND_UNSUPPORTED")
-    name = spec.name or (f"{spec.bot_level} bot" if kind == BOT else "")
-    config = json_object(spec.config_json, f"seats[{index}].config_json")
-    return SeatEntry(name=name, config=config, kind=kind, bot_level=spec.bot_level)
+def seat_entries(specs: Sequence[pb.SeatSpec]) -> list[SeatEntry]:
+    """A create request's seats; a bot seat without a name is named after its level (``greedy bot``)."""
+    entries = []
+    for index, spec in enumerate(specs):
+        kind = _SEAT_KINDS_FROM_PB.get(spec.kind)  # an int outside the enum reaches here over the wire
+        if kind is None:
+            raise InvalidArgument(
+                f"seats[{index}].kind {spec.kind} is not a SeatKind", reason="SEAT_KIND_UNSUPPORTED", seat=str(index)
+            )
+        name = spec.name or (f"{spec.bot_level} bot" if kind == BOT else "")
+        config = json_object(spec.config_json, f"seats[{index}].config_json")
+        entries.append(SeatEntry(name=name, config=config, kind=kind, bot_level=spec.bot_level))
+    return entries
 
 
 def spectators_pb(policy: str) -> pb.Spectators:

@@ -20,11 +20,11 @@ from typing import Protocol
 import msgspec
 
 from engine.bots import LEVELS
+from engine.seating import OPEN
 from services.core.errors import InvalidArgument
 from services.readmodels.matchrows import BOT
 
 PLAYER = "player"
-OPEN = "open"
 SECRET = "bot_seats"
 
 
@@ -49,7 +49,7 @@ def check(seats: Sequence[Seated]) -> None:
                     seat=str(index),
                     levels=",".join(LEVELS),
                 )
-        elif seat.kind != PLAYER:
+        elif seat.kind not in (PLAYER, OPEN):
             raise InvalidArgument(
                 f"seat {index}: seats of kind {seat.kind!r} are not supported", reason="SEAT_KIND_UNSUPPORTED"
             )
@@ -62,11 +62,6 @@ def check(seats: Sequence[Seated]) -> None:
 def levels(seats: Sequence[Seated]) -> dict[int, str]:
     """The bot seats' levels by seat."""
     return {index: seat.bot_level for index, seat in enumerate(seats) if seat.kind == BOT}
-
-
-def untokened(seats: Sequence[Seated], tokens: Sequence[str]) -> list[str]:
-    """The seat tokens with none (``""``) for the bot seats."""
-    return ["" if seat.kind == BOT else token for seat, token in zip(seats, tokens, strict=True)]
 
 
 def secrets(bots: Mapping[int, str]) -> dict[str, bytes]:

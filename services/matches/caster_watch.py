@@ -12,7 +12,7 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any, Generic, Protocol, TypeVar
 
-from engine.match import EventDecoder, Match, apply, encode, start, stored_type
+from engine.match import EventDecoder, Match, apply, encode, start, stored_type, view_of
 from eventstore import RecordedEvent
 from services.core.clock import Alarm, Clock
 from services.core.errors import Unavailable
@@ -112,8 +112,8 @@ class CasterWatch(Generic[T]):
                 self._match = (
                     start(hot.ruleset, event) if self._match is None else apply(hot.ruleset, self._match, [event])
                 )
-                state = self._match.state
-                view = encode([hot.ruleset.view(state, seat) for seat in range(len(self._match.created.seats))])
+                seats = range(len(self._match.created.seats))
+                view = encode([view_of(hot.ruleset, self._match, seat) for seat in seats])
             if recorded.version <= self.last:
                 continue
             # Unredacted, as recorded; one stored at an older schema of its type goes out upcast, as to other watchers.

@@ -24,8 +24,7 @@ from engine.match import encode, seed_commitment
 from eventstore import CommandRecord, NewEvent, WrongExpectedVersion
 from replays.format import match_id_for
 from services.core.errors import Conflict
-from services.matches import bot_seats
-from services.matches.creation import SeatEntry, check, requested
+from services.matches.creation import SeatEntry, check, requested, seat_tokens
 from services.matches.manager import MatchManager
 from services.matches.replies import Created
 from services.matches.spectators import TOKEN
@@ -69,7 +68,7 @@ async def create_once(
     stream = REQUEST_STREAM_PREFIX + hashlib.sha256(request_id.encode()).hexdigest()
     seed = secrets.token_bytes(32)
     claim = MatchRequested(match_id=match_id_for(seed_commitment(seed)), fingerprint=fingerprint)
-    tokens = bot_seats.untokened(seats, [new_token() for _ in seats])
+    tokens = seat_tokens(seats)
     spectator_token = new_token() if spectators == TOKEN else ""
     caster_token = new_token() if caster_delay else ""
     command = CommandRecord(command_id=uuid.uuid4().hex, actor=SYSTEM, type="request_match", payload=b"{}")

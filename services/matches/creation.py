@@ -12,12 +12,14 @@ import msgspec
 
 from engine.contract import SYSTEM, Ruleset
 from engine.match import MatchCreated, create, encode, start, stored_type
+from engine.seating import OPEN
 from eventstore import CommandRecord, NewEvent
 from replays.format import match_id_for
 from replays.storage import SEED_SECRET
 from services.core import limits
 from services.core.errors import InvalidArgument
 from services.matches import bot_seats
+from services.matches.bot_seats import PLAYER
 from services.matches.caster import Caster, checked_delay
 from services.matches.deadlines import NONE, folded
 from services.matches.hot import HotMatch
@@ -29,12 +31,22 @@ from services.readmodels.matchrows import PUBLIC
 CREATE_COMMAND = "create_match"
 
 
+# omit_defaults: a player's seat records (and fingerprints) as it did before seats had kinds.
 class SeatEntry(msgspec.Struct, frozen=True, omit_defaults=True):
     name: str
     config: dict[str, Any]
-    kind: str = bot_seats.PLAYER
-    """``bot_seats.PLAYER`` or ``BOT``; left out of the payload for a player, which records as before bots."""
+    kind: str = PLAYER
+    """``player`` (named now), ``open`` (no name nor configuration: ``JoinSeat`` brings them) or ``bot`` (the
+    server plays it at ``bot_level``, ``services/matches/bot_seats.py``)."""
     bot_level: str = ""
+
+    @property
+    def open(self) -> bool:
+        return self.kind == OPEN
+
+
+def open_seats(seats: Sequence[SeatEntry]) -> tuple[int, ...]:
+    return tuple(i for i, seat in enumerate(seats) if seat.open)
 
 
 class Creation(msgspec.Struct, frozen=True):
@@ -93,6 +105,14 @@ def checked(
             count=str(len(seats)),
         )
     for index, seat in enumerate(seats):
+        if seat.open:
+            if seat.name or seat.config:
+                raise InvalidArgument(
+                    f"seat {index} is open: its player names it and configures it on joining",
+                    reason="OPEN_SEAT_INVALID",
+                    seat=str(index),
+                )
+            continue
         if not seat.name.strip():
             raise InvalidArgument(f"seat {index} has no name", reason="SEAT_NAME_MISSING", seat=str(index))
         limits.name(seat.name, f"seat {index}'s name", "SEAT_NAME_INVALID", seat=str(index))
@@ -134,13 +154,13 @@ def creation(
     ruleset = checked(ruleset_id, version, seats, labels, spectators, caster_delay)
     seed = seed or secrets.token_bytes(32)
     config_data = {"seats": [seat.config for seat in seats], "options": options}
-    events = create(ruleset, config_data, [seat.name for seat in seats], seed)
+    events = create(ruleset, config_data, [seat.name for seat in seats], seed, open_seats(seats))
     match_id = match_id_for(events[0].seed_commitment)
-    tokens = list(tokens) or bot_seats.untokened(seats, [new_token() for _ in seats])
+    tokens = list(tokens) or seat_tokens(seats)
     labels = dict(sorted(labels.items()))
     payload = encode(requested(ruleset_id, version, seats, options, labels, spectators, caster_delay))
     command = CommandRecord(command_id=f"create-{match_id}", actor=SYSTEM, type=CREATE_COMMAND, payload=payload)
-    hashes = tuple(token_hash(token) if token else b"" for token in tokens)  # a bot seat has no token
+    hashes = tuple(token_hash(token) if token else b"" for token in tokens)  # open and bot seats have none
     spectator_token = (spectator_token or new_token()) if spectators == TOKEN else ""
     watchers = Spectators(spectators, token_hash(spectator_token) if spectator_token else b"")
     caster_token = (caster_token or new_token()) if caster_delay else ""
@@ -168,6 +188,12 @@ def creation(
         caster_token,
         bot_seats.levels(seats),
     )
+
+
+def seat_tokens(seats: Sequence[SeatEntry]) -> list[str]:
+    """A fresh token per seat; none ("") for an open seat, whose joiner gets one, nor for a bot seat, which only
+    the server plays."""
+    return [new_token() if seat.kind == PLAYER else "" for seat in seats]
 
 
 def requested(

@@ -43,7 +43,9 @@ NONE = Deadlines()
 
 
 def running(ruleset: Ruleset, state: Any) -> Deadline | None:
-    """The deadline of a match in ``state``: none once it has ended."""
+    """The deadline of a match in ``state``: none once it has ended, nor while it is seating (no state yet)."""
+    if state is None:
+        return None
     return ruleset.deadline(state) if ruleset.outcome(state) is None else None
 
 

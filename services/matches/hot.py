@@ -10,7 +10,7 @@ from typing import Any
 import msgspec
 
 from engine.contract import Outcome, Ruleset, Viewer
-from engine.match import MATCH_CREATED, Match, encode, stored_type
+from engine.match import MATCH_LEVEL, Match, encode, stored_type
 from services.matches.caster import Caster
 from services.matches.deadlines import Deadlines, advanced, running
 from services.matches.spectators import Spectators
@@ -29,8 +29,9 @@ class MatchEvent(msgspec.Struct, frozen=True):
 
 def seen(ruleset: Ruleset, viewer: Viewer, type: str, event: Any, data: bytes) -> bytes:
     """An event's JSON as ``viewer`` may see it: its recorded JSON when nothing of it is hidden (``MatchCreated``
-    is public; an event ``redact`` hands back as it is), so that most events are not encoded a second time."""
-    if type == MATCH_CREATED:
+    and the seating's events are public; an event ``redact`` hands back as it is), so that most events are not
+    encoded a second time."""
+    if type in MATCH_LEVEL:
         return data
     shown = ruleset.redact(event, viewer)
     # One stored at an older schema of its type goes out upcast, in the shape every other event of its type has.
@@ -87,7 +88,7 @@ class HotMatch:
 
     @property
     def outcome(self) -> Outcome | None:
-        return self.ruleset.outcome(self.match.state)
+        return None if self.match.seating else self.ruleset.outcome(self.match.state)
 
     def advance(self, after: Match, command_id: str, at: datetime) -> None:
         """Moves to the match a command's events led to (decided and folded once by the engine)."""

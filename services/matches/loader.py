@@ -15,7 +15,7 @@ import msgspec
 
 from engine import registry
 from engine.contract import Actor, Ruleset
-from engine.match import EventDecoder, Match, MatchCreated, start, stored_type
+from engine.match import EventDecoder, Match, MatchCreated, fold, start, stored_type
 from eventstore import AsyncEventStore, RecordedEvent, StoreError
 from replays.format import is_match_id
 from replays.storage import SEED_SECRET
@@ -40,7 +40,7 @@ async def load(store: AsyncEventStore, match_id: str) -> HotMatch:
     ruleset = ruleset_of(recorded[0])
     decoder = EventDecoder(ruleset)
     created = decoder.decode(recorded[0].type, recorded[0].data)
-    snapshotted = await _from_snapshot(store, match_id, created, ruleset)
+    snapshotted = await _from_snapshot(store, match_id, created, ruleset, decoder)
     match, deadlines = snapshotted or (start(ruleset, created), NONE)
     tail = await store.read_stream(match_id, match.version + 1)
     base = match.version
@@ -51,6 +51,10 @@ async def load(store: AsyncEventStore, match_id: str) -> HotMatch:
         for group in groups
     ]
     match, deadlines = folded(ruleset, match, deadlines, decoded)
+    if created.open_seats:
+        # A join commits its seat's token hash with its events: read after the tail, the secrets hold the hash of
+        # every join the tail holds (read before it, a join committed in between would be seated, its token refused).
+        hidden = await store.secrets.read(match_id)
     hashes = tuple(hidden.get(f"{TOKEN_SECRET_PREFIX}{seat}", b"") for seat in range(len(created.seats)))
     command_ids: dict[str, tuple[int, int]] = {}
     for group in groups:
@@ -92,10 +96,18 @@ async def save_snapshot(store: AsyncEventStore, hot: HotMatch) -> None:
 
 
 async def _from_snapshot(
-    store: AsyncEventStore, match_id: str, created: MatchCreated, ruleset: Ruleset
+    store: AsyncEventStore, match_id: str, created: MatchCreated, ruleset: Ruleset, decoder: EventDecoder
 ) -> tuple[Match, Deadlines] | None:
     found = await store.snapshots.load(match_id, snapshots.schema(ruleset))
-    return None if found is None else snapshots.restored(ruleset, created, found.data)
+    if found is None:
+        return None
+    if created.open_seats:  # a snapshot holds the state, not the seating: fold it from its events, a few
+        seating = await store.read_stream(match_id, 1, 2 + len(created.open_seats))
+        seated = fold(ruleset, [decoder.decode(r.type, r.data) for r in seating])
+        if seated.seating:
+            return None
+        created = seated.created
+    return snapshots.restored(ruleset, created, found.data)
 
 
 async def replayed(store: AsyncEventStore, hot: HotMatch, command_id: str, actor: Actor) -> Submitted:

@@ -19,18 +19,28 @@ from typing import Any
 from engine import registry
 from engine.contract import Actor
 from engine.errors import Rejected
-from engine.match import Match, decide, encode, type_tag
+from engine.match import Match, decide, encode, join, type_tag
+from engine.seating import JOIN_COMMAND, SEAT_JOINED, Join
 from eventstore import AsyncEventStore, CommandRecord, RecordedEvent, WrongExpectedVersion
 from services.core import limits
-from services.core.errors import Ahead, MatchNotFound, VersionMismatch
+from services.core.errors import Ahead, InvalidArgument, MatchNotFound, Refused, VersionMismatch
 from services.matches.creation import SeatEntry, created_match, creation, new_events
 from services.matches.ends import EndRecorder, listed
 from services.matches.follower import Follower
 from services.matches.hot import HotMatch, MatchEvent, seen
 from services.matches.loader import Unhosted, complete_log, fold_stored, load, replayed, save_snapshot
 from services.matches.replies import Created, Decision, RedactedEvent, Submitted, Viewed, decision
+from services.matches.seating import (
+    Seated,
+    join_command_id,
+    join_secrets,
+    rejoined,
+    requested_configs,
+    started,
+    stored_hashes,
+)
 from services.matches.spectators import viewer_of
-from services.matches.tokens import SeatToken, seat_for
+from services.matches.tokens import SeatToken, new_token, seat_for, token_hash
 from services.readmodels.matchlist import MatchList
 from services.readmodels.matchrows import PUBLIC, row_for
 
@@ -181,6 +191,7 @@ class MatchManager:
         hot = await self.get(match_id)
         if isinstance(actor, SeatToken):
             actor = seat_for(actor.token, hot.token_hashes)
+        started(match_id, hot.match)
         command_id = command_id or uuid.uuid4().hex
         viewer = actor if isinstance(actor, int) else None
         async with hot.lock:
@@ -229,6 +240,68 @@ class MatchManager:
                 ]
                 return Submitted(redacted, hot.version, False, hot.ruleset.to_act(hot.state))
         raise VersionMismatch("the match kept changing under this command; retry", actual=str(hot.version))
+
+    async def join(
+        self, match_id: str, seat: int | None, name: str, config: dict[str, Any], request_id: str = ""
+    ) -> Seated:
+        """Seats a player in an open seat (``seat``, or the first open one when None) with a fresh token, whose
+        hash is stored with the join. A request id is the join's command id (``seating.join_command_id``): its
+        retry, on any instance, answers the seat it took and the same token, kept for it beside the hash.
+        ``Refused(NO_OPEN_SEAT)`` when the seat (or every seat) is taken; ``ConfigError`` for a configuration
+        the ruleset refuses."""
+        hot = await self.get(match_id)
+        if not name.strip():
+            raise InvalidArgument("the joining player has no name", reason="SEAT_NAME_MISSING")
+        limits.name(name, "the joining player's name", "SEAT_NAME_INVALID")
+        if seat is not None and not 0 <= seat < len(hot.match.created.seats):
+            raise InvalidArgument(
+                f"seat {seat} is not a seat 0..{len(hot.match.created.seats) - 1}", reason="SEAT_INVALID"
+            )
+        command_id = join_command_id(request_id)
+        token = new_token()
+        async with hot.lock:
+            for _ in range(_RETRIES):
+                if command_id in hot.command_ids or (
+                    request_id and not hot.log_complete and await complete_log(self.store, hot, command_id)
+                ):
+                    return await rejoined(self.store, hot, command_id, seat, name, config)
+                still_open = hot.match.created.open_seats
+                chosen = still_open[0] if seat is None and still_open else seat
+                if chosen is None or chosen not in still_open:
+                    # On a shared database the copy may be behind another instance: refuse only when current.
+                    if self.shared and await self._catch_up(hot):
+                        continue
+                    where = "no seat is open" if seat is None else f"seat {seat} is not open"
+                    raise Refused(f"match {match_id}: {where}", reason="NO_OPEN_SEAT")
+                joined = Join(seat=chosen, name=name, config=config)
+                configs, options = await requested_configs(self.store, match_id)
+                decided = join(hot.ruleset, hot.match, joined, configs, options, hot.seed)
+                events = list(decided.events)
+                record = CommandRecord(command_id, actor=str(chosen), type=JOIN_COMMAND, payload=encode(joined))
+                new = new_events(hot.ruleset, events)
+                try:
+                    appended = await self.store.append(
+                        match_id, hot.version, new, record, secrets=join_secrets(chosen, token, bool(request_id))
+                    )
+                except WrongExpectedVersion:
+                    await self._catch_up(hot)
+                    continue
+                if appended.duplicate:  # another instance answered this request first
+                    hot.command_ids[command_id] = (appended.first_version, appended.last_version)
+                    await self._catch_up(hot)
+                    continue
+                first, at = appended.first_version, appended.recorded_at
+                happened = [
+                    MatchEvent(first + i, n.type, e, n.data, record.actor, at)
+                    for i, (e, n) in enumerate(zip(events, new, strict=True))
+                ]
+                hot.token_hashes = tuple(
+                    token_hash(token) if i == chosen else known for i, known in enumerate(hot.token_hashes)
+                )
+                await self._advanced(hot, decided.match, happened, command_id)
+                await listed(self.match_list.seated(match_id, hot.match.created), match_id)
+                return Seated(chosen, token, hot.version)
+        raise VersionMismatch("the match kept changing under this join; retry", actual=str(hot.version))
 
     async def _advanced(self, hot: HotMatch, after: Match, happened: list[MatchEvent], command_id: str) -> None:
         was_running = hot.outcome is None
@@ -290,12 +363,15 @@ class MatchManager:
         ``admin``: the token is the admin's), at ``min_version`` or later."""
         hot = await self.at_least(match_id, min_version)
         viewer = viewer_of(token, hot.token_hashes, hot.spectators, admin)
+        started(match_id, hot.match)
         return Viewed(viewer, hot.version, encode(hot.ruleset.view(hot.state, viewer)), hot.ruleset.to_act(hot.state))
 
     async def decision(self, match_id: str, token: str, min_version: int = 0, include_view: bool = False) -> Decision:
         """The legal commands of the token's seat, at ``min_version`` or later."""
         hot = await self.at_least(match_id, min_version)
-        return decision(hot, seat_for(token, hot.token_hashes), include_view)
+        seat = seat_for(token, hot.token_hashes)
+        started(match_id, hot.match)
+        return decision(hot, seat, include_view)
 
     def turn(self, match_id: str, seat: int) -> Decision:
         """A watched seat's legal commands now (its match is loaded while watched)."""
@@ -354,7 +430,10 @@ class MatchManager:
     async def _fold_in(self, hot: HotMatch, tail: Sequence[RecordedEvent]) -> None:
         """Folds stored events that follow the hot version, and hands them on."""
         was_running = hot.outcome is None
-        self._publish(hot, fold_stored(hot, tail))
+        happened = fold_stored(hot, tail)
+        if any(m.type == SEAT_JOINED for m in happened):  # another instance seated a player: its token's hash
+            hot.token_hashes = await stored_hashes(self.store, hot.match_id, len(hot.token_hashes))
+        self._publish(hot, happened)
         if was_running and hot.outcome is not None:
             # In the background, as after a command: a store fault here must not lose the end, nor stall the
             # follower (every other match's events) on its round trips.

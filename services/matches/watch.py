@@ -16,7 +16,7 @@ from typing import Generic, Protocol, TypeVar
 import msgspec
 
 from engine.contract import Viewer
-from engine.match import EventDecoder, Match, apply, encode, start, stored_type
+from engine.match import EventDecoder, Match, apply, encode, start, stored_type, to_act_of, view_of
 from eventstore import AsyncSnapshots, RecordedEvent
 from services.core.clock import Clock, LoopClock
 from services.core.errors import Unavailable
@@ -25,6 +25,7 @@ from services.matches.caster_watch import CasterWatch
 from services.matches.hot import HotMatch, MatchEvent, seen
 from services.matches.presence import Presence, Seats
 from services.matches.replies import RedactedEvent
+from services.matches.seating import started
 from services.matches.timers import Armed
 
 T = TypeVar("T")
@@ -169,7 +170,7 @@ class Feed(Generic[T]):
                         watch.put(delivery)
                 viewing = channel.groups.get((viewer, True))
                 if viewing:
-                    view = encode(ruleset.view(match.state, viewer))
+                    view = encode(view_of(ruleset, match, viewer))
                     delivery = _Delivery(
                         happened.version, self._encode(Update(redacted, view, ended, after)), match, ended
                     )
@@ -189,7 +190,7 @@ class Feed(Generic[T]):
 
     def after(self, hot: HotMatch) -> After:
         """Who acts and the clock after the match's latest event: computed once per event, for every watcher."""
-        return After(hot.ruleset.to_act(hot.state), self._clocks(hot.match_id))
+        return After(to_act_of(hot.ruleset, hot.match), self._clocks(hot.match_id))
 
     async def open(
         self,
@@ -203,6 +204,7 @@ class Feed(Generic[T]):
             raise Unavailable("the server is shutting down; watch on another instance")
         hot = await self._matches.at_least(match_id, from_version)
         viewer = viewer_of(hot)
+        started(match_id, hot.match)
         if self._presence is not None:
             # Before the watch is in place: a change after this point is told to it.
             await self._presence.follow(match_id, len(hot.match.created.seats), hot.created_at)
@@ -224,6 +226,7 @@ class Feed(Generic[T]):
             raise Unavailable("the server is shutting down; watch on another instance")
         hot = await self._matches.at_least(match_id, from_version)
         admit(hot)
+        started(match_id, hot.match)
         encode_update = self._encode
 
         def render(event: RedactedEvent, views: bytes | None, ended: bool) -> T:
@@ -389,7 +392,7 @@ class Watch(Generic[T]):
             redacted = RedactedEvent(
                 recorded.version, stored_type(hot.ruleset, event), data, recorded.meta.actor, recorded.meta.recorded_at
             )
-            view = encode(hot.ruleset.view(base.state, self.viewer)) if base is not None and self.include_view else None
+            view = encode(view_of(hot.ruleset, base, self.viewer)) if base is not None and self.include_view else None
             ended = recorded.version == final
             after = self._feed.after(hot) if recorded.version == hot.version else None
             update = Update(redacted, view, ended, after)

@@ -1,5 +1,5 @@
-"""The match list as a projection of the events: a row from each match's ``MatchCreated``, rewritten by its
-``MatchEnded`` (services/readmodels/lifecycle.py).
+"""The match list as a projection of the events: a row from each match's ``MatchCreated``, rewritten by each
+``SeatJoined`` of a match created with open seats and by its ``MatchEnded`` (services/readmodels/lifecycle.py).
 
 Rows come from those two events and the creation command (labels, and the version the creation left), never
 from a loaded match, so rebuilding the list replays the global order without folding a single match. The
@@ -18,6 +18,7 @@ from datetime import datetime
 import msgspec
 
 from engine.match import MATCH_CREATED, MatchCreated
+from engine.seating import SEAT_JOINED, SeatJoined
 from eventstore import AsyncEventStore, RecordedEvent
 from replays.format import is_match_id
 from services.readmodels import lifecycle
@@ -37,13 +38,14 @@ PROGRESS_EVENTS = 100_000
 import, or a rebuild): the server answers only once it is done."""
 _SAVE_EVERY = 256
 """Positions projected between checkpoint writes; replaying a few after a crash changes nothing."""
-TYPES = (MATCH_CREATED, lifecycle.MATCH_ENDED)
+TYPES = (MATCH_CREATED, SEAT_JOINED, lifecycle.MATCH_ENDED)
 """The events the list is made of; the store skips the rest (most of them: every ruleset event)."""
 _KNOWN = 8192
 """Statuses remembered, so that most events need no read of their row."""
 
 _created_decoder = msgspec.json.Decoder(MatchCreated)
 _ended_decoder = msgspec.json.Decoder(lifecycle.MatchEnded)
+_joined_decoder = msgspec.json.Decoder(SeatJoined)
 
 
 def created_row(
@@ -63,6 +65,7 @@ def created_row(
         ruleset=created.ruleset,
         ruleset_version=created.version,
         seats=created.seats,
+        open_seats=created.open_seats,
         status=RUNNING,
         version=version,
         outcome=None,
@@ -74,6 +77,15 @@ def created_row(
         spectators=spectators,
         bots=bots,
     )
+
+
+def seated_row(row: MatchRow, joined: SeatJoined) -> MatchRow:
+    """The row once ``joined`` took its seat (the same row if it was taken already: a row only moves forward)."""
+    if joined.seat not in row.open_seats:
+        return row
+    seats = tuple(joined.name if i == joined.seat else name for i, name in enumerate(row.seats))
+    still_open = tuple(seat for seat in row.open_seats if seat != joined.seat)
+    return msgspec.structs.replace(row, seats=seats, open_seats=still_open)
 
 
 def ended_row(row: MatchRow, ended: lifecycle.MatchEnded, recorded_at: datetime) -> MatchRow:
@@ -115,6 +127,12 @@ class MatchList:
         """Lists a match the manager just created (its stream is new, so it has no row yet)."""
         await self.rows.put(created_row(match_id, created, position, recorded_at, version, labels, spectators, bots))
         self._remember(match_id, RUNNING)
+
+    async def seated(self, match_id: str, created: MatchCreated) -> None:
+        """Shows the seating of a match the manager just seated a player in (``created``: as seated now)."""
+        row = await self.rows.get(match_id)
+        if row is not None and set(created.open_seats) < set(row.open_seats):
+            await self.rows.put(msgspec.structs.replace(row, seats=created.seats, open_seats=created.open_seats))
 
     async def ended(self, ended: lifecycle.MatchEnded, recorded_at: datetime, listed: MatchRow | None = None) -> None:
         """Marks a match ended (listing it first if its creation was never projected); ``listed``: its row as
@@ -209,6 +227,10 @@ class MatchList:
             if row is not None and await self.rows.get(row.match_id) is None:
                 await self.rows.put(row)
             self._remember(recorded.stream_id, RUNNING)
+        elif recorded.type == SEAT_JOINED and is_match_id(recorded.stream_id):
+            row = await self.rows.get(recorded.stream_id)
+            if row is not None and (seated := seated_row(row, _joined_decoder.decode(recorded.data))) != row:
+                await self.rows.put(seated)
         elif recorded.type == lifecycle.MATCH_ENDED and recorded.stream_id.startswith(lifecycle.ENDED_STREAM_PREFIX):
             await self._end(_ended_decoder.decode(recorded.data), recorded.meta.recorded_at, trusted=trusted)
         self._created += created
@@ -226,9 +248,14 @@ class MatchList:
         request = lifecycle.request_in(commands[0][0].payload) if commands else lifecycle.CreateRequest()
         created = _created_decoder.decode(first.data)
         at = first.meta.recorded_at
-        return created_row(
+        row = created_row(
             match_id, created, first.position, at, version, request.labels, request.spectators, request.bots
         )
+        if created.open_seats:  # the joins so far: they follow it, one event each, before the setup
+            for joined in await self._store.read_stream(match_id, 2, 1 + len(created.open_seats)):
+                if joined.type == SEAT_JOINED:
+                    row = seated_row(row, _joined_decoder.decode(joined.data))
+        return row
 
     def _remember(self, match_id: str, status: str) -> None:
         self._known[match_id] = status

@@ -64,6 +64,8 @@ class MatchRow(msgspec.Struct, frozen=True):
     listed to a caller without the admin token."""
     bots: dict[int, str] = msgspec.field(default_factory=dict)
     """The seats the server plays, with their bot levels (``services/matches/bot_seats.py``)."""
+    open_seats: tuple[int, ...] = ()
+    """The seats still open (engine/seating.py): a match listed as joinable. Only ever fewer."""
 
 
 _decoder = msgspec.json.Decoder(MatchRow)
@@ -145,6 +147,7 @@ def row_for(
         ruleset=created.ruleset,
         ruleset_version=created.version,
         seats=created.seats,
+        open_seats=created.open_seats,
         status=RUNNING if outcome is None else ENDED,
         version=hot.version,
         outcome=outcome,
@@ -188,13 +191,16 @@ class ReadModel:
         ruleset: str = "",
         status: str = "",
         labels: dict[str, str] | None = None,
+        open_seats: bool = False,
     ) -> tuple[list[MatchRow], str | None]:
-        """Up to ``size`` rows, newest first, after the order key ``after``, that pass the filters; and the
+        """Up to ``size`` rows, newest first, after the order key ``after``, that pass the filters (``open_seats``:
+        only the matches with a seat still open, read from the running index when no status is asked); and the
         key to continue after (None when no rows are left). It reads one index (``_index_for``), from the
         entry after ``after`` to where the index's entries for the filter end."""
         found: list[MatchRow] = []
         found_key = ""
-        table, prefix = _index_for(ruleset, status, labels)
+        # A match with an open seat is running: its rows are all in the running index (few, the matches in play).
+        table, prefix = _index_for(ruleset, status or (RUNNING if open_seats else ""), labels)
         cursor = None if after is None else prefix + after
         limit = max(size * 2, 100)
         while True:
@@ -206,6 +212,7 @@ class ReadModel:
                     (not ruleset or row.ruleset == ruleset)
                     and (not status or row.status == status)
                     and has_labels(row.labels, labels)
+                    and (not open_seats or bool(row.open_seats))
                 ):
                     if len(found) == size:
                         return found, found_key

@@ -233,3 +233,28 @@ async def test_grpc_and_grpc_web_are_refused_415_whatever_the_method_and_path(
                 if method != "HEAD":
                     assert reply.text.startswith("gRPC and gRPC-Web are not served on the HTTP port")
     assert not [r for r in caplog.records if r.exc_info or r.levelno >= logging.ERROR]
+
+
+async def test_an_open_seat_is_joined_over_connect(web: httpx.AsyncClient) -> None:
+    seats = [{"name": "ann"}, {"kind": "SEAT_KIND_OPEN"}]
+    created = await call(web, MATCHES, "CreateMatch", {"ruleset": "card_monsters", "seats": seats})
+    match_id = created["match"]["matchId"]
+    assert created["match"]["openSeats"] == 1 and created["match"]["seatInfo"][1]["kind"] == "SEAT_KIND_OPEN"
+
+    async def watched() -> None:
+        async for _ in stream(web, MATCHES, "WatchMatch", {"matchId": match_id}):
+            return
+
+    assert await refused(watched()) == ("failed_precondition", "MATCH_NOT_STARTED")
+    listed = await call(web, MATCHES, "ListMatches", {"openSeats": True})
+    assert [m["matchId"] for m in listed["matches"]] == [match_id]
+    joined = await call(web, MATCHES, "JoinSeat", {"matchId": match_id, "requestId": "r", "name": "bob"})
+    assert joined["seat"] == 1 and joined["token"] and "openSeats" not in joined["match"]
+    again = await call(web, MATCHES, "JoinSeat", {"matchId": match_id, "requestId": "r", "name": "bob"})
+    assert again["token"] == joined["token"]
+    assert await refused(call(web, MATCHES, "JoinSeat", {"matchId": match_id, "name": "cat"})) == (
+        "failed_precondition",
+        "NO_OPEN_SEAT",
+    )
+    view = await call(web, MATCHES, "GetView", {"matchId": match_id, "token": joined["token"]})
+    assert view["seat"] == 1 and view["viewJson"]

@@ -86,6 +86,7 @@ maybe_text = st.one_of(st.none(), hostile_text)
     method=st.sampled_from(
         [
             "CreateMatch",
+            "JoinSeat",
             "GetMatch",
             "ListMatches",
             "GetView",
@@ -121,6 +122,7 @@ async def test_malformed_bytes(server: Running, channel: grpc.aio.Channel, metho
     spectators=int32,
     version=int32,
     caster_delay=st.one_of(st.integers(-2, 86_402), int32),
+    kinds=st.lists(st.one_of(st.sampled_from([0, 1, 2]), int32), max_size=8),
 )
 async def test_create_match(
     matches: pb_grpc.MatchServiceStub,
@@ -131,9 +133,12 @@ async def test_create_match(
     spectators: int,
     version: int,
     caster_delay: int,
+    kinds: list[int],
 ) -> None:
     padded = configs + [""] * (len(names) - len(configs))
     seats = [pb.SeatSpec(name=name, config_json=config) for name, config in zip(names, padded, strict=False)]
+    for seat, kind in zip(seats, kinds, strict=False):
+        seat.kind = kind  # type: ignore[assignment]  # proto3 enums are open: any int32 arrives
     request = pb.CreateMatchRequest(
         ruleset=ruleset, seats=seats, options_json=options, ruleset_version=version, caster_delay_seconds=caster_delay
     )
@@ -194,12 +199,50 @@ async def test_submit_command(
     await _settles(matches.SubmitCommand(request, timeout=10))
 
 
+_lobbies: dict[Running, str] = {}
+
+
+async def _lobby(server: Running, stub: pb_grpc.MatchServiceStub) -> str:
+    """A match of this server with seat 1 open (the first join that passes fills it: later ones fuzz refusals)."""
+    if server not in _lobbies:
+        seats = [pb.SeatSpec(name="ann"), pb.SeatSpec(kind=pb.SEAT_KIND_OPEN)]
+        created = await stub.CreateMatch(pb.CreateMatchRequest(ruleset="duel", seats=seats))
+        _lobbies[server] = created.match.match_id
+    return _lobbies[server]
+
+
 @FUZZ
-@given(ruleset=hostile_text, status=int32, size=int32, token=hostile_text, admin=hostile_text)
-async def test_list_matches(
-    matches: pb_grpc.MatchServiceStub, ruleset: str, status: int, size: int, token: str, admin: str
+@given(
+    match_id=maybe_text,
+    request_id=hostile_text,
+    name=hostile_text,
+    config=hostile_text,
+    seat=st.one_of(st.none(), int32, st.integers(-1, 3)),
+)
+async def test_join_seat(
+    server: Running,
+    matches: pb_grpc.MatchServiceStub,
+    match_id: str | None,
+    request_id: str,
+    name: str,
+    config: str,
+    seat: int | None,
 ) -> None:
-    request = pb.ListMatchesRequest(ruleset=ruleset, page_size=size, page_token=token, token=admin)
+    lobby = await _lobby(server, matches)
+    request = pb.JoinSeatRequest(
+        match_id=lobby if match_id is None else match_id, request_id=request_id, name=name, config_json=config
+    )
+    if seat is not None:
+        request.seat = seat
+    await _settles(matches.JoinSeat(request, timeout=10))
+
+
+@FUZZ
+@given(ruleset=hostile_text, status=int32, size=int32, token=hostile_text, admin=hostile_text, joinable=st.booleans())
+async def test_list_matches(
+    matches: pb_grpc.MatchServiceStub, ruleset: str, status: int, size: int, token: str, admin: str, joinable: bool
+) -> None:
+    request = pb.ListMatchesRequest(ruleset=ruleset, page_size=size, page_token=token, token=admin, open_seats=joinable)
     request.status = status  # type: ignore[assignment]  # proto3 enums are open: any int32 arrives
     await _settles(matches.ListMatches(request, timeout=10))
 
