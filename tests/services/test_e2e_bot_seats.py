@@ -104,7 +104,8 @@ REFUSED = [
     (bot("grandmaster"), "BOT_LEVEL_UNKNOWN"),
     (bot(""), "BOT_LEVEL_UNKNOWN"),
     (pb.SeatSpec(name="x", bot_level="greedy"), "BOT_LEVEL_UNEXPECTED"),
-    (pb.SeatSpec(name="x", kind=pb.SEAT_KIND_OPEN), "SEAT_KIND_UNSUPPORTED"),
+    (pb.SeatSpec(name="x", kind=pb.SEAT_KIND_OPEN), "OPEN_SEAT_INVALID"),  # an open seat's joiner names it
+    (pb.SeatSpec(kind=pb.SEAT_KIND_OPEN, bot_level="greedy"), "BOT_LEVEL_UNEXPECTED"),
     (pb.SeatSpec(name="x", kind=7), "SEAT_KIND_UNSUPPORTED"),
 ]
 

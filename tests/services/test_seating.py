@@ -17,6 +17,7 @@ from services.matches import snapshots
 from services.matches.creation import SeatEntry
 from services.matches.manager import MatchManager
 from services.readmodels.matchrows import ENDED
+from tests.replays.rewritten import rechained
 from tests.services.test_manager import play
 
 OPEN = SeatEntry(name="", config={}, kind="open")
@@ -58,7 +59,8 @@ async def test_a_seated_match_reloads_from_its_snapshot_and_its_replay_verifies_
     assert replay.seats == ["ann", "bob"] and [c.type for c in replay.commands[:2]] == ["create_match", "join_seat"]
     verdict = verify_bytes(data)
     assert verdict.ok, verdict.failure
-    # The joiner's configuration is in its command: another one re-executes to other events.
+    # The joiner's configuration is in its command: another one re-executes to other events (the forger
+    # recomputes every hash, so the chain holds and re-execution is what catches it).
     forged = replay.commands[1].payload.replace("starter_a", "starter_b")
     tampered = replay.__class__(
         **{**{f: getattr(replay, f) for f in replay.__struct_fields__}, "commands": list(replay.commands)}
@@ -66,14 +68,14 @@ async def test_a_seated_match_reloads_from_its_snapshot_and_its_replay_verifies_
     tampered.commands[1] = replay.commands[1].__class__(
         **{**{f: getattr(replay.commands[1], f) for f in replay.commands[1].__struct_fields__}, "payload": forged}
     )
-    failed = verify_bytes(encode_replay(tampered))
+    failed = verify_bytes(encode_replay(rechained(tampered)))
     assert failed.failure is not None and failed.failure.check == "reexecute"
 
     url = f"sqlite:///{tmp_path}/imported.db"
     migrate(url)
     elsewhere = await open_store(url)
     try:
-        assert await storage.import_(elsewhere, data) == (match_id, True)
+        assert await storage.import_(elsewhere, data) == storage.Imported(match_id, True, [])
         importer = MatchManager(elsewhere)
         await importer.reindex(match_id)
         row = await importer.read_model.get(match_id)
