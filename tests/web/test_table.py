@@ -129,6 +129,8 @@ async def click_a_control(page: Page, rng: random.Random) -> None:
         ref = rng.choice(on_board)
         await page.locator(f"#board .pick[data-ref='{ref}']").first.click()
         await page.wait_for_selector(f"#board .pick[data-ref='{ref}'][aria-pressed='true']")
+        narrowed = await page.locator("#controls button.command").evaluate_all("bs => bs.map((b) => b.dataset.refs)")
+        assert narrowed and all(ref in json.loads(refs) for refs in narrowed), (ref, narrowed)
     buttons = page.locator("#controls button.command")
     commands: list[str] = await buttons.evaluate_all("buttons => buttons.map((b) => b.dataset.command)")
     await buttons.nth(commands.index(command)).click()
