@@ -53,10 +53,10 @@ def raw_lines(ruleset: Ruleset, game: int) -> tuple[int, int, set[str]]:
         RandomBot(game * 10 + seat) if (game + seat) % 2 else GreedyBot(ruleset, game * 10 + seat)
         for seat in range(seats)
     ]
-    config = {"seats": [{} for _ in range(seats)], "options": {}}
+    config: dict[str, Any] = {"seats": [{} for _ in range(seats)], "options": {}}
     played = selfplay.play(ruleset, config, [f"p{seat}" for seat in range(seats)], match_seed(34, game), bots)
     by_type = templates(ruleset)
-    raw, lines, types = 0, 0, set()
+    raw, lines, types = 0, 0, set[str]()
     # The first event is MatchCreated, which the page words itself.
     for event in played.events[1:]:
         for viewer in [None, *range(seats)]:
@@ -71,7 +71,7 @@ def raw_lines(ruleset: Ruleset, game: int) -> tuple[int, int, set[str]]:
 @pytest.mark.parametrize("ruleset_id", RULESETS)
 def test_almost_every_log_line_reads_as_a_sentence(ruleset_id: str) -> None:
     ruleset = registry.get(ruleset_id)
-    raw, lines, types = 0, 0, set()
+    raw, lines, types = 0, 0, set[str]()
     for game in range(GAMES):
         more, seen, kinds = raw_lines(ruleset, game)
         raw, lines, types = raw + more, lines + seen, types | kinds

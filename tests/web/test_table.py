@@ -246,3 +246,29 @@ async def test_the_table_draws_names_as_text_and_every_control_is_a_labelled_but
     assert unlabelled == []
     assert await page.locator("#controls [onclick], #controls [role='button']").count() == 0
     assert dialogs == []
+
+
+async def test_the_seats_presence_is_listed_when_the_server_keeps_it(
+    page: Page, web_server: Running, matches: pb_grpc.MatchServiceStub
+) -> None:
+    """Match.presence (a server that keeps presence, issue 34) in GetMatch's answer, here added to it: the table
+    lists each seat as connected or away."""
+    assert web_server.http is not None
+    since = "2026-01-02T03:04:05Z"
+
+    async def with_presence(route: Route) -> None:
+        response = await route.fetch()
+        match = await response.json()
+        match["presence"] = [{"connected": True, "since": since}, {"seat": 1, "since": since}]
+        await route.fulfill(response=response, json=match)
+
+    await page.route("**/duelhall.v1.MatchService/GetMatch", with_presence)
+    created = await matches.CreateMatch(
+        pb.CreateMatchRequest(ruleset="duel", seats=[pb.SeatSpec(name="ann"), pb.SeatSpec(name="bob")])
+    )
+    token = next(t.token for t in created.tokens if t.seat == 0)
+    await page.goto(f"{web_server.http.address}/?watch={created.match.match_id}&token={token}")
+    await page.wait_for_selector("#controls .presence li[data-seat='1']")
+    assert await page.get_attribute("#controls .presence li[data-seat='0']", "data-connected") == "true"
+    assert await page.get_attribute("#controls .presence li[data-seat='1']", "data-connected") == "false"
+    assert (await page.inner_text("#controls .presence li[data-seat='1']")).startswith("Seat 1 (bob) away since ")

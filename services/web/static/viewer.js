@@ -217,21 +217,26 @@ async function watch(matchId, token, caster = false) {
   if (!(await useMatch(match, state.seat, mine))) return;
   if (caster) $("#seat").replaceChildren(el("option", {}, "caster (every seat)"));
   // A seat's token makes the page a table: its commands as controls.
-  else if (state.seat >= 0) state.table = new Table(matchId, token, state.seat);
+  else if (state.seat >= 0) {
+    state.table = new Table(matchId, token, state.seat);
+    // Each seat's presence, from a server that keeps it (Match.presence); later changes come as updates.
+    if (match.presence) state.table.present(match.presence);
+  }
   $("#seat").disabled = true;
   const viewer = caster ? "the caster (delayed)" : state.seat === -1 ? "a spectator" : `seat ${state.seat}`;
   const live = () => status(`Live as ${viewer}`, "ok", { "data-live": "true" });
   live();
   const onUpdate = (update) => {
+    // A presence update has no event: every seat's presence after one connected or went away.
+    if (!update.event) {
+      if (state.table && update.presence) state.table.present(update.presence);
+      return;
+    }
     // A draw already scheduled shows the last version, this one too: updates arrive many to a frame.
     const following = state.pending || state.index >= state.steps.length - 1;
     state.steps.push({ event: update.event, viewJson: update.viewJson, toAct: update.toAct || [],
       deadline: update.deadline || null });
-    if (state.table) {
-      state.table.reached(Number(update.event.version), update.toAct || []);
-      // Presence rides on updates once the server sends it (MatchUpdate.presence); until then it is absent.
-      if (update.presence) state.table.present(update.presence);
-    }
+    if (state.table) state.table.reached(Number(update.event.version), update.toAct || []);
     if (following) schedule();
     else counted();
   };
