@@ -45,7 +45,8 @@ export class Table {
       this.toAct = legal.toAct || [];
       if (this.picked && !this.commands.some((entry) => names(entry.command, this.picked))) this.picked = null;
     } catch (error) {
-      // Between the stream's last event and its end the match may be over: nothing more to do.
+      // Said like a refusal (the server unreachable, the token refused); listed again at the next version, or
+      // once the watch is back (retry).
       this.commands = [];
       this.refusal = error instanceof ApiError ? error : new ApiError("unknown", error.message, "", {});
     } finally {
@@ -53,6 +54,11 @@ export class Table {
     }
     if (this.wanted > wanted) this.fetch();
     else this.redraw();
+  }
+
+  // The watch reconnected: a listing that failed meanwhile is tried again.
+  retry() {
+    if (this.version < this.wanted) this.fetch();
   }
 
   // The presence of every seat, when the server sends it (MatchUpdate.presence).

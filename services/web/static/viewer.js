@@ -249,6 +249,7 @@ async function watch(matchId, token, caster = false) {
         await probe();
         live();
         if (state.steps.length) show(state.index);
+        if (state.table) state.table.retry();
       }
       await stream("MatchService", "WatchMatch",
         { matchId, token, includeView: true, fromVersion: reached(), caster }, onUpdate, controller.signal);
