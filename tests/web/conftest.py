@@ -31,9 +31,10 @@ ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    # Only the tests that start Chromium: the page's pure checks (test_sentences.py) need no browser.
     here = Path(__file__).parent
     for item in items:
-        if here in Path(str(item.fspath)).parents:
+        if here in Path(str(item.fspath)).parents and "browser" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.browser)
 
 

@@ -4,7 +4,8 @@
 import { capitalised, el, isolated, joined, words } from "./dom.js";
 import { seatName } from "./board.js";
 
-const SEAT_FIELDS = /(^|_)seat$/;
+// Fields whose numbers are seats, besides the layout's seat_fields: "seat", "to_seat", "winner", "winners"...
+const SEAT_FIELDS = /(^|_)seat$|^(winner|loser)s?$/;
 
 export function sentence(ctx, event) {
   const data = JSON.parse(event.dataJson || "{}");
@@ -12,7 +13,9 @@ export function sentence(ctx, event) {
   const options = templates === undefined ? [] : Array.isArray(templates) ? templates : [templates];
   const template = options.find((text) => placeholders(text).every((key) => value(data, key) !== null));
   const text = template ? capitalised(fill(ctx, template, data)) : generic(ctx, event, data);
-  return el("li", { "data-version": event.version, "data-type": event.type },
+  // data-raw marks a line no template words (tests/web measures their share).
+  const raw = !template && event.type !== "MatchCreated";
+  return el("li", { "data-version": event.version, "data-type": event.type, "data-raw": raw },
     el("span", { class: "version" }, event.version), " ", text);
 }
 
@@ -37,8 +40,11 @@ function shown(ctx, key, item) {
     if (item.length > 8) return `${item.length} items`;
     return item.length ? joined(item.map((entry) => shown(ctx, key, entry)), ", ") : "none";
   }
-  if (item && typeof item === "object") return "…";
-  if (typeof item === "number" && SEAT_FIELDS.test(key)) return seatName(ctx, item);
+  // A card moved or named with its catalog id ({"card": "p0.c05", "card_id": "VL-T02", ...}) reads as its name.
+  if (item && typeof item === "object") return typeof item.card_id === "string" ? shown(ctx, "card_id", item.card_id) : "…";
+  if (typeof item === "number" && (SEAT_FIELDS.test(key) || (ctx.layout.seat_fields || []).includes(key))) {
+    return seatName(ctx, item);
+  }
   if (typeof item === "string") return ctx.cards.name(item) ?? words(item);
   if (typeof item === "boolean") return item ? "yes" : "no";
   return String(item);

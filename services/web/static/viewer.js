@@ -8,11 +8,12 @@ import { drawBoard, seatName } from "./board.js";
 import { Cards } from "./cards.js";
 import { capitalised, el, isolated, joined } from "./dom.js";
 import { sentence } from "./sentences.js";
+import { Table } from "./table.js";
 
 const $ = (selector) => document.querySelector(selector);
 const rulesets = new Map();
 const state = { source: null, match: null, seat: -1, steps: [], index: -1, ruleset: null, cards: null,
-  live: null, rendered: 0, pending: false, load: 0, at: 0, caster: false };
+  live: null, rendered: 0, pending: false, load: 0, at: 0, caster: false, table: null };
 // Waits before each attempt to reconnect a live watch whose connection was lost (the last one repeats).
 const RETRY_MS = [500, 1000, 2000, 5000];
 // The largest replay file ViewReplay takes (services/limits.py MAX_VIEWED_REPLAY; tests/web checks they agree).
@@ -50,7 +51,9 @@ function failed(error) {
 function reset() {
   if (state.live) state.live.abort();
   Object.assign(state, { live: null, steps: [], index: -1, rendered: 0, match: null, load: state.load + 1,
-    caster: false });
+    caster: false, table: null });
+  $("#controls").hidden = true;
+  $("#controls").replaceChildren();
   $("#board").replaceChildren();
   $("#log").replaceChildren();
   $("#outcome").replaceChildren();
@@ -137,7 +140,9 @@ function show(index) {
   const ctx = { view: views[0], layout: state.ruleset.layout, cards: state.cards, seats: state.match.seats,
     viewer: state.seat === -1 ? null : state.seat, toAct: step.toAct, deadline: step.deadline,
     live: state.live !== null, version: step.event.version };
-  $("#board").replaceWith(state.caster ? casterBoard(ctx, views) : drawBoard(ctx));
+  const board = state.caster ? casterBoard(ctx, views) : drawBoard(ctx);
+  $("#board").replaceWith(board);
+  if (state.table) state.table.decorate(state.index === state.steps.length - 1 ? board : null, ctx);
   counted();
   showLog(ctx);
   showOutcome();
@@ -215,16 +220,27 @@ async function watch(matchId, token, caster = false) {
   state.live = controller;
   if (!(await useMatch(match, state.seat, mine))) return;
   if (caster) $("#seat").replaceChildren(el("option", {}, "caster (every seat)"));
+  // A seat's token makes the page a table: its commands as controls.
+  else if (state.seat >= 0) {
+    state.table = new Table(matchId, token, state.seat);
+    // Each seat's presence, from a server that keeps it (Match.presence); later changes come as updates.
+    if (match.presence) state.table.present(match.presence);
+  }
   $("#seat").disabled = true;
   const viewer = caster ? "the caster (delayed)" : state.seat === -1 ? "a spectator" : `seat ${state.seat}`;
   const live = () => status(`Live as ${viewer}`, "ok", { "data-live": "true" });
   live();
   const onUpdate = (update) => {
-    if (!update.event) return; // a presence update (a seat connected or left) carries no event to show
+    // A presence update has no event: every seat's presence after one connected or went away.
+    if (!update.event) {
+      if (state.table && update.presence) state.table.present(update.presence);
+      return;
+    }
     // A draw already scheduled shows the last version, this one too: updates arrive many to a frame.
     const following = state.pending || state.index >= state.steps.length - 1;
     state.steps.push({ event: update.event, viewJson: update.viewJson, toAct: update.toAct || [],
       deadline: update.deadline || null });
+    if (state.table) state.table.reached(Number(update.event.version), update.toAct || []);
     if (following) schedule();
     else counted();
   };
@@ -237,6 +253,7 @@ async function watch(matchId, token, caster = false) {
         await probe();
         live();
         if (state.steps.length) show(state.index);
+        if (state.table) state.table.retry();
       }
       await stream("MatchService", "WatchMatch",
         { matchId, token, includeView: true, fromVersion: reached(), caster }, onUpdate, controller.signal);
@@ -269,6 +286,7 @@ async function watch(matchId, token, caster = false) {
     return;
   }
   state.live = null;
+  if (state.table) state.table.end();
   status("The match has ended", "ok", { "data-live": "ended" });
   show(state.steps.length - 1);
 }

@@ -1,0 +1,274 @@
+"""The viewer page as a table: a human plays a whole match of every ruleset by clicking the page's controls only.
+
+The human (seat 0) picks among the offered controls at random (seeded), sometimes choosing a card on the board
+first; the opponent is the greedy bot. Until the server plays bot seats itself, the opponent is a client of the
+gRPC API here (``opponent``): switching to a server bot seat changes that one fixture.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import suppress
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import pytest
+from playwright.async_api import Page, Route
+from playwright.async_api import TimeoutError as PlaywrightTimeout
+
+from engine import registry
+from engine.bots import GreedyBot
+from engine.contract import CONCEDE
+from engine.match import encode
+from replays.verify import verify_bytes
+from services.api import duelhall_pb2 as pb
+from services.api import duelhall_pb2_grpc as pb_grpc
+from services.server import Running, ServerConfig, create_server
+from tests.services.clock import ManualClock
+
+RULESETS = ("card_monsters", "duel", "aq", "voidlink", "wulin")
+SHORT = {"duel": {"starting_lp": 3000}, "aq": {"max_rounds": 1}, "wulin": {"starting_hp": 80}}
+"""Options for a shorter whole match (20 to 60 commands against the greedy bot, rather than up to 250)."""
+HUMAN = 0
+MAX_CLICKS = 1_000
+"""More commands than any seeded match here takes: a page that stops offering the game's moves fails the test."""
+
+Seat = Callable[[str, str], Awaitable[tuple[str, str]]]
+"""Creates a match of a ruleset (with options as JSON) with the human at seat 0 and the opponent playing;
+returns (match id, the human's token)."""
+
+
+@pytest.fixture
+async def web_server(tmp_path: Path) -> AsyncIterator[Running]:
+    """The browser fixtures' server on a clock that never moves: no turn timer runs out while a loaded machine
+    plays (no ruleset here needs a timeout to go on)."""
+    config = ServerConfig(database_url=f"sqlite:///{tmp_path / 'web.db'}", listen="127.0.0.1:0", http="127.0.0.1:0")
+    running = await create_server(config, ManualClock())
+    try:
+        yield running
+    finally:
+        await running.stop(0)
+
+
+async def greedy_seat(stub: pb_grpc.MatchServiceStub, ruleset_id: str, match_id: str, token: str, seat: int) -> None:
+    """Plays ``seat`` with the greedy bot from its view and legal commands, whenever the match waits on it."""
+    ruleset = registry.get(ruleset_id)
+    bot = GreedyBot(ruleset, seed=seat)
+    views: msgspec.json.Decoder[Any] = msgspec.json.Decoder(ruleset.View)
+    commands = msgspec.json.Decoder(ruleset.Command)
+    acted = 0
+    async for update in stub.WatchMatch(pb.WatchMatchRequest(match_id=match_id, token=token)):
+        if update.match_ended:
+            return
+        # to_act is set on the updates of the latest version only.
+        if seat not in update.to_act or update.event.version <= acted:
+            continue
+        legal = await stub.ListLegalCommands(
+            pb.ListLegalCommandsRequest(
+                match_id=match_id, token=token, min_version=update.event.version, include_view=True
+            )
+        )
+        if seat not in legal.to_act:
+            continue
+        options = [commands.decode(c) for c in legal.commands_json]
+        choice = bot.choose(views.decode(legal.view_json), [c for c in options if c.__struct_config__.tag != CONCEDE])
+        await stub.SubmitCommand(
+            pb.SubmitCommandRequest(
+                match_id=match_id,
+                token=token,
+                command_json=encode(choice).decode(),
+                command_id=f"greedy-{seat}-{legal.version}",
+                expected_version=legal.version,
+            )
+        )
+        acted = legal.version
+
+
+@pytest.fixture
+async def opponent(matches: pb_grpc.MatchServiceStub) -> AsyncIterator[Seat]:
+    """The one place the opponent is chosen: today the greedy bot as a gRPC client of its own."""
+    tasks: list[asyncio.Task[None]] = []
+
+    async def seat(ruleset_id: str, options: str) -> tuple[str, str]:
+        ruleset = registry.get(ruleset_id)
+        names = ["you", *(f"greedy-{seat}" for seat in range(1, ruleset.min_seats))]
+        created = await matches.CreateMatch(
+            pb.CreateMatchRequest(
+                ruleset=ruleset_id, seats=[pb.SeatSpec(name=name) for name in names], options_json=options
+            )
+        )
+        match_id = created.match.match_id
+        tokens = {t.seat: t.token for t in created.tokens}
+        for other in range(1, len(names)):
+            tasks.append(asyncio.create_task(greedy_seat(matches, ruleset_id, match_id, tokens[other], other)))
+        return match_id, tokens[HUMAN]
+
+    yield seat
+    for task in tasks:
+        if not task.done():
+            task.cancel()
+        with suppress(asyncio.CancelledError):
+            await task
+
+
+async def click_a_control(page: Page, rng: random.Random) -> None:
+    """Clicks one of the offered commands, concession aside, picked at random; half the time when it names a
+    card on the board, chooses that card first (the controls then offer only the commands naming it)."""
+    offered: list[tuple[str, list[str]]] = await page.evaluate(
+        """() => [...document.querySelectorAll("#controls button.command:not([data-type='concede'])")].map((b) =>
+            [b.dataset.command, JSON.parse(b.dataset.refs).filter((ref) =>
+              [...document.querySelectorAll("#board .pick")].some((pick) => pick.dataset.ref === ref))])"""
+    )
+    assert offered, await page.inner_html("#controls")
+    command, on_board = rng.choice(offered)
+    if on_board and rng.random() < 0.5:
+        ref = rng.choice(on_board)
+        await page.locator(f"#board .pick[data-ref='{ref}']").first.click()
+        await page.wait_for_selector(f"#board .pick[data-ref='{ref}'][aria-pressed='true']")
+        narrowed = await page.locator("#controls button.command").evaluate_all("bs => bs.map((b) => b.dataset.refs)")
+        assert narrowed and all(ref in json.loads(refs) for refs in narrowed), (ref, narrowed)
+    buttons = page.locator("#controls button.command")
+    commands: list[str] = await buttons.evaluate_all("buttons => buttons.map((b) => b.dataset.command)")
+    await buttons.nth(commands.index(command)).click()
+
+
+async def play_by_clicking(page: Page, seed: int) -> int:
+    """Plays seat 0 until the match ends; returns the commands clicked."""
+    rng = random.Random(seed)
+    for clicks in range(MAX_CLICKS):
+        await page.wait_for_selector(
+            "#status[data-live='ended'], #controls[data-state='ready'][data-turn='you'], #status.error"
+        )
+        if await page.get_attribute("#status", "data-live") == "ended":
+            return clicks
+        assert await page.get_attribute("#status", "data-live") == "true", await page.inner_text("#status")
+        version = int(await page.get_attribute("#controls", "data-version") or 0)
+        await click_a_control(page, rng)
+        # The command's events move the controls on, or end the match; a refusal of a legal command is a defect.
+        try:
+            await page.wait_for_function(
+                """(version) => Number(document.querySelector('#controls').dataset.version) > version ||
+                     document.querySelector('#controls .refusal') || document.querySelector('#status.error') ||
+                     document.querySelector('#status').dataset.live === 'ended'""",
+                arg=version,
+            )
+        except PlaywrightTimeout:
+            raise AssertionError(
+                f"the controls stayed at version {version}: {await page.inner_html('#controls')}; "
+                f"{await page.inner_text('#status')}; the log ends {(await page.inner_text('#log'))[-600:]}"
+            ) from None
+        refusal = page.locator("#controls .refusal")
+        assert not await refusal.count(), await refusal.inner_text()
+    raise AssertionError(f"no end after {MAX_CLICKS} clicks")
+
+
+@pytest.mark.parametrize("ruleset_id", RULESETS)
+async def test_a_human_plays_a_whole_match_by_clicking_and_the_replay_verifies(
+    page: Page, web_server: Running, matches: pb_grpc.MatchServiceStub, opponent: Seat, ruleset_id: str
+) -> None:
+    assert web_server.http is not None
+    match_id, token = await opponent(ruleset_id, json.dumps(SHORT.get(ruleset_id, {})))
+    await page.goto(f"{web_server.http.address}/?watch={match_id}&token={token}")
+    clicks = await play_by_clicking(page, seed=RULESETS.index(ruleset_id))
+    assert clicks > 0
+    ended = await matches.GetMatch(pb.GetMatchRequest(match_id=match_id))
+    assert ended.status == pb.MATCH_STATUS_ENDED
+    # Every line of the log is a sentence, none the raw fallback.
+    assert await page.locator("#log li").count() == ended.version
+    assert await page.locator("#log li[data-raw]").count() == 0
+    assert await page.inner_text("#controls .turn") == "The match has ended"
+    verdict = verify_bytes((await matches.ExportReplay(pb.ExportReplayRequest(match_id=match_id))).replay)
+    assert verdict.ok, verdict.failure
+
+
+async def test_a_refused_command_is_said_in_words_and_the_controls_stay(
+    page: Page, web_server: Running, opponent: Seat
+) -> None:
+    """A command the server refuses (here one slipped into the page's list of legal commands) is said with its
+    reason in words; the page's controls are offered again as they were."""
+    assert web_server.http is not None
+    forged = json.dumps({"type": "play_monster", "card": "9:99"})
+
+    async def slip_in(route: Route) -> None:
+        response = await route.fetch()
+        legal = await response.json()
+        legal["commandsJson"] = [*legal.get("commandsJson", []), forged]
+        await route.fulfill(response=response, json=legal)
+
+    await page.route("**/duelhall.v1.MatchService/ListLegalCommands", slip_in)
+    match_id, token = await opponent("card_monsters", "")
+    await page.goto(f"{web_server.http.address}/?watch={match_id}&token={token}")
+    await page.wait_for_selector("#controls[data-state='ready'] button.command[data-type='play_monster']")
+    offered = await page.locator("#controls button.command").evaluate_all("bs => bs.map((b) => b.dataset.command)")
+    await page.locator("#controls button.command").nth(offered.index(forged)).click()
+    refusal = page.locator("#controls .refusal")
+    await refusal.wait_for()
+    reason = await refusal.get_attribute("data-reason")
+    assert reason
+    assert (await refusal.inner_text()).startswith(f"Refused: {reason.lower().replace('_', ' ')} (")
+    assert await page.get_attribute("#controls", "data-state") == "ready"
+    assert (
+        await page.locator("#controls button.command").evaluate_all("bs => bs.map((b) => b.dataset.command)") == offered
+    )
+
+
+HOSTILE = ["<img src=x onerror=alert(1)>", "</script><script>alert(2)</script>" + "W" * 60]
+"""Seat names a client may choose (printable, up to 100 characters)."""
+
+
+async def test_the_table_draws_names_as_text_and_every_control_is_a_labelled_button(
+    page: Page, web_server: Running, matches: pb_grpc.MatchServiceStub
+) -> None:
+    assert web_server.http is not None
+    dialogs: list[str] = []
+    page.on("dialog", lambda dialog: dialogs.append(dialog.message))
+    created = await matches.CreateMatch(
+        pb.CreateMatchRequest(ruleset="aq", seats=[pb.SeatSpec(name=name) for name in HOSTILE])
+    )
+    tokens = {t.seat: t.token for t in created.tokens}
+    await page.goto(f"{web_server.http.address}/?watch={created.match.match_id}&token={tokens[0]}")
+    await page.wait_for_selector("#controls[data-state='ready'] button.command")
+    assert await page.inner_text("#controls h2 bdi") == HOSTILE[0]
+    assert await page.locator("img, script:not([src])").count() == 0
+    assert await page.evaluate(
+        "document.querySelector('#controls').scrollWidth <= document.querySelector('#controls').clientWidth + 1"
+    )
+    title = await page.get_attribute("#controls", "aria-labelledby")
+    assert await page.locator(f"#{title}").count() == 1
+    unlabelled = await page.locator("#controls button, #board .pick").evaluate_all(
+        """(buttons) => buttons.map((b) => [b, b.getAttribute('aria-label') || b.textContent.trim()])
+            .filter(([b, name]) => b.type !== 'button' || !name).map(([b]) => b.outerHTML)"""
+    )
+    assert unlabelled == []
+    assert await page.locator("#controls [onclick], #controls [role='button']").count() == 0
+    assert dialogs == []
+
+
+async def test_the_seats_presence_is_listed_when_the_server_keeps_it(
+    page: Page, web_server: Running, matches: pb_grpc.MatchServiceStub
+) -> None:
+    """Match.presence (a server that keeps presence, issue 34) in GetMatch's answer, here added to it: the table
+    lists each seat as connected or away."""
+    assert web_server.http is not None
+    since = "2026-01-02T03:04:05Z"
+
+    async def with_presence(route: Route) -> None:
+        response = await route.fetch()
+        match = await response.json()
+        match["presence"] = [{"connected": True, "since": since}, {"seat": 1, "since": since}]
+        await route.fulfill(response=response, json=match)
+
+    await page.route("**/duelhall.v1.MatchService/GetMatch", with_presence)
+    created = await matches.CreateMatch(
+        pb.CreateMatchRequest(ruleset="duel", seats=[pb.SeatSpec(name="ann"), pb.SeatSpec(name="bob")])
+    )
+    token = next(t.token for t in created.tokens if t.seat == 0)
+    await page.goto(f"{web_server.http.address}/?watch={created.match.match_id}&token={token}")
+    await page.wait_for_selector("#controls .presence li[data-seat='1']")
+    assert await page.get_attribute("#controls .presence li[data-seat='0']", "data-connected") == "true"
+    assert await page.get_attribute("#controls .presence li[data-seat='1']", "data-connected") == "false"
+    assert (await page.inner_text("#controls .presence li[data-seat='1']")).startswith("Seat 1 (bob) away since ")
