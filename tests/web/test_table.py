@@ -7,23 +7,16 @@ gRPC API here (``opponent``): switching to a server bot seat changes that one fi
 
 from __future__ import annotations
 
-import asyncio
 import json
 import random
 from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import suppress
 from pathlib import Path
-from typing import Any
 
-import msgspec
 import pytest
 from playwright.async_api import Page, Route
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
 from engine import registry
-from engine.bots import GreedyBot
-from engine.contract import CONCEDE
-from engine.match import encode
 from replays.verify import verify_bytes
 from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
@@ -54,65 +47,20 @@ async def web_server(tmp_path: Path) -> AsyncIterator[Running]:
         await running.stop(0)
 
 
-async def greedy_seat(stub: pb_grpc.MatchServiceStub, ruleset_id: str, match_id: str, token: str, seat: int) -> None:
-    """Plays ``seat`` with the greedy bot from its view and legal commands, whenever the match waits on it."""
-    ruleset = registry.get(ruleset_id)
-    bot = GreedyBot(ruleset, seed=seat)
-    views: msgspec.json.Decoder[Any] = msgspec.json.Decoder(ruleset.View)
-    commands = msgspec.json.Decoder(ruleset.Command)
-    acted = 0
-    async for update in stub.WatchMatch(pb.WatchMatchRequest(match_id=match_id, token=token)):
-        if update.match_ended:
-            return
-        # to_act is set on the updates of the latest version only.
-        if seat not in update.to_act or update.event.version <= acted:
-            continue
-        legal = await stub.ListLegalCommands(
-            pb.ListLegalCommandsRequest(
-                match_id=match_id, token=token, min_version=update.event.version, include_view=True
-            )
-        )
-        if seat not in legal.to_act:
-            continue
-        options = [commands.decode(c) for c in legal.commands_json]
-        choice = bot.choose(views.decode(legal.view_json), [c for c in options if c.__struct_config__.tag != CONCEDE])
-        await stub.SubmitCommand(
-            pb.SubmitCommandRequest(
-                match_id=match_id,
-                token=token,
-                command_json=encode(choice).decode(),
-                command_id=f"greedy-{seat}-{legal.version}",
-                expected_version=legal.version,
-            )
-        )
-        acted = legal.version
-
-
 @pytest.fixture
-async def opponent(matches: pb_grpc.MatchServiceStub) -> AsyncIterator[Seat]:
-    """The one place the opponent is chosen: today the greedy bot as a gRPC client of its own."""
-    tasks: list[asyncio.Task[None]] = []
+def opponent(matches: pb_grpc.MatchServiceStub) -> Seat:
+    """The one place the opponent is chosen: greedy bot seats, played by the server itself."""
 
     async def seat(ruleset_id: str, options: str) -> tuple[str, str]:
         ruleset = registry.get(ruleset_id)
-        names = ["you", *(f"greedy-{seat}" for seat in range(1, ruleset.min_seats))]
+        bots = [pb.SeatSpec(kind=pb.SEAT_KIND_BOT, bot_level="greedy") for _ in range(1, ruleset.min_seats)]
         created = await matches.CreateMatch(
-            pb.CreateMatchRequest(
-                ruleset=ruleset_id, seats=[pb.SeatSpec(name=name) for name in names], options_json=options
-            )
+            pb.CreateMatchRequest(ruleset=ruleset_id, seats=[pb.SeatSpec(name="you"), *bots], options_json=options)
         )
-        match_id = created.match.match_id
-        tokens = {t.seat: t.token for t in created.tokens}
-        for other in range(1, len(names)):
-            tasks.append(asyncio.create_task(greedy_seat(matches, ruleset_id, match_id, tokens[other], other)))
-        return match_id, tokens[HUMAN]
+        [token] = [t.token for t in created.tokens if t.seat == HUMAN]  # bot seats have no token
+        return created.match.match_id, token
 
-    yield seat
-    for task in tasks:
-        if not task.done():
-            task.cancel()
-        with suppress(asyncio.CancelledError):
-            await task
+    return seat
 
 
 async def click_a_control(page: Page, rng: random.Random) -> None:
@@ -248,27 +196,15 @@ async def test_the_table_draws_names_as_text_and_every_control_is_a_labelled_but
     assert dialogs == []
 
 
-async def test_the_seats_presence_is_listed_when_the_server_keeps_it(
-    page: Page, web_server: Running, matches: pb_grpc.MatchServiceStub
-) -> None:
-    """Match.presence (a server that keeps presence, issue 34) in GetMatch's answer, here added to it: the table
-    lists each seat as connected or away."""
+async def test_the_seats_presence_is_listed(page: Page, web_server: Running, matches: pb_grpc.MatchServiceStub) -> None:
+    """The table lists each seat as connected or away (issue 34): the page's own watch connects its seat, and the
+    other seat, whose player never opened a stream, is away since the match was created."""
     assert web_server.http is not None
-    since = "2026-01-02T03:04:05Z"
-
-    async def with_presence(route: Route) -> None:
-        response = await route.fetch()
-        match = await response.json()
-        match["presence"] = [{"connected": True, "since": since}, {"seat": 1, "since": since}]
-        await route.fulfill(response=response, json=match)
-
-    await page.route("**/duelhall.v1.MatchService/GetMatch", with_presence)
     created = await matches.CreateMatch(
         pb.CreateMatchRequest(ruleset="duel", seats=[pb.SeatSpec(name="ann"), pb.SeatSpec(name="bob")])
     )
     token = next(t.token for t in created.tokens if t.seat == 0)
     await page.goto(f"{web_server.http.address}/?watch={created.match.match_id}&token={token}")
-    await page.wait_for_selector("#controls .presence li[data-seat='1']")
-    assert await page.get_attribute("#controls .presence li[data-seat='0']", "data-connected") == "true"
+    await page.wait_for_selector("#controls .presence li[data-seat='0'][data-connected='true']")
     assert await page.get_attribute("#controls .presence li[data-seat='1']", "data-connected") == "false"
     assert (await page.inner_text("#controls .presence li[data-seat='1']")).startswith("Seat 1 (bob) away since ")
