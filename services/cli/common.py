@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import urllib.parse
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
@@ -189,3 +190,18 @@ def add_verb(
     """A verb of a command (``replay export``), its summary both its line in the command's help and its own
     ``--help``'s description."""
     return verbs.add_parser(name, help=summary, description=summary[0].upper() + summary[1:] + ".")
+
+
+HTTP_PORT = 8080
+"""``duelhall serve``'s HTTP port unless told otherwise: where the viewer page is served."""
+
+
+def default_http(server: str) -> str:
+    """The viewer's address on the host of ``--server``, at ``serve``'s default HTTP port."""
+    host = server.rpartition(":")[0] or "127.0.0.1"
+    return f"http://{host}:{HTTP_PORT}"
+
+
+def viewer_url(http: str, match_id: str, token: str) -> str:
+    """The viewer page following ``match_id`` live as the seat ``token`` opens (docs/viewer.md)."""
+    return f"{http.rstrip('/')}/?{urllib.parse.urlencode({'watch': match_id, 'token': token})}"

@@ -6,7 +6,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import getpass
-import urllib.parse
 
 import msgspec
 
@@ -14,11 +13,17 @@ from engine import registry
 from engine.bots import BOT_KINDS
 from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
-from services.cli.common import DEFAULT_SERVER, add_tls_options, channel, out, positive
+from services.cli.common import (
+    DEFAULT_SERVER,
+    HTTP_PORT,
+    add_tls_options,
+    channel,
+    default_http,
+    out,
+    positive,
+    viewer_url,
+)
 from services.cli.games import seat_count
-
-HTTP_PORT = 8080
-"""``duelhall serve``'s HTTP port unless told otherwise: where the viewer page is served."""
 
 
 class Table(msgspec.Struct, frozen=True):
@@ -31,13 +36,21 @@ class Table(msgspec.Struct, frozen=True):
 
 
 def arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("ruleset")
+    parser.add_argument("ruleset", help="the ruleset to play (duelhall rulesets lists them)")
     parser.add_argument(
         "--bot", choices=BOT_KINDS, default="greedy", help="the level of the bot seats (default: greedy)"
     )
+    parser.add_argument(
+        "--open", action="store_true", help="leave the other seats open for friends (duelhall join) instead of bots"
+    )
     parser.add_argument("--name", default=None, help="your seat's name (default: your user name)")
     parser.add_argument("--players", type=positive, default=None, help="seats, yours and bots (default: the minimum)")
-    parser.add_argument("--server", default=DEFAULT_SERVER, metavar="HOST:PORT", help="the server's gRPC port")
+    parser.add_argument(
+        "--server",
+        default=DEFAULT_SERVER,
+        metavar="HOST:PORT",
+        help=f"the server's gRPC port (default: {DEFAULT_SERVER})",
+    )
     parser.add_argument(
         "--http",
         default=None,
@@ -60,6 +73,12 @@ def run(args: argparse.Namespace) -> int:
     table = asyncio.run(_create(args, players))
     if args.json:
         print(msgspec.json.encode(table).decode())
+    elif args.open:
+        out.print(f"match {table.match_id}: you play seat {table.seat}; it starts once every other seat is taken")
+        out.print(f"open {table.url}", soft_wrap=True)
+        out.print(
+            f"a friend joins with: duelhall join {table.match_id} --name NAME --server {args.server}", soft_wrap=True
+        )
     else:
         out.print(f"match {table.match_id}: you play seat {table.seat}, the server's {args.bot} bots the others")
         out.print(f"open {table.url}", soft_wrap=True)
@@ -69,21 +88,12 @@ def run(args: argparse.Namespace) -> int:
 async def _create(args: argparse.Namespace, players: int) -> Table:
     async with channel(args, args.server) as connected:
         matches = pb_grpc.MatchServiceStub(connected)  # type: ignore[no-untyped-call]  # generated, untyped
-        bot = pb.SeatSpec(kind=pb.SEAT_KIND_BOT, bot_level=args.bot)
+        other = (
+            pb.SeatSpec(kind=pb.SEAT_KIND_OPEN) if args.open else pb.SeatSpec(kind=pb.SEAT_KIND_BOT, bot_level=args.bot)
+        )
         human = pb.SeatSpec(name=args.name or getpass.getuser())
-        request = pb.CreateMatchRequest(ruleset=args.ruleset, seats=[human, *[bot] * (players - 1)])
+        request = pb.CreateMatchRequest(ruleset=args.ruleset, seats=[human, *[other] * (players - 1)])
         created = await matches.CreateMatch(request)
-    token = created.tokens[0].token
+    token = next(t.token for t in created.tokens if t.seat == 0)
     match_id = created.match.match_id
     return Table(match_id, 0, token, viewer_url(args.http or default_http(args.server), match_id, token))
-
-
-def default_http(server: str) -> str:
-    """The viewer's address on the host of ``--server``, at ``serve``'s default HTTP port."""
-    host = server.rpartition(":")[0] or "127.0.0.1"
-    return f"http://{host}:{HTTP_PORT}"
-
-
-def viewer_url(http: str, match_id: str, token: str) -> str:
-    """The viewer page following ``match_id`` live as the seat ``token`` opens (docs/viewer.md)."""
-    return f"{http.rstrip('/')}/?{urllib.parse.urlencode({'watch': match_id, 'token': token})}"

@@ -30,7 +30,8 @@ async def test_a_player_joins_from_the_command_line(
     assert status == 0 and out.startswith("seat: 2\ntoken: ") and "1 seat(s) still open" in err
     token = out.split("token: ")[1].split()[0]
     status, out, _ = await _cli(capsys, match_id, "--name", "bob", "--request-id", "b", "--json", *where)
-    assert status == 0 and msgspec.json.decode(out) == {"match_id": match_id, "seat": 2, "token": token}
+    url = f"http://127.0.0.1:8080/?watch={match_id}&token={token}"  # serve's default HTTP port on --server's host
+    assert status == 0 and msgspec.json.decode(out) == {"match_id": match_id, "seat": 2, "token": token, "url": url}
     config = '{"deck": "starter_b"}'  # aq plays from the box: the ruleset refuses it, and the seat stays open
     status, _, err = await _cli(capsys, match_id, "--name", "cat", "--seat-config", config, *where)
     assert status == 1 and "INVALID_ARGUMENT" in err and "DECK_NOT_APPLICABLE" in err

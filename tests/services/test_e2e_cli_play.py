@@ -74,3 +74,21 @@ def test_play_with_an_unknown_ruleset_or_seat_count_is_a_usage_error(capsys: pyt
             main(argv)
         assert exited.value.code == 2
         assert said in capsys.readouterr().err
+
+
+async def test_play_open_leaves_the_seats_to_friends_who_join_from_the_command_line(
+    server: Running, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert server.http is not None
+    address, http = f"127.0.0.1:{server.port}", server.http.address
+    assert await asyncio.to_thread(main, ["play", "duel", "--open", "--server", address, "--http", http]) == 0
+    printed = capsys.readouterr().out
+    match_id = printed.split()[1].rstrip(":")
+    assert f"duelhall join {match_id} --name NAME --server {address}" in printed
+    joined = ["join", match_id, "--name", "friend", "--server", address, "--http", http, "--json"]
+    assert await asyncio.to_thread(main, joined) == 0
+    friend = msgspec.json.decode(capsys.readouterr().out)
+    assert friend["seat"] == 1 and friend["url"].startswith(f"{http}/?watch={match_id}&token=")
+    async with grpc.aio.insecure_channel(address) as channel:
+        match = await pb_grpc.MatchServiceStub(channel).GetMatch(pb.GetMatchRequest(match_id=match_id))
+        assert match.open_seats == 0 and [s.name for s in match.seat_info][1] == "friend"

@@ -208,3 +208,23 @@ async def test_the_seats_presence_is_listed(page: Page, web_server: Running, mat
     await page.wait_for_selector("#controls .presence li[data-seat='0'][data-connected='true']")
     assert await page.get_attribute("#controls .presence li[data-seat='1']", "data-connected") == "false"
     assert (await page.inner_text("#controls .presence li[data-seat='1']")).startswith("Seat 1 (bob) away since ")
+
+
+async def test_a_seat_waits_at_the_table_until_an_open_seat_is_joined(
+    page: Page, web_server: Running, matches: pb_grpc.MatchServiceStub
+) -> None:
+    """``duelhall play --open``'s first player opens the page before the friend joins: it says it waits, then
+    plays once the seat is taken."""
+    assert web_server.http is not None
+    created = await matches.CreateMatch(
+        pb.CreateMatchRequest(ruleset="duel", seats=[pb.SeatSpec(name="you"), pb.SeatSpec(kind=pb.SEAT_KIND_OPEN)])
+    )
+    match_id = created.match.match_id
+    [token] = [t.token for t in created.tokens if t.seat == HUMAN]
+    await page.goto(f"{web_server.http.address}/?watch={match_id}&token={token}")
+    await page.wait_for_selector("#status[data-live='seating']")
+    assert "Waiting for every seat to be taken" in await page.inner_text("#status")
+    await matches.JoinSeat(pb.JoinSeatRequest(match_id=match_id, request_id="friend", name="friend"))
+    await page.wait_for_selector("#status[data-live='true']")
+    started = await matches.GetMatch(pb.GetMatchRequest(match_id=match_id))
+    await page.wait_for_selector(f"#log li >> nth={started.version - 1}")

@@ -208,14 +208,25 @@ async function watch(matchId, token, caster = false) {
   // The caster token opens no view of its own: the caster's watch is the first call it is checked by.
   const probe = () => (caster ? Promise.resolve({ seat: -1 }) : call("MatchService", "GetView", { matchId, token }));
   let match;
-  try {
-    const seen = await probe();
-    match = await call("MatchService", "GetMatch", { matchId });
-    if (stale(mine)) return;
-    state.seat = seen.seat ?? 0;
-  } catch (error) {
-    if (!stale(mine)) failed(error);
-    return;
+  // A match with open seats starts once they are taken: until then the page says so and looks again.
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      const seen = await probe();
+      match = await call("MatchService", "GetMatch", { matchId });
+      if (stale(mine)) return;
+      state.seat = seen.seat ?? 0;
+      break;
+    } catch (error) {
+      if (stale(mine)) return;
+      if (!seating(error)) {
+        failed(error);
+        return;
+      }
+      const wait = RETRY_MS[Math.min(attempt, RETRY_MS.length - 1)];
+      status(`Waiting for every seat to be taken (JoinSeat); looking again in ${wait / 1000} s…`, "ok",
+        { "data-live": "seating", "data-reason": error.reason });
+      if (!(await delay(wait, controller.signal))) return;
+    }
   }
   state.live = controller;
   if (!(await useMatch(match, state.seat, mine))) return;
@@ -294,6 +305,11 @@ async function watch(matchId, token, caster = false) {
 // The connection failed or dropped, or the server is shutting down: worth a retry.
 function lost(error) {
   return error instanceof ApiError && error.code === "unavailable";
+}
+
+// The match has open seats: it starts once they are taken (docs/api.md, Open seats).
+function seating(error) {
+  return error instanceof ApiError && error.reason === "MATCH_NOT_STARTED";
 }
 
 // Every stream the server takes is open: one may close soon.
