@@ -21,7 +21,7 @@ from engine.contract import Actor
 from engine.errors import Rejected
 from engine.match import Match, decide, encode, join, type_tag
 from engine.seating import JOIN_COMMAND, SEAT_JOINED, Join
-from eventstore import AsyncEventStore, CommandRecord, RecordedEvent, WrongExpectedVersion
+from eventstore import Appended, AsyncEventStore, CommandRecord, NewEvent, RecordedEvent, WrongExpectedVersion
 from services.core import limits
 from services.core.errors import Ahead, InvalidArgument, MatchNotFound, Refused, VersionMismatch
 from services.matches.creation import SeatEntry, created_match, creation, new_events
@@ -228,15 +228,12 @@ class MatchManager:
                     if self.shared:
                         await self._catch_up(hot)
                     continue
-                first, at = appended.first_version, appended.recorded_at
-                happened = [
-                    MatchEvent(first + i, n.type, e, n.data, record.actor, at)
-                    for i, (e, n) in enumerate(zip(events, new, strict=True))
-                ]
+                happened = _happened(appended, events, new, record.actor)
                 await self._advanced(hot, decided.match, happened, command_id)
+                shown = [seen(hot.ruleset, viewer, m.type, m.event, m.data) for m in happened]
                 redacted = [
-                    RedactedEvent(m.version, m.type, seen(hot.ruleset, viewer, m.type, m.event, m.data), m.actor, at)
-                    for m in happened
+                    RedactedEvent(m.version, m.type, data, m.actor, m.recorded_at)
+                    for m, data in zip(happened, shown, strict=True)
                 ]
                 return Submitted(redacted, hot.version, False, hot.ruleset.to_act(hot.state))
         raise VersionMismatch("the match kept changing under this command; retry", actual=str(hot.version))
@@ -290,11 +287,7 @@ class MatchManager:
                     hot.command_ids[command_id] = (appended.first_version, appended.last_version)
                     await self._catch_up(hot)
                     continue
-                first, at = appended.first_version, appended.recorded_at
-                happened = [
-                    MatchEvent(first + i, n.type, e, n.data, record.actor, at)
-                    for i, (e, n) in enumerate(zip(events, new, strict=True))
-                ]
+                happened = _happened(appended, events, new, record.actor)
                 hot.token_hashes = tuple(
                     token_hash(token) if i == chosen else known for i, known in enumerate(hot.token_hashes)
                 )
@@ -470,3 +463,11 @@ def _retrieved(work: asyncio.Future[Submitted]) -> None:
     """Marks a submit's error as seen when its caller was cancelled before hearing of it."""
     if not work.cancelled():
         work.exception()
+
+
+def _happened(appended: Appended, events: Sequence[Any], new: Sequence[NewEvent], actor: str) -> list[MatchEvent]:
+    """The events an append stored, as the match's followers take them."""
+    first, at = appended.first_version, appended.recorded_at
+    return [
+        MatchEvent(first + i, n.type, e, n.data, actor, at) for i, (e, n) in enumerate(zip(events, new, strict=True))
+    ]

@@ -12,6 +12,7 @@ import pytest
 
 from services.api import duelhall_pb2 as pb
 from services.api import tournament_pb2 as tpb
+from services.api import tournament_pb2_grpc as tpb_grpc
 from services.server import Running, ServerConfig, create_server
 from tests.services.client import error_reason
 from tests.services.clock import ManualClock
@@ -38,6 +39,20 @@ async def refusal(call: object) -> tuple[grpc.StatusCode, str]:
     with pytest.raises(grpc.aio.AioRpcError) as caught:
         await call  # type: ignore[misc]
     return caught.value.code(), error_reason(caught.value)
+
+
+async def started(stub: tpb_grpc.TournamentServiceStub, tid: str) -> dict[str, str]:
+    """Registers DECKS' players and starts the tournament; each player's token by name."""
+    tokens = {}
+    for player, deck in DECKS.items():
+        registered = await stub.Register(
+            tpb.RegisterRequest(
+                admin_token=ADMIN_TOKEN, tournament_id=tid, player=player, deck_json=json.dumps({"deck": deck})
+            )
+        )
+        tokens[player] = registered.player_token
+    await stub.Start(tpb.OrganiserRequest(admin_token=ADMIN_TOKEN, tournament_id=tid))
+    return tokens
 
 
 def created(**audience: object) -> tpb.CreateTournamentRequest:
@@ -69,15 +84,7 @@ async def test_the_organiser_hands_out_each_games_spectator_and_caster_tokens_an
             DELAY,
             "open",
         )
-        tokens = {}
-        for player, deck in DECKS.items():
-            registered = await stub.Register(
-                tpb.RegisterRequest(
-                    admin_token=ADMIN_TOKEN, tournament_id=tid, player=player, deck_json=json.dumps({"deck": deck})
-                )
-            )
-            tokens[player] = registered.player_token
-        await stub.Start(tpb.OrganiserRequest(admin_token=ADMIN_TOKEN, tournament_id=tid))
+        tokens = await started(stub, tid)
 
         public = await stub.GetPairings(tpb.GetPairingsRequest(tournament_id=tid))
         game = public.tables[0].games[0]
@@ -132,15 +139,7 @@ async def test_decklists_stay_private_by_default_and_bad_settings_are_refused(se
             "private",
         )
         tid = tournament.tournament_id
-        tokens = {}
-        for player, deck in DECKS.items():
-            registered = await stub.Register(
-                tpb.RegisterRequest(
-                    admin_token=ADMIN_TOKEN, tournament_id=tid, player=player, deck_json=json.dumps({"deck": deck})
-                )
-            )
-            tokens[player] = registered.player_token
-        await stub.Start(tpb.OrganiserRequest(admin_token=ADMIN_TOKEN, tournament_id=tid))
+        tokens = await started(stub, tid)
         seat = await stub.GetSeat(tpb.PlayerRequest(tournament_id=tid, player="p0", token=tokens["p0"]))
         assert (seat.opponent, seat.opponent_deck_json) == ("p1", "")
         organiser = await stub.GetPairings(tpb.GetPairingsRequest(tournament_id=tid, admin_token=ADMIN_TOKEN))
