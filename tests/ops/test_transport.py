@@ -183,6 +183,8 @@ CLIENTS: list[tuple[list[str], int, str]] = [
     (["health"], 0, "SERVING"),
     (["selfplay", "card_monsters", "--games", "1"], 0, "1 finished"),
     (["matches"], 0, "match"),
+    (["play", "duel"], 0, "open http"),
+    (["join", "no-such-match", "--name", "ann"], 1, "NOT_FOUND"),
     (["replay", "export", "no-such-match", "-o", "{tmp}/r.json"], 1, "the server refused the request (NOT_FOUND)"),
     *(
         (["tournament", verb, *extra], 1, "(TOURNAMENT_NOT_FOUND)")

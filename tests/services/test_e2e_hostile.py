@@ -15,12 +15,14 @@ import grpc
 import httpx
 import pytest
 
+from replays.format import decode_replay, encode_replay
 from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
 from services.api import tournament_pb2 as tpb
 from services.api import tournament_pb2_grpc as tpb_grpc
 from services.server import Running
 from services.tournament import registration
+from tests.replays.rewritten import as_format_1
 from tests.services.client import create_match, error_metadata, error_reason
 from tests.services.conftest import ADMIN_TOKEN
 from tests.services.connect_client import MATCHES, ConnectFailure, failure, stream
@@ -255,21 +257,27 @@ async def test_a_lifecycle_watch_from_past_the_store_is_refused(matches: pb_grpc
 
 
 async def test_replay_files_with_odd_recorded_times_are_viewable(matches: pb_grpc.MatchServiceStub) -> None:
-    """``recorded_at`` is informational (docs/replay-format.md): not a reason for an INTERNAL."""
+    """In a file written before chain 2 ``recorded_at`` is not covered (docs/replay-format.md): odd times are
+    shown, never an INTERNAL. In a current file the chain covers them: an edited time fails, naming the check."""
     created = await create_match(matches)
     await matches.SubmitCommand(
         pb.SubmitCommandRequest(match_id=created.match_id, token=created.tokens[0], command_json='{"type": "concede"}')
     )
-    exported = json.loads((await matches.ExportReplay(pb.ExportReplayRequest(match_id=created.match_id))).replay)
+    replay = (await matches.ExportReplay(pb.ExportReplayRequest(match_id=created.match_id))).replay
+    current = json.loads(replay)
+    old = json.loads(encode_replay(as_format_1(decode_replay(replay))))
     for at in ("garbage", "", "2026-01-01T00:00:00", "9999-12-31T23:59:59+00:00", "2026-01-01T05:00:00+05:00"):
-        document = copy.deepcopy(exported)
-        for event in document["events"]:
-            event["recorded_at"] = at
-        data = json.dumps(document).encode()
-        viewed = await matches.ViewReplay(pb.ViewReplayRequest(replay=data, seat=0))
-        assert viewed.verification.ok and len(viewed.steps) == len(document["events"]), at
-        times = {step.event.recorded_at for step in viewed.steps}
-        assert times <= {"", "2026-01-01T00:00:00Z", "9999-12-31T23:59:59Z"}, (at, times)
+        for document, covered in ((old, False), (current, True)):
+            edited = copy.deepcopy(document)
+            for event in edited["events"]:
+                event["recorded_at"] = at
+            viewed = await matches.ViewReplay(pb.ViewReplayRequest(replay=json.dumps(edited).encode(), seat=0))
+            if covered:
+                assert not viewed.verification.ok and viewed.verification.failure.check in ("chain", "times"), at
+                continue
+            assert viewed.verification.ok and len(viewed.steps) == len(edited["events"]), at
+            times = {step.event.recorded_at for step in viewed.steps}
+            assert times <= {"", "2026-01-01T00:00:00Z", "9999-12-31T23:59:59Z"}, (at, times)
 
 
 async def test_connect_bodies_that_do_not_parse_carry_the_grpc_reason(server: Running) -> None:
