@@ -20,7 +20,8 @@ class Clocked:
     """Just enough of a hot match for the timers: a ruleset whose deadline and outcome the test sets."""
 
     def __init__(self, clock: ManualClock) -> None:
-        self.match_id, self.version, self.state = "m1", 1, None
+        self.match_id, self.version = "m1", 1
+        self.state = object()  # the ruleset stand-in reads no state; None would be a match still seating
         self.deadline: Deadline | None = None
         self.outcome: Outcome | None = None
         self.deadlines = NONE
@@ -29,7 +30,7 @@ class Clocked:
     def moved(self, deadline: Deadline | None, at: datetime, outcome: Outcome | None = None) -> None:
         """A command recorded at ``at`` left this deadline (and outcome) running, as ``HotMatch.advance`` folds it."""
         self.deadline, self.outcome = deadline, outcome
-        self.deadlines = advanced(self.deadlines, running(self.ruleset, None), at)  # type: ignore[arg-type]
+        self.deadlines = advanced(self.deadlines, running(self.ruleset, self.state), at)  # type: ignore[arg-type]
 
 
 class Submissions:
