@@ -208,7 +208,7 @@ async def _start(config: ServerConfig, clock: Clock | None, replay: bytes | None
     observer = CallObserver(manager, config.admin_token, config.max_streams)
     server = grpc.aio.server(options=(*OPTIONS, ("grpc.so_reuseport", 0)))
     registration = GuardedRegistration(server, observer)
-    tournaments = await attach(registration, store, manager, config.admin_token)
+    tournaments = await attach(registration, store, manager, config.admin_token, clock)
     rulesets = RulesetServicer()
     matches = MatchServicer(manager, feed, config.admin_token, timers, tournaments.embargo, presence)
     # The generated registration functions carry no annotations.

@@ -8,7 +8,14 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class CreateTournamentRequest(_message.Message):
-    __slots__ = ("admin_token", "name", "ruleset", "format", "rounds", "cut", "best_of", "tiebreak", "round_minutes", "seed_hex", "options_json", "ruleset_version", "spectators", "caster_delay_seconds", "decklists")
+    __slots__ = ("admin_token", "name", "ruleset", "format", "rounds", "cut", "best_of", "tiebreak", "round_minutes", "seed_hex", "options_json", "ruleset_version", "spectators", "caster_delay_seconds", "decklists", "chooser_seconds", "labels")
+    class LabelsEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
     ADMIN_TOKEN_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     RULESET_FIELD_NUMBER: _ClassVar[int]
@@ -24,6 +31,8 @@ class CreateTournamentRequest(_message.Message):
     SPECTATORS_FIELD_NUMBER: _ClassVar[int]
     CASTER_DELAY_SECONDS_FIELD_NUMBER: _ClassVar[int]
     DECKLISTS_FIELD_NUMBER: _ClassVar[int]
+    CHOOSER_SECONDS_FIELD_NUMBER: _ClassVar[int]
+    LABELS_FIELD_NUMBER: _ClassVar[int]
     admin_token: str
     name: str
     ruleset: str
@@ -39,7 +48,9 @@ class CreateTournamentRequest(_message.Message):
     spectators: _duelhall_pb2.Spectators
     caster_delay_seconds: int
     decklists: str
-    def __init__(self, admin_token: _Optional[str] = ..., name: _Optional[str] = ..., ruleset: _Optional[str] = ..., format: _Optional[str] = ..., rounds: _Optional[int] = ..., cut: _Optional[int] = ..., best_of: _Optional[int] = ..., tiebreak: _Optional[str] = ..., round_minutes: _Optional[int] = ..., seed_hex: _Optional[str] = ..., options_json: _Optional[str] = ..., ruleset_version: _Optional[int] = ..., spectators: _Optional[_Union[_duelhall_pb2.Spectators, str]] = ..., caster_delay_seconds: _Optional[int] = ..., decklists: _Optional[str] = ...) -> None: ...
+    chooser_seconds: int
+    labels: _containers.ScalarMap[str, str]
+    def __init__(self, admin_token: _Optional[str] = ..., name: _Optional[str] = ..., ruleset: _Optional[str] = ..., format: _Optional[str] = ..., rounds: _Optional[int] = ..., cut: _Optional[int] = ..., best_of: _Optional[int] = ..., tiebreak: _Optional[str] = ..., round_minutes: _Optional[int] = ..., seed_hex: _Optional[str] = ..., options_json: _Optional[str] = ..., ruleset_version: _Optional[int] = ..., spectators: _Optional[_Union[_duelhall_pb2.Spectators, str]] = ..., caster_delay_seconds: _Optional[int] = ..., decklists: _Optional[str] = ..., chooser_seconds: _Optional[int] = ..., labels: _Optional[_Mapping[str, str]] = ...) -> None: ...
 
 class GetTournamentRequest(_message.Message):
     __slots__ = ("tournament_id", "admin_token")
@@ -50,19 +61,30 @@ class GetTournamentRequest(_message.Message):
     def __init__(self, tournament_id: _Optional[str] = ..., admin_token: _Optional[str] = ...) -> None: ...
 
 class TournamentPlayer(_message.Message):
-    __slots__ = ("name", "checked_in", "dropped", "late")
+    __slots__ = ("name", "checked_in", "dropped", "late", "seed", "rating")
     NAME_FIELD_NUMBER: _ClassVar[int]
     CHECKED_IN_FIELD_NUMBER: _ClassVar[int]
     DROPPED_FIELD_NUMBER: _ClassVar[int]
     LATE_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    RATING_FIELD_NUMBER: _ClassVar[int]
     name: str
     checked_in: bool
     dropped: bool
     late: bool
-    def __init__(self, name: _Optional[str] = ..., checked_in: _Optional[bool] = ..., dropped: _Optional[bool] = ..., late: _Optional[bool] = ...) -> None: ...
+    seed: int
+    rating: int
+    def __init__(self, name: _Optional[str] = ..., checked_in: _Optional[bool] = ..., dropped: _Optional[bool] = ..., late: _Optional[bool] = ..., seed: _Optional[int] = ..., rating: _Optional[int] = ...) -> None: ...
 
 class Tournament(_message.Message):
-    __slots__ = ("tournament_id", "name", "ruleset", "format", "rounds", "cut", "best_of", "tiebreak", "round_minutes", "status", "current_round", "current_stage", "current_round_finished", "players", "winner", "version", "seed_hex", "replays_published", "ruleset_version", "spectators", "caster_delay_seconds", "decklists")
+    __slots__ = ("tournament_id", "name", "ruleset", "format", "rounds", "cut", "best_of", "tiebreak", "round_minutes", "status", "current_round", "current_stage", "current_round_finished", "players", "winner", "version", "seed_hex", "replays_published", "ruleset_version", "spectators", "caster_delay_seconds", "decklists", "chooser_seconds", "labels", "round_ends_at")
+    class LabelsEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
     TOURNAMENT_ID_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     RULESET_FIELD_NUMBER: _ClassVar[int]
@@ -85,6 +107,9 @@ class Tournament(_message.Message):
     SPECTATORS_FIELD_NUMBER: _ClassVar[int]
     CASTER_DELAY_SECONDS_FIELD_NUMBER: _ClassVar[int]
     DECKLISTS_FIELD_NUMBER: _ClassVar[int]
+    CHOOSER_SECONDS_FIELD_NUMBER: _ClassVar[int]
+    LABELS_FIELD_NUMBER: _ClassVar[int]
+    ROUND_ENDS_AT_FIELD_NUMBER: _ClassVar[int]
     tournament_id: str
     name: str
     ruleset: str
@@ -107,19 +132,26 @@ class Tournament(_message.Message):
     spectators: _duelhall_pb2.Spectators
     caster_delay_seconds: int
     decklists: str
-    def __init__(self, tournament_id: _Optional[str] = ..., name: _Optional[str] = ..., ruleset: _Optional[str] = ..., format: _Optional[str] = ..., rounds: _Optional[int] = ..., cut: _Optional[int] = ..., best_of: _Optional[int] = ..., tiebreak: _Optional[str] = ..., round_minutes: _Optional[int] = ..., status: _Optional[str] = ..., current_round: _Optional[int] = ..., current_stage: _Optional[str] = ..., current_round_finished: _Optional[bool] = ..., players: _Optional[_Iterable[_Union[TournamentPlayer, _Mapping]]] = ..., winner: _Optional[str] = ..., version: _Optional[int] = ..., seed_hex: _Optional[str] = ..., replays_published: _Optional[bool] = ..., ruleset_version: _Optional[int] = ..., spectators: _Optional[_Union[_duelhall_pb2.Spectators, str]] = ..., caster_delay_seconds: _Optional[int] = ..., decklists: _Optional[str] = ...) -> None: ...
+    chooser_seconds: int
+    labels: _containers.ScalarMap[str, str]
+    round_ends_at: str
+    def __init__(self, tournament_id: _Optional[str] = ..., name: _Optional[str] = ..., ruleset: _Optional[str] = ..., format: _Optional[str] = ..., rounds: _Optional[int] = ..., cut: _Optional[int] = ..., best_of: _Optional[int] = ..., tiebreak: _Optional[str] = ..., round_minutes: _Optional[int] = ..., status: _Optional[str] = ..., current_round: _Optional[int] = ..., current_stage: _Optional[str] = ..., current_round_finished: _Optional[bool] = ..., players: _Optional[_Iterable[_Union[TournamentPlayer, _Mapping]]] = ..., winner: _Optional[str] = ..., version: _Optional[int] = ..., seed_hex: _Optional[str] = ..., replays_published: _Optional[bool] = ..., ruleset_version: _Optional[int] = ..., spectators: _Optional[_Union[_duelhall_pb2.Spectators, str]] = ..., caster_delay_seconds: _Optional[int] = ..., decklists: _Optional[str] = ..., chooser_seconds: _Optional[int] = ..., labels: _Optional[_Mapping[str, str]] = ..., round_ends_at: _Optional[str] = ...) -> None: ...
 
 class RegisterRequest(_message.Message):
-    __slots__ = ("admin_token", "tournament_id", "player", "deck_json")
+    __slots__ = ("admin_token", "tournament_id", "player", "deck_json", "seed", "rating")
     ADMIN_TOKEN_FIELD_NUMBER: _ClassVar[int]
     TOURNAMENT_ID_FIELD_NUMBER: _ClassVar[int]
     PLAYER_FIELD_NUMBER: _ClassVar[int]
     DECK_JSON_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    RATING_FIELD_NUMBER: _ClassVar[int]
     admin_token: str
     tournament_id: str
     player: str
     deck_json: str
-    def __init__(self, admin_token: _Optional[str] = ..., tournament_id: _Optional[str] = ..., player: _Optional[str] = ..., deck_json: _Optional[str] = ...) -> None: ...
+    seed: int
+    rating: int
+    def __init__(self, admin_token: _Optional[str] = ..., tournament_id: _Optional[str] = ..., player: _Optional[str] = ..., deck_json: _Optional[str] = ..., seed: _Optional[int] = ..., rating: _Optional[int] = ...) -> None: ...
 
 class RegisterResponse(_message.Message):
     __slots__ = ("tournament", "player_token")
@@ -238,7 +270,7 @@ class TableResult(_message.Message):
     def __init__(self, wins_a: _Optional[int] = ..., wins_b: _Optional[int] = ..., draws: _Optional[int] = ..., source: _Optional[str] = ...) -> None: ...
 
 class TableEntry(_message.Message):
-    __slots__ = ("table", "a", "b", "finished", "result", "games", "unverified_match_ids", "chooser")
+    __slots__ = ("table", "a", "b", "finished", "result", "games", "unverified_match_ids", "chooser", "loss", "chooser_deadline")
     TABLE_FIELD_NUMBER: _ClassVar[int]
     A_FIELD_NUMBER: _ClassVar[int]
     B_FIELD_NUMBER: _ClassVar[int]
@@ -247,6 +279,8 @@ class TableEntry(_message.Message):
     GAMES_FIELD_NUMBER: _ClassVar[int]
     UNVERIFIED_MATCH_IDS_FIELD_NUMBER: _ClassVar[int]
     CHOOSER_FIELD_NUMBER: _ClassVar[int]
+    LOSS_FIELD_NUMBER: _ClassVar[int]
+    CHOOSER_DEADLINE_FIELD_NUMBER: _ClassVar[int]
     table: int
     a: str
     b: str
@@ -255,7 +289,9 @@ class TableEntry(_message.Message):
     games: _containers.RepeatedCompositeFieldContainer[GameEntry]
     unverified_match_ids: _containers.RepeatedScalarFieldContainer[str]
     chooser: str
-    def __init__(self, table: _Optional[int] = ..., a: _Optional[str] = ..., b: _Optional[str] = ..., finished: _Optional[bool] = ..., result: _Optional[_Union[TableResult, _Mapping]] = ..., games: _Optional[_Iterable[_Union[GameEntry, _Mapping]]] = ..., unverified_match_ids: _Optional[_Iterable[str]] = ..., chooser: _Optional[str] = ...) -> None: ...
+    loss: bool
+    chooser_deadline: str
+    def __init__(self, table: _Optional[int] = ..., a: _Optional[str] = ..., b: _Optional[str] = ..., finished: _Optional[bool] = ..., result: _Optional[_Union[TableResult, _Mapping]] = ..., games: _Optional[_Iterable[_Union[GameEntry, _Mapping]]] = ..., unverified_match_ids: _Optional[_Iterable[str]] = ..., chooser: _Optional[str] = ..., loss: _Optional[bool] = ..., chooser_deadline: _Optional[str] = ...) -> None: ...
 
 class Pairings(_message.Message):
     __slots__ = ("round", "stage", "tables")
@@ -298,16 +334,18 @@ class StandingEntry(_message.Message):
     def __init__(self, rank: _Optional[int] = ..., player: _Optional[str] = ..., points: _Optional[int] = ..., wins: _Optional[int] = ..., losses: _Optional[int] = ..., draws: _Optional[int] = ..., byes: _Optional[int] = ..., tiebreaks: _Optional[_Iterable[str]] = ..., dropped: _Optional[bool] = ...) -> None: ...
 
 class Standings(_message.Message):
-    __slots__ = ("tiebreak", "tiebreak_names", "standings", "cut_seeds")
+    __slots__ = ("tiebreak", "tiebreak_names", "standings", "cut_seeds", "placings")
     TIEBREAK_FIELD_NUMBER: _ClassVar[int]
     TIEBREAK_NAMES_FIELD_NUMBER: _ClassVar[int]
     STANDINGS_FIELD_NUMBER: _ClassVar[int]
     CUT_SEEDS_FIELD_NUMBER: _ClassVar[int]
+    PLACINGS_FIELD_NUMBER: _ClassVar[int]
     tiebreak: str
     tiebreak_names: _containers.RepeatedScalarFieldContainer[str]
     standings: _containers.RepeatedCompositeFieldContainer[StandingEntry]
     cut_seeds: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, tiebreak: _Optional[str] = ..., tiebreak_names: _Optional[_Iterable[str]] = ..., standings: _Optional[_Iterable[_Union[StandingEntry, _Mapping]]] = ..., cut_seeds: _Optional[_Iterable[str]] = ...) -> None: ...
+    placings: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, tiebreak: _Optional[str] = ..., tiebreak_names: _Optional[_Iterable[str]] = ..., standings: _Optional[_Iterable[_Union[StandingEntry, _Mapping]]] = ..., cut_seeds: _Optional[_Iterable[str]] = ..., placings: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class Seat(_message.Message):
     __slots__ = ("round", "table", "game", "match_id", "seat", "token", "opponent", "opponent_deck_json")
@@ -380,3 +418,71 @@ class TournamentEvents(_message.Message):
     EVENTS_FIELD_NUMBER: _ClassVar[int]
     events: _containers.RepeatedCompositeFieldContainer[TournamentEvent]
     def __init__(self, events: _Optional[_Iterable[_Union[TournamentEvent, _Mapping]]] = ...) -> None: ...
+
+class ListTournamentsRequest(_message.Message):
+    __slots__ = ("status", "labels", "page_size", "page_token")
+    class LabelsEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    LABELS_FIELD_NUMBER: _ClassVar[int]
+    PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    status: str
+    labels: _containers.ScalarMap[str, str]
+    page_size: int
+    page_token: str
+    def __init__(self, status: _Optional[str] = ..., labels: _Optional[_Mapping[str, str]] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ...) -> None: ...
+
+class TournamentSummary(_message.Message):
+    __slots__ = ("tournament_id", "name", "ruleset", "format", "status", "labels")
+    class LabelsEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+    TOURNAMENT_ID_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    RULESET_FIELD_NUMBER: _ClassVar[int]
+    FORMAT_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    LABELS_FIELD_NUMBER: _ClassVar[int]
+    tournament_id: str
+    name: str
+    ruleset: str
+    format: str
+    status: str
+    labels: _containers.ScalarMap[str, str]
+    def __init__(self, tournament_id: _Optional[str] = ..., name: _Optional[str] = ..., ruleset: _Optional[str] = ..., format: _Optional[str] = ..., status: _Optional[str] = ..., labels: _Optional[_Mapping[str, str]] = ...) -> None: ...
+
+class ListTournamentsResponse(_message.Message):
+    __slots__ = ("tournaments", "next_page_token")
+    TOURNAMENTS_FIELD_NUMBER: _ClassVar[int]
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    tournaments: _containers.RepeatedCompositeFieldContainer[TournamentSummary]
+    next_page_token: str
+    def __init__(self, tournaments: _Optional[_Iterable[_Union[TournamentSummary, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
+
+class EditPairingsRequest(_message.Message):
+    __slots__ = ("admin_token", "tournament_id", "round", "edit", "players", "by", "why")
+    ADMIN_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    TOURNAMENT_ID_FIELD_NUMBER: _ClassVar[int]
+    ROUND_FIELD_NUMBER: _ClassVar[int]
+    EDIT_FIELD_NUMBER: _ClassVar[int]
+    PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    BY_FIELD_NUMBER: _ClassVar[int]
+    WHY_FIELD_NUMBER: _ClassVar[int]
+    admin_token: str
+    tournament_id: str
+    round: int
+    edit: str
+    players: _containers.RepeatedScalarFieldContainer[str]
+    by: str
+    why: str
+    def __init__(self, admin_token: _Optional[str] = ..., tournament_id: _Optional[str] = ..., round: _Optional[int] = ..., edit: _Optional[str] = ..., players: _Optional[_Iterable[str]] = ..., by: _Optional[str] = ..., why: _Optional[str] = ...) -> None: ...

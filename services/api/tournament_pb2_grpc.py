@@ -124,6 +124,16 @@ class TournamentServiceStub:
                 request_serializer=duelhall_dot_v1_dot_tournament__pb2.AuditedRequest.SerializeToString,
                 response_deserializer=duelhall_dot_v1_dot_tournament__pb2.Tournament.FromString,
                 _registered_method=True)
+        self.ListTournaments = channel.unary_unary(
+                '/duelhall.v1.TournamentService/ListTournaments',
+                request_serializer=duelhall_dot_v1_dot_tournament__pb2.ListTournamentsRequest.SerializeToString,
+                response_deserializer=duelhall_dot_v1_dot_tournament__pb2.ListTournamentsResponse.FromString,
+                _registered_method=True)
+        self.EditPairings = channel.unary_unary(
+                '/duelhall.v1.TournamentService/EditPairings',
+                request_serializer=duelhall_dot_v1_dot_tournament__pb2.EditPairingsRequest.SerializeToString,
+                response_deserializer=duelhall_dot_v1_dot_tournament__pb2.Tournament.FromString,
+                _registered_method=True)
 
 
 class TournamentServiceServicer:
@@ -257,6 +267,21 @@ class TournamentServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ListTournaments(self, request, context):
+        """Tournaments in creation order, filtered by status and labels, a page at a time (docs/tournaments.md).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def EditPairings(self, request, context):
+        """Organiser: one edit of the current Swiss round's pairings before any of its results: swap two players,
+        give a player the bye or an assigned loss (audited: who and why).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_TournamentServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -348,6 +373,16 @@ def add_TournamentServiceServicer_to_server(servicer, server):
             'PublishReplays': grpc.unary_unary_rpc_method_handler(
                     servicer.PublishReplays,
                     request_deserializer=duelhall_dot_v1_dot_tournament__pb2.AuditedRequest.FromString,
+                    response_serializer=duelhall_dot_v1_dot_tournament__pb2.Tournament.SerializeToString,
+            ),
+            'ListTournaments': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListTournaments,
+                    request_deserializer=duelhall_dot_v1_dot_tournament__pb2.ListTournamentsRequest.FromString,
+                    response_serializer=duelhall_dot_v1_dot_tournament__pb2.ListTournamentsResponse.SerializeToString,
+            ),
+            'EditPairings': grpc.unary_unary_rpc_method_handler(
+                    servicer.EditPairings,
+                    request_deserializer=duelhall_dot_v1_dot_tournament__pb2.EditPairingsRequest.FromString,
                     response_serializer=duelhall_dot_v1_dot_tournament__pb2.Tournament.SerializeToString,
             ),
     }
@@ -836,6 +871,60 @@ class TournamentService:
             target,
             '/duelhall.v1.TournamentService/PublishReplays',
             duelhall_dot_v1_dot_tournament__pb2.AuditedRequest.SerializeToString,
+            duelhall_dot_v1_dot_tournament__pb2.Tournament.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListTournaments(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/duelhall.v1.TournamentService/ListTournaments',
+            duelhall_dot_v1_dot_tournament__pb2.ListTournamentsRequest.SerializeToString,
+            duelhall_dot_v1_dot_tournament__pb2.ListTournamentsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def EditPairings(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/duelhall.v1.TournamentService/EditPairings',
+            duelhall_dot_v1_dot_tournament__pb2.EditPairingsRequest.SerializeToString,
             duelhall_dot_v1_dot_tournament__pb2.Tournament.FromString,
             options,
             channel_credentials,

@@ -9,8 +9,9 @@ import msgspec
 from services.api import tournament_pb2 as tpb
 from services.edge import wire
 from services.matches import Created
-from services.tournament import ranking, series
+from services.tournament import placings, ranking, series, timing
 from services.tournament.events import MTG, POKEMON
+from services.tournament.listing import Listed
 from services.tournament.state import Game, Round, TableState, Tournament
 
 TIEBREAK_NAMES = {MTG: ["OMW", "GW", "OGW"], POKEMON: ["OWP", "OOWP"]}
@@ -22,7 +23,9 @@ def tournament(state: Tournament) -> tpb.Tournament:
     current = state.rounds[-1] if state.rounds else None
     status = "ended" if state.ended else "running" if state.rounds else "registration"
     players = [
-        tpb.TournamentPlayer(name=p.name, checked_in=p.checked_in, dropped=p.dropped, late=p.late)
+        tpb.TournamentPlayer(
+            name=p.name, checked_in=p.checked_in, dropped=p.dropped, late=p.late, seed=p.seed, rating=p.rating
+        )
         for p in sorted(state.players.values(), key=lambda p: p.name)
     ]
     return tpb.Tournament(
@@ -48,6 +51,9 @@ def tournament(state: Tournament) -> tpb.Tournament:
         spectators=wire.spectators_pb(created.spectators),
         caster_delay_seconds=created.caster_delay_seconds,
         decklists=created.decklists,
+        chooser_seconds=created.chooser_seconds,
+        labels=created.labels,
+        round_ends_at=next((d.at.isoformat() for d in timing.deadlines(state) if d.kind == timing.ROUND), ""),
     )
 
 
@@ -67,16 +73,28 @@ def without_decks(type: str, data: bytes) -> bytes:
     return msgspec.json.encode(shown)
 
 
-def pairings(found: Round, games: Mapping[tuple[int, int], Created] = {}) -> tpb.Pairings:
+def pairings(state: Tournament, found: Round, games: Mapping[tuple[int, int], Created] = {}) -> tpb.Pairings:
     """A round's tables; ``games`` (for the admin token) adds each game's match id as soon as it is created, and
     its spectator and caster tokens."""
-    return tpb.Pairings(round=found.number, stage=found.stage, tables=[_table(t, games) for t in found.tables])
+    due = timing.deadlines(state)
+    choosers = {d.table: d.at.isoformat() for d in due if d.kind == timing.CHOOSER and d.round == found.number}
+    return tpb.Pairings(
+        round=found.number, stage=found.stage, tables=[_table(t, games, choosers) for t in found.tables]
+    )
 
 
-def _table(table: TableState, games: Mapping[tuple[int, int], Created]) -> tpb.TableEntry:
+def _table(table: TableState, games: Mapping[tuple[int, int], Created], choosers: dict[int, str]) -> tpb.TableEntry:
     result = None
     if table.result is not None:
-        source = "corrected" if table.corrections else "organiser" if table.manual else "games"
+        source = (
+            "corrected"
+            if table.corrections
+            else timing.TIME_SOURCE
+            if table.manual is not None and table.manual.source == timing.TIME_SOURCE
+            else "organiser"
+            if table.manual
+            else "games"
+        )
         result = tpb.TableResult(
             wins_a=table.result.wins_a, wins_b=table.result.wins_b, draws=table.result.draws, source=source
         )
@@ -91,6 +109,8 @@ def _table(table: TableState, games: Mapping[tuple[int, int], Created]) -> tpb.T
         games=entries,
         unverified_match_ids=[u.match_id for u in table.unverified],
         chooser=series.next_chooser(table) if waiting else "",
+        loss=table.loss,
+        chooser_deadline=choosers.get(table.table, ""),
     )
 
 
@@ -125,4 +145,16 @@ def standings(state: Tournament, through: int | None) -> tpb.Standings:
         tiebreak_names=TIEBREAK_NAMES.get(state.created.tiebreak, YGO_NAMES),
         standings=entries,
         cut_seeds=state.cut_seeds,
+        placings=placings.placings(state) if through is None else [],
+    )
+
+
+def summary(row: Listed) -> tpb.TournamentSummary:
+    return tpb.TournamentSummary(
+        tournament_id=row.tournament_id,
+        name=row.name,
+        ruleset=row.ruleset,
+        format=row.format,
+        status=row.status,
+        labels=row.labels,
     )

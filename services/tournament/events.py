@@ -56,6 +56,10 @@ class TournamentCreated(_Event, frozen=True, tag="TournamentCreated"):
     """The caster feed's delay of every game; 0: none."""
     decklists: str = "private"
     """``open``: both players of a table see each other's registered deck."""
+    chooser_seconds: int = 0
+    """How long a chooser has between games of a series before the system chooses for them; 0: no deadline."""
+    labels: dict[str, str] = {}
+    """The organiser's labels, which ``ListTournaments`` filters by."""
 
 
 class PlayerRegistered(_Event, frozen=True, tag="PlayerRegistered"):
@@ -63,6 +67,10 @@ class PlayerRegistered(_Event, frozen=True, tag="PlayerRegistered"):
     deck: dict[str, Any]
     """The player's seat configuration for the ruleset (e.g. {"deck": "starter_a"}), validated."""
     late: bool = False
+    seed: int = 0
+    """The organiser's seed (1 is the top); 0: none."""
+    rating: int = 0
+    """A rating (higher is stronger), ordering players after the seeded ones; 0: none."""
 
 
 class PlayerCheckedIn(_Event, frozen=True, tag="PlayerCheckedIn"):
@@ -90,6 +98,8 @@ class Table(msgspec.Struct, frozen=True):
     """None: ``a`` has the bye."""
     first: str
     """Who goes first in game 1 (drawn from the seed); also the one who chose, for the next draw rule."""
+    loss: bool = False
+    """With ``b`` None: ``a`` has an assigned loss (a pairing edit) instead of the bye."""
 
 
 class RoundPaired(_Event, frozen=True, tag="RoundPaired"):
@@ -196,6 +206,38 @@ class ReplaysPublished(_Event, frozen=True, tag="ReplaysPublished"):
     why: str
 
 
+class ChooserTimedOut(_Event, frozen=True, tag="ChooserTimedOut"):
+    """The chooser did not choose within ``chooser_seconds``: the system chose for them, by the rule that the
+    chooser goes first (docs/tournaments.md). Folds as a ``FirstChosen`` by ``chooser``."""
+
+    round: int
+    table: int
+    game: int
+    chooser: str
+    first: str
+
+
+class RoundTimeEnded(_Event, frozen=True, tag="RoundTimeEnded"):
+    """The round's ``round_minutes`` ran out: the ``MatchResulted`` (source ``time``) that follow end its
+    unfinished tables by the tiebreak preset's procedure (docs/tournaments.md)."""
+
+    round: int
+    minutes: int
+
+
+class PairingsEdited(_Event, frozen=True, tag="PairingsEdited"):
+    """The organiser changed a round's pairings by hand before any of its results (audited): ``tables`` is the
+    whole round after the edit; tables unchanged by it keep their games."""
+
+    round: int
+    edit: str
+    """``swap``, ``bye`` or ``loss``."""
+    players: list[str]
+    tables: list[Table]
+    by: str
+    why: str
+
+
 Event = (
     TournamentCreated
     | PlayerRegistered
@@ -213,6 +255,9 @@ Event = (
     | CutStarted
     | TournamentEnded
     | ReplaysPublished
+    | ChooserTimedOut
+    | RoundTimeEnded
+    | PairingsEdited
 )
 
 decoder: msgspec.json.Decoder[Event] = msgspec.json.Decoder(Event)

@@ -31,7 +31,16 @@ from services.matches import (
     token_hash,
 )
 from services.tournament import registration
-from services.tournament.events import Event, FirstChosen, RoundPaired, RoundRepaired, decoder, type_of
+from services.tournament.events import (
+    ChooserTimedOut,
+    Event,
+    FirstChosen,
+    PairingsEdited,
+    RoundPaired,
+    RoundRepaired,
+    decoder,
+    type_of,
+)
 from services.tournament.state import Game, Round, TableState, Tournament, apply, fold
 
 STREAM_PREFIX = "tournament:"
@@ -68,6 +77,8 @@ class TournamentManager:
         self._matches = matches
         self._folded: dict[str, Tournament] = {}
         self._locks: dict[str, asyncio.Lock] = {}
+        self.listeners: list[Callable[[Tournament], None]] = []
+        """Called with a tournament each time this instance folds new events into it (the deadlines' clocks)."""
 
     # -- commands ---------------------------------------------------------------------------------
 
@@ -85,6 +96,7 @@ class TournamentManager:
         options: dict[str, Any],
         ruleset_version: int = 0,
         audience: registration.Audience = registration.Audience(),
+        timing: registration.Timing = registration.Timing(),
     ) -> Tournament:
         tournament_id = new_tournament_id()
         events = registration.create(
@@ -100,19 +112,24 @@ class TournamentManager:
             seed or secrets.token_bytes(registration.SEED_BYTES),
             options,
             audience,
+            timing,
         )
-        await self._store.append(stream_id(tournament_id), 0, _new(events), _command("create", {"name": name}))
-        self._folded[tournament_id] = fold(events)
+        appended = await self._store.append(
+            stream_id(tournament_id), 0, _new(events), _command("create", {"name": name})
+        )
+        self._folded[tournament_id] = fold(events, [appended.recorded_at])
         return self._folded[tournament_id]
 
-    async def register(self, tournament_id: str, player: str, deck: dict[str, Any]) -> tuple[Tournament, str]:
+    async def register(
+        self, tournament_id: str, player: str, deck: dict[str, Any], seed: int = 0, rating: int = 0
+    ) -> tuple[Tournament, str]:
         """Registers a player; returns the player's token (shown once; the store keeps its SHA-256)."""
         token = new_token()
         state = await self.execute(
             tournament_id,
             "register",
-            {"player": player},
-            lambda t: registration.register(t, self.ruleset(t), player, deck),
+            {"player": player, "seed": seed, "rating": rating},
+            lambda t: registration.register(t, self.ruleset(t), player, deck, seed, rating),
             secrets={f"{PLAYER_SECRET_PREFIX}{player}": token_hash(token)},
         )
         return state, token
@@ -145,7 +162,8 @@ class TournamentManager:
                 if appended.duplicate:
                     return await self._current(tournament_id)
                 for event in events:
-                    apply(state, event, state.version + 1)
+                    apply(state, event, state.version + 1, appended.recorded_at)
+                self._tell(state)
                 await self._open_games(state, events)
                 return state
         raise VersionMismatch("the tournament kept changing under this command; retry")
@@ -164,12 +182,20 @@ class TournamentManager:
             recorded = await self._store.read_stream(stream_id(tournament_id))
             if not recorded:
                 raise NotFound(f"no tournament {tournament_id!r}", reason="TOURNAMENT_NOT_FOUND")
-            state = fold([decoder.decode(r.data) for r in recorded])
+            state = fold([decoder.decode(r.data) for r in recorded], [r.meta.recorded_at for r in recorded])
             self._folded[tournament_id] = state
+            self._tell(state)
             return state
-        for tail in await self._store.read_stream(stream_id(tournament_id), state.version + 1):
-            apply(state, decoder.decode(tail.data), tail.version)
+        new = await self._store.read_stream(stream_id(tournament_id), state.version + 1)
+        for event in new:
+            apply(state, decoder.decode(event.data), event.version, event.meta.recorded_at)
+        if new:
+            self._tell(state)
         return state
+
+    def _tell(self, state: Tournament) -> None:
+        for listener in self.listeners:
+            listener(state)
 
     async def history(self, tournament_id: str) -> list[tuple[int, str, bytes, str]]:
         """Every event as (version, type, JSON, recorded at): the audit trail."""
@@ -237,13 +263,13 @@ class TournamentManager:
     async def _open_games(self, state: Tournament, events: Sequence[Event]) -> None:
         """Creates the matches the new events call for: game 1 of each new table, or the chosen next game."""
         for event in events:
-            if isinstance(event, RoundPaired | RoundRepaired):
+            if isinstance(event, RoundPaired | RoundRepaired | PairingsEdited):
                 current = state.rounds[event.round - 1]
                 for table in current.tables:
                     game = table.current_game()
                     if game is not None:
                         await self._game_match(state, table, game)
-            elif isinstance(event, FirstChosen):
+            elif isinstance(event, FirstChosen | ChooserTimedOut):
                 chosen = state.rounds[event.round - 1].table(event.table)
                 game = chosen.current_game() if chosen is not None else None
                 if chosen is not None and game is not None:

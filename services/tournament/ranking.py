@@ -21,7 +21,7 @@ def records(
             continue
         for t in current.tables:
             if t.b is None:
-                found.append(standings.Record(current.number, t.a, None))
+                found.append(standings.Record(current.number, t.a, None, loss=t.loss))
             elif t.result is not None:
                 found.append(
                     standings.Record(current.number, t.a, t.b, t.result.wins_a, t.result.wins_b, t.result.draws)
@@ -30,13 +30,13 @@ def records(
 
 
 def standings_of(
-    state: Tournament, through: int | None = None, extra: standings.Record | None = None
+    state: Tournament, through: int | None = None, extra: Sequence[standings.Record] = ()
 ) -> list[standings.Standing]:
-    """Standings as of round ``through`` (None: now), with ``extra`` counted too (a result being decided). As of
+    """Standings as of round ``through`` (None: now), with ``extra`` counted too (results being decided). As of
     a past round only the drops before it count: a later drop must not rewrite past standings."""
     players = state.players.values()
     dropped = [p.name for p in players if (p.dropped if through is None else p.dropped_as_of(through))]
-    found = records(state, through=through) + ([extra] if extra is not None else [])
+    found = records(state, through=through) + list(extra)
     return standings.standings(state.created.tiebreak, sorted(state.players), found, dropped)
 
 
@@ -47,7 +47,7 @@ def entrants(state: Tournament) -> list[pairing.Entrant]:
     byes: Counter[str] = Counter()
     for record in records(state, stages=(STAGE_SWISS,)):
         if record.b is None:
-            byes[record.a] += 1
+            byes[record.a] += not record.loss
         else:
             met[record.a].add(record.b)
             met[record.b].add(record.a)

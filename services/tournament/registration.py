@@ -26,6 +26,7 @@ from services.tournament.events import (
     TournamentCreated,
 )
 from services.tournament.state import Tournament
+from services.tournament.timing import MAX_CHOOSER_SECONDS
 
 BEST_OF = (1, 3, 5)
 MAX_ROUNDS = 64
@@ -41,6 +42,18 @@ MAX_ROUND_MINUTES = 24 * 60
 SEED_BYTES = 32
 """The seed of the pairings' draws, which every draw hashes."""
 DECKLISTS = ("private", "open")
+
+
+MAX_SEED = MAX_PLAYERS
+MAX_RATING = 100_000
+"""Ratings the organiser gives: more than any rating scale in use (Elo tops out near 3,000)."""
+
+
+class Timing(msgspec.Struct, frozen=True):
+    """A tournament's chooser deadline (services/tournament/timing.py) and its labels for ``ListTournaments``."""
+
+    chooser_seconds: int = 0
+    labels: dict[str, str] = {}
 
 
 class Audience(msgspec.Struct, frozen=True):
@@ -65,6 +78,7 @@ def create(
     seed: bytes,
     options: dict[str, Any],
     audience: Audience = Audience(),
+    timing: Timing = Timing(),
 ) -> list[Event]:
     if not name.strip():
         raise InvalidArgument("the tournament needs a name", reason="NAME_MISSING")
@@ -94,6 +108,11 @@ def create(
     if audience.decklists not in DECKLISTS:
         raise InvalidArgument(f"decklists are private or open, not {audience.decklists!r}", reason="DECKLISTS_INVALID")
     checked_delay(audience.caster_delay_seconds)
+    if not 0 <= timing.chooser_seconds <= MAX_CHOOSER_SECONDS:
+        raise InvalidArgument(
+            f"chooser_seconds is 0 (no deadline) to {MAX_CHOOSER_SECONDS}", reason="CHOOSER_SECONDS_INVALID"
+        )
+    labels = limits.labels(dict(timing.labels))
     if ruleset.min_seats > 2:
         raise InvalidArgument(f"{ruleset.id} is not played by two players", reason="RULESET_NOT_TWO_PLAYER")
     return [
@@ -113,11 +132,17 @@ def create(
             spectators=audience.spectators,
             caster_delay_seconds=audience.caster_delay_seconds,
             decklists=audience.decklists,
+            chooser_seconds=timing.chooser_seconds,
+            labels=labels,
         )
     ]
 
 
-def register(state: Tournament, ruleset: Ruleset, player: str, deck: dict[str, Any]) -> list[Event]:
+def register(
+    state: Tournament, ruleset: Ruleset, player: str, deck: dict[str, Any], seed: int = 0, rating: int = 0
+) -> list[Event]:
+    """A player with a deck, and optionally the organiser's seed (1 first) or rating (higher first), which order
+    round 1 and an elimination bracket (services/tournament/seeding.py)."""
     checks.not_ended(state)
     if not player.strip():
         raise InvalidArgument("the player needs a name", reason="PLAYER_NAME_MISSING")
@@ -130,8 +155,15 @@ def register(state: Tournament, ruleset: Ruleset, player: str, deck: dict[str, A
         raise Refused(
             f"the tournament is full: {MAX_PLAYERS} players", reason="TOURNAMENT_FULL", limit=str(MAX_PLAYERS)
         )
+    if not 0 <= seed <= MAX_SEED or not 0 <= rating <= MAX_RATING:
+        raise InvalidArgument(
+            f"a seed is 0 (none) to {MAX_SEED} and a rating 0 (none) to {MAX_RATING}", reason="SEED_OR_RATING_INVALID"
+        )
+    if seed and any(p.seed == seed for p in state.players.values()):
+        taken = next(p.name for p in state.players.values() if p.seed == seed)
+        raise Refused(f"seed {seed} is {taken}'s", reason="SEED_TAKEN", player=taken)
     checks.validate_deck(ruleset, deck, state.created.options)
-    return [PlayerRegistered(player=player, deck=deck, late=state.started)]
+    return [PlayerRegistered(player=player, deck=deck, late=state.started, seed=seed, rating=rating)]
 
 
 def check_in(state: Tournament, player: str) -> list[Event]:

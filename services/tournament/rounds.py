@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from engine.rng import Rng
 from services.core.errors import Refused
-from services.tournament import brackets, checks, pairing, ranking
+from services.tournament import brackets, checks, pairing, ranking, seeding
 from services.tournament.events import (
     ELIMINATION_STAGES,
     ROUND_ROBIN,
@@ -47,14 +47,16 @@ def start(state: Tournament) -> list[Event]:
     created = state.created
     if created.format == SWISS:
         planned = _planned(created.rounds or brackets.swiss_rounds(len(players)), len(players))
-        tables = pairing.random_round(players, rng).tables
+        ordered = seeding.order(state, players, rng)
+        tables = pairing.random_round(players, rng).tables if ordered is None else seeding.halves(ordered)
         events.append(_paired(state, rng, 1, STAGE_SWISS, tables, planned=planned))
     elif created.format == ROUND_ROBIN:
         order = rng.shuffle(players)
         planned = _planned(created.rounds or brackets.robin_rounds(len(order)), len(order))
         events.append(_paired(state, rng, 1, STAGE_ROBIN, brackets.round_robin(order, 1), planned=planned, order=order))
     else:
-        events.append(_paired(state, rng, 1, STAGE_ELIMINATION, brackets.bracket(rng.shuffle(players))))
+        ordered = seeding.order(state, players, rng)
+        events.append(_paired(state, rng, 1, STAGE_ELIMINATION, brackets.bracket(ordered or rng.shuffle(players))))
     return events
 
 
@@ -98,7 +100,10 @@ def repair(state: Tournament, by: str, why: str) -> list[Event]:
         )
     rng = _rng(state, state.version + 1)
     earlier = Tournament(created=state.created, players=state.players, rounds=state.rounds[:-1])
-    if current.number == 1:
+    ordered = seeding.order(state, state.active(), rng) if current.number == 1 else None
+    if ordered is not None:
+        result = pairing.Pairing(tables=seeding.halves(ordered), rematches=0, pair_downs=0)
+    elif current.number == 1:
         result = pairing.random_round(state.active(), rng)
     else:
         result = pairing.swiss_round(ranking.entrants(earlier), rng)

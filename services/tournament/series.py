@@ -197,4 +197,4 @@ def _ending(state: Tournament, finished: TableState, result: Result) -> list[Eve
     if current.number < state.planned or state.created.cut:
         return []
     last = standings.Record(finished.round, finished.a, finished.b, result.wins_a, result.wins_b, result.draws)
-    return [TournamentEnded(winner=ranking.standings_of(state, extra=last)[0].player)]
+    return [TournamentEnded(winner=ranking.standings_of(state, extra=[last])[0].player)]

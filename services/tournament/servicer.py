@@ -11,11 +11,12 @@ import msgspec
 
 from services.api import tournament_pb2 as tpb
 from services.api import tournament_pb2_grpc as tpb_grpc
+from services.core import limits
 from services.core.errors import InvalidArgument, NotFound
 from services.edge import wire
 from services.edge.rpc_errors import rpc_errors
 from services.matches import admin_asked, check_admin, is_admin
-from services.tournament import convert, registration, rounds, series
+from services.tournament import convert, edits, listing, registration, rounds, series
 from services.tournament.manager import TournamentManager
 from services.tournament.state import Result
 
@@ -28,9 +29,14 @@ class TournamentServicer(tpb_grpc.TournamentServiceServicer):
     before it, so a round whose last game has just ended reads as finished and pairs at once."""
 
     def __init__(
-        self, tournaments: TournamentManager, admin_token: str | None, settled: Callable[[], Awaitable[None]]
+        self,
+        tournaments: TournamentManager,
+        admin_token: str | None,
+        settled: Callable[[], Awaitable[None]],
+        listed: listing.Listing,
     ) -> None:
         self._tournaments, self._admin_token, self._settled = tournaments, admin_token, settled
+        self._listing = listed
 
     def _admin(self, token: str) -> None:
         check_admin(token, self._admin_token)
@@ -63,6 +69,7 @@ class TournamentServicer(tpb_grpc.TournamentServiceServicer):
             registration.Audience(
                 wire.spectators(request.spectators), request.caster_delay_seconds, request.decklists or "private"
             ),
+            registration.Timing(request.chooser_seconds, dict(request.labels)),
         )
         return convert.tournament(state)
 
@@ -76,7 +83,9 @@ class TournamentServicer(tpb_grpc.TournamentServiceServicer):
         self._admin(request.admin_token)
         await self._settled()
         deck = wire.json_object(request.deck_json, "deck_json")
-        state, token = await self._tournaments.register(request.tournament_id, request.player, deck)
+        state, token = await self._tournaments.register(
+            request.tournament_id, request.player, deck, request.seed, request.rating
+        )
         return tpb.RegisterResponse(tournament=convert.tournament(state), player_token=token)
 
     @rpc_errors
@@ -175,9 +184,9 @@ class TournamentServicer(tpb_grpc.TournamentServiceServicer):
         if found is None:
             raise NotFound(f"no round {request.round or 1} has been paired", reason="ROUND_NOT_FOUND")
         if not request.admin_token:
-            return convert.pairings(found)
+            return convert.pairings(state, found)
         self._admin(request.admin_token)
-        return convert.pairings(found, await self._tournaments.games(state, found))
+        return convert.pairings(state, found, await self._tournaments.games(state, found))
 
     @rpc_errors
     async def GetStandings(self, request: tpb.GetStandingsRequest, context: Context) -> tpb.Standings:
@@ -256,5 +265,30 @@ class TournamentServicer(tpb_grpc.TournamentServiceServicer):
             "publish_replays",
             {"by": request.by, "why": request.why},
             lambda t: registration.publish(t, request.by, request.why),
+        )
+        return convert.tournament(state)
+
+    @rpc_errors
+    async def ListTournaments(
+        self, request: tpb.ListTournamentsRequest, context: Context
+    ) -> tpb.ListTournamentsResponse:
+        size = listing.checked_size(request.page_size)
+        status = listing.checked_status(request.status)
+        labels = limits.labels(dict(request.labels))
+        after = listing.decode_token(request.page_token, status, labels)
+        rows, next_key = await self._listing.page(after, size, status, labels)
+        token = "" if next_key is None else listing.encode_token(next_key, status, labels)
+        return tpb.ListTournamentsResponse(tournaments=[convert.summary(r) for r in rows], next_page_token=token)
+
+    @rpc_errors
+    async def EditPairings(self, request: tpb.EditPairingsRequest, context: Context) -> tpb.Tournament:
+        self._admin(request.admin_token)
+        await self._settled()
+        players = list(request.players)
+        state = await self._tournaments.execute(
+            request.tournament_id,
+            "edit_pairings",
+            {"round": request.round, "edit": request.edit, "players": players, "by": request.by, "why": request.why},
+            lambda t: edits.edit(t, request.round, request.edit, players, request.by, request.why),
         )
         return convert.tournament(state)

@@ -32,7 +32,7 @@ BYE_GAMES = (2, 0)
 
 @dataclass(frozen=True)
 class Record:
-    """One finished pairing: ``b`` None is a bye for ``a``."""
+    """One finished pairing: ``b`` None is a bye for ``a`` (``loss``: an assigned loss instead)."""
 
     round: int
     a: str
@@ -40,6 +40,7 @@ class Record:
     wins_a: int = 0
     wins_b: int = 0
     draws: int = 0
+    loss: bool = False
 
 
 @dataclass(frozen=True)
@@ -83,6 +84,12 @@ class _Line:
 def lines(players: Iterable[str], records: Iterable[Record]) -> dict[str, _Line]:
     table = {p: _Line(p) for p in players}
     for record in records:
+        if record.b is None and record.loss:
+            # A match lost 0-2 without an opponent: in the player's own percentages, no one's opponent.
+            line = table[record.a]
+            line.losses += 1
+            line.games += sum(BYE_GAMES)
+            continue
         if record.b is None:
             line = table[record.a]
             line.byes += 1

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from services.tournament.events import (
     ELIMINATION_STAGES,
+    ChooserTimedOut,
     CutStarted,
     DeckSided,
     Event,
@@ -14,6 +16,7 @@ from services.tournament.events import (
     GameRecorded,
     GameUnverified,
     MatchResulted,
+    PairingsEdited,
     PlayerCheckedIn,
     PlayerDropped,
     PlayerRegistered,
@@ -22,6 +25,7 @@ from services.tournament.events import (
     ResultCorrected,
     RoundPaired,
     RoundRepaired,
+    RoundTimeEnded,
     Table,
     TournamentCreated,
     TournamentEnded,
@@ -40,6 +44,8 @@ class Player:
     name: str
     deck: dict[str, Any]
     late: bool
+    seed: int = 0
+    rating: int = 0
     checked_in: bool = False
     dropped: bool = False
     dropped_after: int = 0
@@ -71,6 +77,8 @@ class TableState:
     generation: int
     """The stream version of the pairing event: matches of a replaced pairing are recognised and ignored."""
     best_of: int
+    loss: bool = False
+    """An assigned loss (``b`` None): ``a`` loses the round without an opponent."""
     games: list[Game] = field(default_factory=list)
     decks: dict[tuple[str, int], dict[str, Any]] = field(default_factory=dict)
     """(player, game) -> the sided seat configuration for that game."""
@@ -78,9 +86,13 @@ class TableState:
     result: Result | None = None
     corrections: list[ResultCorrected] = field(default_factory=list)
     manual: MatchResulted | None = None
+    waiting_since: datetime | None = None
+    """When the last game was recorded, while the next one waits for its chooser (the chooser's deadline runs
+    from here); None otherwise."""
 
     @property
     def bye(self) -> bool:
+        """No opponent: a bye, or an assigned loss."""
         return self.b is None
 
     @property
@@ -96,7 +108,7 @@ class TableState:
     def winner(self) -> str | None:
         """The table's winner once finished (None for a drawn match)."""
         if self.b is None:
-            return self.a
+            return None if self.loss else self.a
         if self.result is None or self.result.wins_a == self.result.wins_b:
             return None
         return self.a if self.result.wins_a > self.result.wins_b else self.b
@@ -135,6 +147,11 @@ class Round:
     number: int
     stage: str
     tables: list[TableState]
+    paired_at: datetime | None = None
+    """When it was paired (or paired again): its ``round_minutes`` run from here."""
+    paired_version: int = 0
+    """The stream version of that pairing: a round's time is called once per pairing."""
+    time_ended: bool = False
 
     @property
     def finished(self) -> bool:
@@ -186,20 +203,22 @@ class Tournament:
         return sorted(p.name for p in self.players.values() if not p.dropped)
 
 
-def fold(events: list[Event]) -> Tournament:
+def fold(events: list[Event], times: list[datetime] | None = None) -> Tournament:
+    """The tournament the events make; ``times`` are when the store recorded each (the deadlines run from them)."""
     created = events[0]
     assert isinstance(created, TournamentCreated)
     state = Tournament(created=created)
     for version, event in enumerate(events[1:], start=2):
-        apply(state, event, version)
+        apply(state, event, version, times[version - 1] if times else None)
     return state
 
 
-def apply(state: Tournament, event: Event, version: int) -> None:
-    """Folds one event into ``state`` (in place); ``version`` is the event's stream version."""
+def apply(state: Tournament, event: Event, version: int, at: datetime | None = None) -> None:
+    """Folds one event into ``state`` (in place); ``version`` is the event's stream version, ``at`` when it was
+    recorded."""
     state.version = version
     if isinstance(event, PlayerRegistered):
-        state.players[event.player] = Player(event.player, event.deck, event.late)
+        state.players[event.player] = Player(event.player, event.deck, event.late, event.seed, event.rating)
     elif isinstance(event, PlayerCheckedIn):
         state.players[event.player].checked_in = True
     elif isinstance(event, PlayerDropped):
@@ -212,15 +231,24 @@ def apply(state: Tournament, event: Event, version: int) -> None:
         player.absences[-1] = (player.absences[-1][0], len(state.rounds))
     elif isinstance(event, RoundPaired | RoundRepaired):
         tables = [_table(state, event.round, event.stage, t, version) for t in event.tables]
+        paired = Round(event.round, event.stage, tables, at, version)
         if isinstance(event, RoundPaired):
-            state.rounds.append(Round(event.round, event.stage, tables))
+            state.rounds.append(paired)
             state.planned = event.planned or state.planned
             state.order = event.order or state.order
         else:
-            state.rounds[event.round - 1] = Round(event.round, event.stage, tables)
-    elif isinstance(event, FirstChosen):
+            state.rounds[event.round - 1] = paired
+    elif isinstance(event, PairingsEdited):
+        edited = state.rounds[event.round - 1]
+        kept = {(t.table, t.a, t.b, t.loss): t for t in edited.tables}
+        edited.tables = [
+            kept.get((t.table, t.a, t.b, t.loss)) or _table(state, event.round, edited.stage, t, version)
+            for t in event.tables
+        ]
+    elif isinstance(event, FirstChosen | ChooserTimedOut):
         table = _table_of(state, event.round, event.table)
         table.games.append(Game(event.game, event.first, event.chooser))
+        table.waiting_since = None
     elif isinstance(event, DeckSided):
         _table_of(state, event.round, event.table).decks[(event.player, event.game)] = event.deck
     elif isinstance(event, GameRecorded):
@@ -228,12 +256,14 @@ def apply(state: Tournament, event: Event, version: int) -> None:
         game = table.games[event.game - 1]
         game.match_id, game.winner, game.played = event.match_id, event.winner, True
         state.match_ids.add(event.match_id)
+        table.waiting_since = at
     elif isinstance(event, GameUnverified):
         _table_of(state, event.round, event.table).unverified.append(event)
         state.match_ids.add(event.match_id)
     elif isinstance(event, MatchResulted):
         table = _table_of(state, event.round, event.table)
         table.result = Result(event.wins_a, event.wins_b, event.draws)
+        table.waiting_since = None
         if event.source != "games":
             table.manual = event
     elif isinstance(event, ResultCorrected):
@@ -246,6 +276,8 @@ def apply(state: Tournament, event: Event, version: int) -> None:
         state.ended, state.winner = True, event.winner
     elif isinstance(event, ReplaysPublished):
         state.published = True
+    elif isinstance(event, RoundTimeEnded):
+        state.rounds[event.round - 1].time_ended = True
 
 
 def _table(state: Tournament, number: int, stage: str, spec: Table, version: int) -> TableState:
@@ -257,6 +289,7 @@ def _table(state: Tournament, number: int, stage: str, spec: Table, version: int
         b=spec.b,
         generation=version,
         best_of=state.created.best_of,
+        loss=spec.loss,
     )
     if spec.b is not None:
         table.games.append(Game(1, spec.first, spec.first))

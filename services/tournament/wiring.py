@@ -9,8 +9,11 @@ import grpc
 from eventstore import AsyncEventStore
 from services.api import tournament_pb2 as tpb
 from services.api import tournament_pb2_grpc as tpb_grpc
+from services.core.clock import Clock
 from services.matches import MatchManager
+from services.tournament.clocks import TournamentClocks
 from services.tournament.embargo import TournamentEmbargo
+from services.tournament.listing import Listing
 from services.tournament.manager import TournamentManager
 from services.tournament.results import Results
 from services.tournament.servicer import TournamentServicer
@@ -23,20 +26,31 @@ SETTLE_SECONDS = 10.0
 
 
 class Tournaments:
-    def __init__(self, manager: TournamentManager, results: Results) -> None:
-        self.manager, self.results = manager, results
+    def __init__(
+        self, manager: TournamentManager, results: Results, listing: Listing, clocks: TournamentClocks
+    ) -> None:
+        self.manager, self.results, self.listing, self.clocks = manager, results, listing, clocks
         self.embargo = TournamentEmbargo(manager)
         """What the match service asks before it shows a stored match's replay."""
 
     async def stop(self) -> None:
+        await self.clocks.stop()
         await self.results.stop()
+        await self.listing.stop()
 
 
 async def attach(
-    server: grpc.aio.Server, store: AsyncEventStore, matches: MatchManager, admin_token: str | None
+    server: grpc.aio.Server,
+    store: AsyncEventStore,
+    matches: MatchManager,
+    admin_token: str | None,
+    clock: Clock | None = None,
 ) -> Tournaments:
+    """``clock`` runs the tournaments' deadlines (tests move one by hand)."""
     manager = TournamentManager(store, matches)
     results = Results(store, manager)
+    listing = Listing(store)
+    clocks = TournamentClocks(store, manager, listing, clock)
 
     async def settled() -> None:
         # The ends this instance is still recording first (as ListMatches does), then every end up to the head.
@@ -48,7 +62,9 @@ async def attach(
 
     # The generated registration function carries no annotations.
     tpb_grpc.add_TournamentServiceServicer_to_server(  # type: ignore[no-untyped-call]
-        TournamentServicer(manager, admin_token, settled), server
+        TournamentServicer(manager, admin_token, settled, listing), server
     )
     await results.start()
-    return Tournaments(manager, results)
+    await listing.start()
+    await clocks.start()
+    return Tournaments(manager, results, listing, clocks)
