@@ -72,6 +72,11 @@ class TournamentClocks:
         for task in list(self._tasks):
             await cancel(task)
 
+    async def settled(self) -> None:
+        """Returns once every expiry already fired has been decided (a test moves a hand clock, then waits)."""
+        while self._tasks:
+            await asyncio.gather(*self._tasks, return_exceptions=True)
+
     def due(self, tournament_id: str) -> dict[str, datetime]:
         """The deadlines armed for a tournament, by key, with their expiry."""
         return {key: at for key, (at, _) in self._alarms.get(tournament_id, {}).items()}

@@ -66,8 +66,10 @@ class Listing:
     async def stop(self) -> None:
         await self._projector.stop()
 
-    async def caught_up(self, position: int, timeout: float) -> bool:
-        return await self._projector.caught_up(position, timeout)
+    async def settled(self, timeout: float) -> bool:
+        """Returns once every tournament created, started or ended before the call is listed as such; False if
+        that took more than ``timeout`` seconds."""
+        return await self._projector.caught_up(await self._store.head(), timeout)
 
     async def project(self, recorded: RecordedEvent) -> bool:
         if not recorded.stream_id.startswith(STREAM_PREFIX):

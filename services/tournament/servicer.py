@@ -21,6 +21,8 @@ from services.tournament.manager import TournamentManager
 from services.tournament.state import Result
 
 Context: TypeAlias = grpc.aio.ServicerContext
+SETTLE_SECONDS = 10.0
+"""How long ListTournaments waits for the tournament list to show the changes made before it."""
 _SEED_HEX = re.compile(f"[0-9a-fA-F]{{{2 * registration.SEED_BYTES}}}")
 
 
@@ -276,6 +278,7 @@ class TournamentServicer(tpb_grpc.TournamentServiceServicer):
         status = listing.checked_status(request.status)
         labels = limits.labels(dict(request.labels))
         after = listing.decode_token(request.page_token, status, labels)
+        await self._listing.settled(SETTLE_SECONDS)
         rows, next_key = await self._listing.page(after, size, status, labels)
         token = "" if next_key is None else listing.encode_token(next_key, status, labels)
         return tpb.ListTournamentsResponse(tournaments=[convert.summary(r) for r in rows], next_page_token=token)
