@@ -1,4 +1,4 @@
-"""``duelhall tournament create|register|start|pair|standings|report|drop|cut|show``, against a server.
+"""``duelhall tournament create|register|start|pair|standings|report|drop|cut|show|list|edit``, against a server.
 
 Organiser commands send the admin token (``--admin-token``, default ``$DUELHALL_ADMIN_TOKEN``). A refusal
 prints the server's one-sentence message and its reason, and exits 1.
@@ -89,9 +89,29 @@ def arguments(parser: argparse.ArgumentParser) -> None:
         default="private",
         help="open: both players of a table see each other's registered deck (default: private)",
     )
+    create.add_argument(
+        "--chooser-seconds",
+        type=int,
+        default=0,
+        help="seconds a chooser has between games before the chooser is made to go first, 0 to 3600 (0: no limit)",
+    )
+    create.add_argument(
+        "--label",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a label tournament list filters by; repeatable",
+    )
     reg = verb("register", "register a player; prints the player's token", run_register)
     reg.add_argument("player", help="the player's name (the name of their seat in every game)")
     reg.add_argument("--deck", default="", help='the seat configuration as JSON, e.g. {"deck": "starter_a"}')
+    reg.add_argument("--seed", type=int, default=0, help="the player's seed, 1 (the top) to 1024 (default: none)")
+    reg.add_argument(
+        "--rating",
+        type=int,
+        default=0,
+        help="the player's rating, ordering players after the seeded ones (default: none)",
+    )
     verb("start", "pair round 1", run_start)
     verb("pair", "pair the next round", run_pair)
     verb("cut", "start the top cut", run_cut)
@@ -110,6 +130,18 @@ def arguments(parser: argparse.ArgumentParser) -> None:
     drop.add_argument("player", help="the player who drops")
     drop.add_argument("--by", required=True, help="who drops them (kept in the audit trail)")
     drop.add_argument("--why", default="", help="why (kept in the audit trail)")
+    listing = verb("list", "the tournaments, oldest first", run_list, tournament=False, admin=False)
+    listing.add_argument("--status", choices=("registration", "running", "ended"), default="", help="default: any")
+    listing.add_argument(
+        "--label", action="append", default=[], metavar="KEY=VALUE", help="only those with this label; repeatable"
+    )
+    edit = verb("edit", "edit the current Swiss round's pairings before any result", run_edit)
+    edit.add_argument(
+        "edit", choices=("swap", "bye", "loss"), help="swap two players, or give one the bye or an assigned loss"
+    )
+    edit.add_argument("players", nargs="+", help="the players: two to swap, one for a bye or a loss")
+    edit.add_argument("--by", required=True, help="who edits (kept in the audit trail)")
+    edit.add_argument("--why", required=True, help="why (kept in the audit trail)")
     show = verb("show", "the tournament and a round's pairings", run_show)
     show.add_argument("--round", type=int, default=0, help="default: the current round")
     show.add_argument(
@@ -166,11 +198,23 @@ def run_create(args: argparse.Namespace) -> int:
                 spectators=_SPECTATORS[args.spectators],
                 caster_delay_seconds=args.caster_delay,
                 decklists=args.decklists,
+                chooser_seconds=args.chooser_seconds,
+                labels=_labels(args.label),
             )
         ),
     )
     out.print(reply.tournament_id)
     return 0
+
+
+def _labels(given: list[str]) -> dict[str, str]:
+    labels = {}
+    for label in given:
+        key, equals, value = label.partition("=")
+        if not equals:
+            raise SystemExit(f"--label takes KEY=VALUE, not {label!r}")
+        labels[key] = value
+    return labels
 
 
 @_refusals
@@ -179,7 +223,12 @@ def run_register(args: argparse.Namespace) -> int:
         args,
         lambda stub: stub.Register(
             tpb.RegisterRequest(
-                admin_token=args.admin_token, tournament_id=args.tournament_id, player=args.player, deck_json=args.deck
+                admin_token=args.admin_token,
+                tournament_id=args.tournament_id,
+                player=args.player,
+                deck_json=args.deck,
+                seed=args.seed,
+                rating=args.rating,
             )
         ),
     )
@@ -223,6 +272,52 @@ def run_standings(args: argparse.Namespace) -> int:
         ),
     )
     out.print(standings_table(reply))
+    if reply.placings:
+        out.print(placings_table(reply))
+    return 0
+
+
+@_refusals
+def run_list(args: argparse.Namespace) -> int:
+    labels = _labels(args.label)
+
+    async def work(stub: Stub) -> list[tpb.TournamentSummary]:
+        found: list[tpb.TournamentSummary] = []
+        token = ""
+        while True:
+            page = await stub.ListTournaments(
+                tpb.ListTournamentsRequest(status=args.status, labels=labels, page_token=token)
+            )
+            found += page.tournaments
+            token = page.next_page_token
+            if not token:
+                return found
+
+    table = Table("tournament", "name", "ruleset", "format", "status", "labels", title="tournaments")
+    for entry in _call(args, work):
+        shown = " ".join(f"{k}={v}" for k, v in sorted(entry.labels.items()))
+        table.add_row(entry.tournament_id, entry.name, entry.ruleset, entry.format, entry.status, shown)
+    out.print(table)
+    return 0
+
+
+@_refusals
+def run_edit(args: argparse.Namespace) -> int:
+    async def work(stub: Stub) -> tpb.Pairings:
+        await stub.EditPairings(
+            tpb.EditPairingsRequest(
+                admin_token=args.admin_token,
+                tournament_id=args.tournament_id,
+                edit=args.edit,
+                players=args.players,
+                by=args.by,
+                why=args.why,
+            )
+        )
+        pairings: tpb.Pairings = await stub.GetPairings(tpb.GetPairingsRequest(tournament_id=args.tournament_id))
+        return pairings
+
+    out.print(pairings_table(_call(args, work)))
     return 0
 
 
@@ -311,7 +406,7 @@ def pairings_table(pairings: tpb.Pairings) -> Table:
     )
     for entry in pairings.tables:
         if not entry.b:
-            table.add_row(str(entry.table), entry.a, "(bye)", "", "")
+            table.add_row(str(entry.table), entry.a, "(loss)" if entry.loss else "(bye)", "", "")
             continue
         result = ""
         if entry.finished:
@@ -331,6 +426,13 @@ def standings_table(standings: tpb.Standings) -> Table:
         percents = [f"{_percent(f):.2f}" for f in entry.tiebreaks]
         name = entry.player + (" (dropped)" if entry.dropped else "")
         table.add_row(str(entry.rank), name, str(entry.points), f"{entry.wins}-{entry.losses}-{entry.draws}", *percents)
+    return table
+
+
+def placings_table(standings: tpb.Standings) -> Table:
+    table = Table("place", Column("player", no_wrap=True), title="final placings")
+    for place, player in enumerate(standings.placings, start=1):
+        table.add_row(str(place), player)
     return table
 
 

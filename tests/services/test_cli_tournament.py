@@ -86,3 +86,36 @@ async def test_an_organiser_shows_each_games_spectator_and_caster_tokens(
     assert len(cells) == 5 and all(len(cell) == 32 for cell in cells[2:]), cells
     status, out, _ = await _cli(capsys, "show", tid, *admin)
     assert status == 0 and "tokens" not in out
+
+
+async def test_an_organiser_seeds_edits_lists_and_prints_the_final_placings(
+    server: Running, capsys: pytest.CaptureFixture[str]
+) -> None:
+    where = ["--server", f"127.0.0.1:{server.port}"]
+    admin = [*where, "--admin-token", ADMIN_TOKEN]
+    created = ["--ruleset", "card_monsters", "--rounds", "1", "--chooser-seconds", "90", "--label", "league=north"]
+    status, out, _ = await _cli(capsys, "create", "north cup", *created, *admin)
+    assert status == 0
+    tid = out.strip()
+    for seed, player in enumerate(("ann", "bob", "cat", "dan"), start=1):
+        assert (await _cli(capsys, "register", tid, player, "--seed", str(seed), *admin))[0] == 0
+    status, _, err = await _cli(capsys, "register", tid, "eve", "--seed", "1", *admin)
+    assert status == 1 and "(SEED_TAKEN)" in err
+    status, out, _ = await _cli(capsys, "start", tid, *admin)
+    assert status == 0 and out.index("ann") < out.index("cat") < out.index("bob") < out.index("dan")
+    status, out, _ = await _cli(capsys, "edit", tid, "swap", "cat", "dan", "--by", "judge", "--why", "seating", *admin)
+    assert status == 0 and out.index("ann") < out.index("dan") < out.index("bob") < out.index("cat")
+    status, out, _ = await _cli(capsys, "list", "--label", "league=north", "--status", "running", *where)
+    assert status == 0 and tid in out and "north cup" in out and "league=north" in out
+    status, out, _ = await _cli(capsys, "list", "--label", "league=south", *where)
+    assert status == 0 and tid not in out
+    for table, result in (("1", ("0", "1")), ("2", ("1", "0"))):
+        status, _, _ = await _cli(capsys, "report", tid, "1", table, *result, "--by", "judge", "--why", "paper", *admin)
+        assert status == 0
+    status, out, _ = await _cli(capsys, "standings", tid, *where)
+    placings = out[out.index("final placings") :]
+    assert status == 0 and max(placings.index("dan"), placings.index("bob")) < min(
+        placings.index("ann"), placings.index("cat")
+    )
+    status, _, err = await _cli(capsys, "edit", tid, "bye", "ann", "--by", "judge", "--why", "late", *admin)
+    assert status == 1 and "(TOURNAMENT_ENDED)" in err
