@@ -69,7 +69,11 @@ def arguments(parser: argparse.ArgumentParser) -> None:
         help="the standings' tiebreakers, by the rules of that game family (default: mtg)",
     )
     create.add_argument(
-        "--round-minutes", type=int, default=50, help="the round clock shown to players, 0 to 1440 (default: 50)"
+        "--round-minutes",
+        type=int,
+        default=50,
+        help="the round's time limit: at its end unfinished tables are decided by the tiebreak preset's rule; "
+        "0 to 1440, 0: none (default: 50)",
     )
     create.add_argument("--seed", default="", help="64 hex digits: the seed of the pairing draws (default: random)")
     create.add_argument("--options", default="", help="match options as JSON")
