@@ -1,5 +1,7 @@
 """The tournament list: a projection of the tournament streams' creations, starts and ends into one row each
-(``store.rows``, table ``tournaments``, keyed by tournament id, so in creation order), for ``ListTournaments``.
+(``store.rows``, table ``tournaments``), for ``ListTournaments``. A row's key is the global position of its
+``TournamentCreated`` in 16 hex digits, so keys run in creation order (tournament ids order only to the
+millisecond); ``tournament_keys`` finds a tournament's key from its id.
 
 Pages follow the rows in key order after the page token's key. A page reads at most ``MAX_SCAN`` rows: with a
 filter few rows match, a page may hold fewer than its size (even none) and still have a next page token.
@@ -21,6 +23,7 @@ from services.tournament.events import RoundPaired, TournamentCreated, Tournamen
 from services.tournament.manager import STREAM_PREFIX
 
 TABLE = "tournaments"
+KEYS = "tournament_keys"
 CHECKPOINTS = "tournament_list"
 CHECKPOINT_EVERY = 1000
 REGISTRATION, RUNNING, ENDED = "registration", "running", "ended"
@@ -30,7 +33,7 @@ MAX_PAGE = 500
 MAX_SCAN = 5000
 """Rows one page reads at most, matching or not."""
 _MAX_TOKEN = 512
-_ID = re.compile("[0-9a-f]{32}")
+_KEY = re.compile("[0-9a-f]{16}")
 
 
 class Listed(msgspec.Struct, frozen=True):
@@ -77,19 +80,22 @@ class Listing:
         tournament_id = recorded.stream_id.removeprefix(STREAM_PREFIX)
         event = decoder.decode(recorded.data)
         if isinstance(event, TournamentCreated):
+            key = f"{recorded.position:016x}"
             row = Listed(tournament_id, event.name, event.ruleset, event.format, REGISTRATION, event.labels)
+            await self._store.rows.write([(TABLE, key, msgspec.json.encode(row)), (KEYS, tournament_id, key.encode())])
+            return False
+        found = await self._store.rows.get(KEYS, tournament_id)
+        stored = None if found is None else await self._store.rows.get(TABLE, found.decode())
+        if found is None or stored is None:
+            return False
+        row = msgspec.json.decode(stored, type=Listed)
+        if isinstance(event, RoundPaired) and row.status == REGISTRATION:
+            row = msgspec.structs.replace(row, status=RUNNING)
+        elif isinstance(event, TournamentEnded):
+            row = msgspec.structs.replace(row, status=ENDED)
         else:
-            stored = await self._store.rows.get(TABLE, tournament_id)
-            if stored is None:
-                return False
-            row = msgspec.json.decode(stored, type=Listed)
-            if isinstance(event, RoundPaired) and row.status == REGISTRATION:
-                row = msgspec.structs.replace(row, status=RUNNING)
-            elif isinstance(event, TournamentEnded):
-                row = msgspec.structs.replace(row, status=ENDED)
-            else:
-                return False
-        await self._store.rows.put(TABLE, tournament_id, msgspec.json.encode(row))
+            return False
+        await self._store.rows.put(TABLE, found.decode(), msgspec.json.encode(row))
         return False
 
     async def running(self) -> list[str]:
@@ -160,7 +166,7 @@ def decode_token(token: str, status: str, labels: dict[str, str]) -> str | None:
         parsed = msgspec.json.decode(base64.urlsafe_b64decode(token + "=" * (-len(token) % 4)), type=_Token)
     except (ValueError, binascii.Error, msgspec.DecodeError, msgspec.ValidationError):
         parsed = None
-    if parsed is None or not _ID.fullmatch(parsed.after):
+    if parsed is None or not _KEY.fullmatch(parsed.after):
         raise InvalidArgument(
             "page_token is not a token from a previous ListTournaments response", reason="PAGE_TOKEN_INVALID"
         )
