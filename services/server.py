@@ -232,7 +232,7 @@ async def _start(config: ServerConfig, clock: Clock | None, replay: bytes | None
             raise ListenError(
                 f"cannot listen on {config.listen}: the port is in use or the address is not local"
             ) from None
-    metrics.attach(observer, store, timers, manager, matches.play_results, presence)
+    metrics.attach(observer, store, timers, manager, matches.play_results, presence, bots)
     if config.listen is not None:
         await server.start()
     if http is not None:
