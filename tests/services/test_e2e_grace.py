@@ -15,13 +15,14 @@ from typing import Any
 
 import grpc
 import msgspec
+import pytest
 
 from replays.format import decode_replay
 from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
 from services.edge.wire import timestamp
 from services.server import Running, ServerConfig, create_server
-from tests.services.client import Created, create_match
+from tests.services.client import Created, create_match, error_reason
 from tests.services.clock import ManualClock
 from tests.services.conftest import ADMIN_TOKEN
 from tests.services.test_e2e_play import command, start, until_result
@@ -165,3 +166,23 @@ async def test_a_seat_back_a_second_before_the_grace_ends_plays_on_across_a_rest
                 play.cancel()
     finally:
         await running.stop(0)
+
+
+@pytest.mark.parametrize("request_id", ["", "grace-refused"])
+async def test_a_grace_out_of_range_is_refused_before_anything_is_stored(
+    matches: pb_grpc.MatchServiceStub, request_id: str
+) -> None:
+    request = pb.CreateMatchRequest(
+        ruleset="duel",
+        seats=[pb.SeatSpec(name="ada"), pb.SeatSpec(name="bob")],
+        options_json='{"disconnect_grace_seconds": 86401}',
+        request_id=request_id,
+    )
+    with pytest.raises(grpc.aio.AioRpcError) as refused:
+        await matches.CreateMatch(request)
+    assert (refused.value.code(), error_reason(refused.value)) == (
+        grpc.StatusCode.INVALID_ARGUMENT,
+        "DISCONNECT_GRACE_INVALID",
+    )
+    listed = await matches.ListMatches(pb.ListMatchesRequest())
+    assert list(listed.matches) == []
