@@ -2,14 +2,16 @@
 
 For a running match created with ``disconnect_grace_seconds`` (``services/matches/grace.py``), the timer follows
 the match's presence (``services/matches/presence.py``) and, while a seat the ruleset waits on (``to_act``; bot
-seats aside) is away, sets an alarm on the injectable clock for when it went away plus the grace. On expiry the
+seats aside) is away, sets an alarm on the injectable clock for the grace after the later of when it went away and
+the match's last event: the seat has then been away that long while the match waited on it. On expiry the
 system submits the ruleset's forfeit of that seat (``Ruleset.forfeit``, reason ``disconnected``), as the turn
 timers submit timeouts. A stream of the seat opening first cancels the alarm; so does the match moving on.
 
-When the seat went away is the presence rows' durable time, so a restarted server, or another instance, arms the
-same expiry (and submits at once a forfeit already due). The command id ``disconnected-<seat>-<version>`` and the
-expected version make instances that fire together append one forfeit, never fork the match. The timers
-(``timers.Timers.arm``) hand every change of a match here, so the grace runs wherever turn timers run.
+When the seat went away is the presence rows' durable time, and the last event's time is recorded, so a restarted
+server, or another instance, arms the same expiry (and submits at once a forfeit already due). The command id
+``disconnected-<seat>-<version>`` and the expected version make instances that fire together append one forfeit,
+never fork the match. The timers (``timers.Timers.arm``) hand every change of a match here, so the grace runs
+wherever turn timers run.
 """
 
 from __future__ import annotations
@@ -49,9 +51,10 @@ class Forfeits(Protocol):
 
 
 def due(hot: HotMatch, seats: Seats) -> Due | None:
-    """The first forfeit the match's presence leads to: the seat it waits on that went away first."""
+    """The first forfeit the match's presence leads to: for the seat it waits on that went away first, the grace
+    after the later of its going away and the match's last event (since which the match has waited on it)."""
     waits_on = [seat for seat in hot.ruleset.to_act(hot.state) if seat not in hot.bots]
-    away = [(p.since, p.seat) for p in seats if p.seat in waits_on and not p.connected]
+    away = [(max(p.since, hot.last_event_at), p.seat) for p in seats if p.seat in waits_on and not p.connected]
     if not away:
         return None
     since, seat = min(away)

@@ -5,13 +5,15 @@ the store's rows: table ``presence``, one row per match, seat and instance holdi
 count last went from none to some or back; and, while it holds any, a heartbeat row of its own in
 ``presence_instances``. A seat's presence folds its rows (``folded``): connected while a row of a live instance
 holds a stream. A row of an instance whose heartbeat is older than ``STALE`` counts as gone since that heartbeat
-(the instance died with its streams open). The rows outlive a restart, and with them when a seat went away.
+(the instance died with its streams open); on a database no other instance shares, every earlier instance's rows
+are gone. The rows outlive a restart, and with them when a seat went away. A bot seat, which the server plays, is
+connected since the match's creation and has no rows.
 
-Whoever follows a match here (its watchers) is told each change of its presence: at once for a change made on
-this instance (after the rows are written), and, when instances share the database, within ``POLL`` seconds for
-one made on another instance (the rows of the followed matches are read again every ``POLL`` seconds). Timers
-run on the injectable clock. When matches get an owner instance, the counting moves there; the rows stay the
-record.
+Whoever follows a match here (its watchers, and its disconnect grace) is told each change of its presence: at once
+for a change made on this instance (after the rows are written), and, when instances share the database, within
+``POLL`` seconds for one made on another instance (the rows of the followed matches are read again every ``POLL``
+seconds). Timers run on the injectable clock. When matches get an owner instance, the counting moves there; the
+rows stay the record.
 """
 
 from __future__ import annotations

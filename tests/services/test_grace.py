@@ -51,5 +51,8 @@ def test_the_forfeit_due_is_for_the_seat_waited_on_that_went_away_first() -> Non
     away = SeatPresence(waits_on, False, AT + timedelta(seconds=5))
     assert due(hot, (away, SeatPresence(other, False, AT))) == (waits_on, hot.version, AT + timedelta(seconds=65))
     assert due(hot, (SeatPresence(waits_on, True, AT), SeatPresence(other, False, AT))) is None
+    # Away before the match began to wait on it (its last event): the grace runs from then.
+    early = SeatPresence(waits_on, False, AT - timedelta(seconds=300))
+    assert due(hot, (early, SeatPresence(other, True, AT))) == (waits_on, hot.version, AT + timedelta(seconds=60))
     hot.bots = {waits_on: "greedy"}
     assert due(hot, (away, SeatPresence(other, False, AT))) is None
