@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from engine.contract import Actor, Deadline, Outcome, Ruleset, Viewer
+from engine.contract import Actor, Deadline, ForfeitReason, Outcome, Ruleset, Viewer
 from engine.rng import Rng
 
 
@@ -44,6 +44,7 @@ class Rules(Protocol):
     def to_act(self, state: Any, /) -> tuple[int, ...]: ...
     def deadline(self, state: Any, /) -> Deadline | None: ...
     def outcome(self, state: Any, /) -> Outcome | None: ...
+    def forfeit(self, seat: int, reason: ForfeitReason, /) -> Any: ...
 
 
 class Fold(Protocol):
@@ -80,7 +81,7 @@ def assemble(
         Event=model.Event, View=model.View,
         configure=setup.configure, initial=setup.initial, setup=setup.setup,
         precheck=rules.precheck, decide_folded=rules.decide_folded, legal_commands=rules.legal_commands,
-        to_act=rules.to_act, deadline=rules.deadline, outcome=rules.outcome,
+        to_act=rules.to_act, deadline=rules.deadline, outcome=rules.outcome, forfeit=rules.forfeit,
         evolve=evolve.evolve,
         view=view.view, redact=view.redact, hidden_cards=view.hidden_cards,
         **identity,

@@ -30,6 +30,12 @@ def seat_of(actor: Actor) -> int:
 CONCEDE = "concede"
 """The tag every ruleset gives its concession command (bots never play it)."""
 
+FORFEIT = "forfeit"
+"""The tag every ruleset gives its system concession (``Ruleset.forfeit``)."""
+ForfeitReason = Literal["disconnected"]
+"""Why the system forfeits a seat: ``disconnected``, its player away past the match's disconnect grace."""
+DISCONNECTED: ForfeitReason = "disconnected"
+
 Viewer = int | None
 """A seat, or None for a spectator."""
 
@@ -138,6 +144,9 @@ class Ruleset:
     outcome: Callable[[Any], Outcome | None]
     hidden_cards: Callable[[Any, Viewer], Sequence[str]]
     """Instance ids whose identity the viewer may not learn; the leak tests look for them."""
+    forfeit: Callable[[int, ForfeitReason], Any]
+    """The system command that concedes for ``seat``, the end reason being ``reason``: ``decide`` accepts it from
+    the system alone (so it is never among a seat's legal commands), whatever the concession options."""
     presets: dict[str, Any]
     """Starter decks (or boxes) by name, served by the API."""
     greedy_score: Callable[[Any, Any], float] = _neutral

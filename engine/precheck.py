@@ -1,7 +1,7 @@
 """The checks every ruleset runs before a command's fields: is the match over, is it this actor's move.
 
 A ruleset's ``precheck`` calls ``check_common`` with its own codes and adds what its spec orders
-differently. Kinds named in ``system`` (timeouts) are the system's alone and are checked for the actor
+differently. Kinds named in ``system`` (timeouts, the forfeit) are the system's alone and are checked for the actor
 before the match state, so a seat sending one learns NOT_SYSTEM even after the match ended; ``admin`` kinds
 (referee rulings) likewise; ``anytime`` kinds (concession) need only a running match.
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
-from engine.contract import ADMIN, SYSTEM, Actor
+from engine.contract import ADMIN, FORFEIT, SYSTEM, Actor
 from engine.errors import MATCH_OVER, NOT_ADMIN, NOT_SYSTEM, NOT_YOUR_TURN, Rejected
 
 
@@ -20,7 +20,7 @@ def check_common(
     *,
     over: bool,
     acting: Collection[int],
-    system: Collection[str] = ("timeout",),
+    system: Collection[str] = ("timeout", FORFEIT),
     admin: Collection[str] = (),
     anytime: Collection[str] = ("concede",),
     not_your_turn: str = NOT_YOUR_TURN,

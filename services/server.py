@@ -27,6 +27,7 @@ from services.edge.observer import MAX_STREAMS, CallObserver
 from services.edge.servicers import MatchServicer, RulesetServicer
 from services.edge.transport import OPTIONS, Tls, listen
 from services.matches.bot_player import BotPlayer
+from services.matches.grace_timers import GraceTimers
 from services.matches.manager import MatchManager
 from services.matches.presence import Presence
 from services.matches.timers import Timers
@@ -194,8 +195,8 @@ async def _start(config: ServerConfig, clock: Clock | None, replay: bytes | None
     )
     store = ObservedStore(opened)
     manager = MatchManager(store, shared=is_shared(config.database_url), capacity=config.capacity)
-    timers = Timers(manager, clock)
     presence = Presence(store.rows, is_shared(config.database_url), clock)
+    timers = Timers(manager, clock, GraceTimers(manager, presence, clock))
     feed = Feed(manager, store, wire.update, timers.armed, clock, presence)
     bots = BotPlayer(manager, clock)
     manager.on_change(timers.arm)
@@ -231,7 +232,7 @@ async def _start(config: ServerConfig, clock: Clock | None, replay: bytes | None
             raise ListenError(
                 f"cannot listen on {config.listen}: the port is in use or the address is not local"
             ) from None
-    metrics.attach(observer, store, timers, manager, matches.play_results, presence)
+    metrics.attach(observer, store, timers, manager, matches.play_results, presence, bots)
     if config.listen is not None:
         await server.start()
     if http is not None:

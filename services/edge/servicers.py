@@ -122,7 +122,7 @@ class MatchServicer(pb_grpc.MatchServiceServicer):
     async def GetMatch(self, request: pb.GetMatchRequest, context: Context) -> pb.Match:
         hot = await self._matches.at_least(request.match_id, limits.version(request.min_version, "min_version"))
         previous = await self._matches.read_model.get(request.match_id)
-        seats = await self._presence.of(hot.match_id, len(hot.match.created.seats), hot.created_at)
+        seats = await self._presence.of(hot.match_id, len(hot.match.created.seats), hot.created_at, hot.bots)
         return wire.match(row_for(hot, created_at=None, previous=previous), seats)
 
     @rpc_errors

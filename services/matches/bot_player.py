@@ -1,12 +1,14 @@
-"""The server playing its bot seats: when a match waits on a bot seat, its bot decides on a worker thread and the
-manager submits the command as that seat, an ordinary recorded command that replays re-execute.
+"""The server playing its bot seats: when a match waits on a bot seat, its bot decides in a worker process
+(``services/matches/bot_workers.py``) within its budget and the manager submits the command as that seat, an
+ordinary recorded command that replays re-execute. Each decision's seconds are told to the listeners (the
+``duelhall_bot_decision_seconds`` histogram); one past its budget is also logged.
 
 The bot sees what a client of its seat receives, the seat's view and legal commands as JSON, decoded again, never
-the state (``choose``), and never concedes while it has another command (as ``duelhall selfplay``'s bots). Its
-command id is ``bot-<seat>-<version>``, the same on every instance at the same decision point (its seed is too,
-``bot_seats.decision_seed``), and it is submitted expecting that version: a second instance driving the same
-seat lands on the store's idempotency, and a match that moved on while the bot thought refuses the stale choice
-(the change that moved it started the next decision). A match loaded at start that waits on a bot resumes it.
+the state (``bot_workers.choose``), and never concedes while it has another command (as ``duelhall selfplay``'s
+bots). Its command id is ``bot-<seat>-<version>``, the same on every instance at the same decision point (its
+seed is too, ``bot_seats.decision_seed``), and it is submitted expecting that version: a second instance driving
+the same seat lands on the store's idempotency, and a match that moved on while the bot thought refuses the stale
+choice (the change that moved it started the next decision). A match loaded at start that waits on a bot resumes it.
 """
 
 from __future__ import annotations
@@ -14,22 +16,19 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
-import time
-from concurrent.futures import Executor, ThreadPoolExecutor
+from collections.abc import Callable
 from typing import Any, Protocol
 
-import msgspec
-
-from engine.bots import DEFAULT_SECONDS, make_bot
-from engine.contract import CONCEDE, Actor, Ruleset
+from engine.bots import DEFAULT_SECONDS
+from engine.contract import Actor, Ruleset
 from engine.errors import Rejected
-from engine.match import encode, type_tag
 from eventstore import StoreError
 from services.core.clock import Clock, LoopClock
 from services.core.errors import ServiceError, VersionMismatch
 from services.core.logs import fields
 from services.core.tasks import keep
 from services.matches.bot_seats import decision_seed
+from services.matches.bot_workers import BotWorkers
 from services.matches.hot import HotMatch
 
 log = logging.getLogger(__name__)
@@ -48,22 +47,6 @@ class Drives(Protocol):
     def loaded(self, match_id: str) -> HotMatch | None: ...
 
 
-def choose(ruleset: Ruleset, state: Any, seat: int, level: str, seed: int, seconds: float) -> bytes:
-    """The command (JSON) the bot of ``level`` in ``seat`` picks. Runs on the worker; the bot is handed the seat's
-    view and legal commands as a client receives them (JSON, decoded), so it cannot reach the state."""
-    view: Any = msgspec.json.decode(encode(ruleset.view(state, seat)), type=ruleset.View)
-    legal = [ruleset.command_decoder.decode(encode(c)) for c in ruleset.legal_commands(state, seat)]
-    commands = [c for c in legal if type_tag(c) != CONCEDE] or legal
-    return encode(make_bot(level, ruleset, seed, seconds).choose(view, commands))
-
-
-def timed(ruleset: Ruleset, state: Any, seat: int, level: str, seed: int, seconds: float) -> tuple[bytes, float]:
-    """``choose`` and the seconds it took on the worker (not counting its wait for the worker)."""
-    started = time.perf_counter()
-    raw = choose(ruleset, state, seat, level, seed, seconds)
-    return raw, time.perf_counter() - started
-
-
 class BotPlayer:
     """Plays every loaded match's bot seats; the manager's change listener (``play``)."""
 
@@ -72,14 +55,15 @@ class BotPlayer:
         manager: Drives,
         clock: Clock | None = None,
         seconds: float = DEFAULT_SECONDS,
-        executor: Executor | None = None,
+        workers: BotWorkers | None = None,
     ) -> None:
         self._manager = manager
         self._clock: Clock = clock or LoopClock()
         self.seconds = seconds
-        """What one decision may take (the level spends it; a decision past it is logged)."""
-        # One thread: bots are CPU-bound Python, so more threads would only queue on the GIL.
-        self._executor = executor or ThreadPoolExecutor(max_workers=1, thread_name_prefix="duelhall-bot")
+        """What one decision may take: each is handed it, and its level spends it (one past it is logged)."""
+        self._workers = workers or BotWorkers()
+        self.listeners: list[Callable[[str, str, float], None]] = []
+        """Told of each decision: its ruleset's id, the bot's level and the seconds it thought (metrics)."""
         self._thinking: dict[str, int] = {}
         """The version each match's bot decision under way was started at."""
         self._tasks: set[asyncio.Task[None]] = set()
@@ -101,14 +85,15 @@ class BotPlayer:
         """Starts no more decisions and lets those under way end (a decision takes at most its budget)."""
         self._closing = True
         await asyncio.gather(*self._tasks, return_exceptions=True)
-        self._executor.shutdown(wait=True)
+        await self._workers.stop()
 
     async def _decide(
         self, match_id: str, ruleset: Ruleset, state: Any, version: int, seat: int, level: str, seed: int
     ) -> None:
         try:
-            think = functools.partial(timed, ruleset, state, seat, level, seed, self.seconds)
-            raw, took = await asyncio.get_running_loop().run_in_executor(self._executor, think)
+            raw, took = await self._workers.think(ruleset, state, seat, level, seed, self.seconds)
+            for listener in self.listeners:
+                listener(ruleset.id, level, took)
             if took > self.seconds:
                 log.warning(
                     "bot decision took %.2f s, over its %.2f s budget",

@@ -18,7 +18,7 @@ from replays.format import match_id_for
 from replays.storage import SEED_SECRET
 from services.core import limits
 from services.core.errors import InvalidArgument
-from services.matches import bot_seats
+from services.matches import bot_seats, grace
 from services.matches.bot_seats import PLAYER
 from services.matches.caster import Caster, checked_delay
 from services.matches.deadlines import NONE, folded
@@ -70,6 +70,8 @@ class Creation(msgspec.Struct, frozen=True):
     """The token that opens the caster feed, when the match has one (else empty)."""
     bots: dict[int, str]
     """The bot seats' levels by seat."""
+    grace: int
+    """The disconnect grace in seconds (0: off, ``services/matches/grace.py``)."""
 
     @property
     def created(self) -> MatchCreated:
@@ -133,7 +135,7 @@ def check(
     """Raises what ``creation`` would refuse this request with, before anything is stored (a request id's claim
     must not be spent on a request that cannot create its match)."""
     ruleset = checked(ruleset_id, version, seats, labels, spectators, caster_delay)
-    ruleset.configure({"seats": [seat.config for seat in seats], "options": options})
+    ruleset.configure({"seats": [seat.config for seat in seats], "options": grace.split(options)[0]})
 
 
 def creation(
@@ -153,7 +155,8 @@ def creation(
     configuration. Its id follows from the seed (``match_id_for``)."""
     ruleset = checked(ruleset_id, version, seats, labels, spectators, caster_delay)
     seed = seed or secrets.token_bytes(32)
-    config_data = {"seats": [seat.config for seat in seats], "options": options}
+    ruleset_options, grace_seconds = grace.split(options)
+    config_data = {"seats": [seat.config for seat in seats], "options": ruleset_options}
     events = create(ruleset, config_data, [seat.name for seat in seats], seed, open_seats(seats))
     match_id = match_id_for(events[0].seed_commitment)
     tokens = list(tokens) or seat_tokens(seats)
@@ -171,6 +174,7 @@ def creation(
         | watchers.secrets()
         | caster.secrets()
         | bot_seats.secrets(bot_seats.levels(seats))
+        | grace.secrets(grace_seconds)
     )
     return Creation(
         ruleset,
@@ -187,6 +191,7 @@ def creation(
         caster,
         caster_token,
         bot_seats.levels(seats),
+        grace_seconds,
     )
 
 
@@ -208,7 +213,9 @@ def requested(
     """A create request as recorded and fingerprinted (the match list reads its labels and spectator policy); the
     version only when one was named, the policy only when it is not public and the caster delay only when there
     is one, so that a request for the newest version of a public match records (and fingerprints) as it did
-    before any could be named."""
+    before any could be named. The disconnect grace is taken out of the options (the ruleset's alone, which
+    replays configure it with) and recorded beside them, only when there is one."""
+    options, grace_seconds = grace.split(options)
     named = {"ruleset_version": version} if version else {}
     seated = [msgspec.to_builtins(s) for s in seats]
     watched = {"spectators": spectators} if spectators != PUBLIC else {}
@@ -220,6 +227,7 @@ def requested(
         "labels": dict(sorted(labels.items())),
         **watched,
         **({"caster_delay_seconds": caster_delay} if caster_delay else {}),
+        **({grace.OPTION: grace_seconds} if grace_seconds else {}),
     }
 
 
@@ -240,6 +248,7 @@ def created_match(new: Creation, recorded_at: datetime) -> HotMatch:
         new.spectators,
         new.caster,
         bots=new.bots,
+        grace=new.grace,
     )
 
 

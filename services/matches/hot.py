@@ -55,6 +55,7 @@ class HotMatch:
         caster: Caster = Caster(),
         created_at: datetime | None = None,
         bots: dict[int, str] | None = None,
+        grace: int = 0,
     ) -> None:
         self.match_id = match_id
         self.ruleset = ruleset
@@ -65,6 +66,8 @@ class HotMatch:
         self.caster = caster
         self.bots = bots or {}
         """The seats the server plays, with their bot levels (``services/matches/bot_seats.py``)."""
+        self.grace = grace
+        """The disconnect grace in seconds, 0 for none (``services/matches/grace.py``)."""
         self.command_ids = command_ids
         """Command id -> (first, last) version it appended: answers retries without deciding again."""
         self.log_complete = True

@@ -20,7 +20,7 @@ from eventstore import AsyncEventStore, RecordedEvent, StoreError
 from replays.format import is_match_id
 from replays.storage import SEED_SECRET
 from services.core.errors import Conflict, InvalidArgument, MatchNotFound, RulesetUnavailable
-from services.matches import bot_seats, caster, snapshots, spectators
+from services.matches import bot_seats, caster, grace, snapshots, spectators
 from services.matches.deadlines import NONE, Deadlines, folded
 from services.matches.follower import commands
 from services.matches.hot import HotMatch, MatchEvent, seen
@@ -74,6 +74,7 @@ async def load(store: AsyncEventStore, match_id: str) -> HotMatch:
         caster.stored(hidden),
         recorded[0].meta.recorded_at,
         bot_seats.stored(hidden),
+        grace.stored(hidden),
     )
     hot.log_complete = snapshotted is None
     return hot

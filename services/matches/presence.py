@@ -5,13 +5,15 @@ the store's rows: table ``presence``, one row per match, seat and instance holdi
 count last went from none to some or back; and, while it holds any, a heartbeat row of its own in
 ``presence_instances``. A seat's presence folds its rows (``folded``): connected while a row of a live instance
 holds a stream. A row of an instance whose heartbeat is older than ``STALE`` counts as gone since that heartbeat
-(the instance died with its streams open). The rows outlive a restart, and with them when a seat went away.
+(the instance died with its streams open); on a database no other instance shares, every earlier instance's rows
+are gone. The rows outlive a restart, and with them when a seat went away. A bot seat, which the server plays, is
+connected since the match's creation and has no rows.
 
-Whoever follows a match here (its watchers) is told each change of its presence: at once for a change made on
-this instance (after the rows are written), and, when instances share the database, within ``POLL`` seconds for
-one made on another instance (the rows of the followed matches are read again every ``POLL`` seconds). Timers
-run on the injectable clock. When matches get an owner instance, the counting moves there; the rows stay the
-record.
+Whoever follows a match here (its watchers, and its disconnect grace) is told each change of its presence: at once
+for a change made on this instance (after the rows are written), and, when instances share the database, within
+``POLL`` seconds for one made on another instance (the rows of the followed matches are read again every ``POLL``
+seconds). Timers run on the injectable clock. When matches get an owner instance, the counting moves there; the
+rows stay the record.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import uuid
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Collection, Coroutine
 from datetime import datetime
 from typing import Any
 
@@ -77,21 +79,34 @@ Located = tuple[int, str, InstanceRow]
 """A row with its seat and instance."""
 
 
-def folded(seats: int, created_at: datetime, rows: list[Located], beats: dict[str, datetime], now: datetime) -> Seats:
+def folded(
+    seats: int,
+    created_at: datetime,
+    rows: list[Located],
+    beats: dict[str, datetime],
+    now: datetime,
+    bots: Collection[int] = (),
+    alone: str | None = None,
+) -> Seats:
     """Every seat's presence from its rows (seat, instance, row) and the instances' heartbeats.
 
     Connected: since the earliest ``since`` of the live rows holding a stream. Away: since the latest time one
     of its rows went to none (a dead instance's: its last heartbeat), or the match's creation if never connected.
+    A bot seat is connected since the creation: the server plays it. ``alone``: the one instance that can be
+    alive (on a database no other instance shares), whose predecessors' rows are gone however fresh.
     """
     found: list[SeatPresence] = []
     for seat in range(seats):
+        if seat in bots:
+            found.append(SeatPresence(seat, True, created_at))
+            continue
         live: list[datetime] = []
         gone: list[datetime] = [created_at]
         for _, instance, row in (r for r in rows if r[0] == seat):
             beat = beats.get(instance)
             if row.streams <= 0:
                 gone.append(row.since)
-            elif beat is not None and (now - beat).total_seconds() <= STALE:
+            elif beat is not None and alone in (None, instance) and (now - beat).total_seconds() <= STALE:
                 live.append(row.since)
             else:
                 gone.append(max(row.since, beat) if beat is not None else row.since)
@@ -100,10 +115,10 @@ def folded(seats: int, created_at: datetime, rows: list[Located], beats: dict[st
 
 
 class _Followed:
-    """A match followed here: its size, creation time, followers, and the presence last told."""
+    """A match followed here: its size, creation time, bot seats, followers, and the presence last told."""
 
-    def __init__(self, seats: int, created_at: datetime) -> None:
-        self.seats, self.created_at = seats, created_at
+    def __init__(self, seats: int, created_at: datetime, bots: Collection[int]) -> None:
+        self.seats, self.created_at, self.bots = seats, created_at, bots
         self.followers = 0
         self.told: Seats | None = None
         self.telling = asyncio.Lock()
@@ -148,8 +163,9 @@ class Presence:
             alarm.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
 
-    async def of(self, match_id: str, seats: int, created_at: datetime) -> Seats:
-        """The match's presence as the rows say now, whichever instance holds its streams."""
+    async def of(self, match_id: str, seats: int, created_at: datetime, bots: Collection[int] = ()) -> Seats:
+        """The match's presence as the rows say now, whichever instance holds its streams (``bots``: its bot
+        seats, connected)."""
         parsed = []
         for key, value in await self._rows.list(TABLE, prefix=f"{match_id}/", limit=_MOST):
             _, seat, instance = key.split("/")
@@ -160,21 +176,24 @@ class Presence:
             beat = await self._rows.get(INSTANCES, instance)
             if beat is not None:
                 beats[instance] = _beat(beat)
-        return folded(seats, created_at, parsed, beats, now)
+        # Unshared, this process claimed the database (services/ops/claim.py): an earlier instance's rows are gone.
+        return folded(seats, created_at, parsed, beats, now, bots, None if self._shared else self.instance)
 
-    async def follow(self, match_id: str, seats: int, created_at: datetime) -> None:
-        """Before a watch of the match opens: what its presence is, so that the next change is told."""
+    async def follow(self, match_id: str, seats: int, created_at: datetime, bots: Collection[int] = ()) -> Seats | None:
+        """Before a watch of the match opens (or its disconnect grace runs): what its presence is, so that the next
+        change is told; that presence, or None when the store could not be read."""
         followed = self._followed.get(match_id)
         if followed is None:
-            followed = self._followed[match_id] = _Followed(seats, created_at)
+            followed = self._followed[match_id] = _Followed(seats, created_at, bots)
         followed.followers += 1  # before the read: a watch closing meanwhile must not drop the match
         if followed.told is None:
             async with followed.telling:
                 if followed.told is None:
                     try:
-                        followed.told = await self.of(match_id, seats, created_at)
+                        followed.told = await self.of(match_id, seats, created_at, bots)
                     except StoreError as exc:  # the watch opens all the same; its first change is told
                         log.warning("presence of %s not read (%s)", match_id, exc)
+        return followed.told
 
     def unfollow(self, match_id: str) -> None:
         followed = self._followed.get(match_id)
@@ -233,7 +252,7 @@ class Presence:
             return
         async with followed.telling:
             try:
-                now = await self.of(match_id, followed.seats, followed.created_at)
+                now = await self.of(match_id, followed.seats, followed.created_at, followed.bots)
             except StoreError as exc:
                 log.warning("presence of %s not read (%s)", match_id, exc)
                 return

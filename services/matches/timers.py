@@ -2,7 +2,8 @@
 
 The expiry comes from the match's deadlines (``services/matches/deadlines.py``), folded from the times its commands
 were recorded: a deadline kept over several commands keeps its expiry, a paused one resumes with what was
-left, and a restarted server, or another instance, arms the same expiry.
+left, and a restarted server, or another instance, arms the same expiry. Each change also reaches the match's
+disconnect grace (``services/matches/grace_timers.py``), which runs wherever the turn timers do.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from services.core.clock import Alarm, Clock, LoopClock
 from services.core.errors import ServiceError
 from services.core.logs import fields
 from services.core.tasks import keep
+from services.matches.grace_timers import GraceTimers
 from services.matches.hot import HotMatch
 
 log = logging.getLogger(__name__)
@@ -52,9 +54,11 @@ class Armed(msgspec.Struct, frozen=True):
 class Timers:
     """One pending timeout per running match; the manager's change listener (``arm``)."""
 
-    def __init__(self, manager: Submits, clock: Clock | None = None) -> None:
+    def __init__(self, manager: Submits, clock: Clock | None = None, grace: GraceTimers | None = None) -> None:
         self._manager = manager
         self._clock: Clock = clock or LoopClock()
+        self.grace = grace
+        """The matches' disconnect grace, handed each change."""
         self._pending: dict[str, tuple[datetime, Alarm]] = {}
         """The expiry each match's alarm is set for."""
         self._armed: dict[str, Armed] = {}
@@ -63,7 +67,10 @@ class Timers:
         """Called with ``ARMED`` when a timeout is scheduled and ``FIRED`` when one expires (metrics)."""
 
     def arm(self, hot: HotMatch) -> None:
-        """(Re)schedules the match's timeout after it changed, for the expiry its deadlines hold."""
+        """(Re)schedules the match's timeout after it changed, for the expiry its deadlines hold, and its
+        disconnect grace."""
+        if self.grace is not None:
+            self.grace.arm(hot)
         deadlines = hot.deadlines
         if deadlines.expires_at is None:
             self._cancel(hot.match_id)
@@ -92,6 +99,8 @@ class Timers:
         return self._armed.get(match_id)
 
     def close(self) -> None:
+        if self.grace is not None:
+            self.grace.close()
         for match_id in list(self._pending):
             self._cancel(match_id)
         for task in self._tasks:

@@ -207,7 +207,7 @@ class Feed(Generic[T]):
         started(match_id, hot.match)
         if self._presence is not None:
             # Before the watch is in place: a change after this point is told to it.
-            await self._presence.follow(match_id, len(hot.match.created.seats), hot.created_at)
+            await self._presence.follow(match_id, len(hot.match.created.seats), hot.created_at, hot.bots)
         channel = self._channels.get(match_id)
         if channel is None:
             channel = self._channels[match_id] = _Channel(hot)

@@ -3,7 +3,7 @@
 Every collector lives in ``Metrics.registry`` (one registry per server, so several servers in one process
 count apart); whatever serves HTTP exposes it (``services/ops/metrics_listener.py`` today, for
 ``serve --metrics HOST:PORT``). ``attach`` subscribes the collectors to the parts that report: the RPC
-observer, the observed store, the turn timers and the match manager; the store's writer feeds
+observer, the observed store, the turn timers, the match manager and the bot seats; the store's writer feeds
 ``commit_batch`` itself, through the ``on_commit`` it was opened with (``services/server.py``).
 """
 
@@ -16,6 +16,7 @@ from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 
 from services.api import duelhall_pb2 as pb
 from services.edge.observer import CallObserver, Finished
+from services.matches.bot_player import BotPlayer
 from services.matches.manager import MatchManager
 from services.matches.presence import Presence
 from services.matches.timers import Timers
@@ -70,6 +71,13 @@ class Metrics:
             "duelhall_open_streams", "Open server streams by method (WatchMatch: watchers)", ["method"], registry=r
         )
         self.hot_matches = Gauge("duelhall_hot_matches", "Matches loaded in memory", registry=r)
+        self.bot_decision_seconds = Histogram(
+            "duelhall_bot_decision_seconds",
+            "Seconds a bot seat thought per decision, on its worker, by ruleset and bot level",
+            ["ruleset", "level"],
+            buckets=_LATENCY,
+            registry=r,
+        )
         self.connected_seats = Gauge(
             "duelhall_connected_seats", "Seats with a Play or watch stream open on this instance", registry=r
         )
@@ -82,6 +90,7 @@ class Metrics:
         manager: MatchManager,
         play_results: list[Callable[[str, pb.CommandResult], None]],
         presence: Presence,
+        bots: BotPlayer,
     ) -> None:
         """Feed the collectors from the server's parts (``play_results``: the Play streams' commands)."""
 
@@ -110,3 +119,5 @@ class Metrics:
         timers.listeners.append(lambda event: self.timers.labels(event).inc())
         self.hot_matches.set_function(lambda: manager.loaded_count)
         self.connected_seats.set_function(lambda: presence.connected)
+        decisions = functools.cache(self.bot_decision_seconds.labels)
+        bots.listeners.append(lambda ruleset, level, seconds: decisions(ruleset, level).observe(seconds))

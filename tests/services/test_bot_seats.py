@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 from engine import registry
 from engine.match import encode
 from services.matches import bot_seats
-from services.matches.bot_player import choose
+from services.matches.bot_workers import choose
 from services.matches.creation import SeatEntry, created_match, creation, requested
 from services.readmodels.lifecycle import request_in
 

@@ -14,7 +14,7 @@ from engine import registry
 from replays.format import decode_replay
 from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
-from services.server import ServerConfig, create_server
+from services.server import Running, ServerConfig, create_server
 from tests.services.client import error_reason
 from tests.services.instances import two_instances
 
@@ -98,6 +98,27 @@ async def test_a_human_plays_against_a_bot_seat(matches: pb_grpc.MatchServiceStu
     replay = decode_replay(await verified(matches, match.match_id))
     actors = {c.actor for c in replay.commands[1:]}
     assert {"0", "1"} <= actors
+
+
+async def test_a_bot_seat_reads_as_connected_and_its_decisions_are_timed(
+    server: Running, matches: pb_grpc.MatchServiceStub
+) -> None:
+    created = await matches.CreateMatch(
+        pb.CreateMatchRequest(ruleset="duel", seats=[pb.SeatSpec(name="ada"), bot("greedy", "hal")])
+    )
+    match = await matches.GetMatch(pb.GetMatchRequest(match_id=created.match.match_id))
+    # The server plays the bot from the start; the human has not connected yet.
+    assert [(p.seat, p.connected, p.since) for p in match.presence] == [
+        (0, False, match.created_at),
+        (1, True, match.created_at),
+    ]
+    await play_seat(matches, match.match_id, created.tokens[0].token, 0, seed=5)
+    replay = decode_replay(await verified(matches, match.match_id))
+    decided = [c for c in replay.commands if c.actor == "1"]
+    timed = server.metrics.registry.get_sample_value(
+        "duelhall_bot_decision_seconds_count", {"ruleset": "duel", "level": "greedy"}
+    )
+    assert decided and timed is not None and timed >= len(decided)
 
 
 REFUSED = [

@@ -37,3 +37,21 @@ def test_the_streams_of_an_instance_without_a_recent_heartbeat_count_as_gone_sin
         SeatPresence(1, True, at(10)),
     )
     assert folded(1, CREATED, [(0, "unknown", InstanceRow(1, at(10)))], {}, now) == (SeatPresence(0, False, at(10)),)
+
+
+def test_a_bot_seat_is_connected_since_the_match_was_created_whatever_its_rows() -> None:
+    rows = [(1, "a", InstanceRow(0, at(30)))]
+    assert folded(2, CREATED, rows, {"a": at(99)}, at(100), bots=(1,)) == (
+        SeatPresence(0, False, CREATED),
+        SeatPresence(1, True, CREATED),
+    )
+
+
+def test_alone_on_its_database_an_instance_counts_an_earlier_ones_fresh_streams_as_gone() -> None:
+    rows = [(0, "earlier", InstanceRow(1, at(10))), (1, "this", InstanceRow(1, at(60)))]
+    beats = {"earlier": at(99), "this": at(100)}
+    assert folded(2, CREATED, rows, beats, at(100), alone="this") == (
+        SeatPresence(0, False, at(99)),
+        SeatPresence(1, True, at(60)),
+    )
+    assert folded(2, CREATED, rows, beats, at(100))[0] == SeatPresence(0, True, at(10))

@@ -6,6 +6,8 @@ from typing import Annotated, Literal
 
 import msgspec
 
+from engine.contract import ForfeitReason
+
 Step = Literal["main", "reserve", "drawn_choice"]
 Direction = Literal["clockwise", "counterclockwise"]
 
@@ -123,7 +125,14 @@ class Timeout(_Command, tag="timeout", frozen=True):
     phase_no: int
 
 
-Command = LearnSkill | UseSkill | PlayCard | Draw | CoverReserve | EndPhase | Concede | Timeout
+class Forfeit(_Command, tag="forfeit", frozen=True):
+    """The system's concession for ``seat`` (its player gone, ``Ruleset.forfeit``)."""
+
+    seat: int
+    reason: ForfeitReason
+
+
+Command = LearnSkill | UseSkill | PlayCard | Draw | CoverReserve | EndPhase | Concede | Timeout | Forfeit
 
 
 # --- events (§5-§10; fields in the order of the rules) ---------------------------------------
@@ -215,7 +224,7 @@ class RoundScored(_Event, frozen=True):
 
 class MatchEnded(_Event, frozen=True):
     winners: tuple[int, ...]
-    reason: Literal["exact_zero", "over_100", "round_limit", "concede"]
+    reason: Literal["exact_zero", "over_100", "round_limit", "concede", "disconnected"]
     totals: tuple[int, ...]
 
 

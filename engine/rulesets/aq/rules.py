@@ -6,9 +6,9 @@ runs them and ``legal_commands`` keeps the canonical candidates they accept, so 
 
 from __future__ import annotations
 
-from typing import get_args
+from typing import Literal, get_args
 
-from engine.contract import Actor, Deadline, Outcome, seat_of
+from engine.contract import FORFEIT, Actor, Deadline, ForfeitReason, Outcome, seat_of
 from engine.dispatch import Decider, deciders
 from engine.errors import Rejected
 from engine.legal import Family, legal
@@ -24,6 +24,7 @@ from engine.rulesets.aq.model import (
     Draw,
     EndPhase,
     Event,
+    Forfeit,
     LearnSkill,
     MatchEnded,
     PlayCard,
@@ -67,8 +68,8 @@ _DRAW = (Draw(),)
 
 
 def precheck(state: State, actor: Actor, kind: str) -> None:
-    """§7 preconditions before field decoding: timeout and concede use only their own rows."""
-    if actor != state.current or kind == "timeout" or state.status == "over":
+    """§7 preconditions before field decoding: timeout, forfeit and concede use only their own rows."""
+    if actor != state.current or kind == "timeout" or kind == FORFEIT or state.status == "over":
         # The common rows. The current seat's phase commands in a running match pass all of them, and
         # legal_commands asks exactly that on every self-play step, so that case skips the call.
         check_common(
@@ -79,7 +80,7 @@ def precheck(state: State, actor: Actor, kind: str) -> None:
             anytime=(),
             not_your_turn=Code.NOT_YOUR_PHASE,
         )
-        if kind == "timeout":
+        if kind == "timeout" or kind == FORFEIT:
             return
     assert isinstance(actor, int)
     if state.seats[actor].conceded:
@@ -225,6 +226,19 @@ def _decide_timeout(tape: Tape[State, Event], actor: Actor, cmd: Timeout, rng: R
     autopilot(tape, rng, "timeout")
 
 
+def check_forfeit(state: State, cmd: Forfeit) -> None:
+    """A seat of the match that has not conceded yet (``precheck`` has refused any actor but the system)."""
+    if cmd.seat not in SEATS[len(state.seats)]:
+        raise Rejected(Code.BAD_FIELDS, f"the match has no seat {cmd.seat}")
+    if state.seats[cmd.seat].conceded:
+        raise Rejected(Code.SEAT_CONCEDED, "this seat has conceded")
+
+
+def _decide_forfeit(tape: Tape[State, Event], actor: Actor, cmd: Forfeit, rng: Rng) -> None:
+    check_forfeit(tape.state, cmd)
+    emit_concede(tape, rng, cmd.seat, cmd.reason)
+
+
 _DECIDERS: dict[type, tuple[str, Decider[State, Event]]] = deciders(
     Command,
     (
@@ -236,6 +250,7 @@ _DECIDERS: dict[type, tuple[str, Decider[State, Event]]] = deciders(
         (EndPhase, _decide_end_phase),
         (Concede, _decide_concede),
         (Timeout, _decide_timeout),
+        (Forfeit, _decide_forfeit),
     ),
 )
 """Each command type's tag (for ``precheck``) and the function that checks and emits it."""
@@ -265,13 +280,16 @@ def emit_cover_reserve(tape: Tape[State, Event], rng: Rng, card: str) -> None:
         finish_phase(tape, rng)
 
 
-def emit_concede(tape: Tape[State, Event], rng: Rng, seat: int) -> None:
-    """§7 concede, D24: the last unconceded seat wins; a seat conceding in its phase goes on autopilot."""
+def emit_concede(
+    tape: Tape[State, Event], rng: Rng, seat: int, reason: Literal["concede", "disconnected"] = "concede"
+) -> None:
+    """§7 concede, D24: the last unconceded seat wins; a seat conceding in its phase goes on autopilot. The
+    system's forfeit is the same concession, the end's ``reason`` being ``disconnected``."""
     tape.emit(PlayerConceded(seat=seat))
     state = tape.state
     live = tuple(s for s, other in enumerate(state.seats) if not other.conceded)
     if len(live) == 1:
-        tape.emit(MatchEnded(winners=live, reason="concede", totals=tuple(s.total for s in state.seats)))
+        tape.emit(MatchEnded(winners=live, reason=reason, totals=tuple(s.total for s in state.seats)))
     elif seat == state.current:
         autopilot(tape, rng, "conceded")
 
@@ -349,6 +367,11 @@ def deadline(state: State) -> Deadline | None:
     return Deadline(
         seat=state.current, seconds=state.config.options.phase_seconds, timeout=Timeout(phase_no=state.phase_no)
     )
+
+
+def forfeit(seat: int, reason: ForfeitReason) -> Forfeit:
+    """The system's concession for ``seat`` (D24 as for ``concede``; ``reason`` ends the match if it ends it)."""
+    return Forfeit(seat, reason)
 
 
 def outcome(state: State) -> Outcome | None:

@@ -10,6 +10,8 @@ from typing import Annotated, Literal
 
 import msgspec
 
+from engine.contract import ForfeitReason
+
 Pile = Literal["monster", "item"]
 Status = Literal["setup", "main", "over"]
 CrystalReason = Literal["turn_start", "sacrifice", "monster_destroyed", "effect"]
@@ -79,7 +81,7 @@ class Result(msgspec.Struct, frozen=True):
 
     result: Literal["win", "draw"]
     winner: int | None
-    reason: Literal["eliminated", "turn_limit", "concede"]
+    reason: Literal["eliminated", "turn_limit", "concede", "disconnected"]
     losses: tuple[int, ...]
 
 
@@ -136,7 +138,14 @@ class Timeout(_Command, tag="timeout", frozen=True):
     turn: int
 
 
-Command = PlayMonster | Equip | UseConsumable | Sacrifice | Engage | Concede | Timeout
+class Forfeit(_Command, tag="forfeit", frozen=True):
+    """The system's concession for ``seat`` (its player gone, ``Ruleset.forfeit``)."""
+
+    seat: int
+    reason: ForfeitReason
+
+
+Command = PlayMonster | Equip | UseConsumable | Sacrifice | Engage | Concede | Timeout | Forfeit
 
 
 # --- events (§5-§8, §10) ----------------------------------------------------------------------------------
@@ -275,7 +284,7 @@ class MonsterMoved(_Event, frozen=True):
 class MatchEnded(_Event, frozen=True):
     result: Literal["win", "draw"]
     winner: int | None
-    reason: Literal["eliminated", "turn_limit", "concede"]
+    reason: Literal["eliminated", "turn_limit", "concede", "disconnected"]
     losses: tuple[int, ...]
 
 

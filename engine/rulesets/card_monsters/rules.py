@@ -7,7 +7,9 @@ the canonical candidates of §7 through the same two, so there is no second lega
 
 from __future__ import annotations
 
-from engine.contract import Actor, Deadline, Outcome
+from typing import Literal
+
+from engine.contract import Actor, Deadline, ForfeitReason, Outcome
 from engine.dispatch import Decider, deciders
 from engine.errors import Rejected
 from engine.legal import Family, legal
@@ -40,6 +42,7 @@ from engine.rulesets.card_monsters.model import (
     Equip,
     EquipmentAttached,
     Event,
+    Forfeit,
     MatchEnded,
     Monster,
     MonsterHealed,
@@ -130,6 +133,13 @@ def check_concede(state: State, actor: Actor, cmd: Concede) -> int:
     if actor not in (0, 1):
         raise Rejected(Code.NOT_YOUR_TURN, "only a seat can concede")
     return int(actor)
+
+
+def check_forfeit(state: State, actor: Actor, cmd: Forfeit) -> int:
+    """The seat the system forfeits (``precheck`` has refused any other actor)."""
+    if cmd.seat not in (0, 1):
+        raise Rejected(Code.BAD_FIELDS, f"seat {cmd.seat} is not 0 or 1")
+    return cmd.seat
 
 
 def check_timeout(state: State, actor: Actor, cmd: Timeout) -> None:
@@ -249,10 +259,10 @@ def emit_sacrifice(tape: Tape[State, Event], cmd: Sacrifice, plan: Card | Monste
     check_elimination(tape)
 
 
-def emit_concede(tape: Tape[State, Event], seat: int) -> None:
-    """§10.2 (D26): the other seat wins."""
+def emit_concede(tape: Tape[State, Event], seat: int, reason: Literal["concede", "disconnected"] = "concede") -> None:
+    """§10.2 (D26): the other seat wins (``reason``: ``disconnected`` when the system forfeits the seat)."""
     losses = (tape.state.sides[0].losses, tape.state.sides[1].losses)
-    tape.emit(MatchEnded("win", 1 - seat, "concede", losses))
+    tape.emit(MatchEnded("win", 1 - seat, reason, losses))
 
 
 # --- the contract functions -------------------------------------------------------------------------------
@@ -301,6 +311,10 @@ def _decide_timeout(tape: Tape[State, Event], actor: Actor, cmd: Timeout, rng: R
     end_turn(tape, "timeout", rng)
 
 
+def _decide_forfeit(tape: Tape[State, Event], actor: Actor, cmd: Forfeit, rng: Rng) -> None:
+    emit_concede(tape, check_forfeit(tape.state, actor, cmd), cmd.reason)
+
+
 _DECIDERS: dict[type, tuple[str, Decider[State, Event]]] = deciders(
     Command,
     (
@@ -311,6 +325,7 @@ _DECIDERS: dict[type, tuple[str, Decider[State, Event]]] = deciders(
         (Engage, _decide_engage),
         (Concede, _decide_concede),
         (Timeout, _decide_timeout),
+        (Forfeit, _decide_forfeit),
     ),
 )
 """Each command type's tag (for ``precheck``) and the function that checks and emits it."""
@@ -384,6 +399,11 @@ def deadline(state: State) -> Deadline | None:
     if state.status != MAIN:
         return None
     return Deadline(seat=state.active, seconds=float(state.options.turn_seconds), timeout=Timeout(state.turn))
+
+
+def forfeit(seat: int, reason: ForfeitReason) -> Forfeit:
+    """The system's concession for ``seat``: the other seat wins as by ``concede``, for ``reason``."""
+    return Forfeit(seat, reason)
 
 
 def outcome(state: State) -> Outcome | None:

@@ -11,6 +11,7 @@ from typing import Literal
 import msgspec
 from msgspec import UNSET, UnsetType
 
+from engine.contract import ForfeitReason
 from engine.rulesets.duel.model.state import TargetRef
 
 
@@ -99,6 +100,13 @@ class Timeout(_Command, tag="timeout", frozen=True):
     ref: int
 
 
+class Forfeit(_Command, tag="forfeit", frozen=True):
+    """The system's concession for ``seat`` (its player gone, ``Ruleset.forfeit``)."""
+
+    seat: int
+    reason: ForfeitReason
+
+
 Command = (
     NormalSummon
     | SetMonster
@@ -115,6 +123,7 @@ Command = (
     | Discard
     | Concede
     | Timeout
+    | Forfeit
 )
 
 ANSWERS: dict[str, frozenset[type[Command]]] = {

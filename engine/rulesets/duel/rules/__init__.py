@@ -6,7 +6,7 @@ are named here, as ``rules.py`` names them in a ruleset small enough for one mod
 
 from engine.rulesets.duel.rules.clock import deadline, outcome, to_act
 from engine.rulesets.duel.rules.common import precheck
-from engine.rulesets.duel.rules.decide import decide_folded
+from engine.rulesets.duel.rules.decide import decide_folded, forfeit
 from engine.rulesets.duel.rules.legal import legal_commands
 
-__all__ = ["deadline", "decide_folded", "legal_commands", "outcome", "precheck", "to_act"]
+__all__ = ["deadline", "decide_folded", "forfeit", "legal_commands", "outcome", "precheck", "to_act"]

@@ -93,9 +93,10 @@ def emit_discard(tape: Tape[State, Event], seat: int, instance: str) -> None:
     tape.emit(CardSentToGraveyard(seat, "hand", None, instance, card_id, owner_of(instance), "hand_limit"))
 
 
-def emit_concede(tape: Tape[State, Event], seat: int) -> None:
+def emit_concede(tape: Tape[State, Event], seat: int, condition: str = "concede") -> None:
+    """The seat concedes (``condition``: ``disconnected`` when the system forfeits it)."""
     tape.emit(PlayerConceded(seat))
-    tape.emit(MatchEnded("win", 1 - seat, (Reason(seat, "concede"),)))
+    tape.emit(MatchEnded("win", 1 - seat, (Reason(seat, condition),)))
 
 
 def check_timeout(state: State, cmd: Timeout) -> None:

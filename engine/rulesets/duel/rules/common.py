@@ -16,6 +16,7 @@ from engine.rulesets.duel.model.commands import (
     Concede,
     DeclareAttack,
     FlipSummon,
+    Forfeit,
     NormalSummon,
     ReplayAttack,
     SetMonster,
@@ -52,6 +53,8 @@ def check_fields(cmd: Command) -> None:
         case Timeout(seat=seat, scope=scope):
             _member(seat, SEATS)
             _member(scope, ("turn", "decision"))
+        case Forfeit(seat=seat):
+            _member(seat, SEATS)
         case Advance(to=to):
             _member(to, ("battle", "main2", "end"))
         case _:
@@ -78,10 +81,10 @@ def _member(value: object, allowed: tuple[object, ...]) -> None:
 
 def check_actor(state: State, actor: Actor, command: type[Command]) -> None:
     """G3-G6: who may send a command of this type now; they do not read its fields, so ``legal_commands``
-    runs them once per family. Past them the actor is a seat, for every command but the timeout."""
-    if command is Timeout:
+    runs them once per family. Past them the actor is a seat, for every command but the timeout and forfeit."""
+    if command is Timeout or command is Forfeit:
         if actor != SYSTEM:
-            raise Rejected(Code.NOT_SYSTEM_COMMAND, "only the system sends timeouts")
+            raise Rejected(Code.NOT_SYSTEM_COMMAND, "only the system sends timeouts and forfeits")
         return
     if type(actor) is not int or actor not in SEATS:
         raise Rejected(Code.NOT_A_PLAYER, "only seat 0 or 1 may send this command")

@@ -5,7 +5,7 @@ The checks are the single source of legality: ``decide`` and ``legal_commands`` 
 
 from __future__ import annotations
 
-from engine.contract import Actor, seat_of
+from engine.contract import Actor, ForfeitReason, seat_of
 from engine.dispatch import Decider, deciders
 from engine.rng import Rng
 from engine.rulesets.duel.evolve import evolve
@@ -20,6 +20,7 @@ from engine.rulesets.duel.model.commands import (
     DeclareAttack,
     Discard,
     FlipSummon,
+    Forfeit,
     NormalSummon,
     Pass,
     ReplayAttack,
@@ -51,9 +52,14 @@ def decide_folded(state: State, actor: Actor, cmd: Command, rng: Rng) -> tuple[l
     return tape.events, tape.state
 
 
+def forfeit(seat: int, reason: ForfeitReason) -> Forfeit:
+    """The system's concession for ``seat``: its side loses as by ``concede``, the condition being ``reason``."""
+    return Forfeit(seat, reason)
+
+
 # Each command's own checks (§7.2, §8.7) and emission, found by one lookup on the exact type: a match
 # statement paid an isinstance call on a msgspec class for every case it tried first. ``check_actor`` has
-# made the actor a seat for every command but the system's timeout.
+# made the actor a seat for every command but the system's timeout and forfeit.
 
 
 def _decide_summon(tape: Tape[State, Event], actor: Actor, cmd: NormalSummon | SetMonster, rng: Rng) -> None:
@@ -138,6 +144,10 @@ def _decide_timeout(tape: Tape[State, Event], actor: Actor, cmd: Timeout, rng: R
     answers.emit_timeout(tape, cmd)
 
 
+def _decide_forfeit(tape: Tape[State, Event], actor: Actor, cmd: Forfeit, rng: Rng) -> None:
+    answers.emit_concede(tape, cmd.seat, cmd.reason)
+
+
 _DECIDERS: dict[type, tuple[str, Decider[State, Event]]] = deciders(
     Command,
     (
@@ -156,6 +166,7 @@ _DECIDERS: dict[type, tuple[str, Decider[State, Event]]] = deciders(
         (Discard, _decide_discard),
         (Concede, _decide_concede),
         (Timeout, _decide_timeout),
+        (Forfeit, _decide_forfeit),
     ),
 )
 """Each command type's tag (for ``precheck``) and the function that checks and emits it."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import msgspec
 
+from engine.contract import ForfeitReason
 from engine.rulesets.voidlink.data import Form
 
 
@@ -95,6 +96,13 @@ class Timeout(_Command, tag="timeout", frozen=True):
     seq: int
 
 
+class Forfeit(_Command, tag="forfeit", frozen=True):
+    """The system's concession for ``seat`` (its player gone, ``Ruleset.forfeit``)."""
+
+    seat: int
+    reason: ForfeitReason
+
+
 Command = (
     NormalSummon
     | TributeSummon
@@ -113,4 +121,5 @@ Command = (
     | Discard
     | Concede
     | Timeout
+    | Forfeit
 )

@@ -19,7 +19,7 @@ SummonMethod = Literal["normal", "tribute", "myth", "special"]
 LeaveFrom = Literal["hand", "monster_zone", "magic_zone", "chain"]
 GraveReason = Literal["tribute", "material", "resolved", "hand_limit"]
 Cause = Literal["battle", "effect"]
-EndReason = Literal["pool_zero", "deck_out", "special_victory", "concede", "timeout", "simultaneous"]
+EndReason = Literal["pool_zero", "deck_out", "special_victory", "concede", "timeout", "simultaneous", "disconnected"]
 
 ZONES = 6
 EMPTY_ZONES: tuple[None, ...] = (None,) * ZONES

@@ -3,7 +3,7 @@ and the timer, one module each. The contract's members are named here."""
 
 from engine.rulesets.voidlink.rules.clock import deadline, outcome, to_act
 from engine.rulesets.voidlink.rules.common import precheck
-from engine.rulesets.voidlink.rules.decide import decide_folded
+from engine.rulesets.voidlink.rules.decide import decide_folded, forfeit
 from engine.rulesets.voidlink.rules.legal import FAMILIES, legal_commands
 
-__all__ = ["FAMILIES", "deadline", "decide_folded", "legal_commands", "outcome", "precheck", "to_act"]
+__all__ = ["FAMILIES", "deadline", "decide_folded", "forfeit", "legal_commands", "outcome", "precheck", "to_act"]

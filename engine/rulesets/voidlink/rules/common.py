@@ -3,7 +3,7 @@ through by decision kind and phase."""
 
 from __future__ import annotations
 
-from engine.contract import SYSTEM, Actor
+from engine.contract import FORFEIT, SYSTEM, Actor
 from engine.errors import Rejected
 from engine.precheck import check_common
 from engine.rulesets.voidlink.codes import Code
@@ -65,9 +65,9 @@ def precheck(state: State, actor: Actor, kind: str) -> None:
         return  # a running match (awaiting is cleared when it ends), the awaited seat, an allowed kind
     if state.result is not None:
         raise Rejected(Code.MATCH_OVER, "the match is over")
-    if kind == "timeout":
+    if kind == "timeout" or kind == FORFEIT:
         if actor != SYSTEM:
-            raise Rejected(Code.SYSTEM_ONLY, "only the system times a decision out")
+            raise Rejected(Code.SYSTEM_ONLY, "only the system times a decision out or forfeits a seat")
         return
     acting = () if awaiting is None else (awaiting.seat,)
     check_common(kind, actor, over=False, acting=acting, system=(), not_your_turn=Code.NOT_AWAITED_SEAT)

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from engine.contract import Actor, seat_of
+from engine.contract import Actor, ForfeitReason, seat_of
 from engine.dispatch import Decider, deciders
+from engine.errors import Rejected
 from engine.rng import Rng
 from engine.rulesets.voidlink.board import system_of
 from engine.rulesets.voidlink.checks import (
@@ -28,6 +29,7 @@ from engine.rulesets.voidlink.checks import (
     check_timeout,
     check_tribute_summon,
 )
+from engine.rulesets.voidlink.codes import Code
 from engine.rulesets.voidlink.model import Command, Event, State
 from engine.rulesets.voidlink.model.commands import (
     ActivateCombination,
@@ -40,6 +42,7 @@ from engine.rulesets.voidlink.model.commands import (
     DeclareAttack,
     Discard,
     EndTurn,
+    Forfeit,
     GoToBattle,
     MythSummon,
     NormalSummon,
@@ -219,6 +222,19 @@ def _decide_concede(tape: Tape, actor: Actor, cmd: Concede, rng: Rng) -> None:
     tape.emit(MatchEnded("win", 1 - seat, "concede"))
 
 
+def _forfeit(tape: Tape, actor: Actor, cmd: Forfeit, rng: Rng) -> None:
+    """The system's concession for a seat: as ``concede``, the end's reason being the forfeit's."""
+    if cmd.seat != 0 and cmd.seat != 1:
+        raise Rejected(Code.BAD_FIELDS, f"seat {cmd.seat} is not 0 or 1")
+    tape.emit(Conceded(cmd.seat))
+    tape.emit(MatchEnded("win", 1 - cmd.seat, cmd.reason))
+
+
+def forfeit(seat: int, reason: ForfeitReason) -> Forfeit:
+    """The system's concession for ``seat``: the other seat wins as by ``concede``, for ``reason``."""
+    return Forfeit(seat, reason)
+
+
 _DECIDERS: dict[type, tuple[str, Decider[State, Event]]] = deciders(
     Command,
     (
@@ -239,6 +255,7 @@ _DECIDERS: dict[type, tuple[str, Decider[State, Event]]] = deciders(
         (Discard, _decide_discard),
         (Concede, _decide_concede),
         (Timeout, _timeout),
+        (Forfeit, _forfeit),
     ),
 )
 """Each command type's tag (for ``precheck``) and the function that checks and emits it."""

@@ -6,6 +6,8 @@ from typing import Annotated
 
 import msgspec
 
+from engine.contract import ForfeitReason
+
 
 class _Command(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True, tag_field="type"):
     pass
@@ -81,6 +83,13 @@ class Timeout(_Command, tag="timeout", frozen=True, gc=False):
     clock_seq: int
 
 
+class Forfeit(_Command, tag="forfeit", frozen=True, gc=False):
+    """The system's concession for ``seat`` (its player gone, ``Ruleset.forfeit``), whatever ``allow_concede``."""
+
+    seat: int
+    reason: ForfeitReason
+
+
 class RefereeRuling(_Command, tag="referee_ruling", frozen=True, gc=False):
     winner: int | None
     note: Annotated[str, msgspec.Meta(max_length=200)] = ""
@@ -103,5 +112,6 @@ Command = (
     | RejectTruce
     | Concede
     | Timeout
+    | Forfeit
     | RefereeRuling
 )

@@ -12,7 +12,7 @@ from engine.rulesets.wulin.data import Attribute
 Status = Literal["setup", "in_progress", "ended"]
 Zone = Literal["library", "hand", "skill_zone", "battle_zone", "graveyard"]
 FieldZone = Literal["skill_zone", "battle_zone"]
-Reason = Literal["hp_zero", "idle_timeouts", "concede", "truce", "referee", "round_limit"]
+Reason = Literal["hp_zero", "idle_timeouts", "concede", "truce", "referee", "round_limit", "disconnected"]
 QiReason = Literal[
     "attack_cost",
     "defence_cost",

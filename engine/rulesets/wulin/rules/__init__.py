@@ -6,7 +6,7 @@ the legal-command families with their situation table, and the clock. The contra
 
 from engine.rulesets.wulin.rules.clock import deadline, outcome, to_act
 from engine.rulesets.wulin.rules.common import precheck
-from engine.rulesets.wulin.rules.decide import decide_folded
+from engine.rulesets.wulin.rules.decide import decide_folded, forfeit
 from engine.rulesets.wulin.rules.legal import FAMILIES, legal_commands
 
-__all__ = ["FAMILIES", "deadline", "decide_folded", "legal_commands", "outcome", "precheck", "to_act"]
+__all__ = ["FAMILIES", "deadline", "decide_folded", "forfeit", "legal_commands", "outcome", "precheck", "to_act"]

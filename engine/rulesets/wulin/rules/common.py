@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.contract import ADMIN, Actor
+from engine.contract import ADMIN, FORFEIT, Actor
 from engine.errors import Rejected
 from engine.precheck import check_common
 from engine.rulesets.wulin.codes import Code
@@ -21,7 +21,7 @@ from engine.rulesets.wulin.model.state import (
 )
 
 SEATS = (0, 1)
-_NOT_SEAT = frozenset({"timeout", "referee_ruling"})
+_NOT_SEAT = frozenset({"timeout", FORFEIT, "referee_ruling"})
 
 
 def precheck(state: State, actor: Actor, kind: str) -> None:
@@ -35,7 +35,7 @@ def precheck(state: State, actor: Actor, kind: str) -> None:
     if kind == "referee_ruling":
         if actor != ADMIN:
             raise Rejected(Code.NOT_REFEREE, "only the referee rules")
-    elif kind != "timeout" and actor not in SEATS:
+    elif kind not in _NOT_SEAT and actor not in SEATS:
         raise Rejected(Code.NOT_A_PLAYER, "only a seat plays this command")
     check_common(kind, actor, over=state.status == ENDED, acting=SEATS, admin=("referee_ruling",), anytime=())
 

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from engine.contract import Actor
+from engine.contract import Actor, ForfeitReason
 from engine.dispatch import Decider, deciders
+from engine.errors import Rejected
 from engine.rng import Rng
+from engine.rulesets.wulin.codes import Code
 from engine.rulesets.wulin.data import SKILL_IDS
 from engine.rulesets.wulin.evolve import evolve
 from engine.rulesets.wulin.model import Command, Event, State
@@ -18,6 +20,7 @@ from engine.rulesets.wulin.model.commands import (
     DiscardCard,
     EndPhase,
     FlipCard,
+    Forfeit,
     NoBlock,
     NoDefence,
     PlayCard,
@@ -164,6 +167,19 @@ def _concede(tape: Tape_, actor: Actor, cmd: Concede, rng: Rng) -> None:
     tape.emit(MatchEnded(1 - player_seat(actor), "concede"))
 
 
+def _forfeit(tape: Tape_, actor: Actor, cmd: Forfeit, rng: Rng) -> None:
+    """The system's concession for a seat: as ``concede``, the end's reason being the forfeit's."""
+    if cmd.seat != 0 and cmd.seat != 1:
+        raise Rejected(Code.BAD_FIELDS, f"seat {cmd.seat} is not 0 or 1")
+    tape.emit(Conceded(cmd.seat))
+    tape.emit(MatchEnded(1 - cmd.seat, cmd.reason))
+
+
+def forfeit(seat: int, reason: ForfeitReason) -> Forfeit:
+    """The system's concession for ``seat``: the other seat wins as by ``concede``, for ``reason``."""
+    return Forfeit(seat, reason)
+
+
 def _timeout(tape: Tape_, actor: Actor, cmd: Timeout, rng: Rng) -> None:
     check_timeout(tape.state, actor, cmd)
     emit_timeout(tape, cmd)
@@ -194,6 +210,7 @@ _DECIDERS: dict[type, tuple[str, Decider[State, Event]]] = deciders(
         (RejectTruce, _reject),
         (Concede, _concede),
         (Timeout, _timeout),
+        (Forfeit, _forfeit),
         (RefereeRuling, _ruling),
     ),
 )

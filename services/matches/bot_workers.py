@@ -1,0 +1,102 @@
+"""Where bot seats think: worker processes, so that a bot's CPU (a search bot spends its whole budget) never holds
+the server's GIL, and with it the event loop.
+
+A decision is handed to a worker as the ruleset's id and version, the state, the seat, the level, the decision's
+seed and its budget in seconds (the level spends it, ``engine.bots.make_bot``); the worker finds the ruleset in its
+own registry and hands back the command's JSON and the seconds it thought. The processes come from a forkserver
+that has imported this module once (never a fork of the server, whose gRPC threads a fork would corrupt), and
+start on the first decision; as with any forkserver, the program's main module must guard its entry point
+(``if __name__ == "__main__"``), which ``duelhall`` and the benches do. A pool whose worker died is replaced.
+A ruleset the registry does not host as the match holds it (a test's own version) thinks on a thread instead.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+import multiprocessing
+import os
+import time
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+import msgspec
+
+from engine import registry
+from engine.bots import make_bot
+from engine.contract import CONCEDE, Ruleset
+from engine.match import encode, type_tag
+
+log = logging.getLogger(__name__)
+
+WORKERS = max(1, (os.cpu_count() or 1) - 1)
+"""Worker processes: a core is left to the event loop."""
+
+
+def choose(ruleset: Ruleset, state: Any, seat: int, level: str, seed: int, seconds: float) -> bytes:
+    """The command (JSON) the bot of ``level`` in ``seat`` picks. Runs on a worker; the bot is handed the seat's view
+    and legal commands as a client receives them (JSON, decoded), so it cannot reach the state."""
+    view: Any = msgspec.json.decode(encode(ruleset.view(state, seat)), type=ruleset.View)
+    legal = [ruleset.command_decoder.decode(encode(c)) for c in ruleset.legal_commands(state, seat)]
+    commands = [c for c in legal if type_tag(c) != CONCEDE] or legal
+    return encode(make_bot(level, ruleset, seed, seconds).choose(view, commands))
+
+
+def timed(ruleset: Ruleset, state: Any, seat: int, level: str, seed: int, seconds: float) -> tuple[bytes, float]:
+    """``choose`` and the seconds it took on the worker (not counting its wait for the worker)."""
+    started = time.perf_counter()
+    raw = choose(ruleset, state, seat, level, seed, seconds)
+    return raw, time.perf_counter() - started
+
+
+def _hosted(ruleset_id: str, version: int, state: Any, seat: int, level: str, seed: int, seconds: float) -> Any:
+    """``timed`` in a worker process, with the ruleset its registry hosts."""
+    return timed(registry.exact(ruleset_id, version), state, seat, level, seed, seconds)
+
+
+def _pool(workers: int) -> ProcessPoolExecutor:
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload([__name__])
+    return ProcessPoolExecutor(max_workers=workers, mp_context=context)
+
+
+class BotWorkers:
+    """The worker processes (``workers`` of them), and a thread for rulesets they do not host."""
+
+    def __init__(self, workers: int = WORKERS) -> None:
+        self._workers = workers
+        self._processes = _pool(workers)
+        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="duelhall-bot")
+
+    async def think(
+        self, ruleset: Ruleset, state: Any, seat: int, level: str, seed: int, seconds: float
+    ) -> tuple[bytes, float]:
+        """The bot's command (JSON) and the seconds it thought, on a worker."""
+        loop = asyncio.get_running_loop()
+        if registry.HOSTED.get((ruleset.id, ruleset.version)) is ruleset:
+            work = functools.partial(_hosted, ruleset.id, ruleset.version, state, seat, level, seed, seconds)
+            processes = self._processes
+            try:
+                result: tuple[bytes, float] = await loop.run_in_executor(processes, work)
+            except BrokenProcessPool:
+                # A worker died (killed, out of memory) and the pool takes no more work: a fresh one decides.
+                log.warning("a bot worker process died; starting new ones")
+                if self._processes is processes:
+                    self._processes = _pool(self._workers)
+                    processes.shutdown(wait=False)
+                result = await loop.run_in_executor(self._processes, work)
+            return result
+        return await loop.run_in_executor(
+            self._thread, functools.partial(timed, ruleset, state, seat, level, seed, seconds)
+        )
+
+    def pids(self) -> list[int]:
+        """The worker processes' ids (those started so far)."""
+        return [process.pid for process in getattr(self._processes, "_processes", {}).values() if process.pid]
+
+    async def stop(self) -> None:
+        """Once no decision is under way: the processes and the thread end."""
+        await asyncio.to_thread(self._processes.shutdown, True)
+        self._thread.shutdown(wait=True)

@@ -1,0 +1,58 @@
+"""The disconnect grace option (``services/matches/grace.py``): taken out of the ruleset's options, checked, recorded
+beside them and in the stream's secrets; and which forfeit a match's presence leads to (``grace_timers.due``)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+
+from engine import registry
+from services.core.errors import InvalidArgument
+from services.matches import grace
+from services.matches.creation import SeatEntry, created_match, creation, requested
+from services.matches.grace_timers import due
+from services.matches.presence import SeatPresence
+
+SEATS = [SeatEntry("ada", {}), SeatEntry("bob", {})]
+AT = datetime(2026, 1, 1, tzinfo=UTC)
+
+
+def test_the_grace_is_taken_out_of_the_options_and_recorded_beside_them() -> None:
+    assert grace.split({"turn_seconds": 60, "disconnect_grace_seconds": 90}) == ({"turn_seconds": 60}, 90)
+    assert grace.split({"turn_seconds": 60}) == ({"turn_seconds": 60}, 0)
+    recorded = requested("card_monsters", 0, SEATS, {"turn_seconds": 60, "disconnect_grace_seconds": 90}, {}, "public")
+    assert recorded["options"] == {"turn_seconds": 60} and recorded["disconnect_grace_seconds"] == 90
+    # Without a grace a request records (and fingerprints) as before the option existed.
+    assert "disconnect_grace_seconds" not in requested("card_monsters", 0, SEATS, {}, {}, "public")
+
+
+@pytest.mark.parametrize("value", [-1, 86_401, 1.5, True, "60", None])
+def test_a_grace_that_is_not_whole_seconds_from_0_to_a_day_is_refused(value: Any) -> None:
+    with pytest.raises(InvalidArgument) as refused:
+        grace.split({"disconnect_grace_seconds": value})
+    assert refused.value.reason == "DISCONNECT_GRACE_INVALID"
+
+
+def test_a_match_keeps_its_grace_in_its_secrets() -> None:
+    options = {"disconnect_grace_seconds": 45}
+    new = creation("card_monsters", 0, SEATS, options, {}, b"", (), "public", "")
+    assert grace.stored(new.secrets) == 45 == created_match(new, AT).grace
+    plain = creation("card_monsters", 0, SEATS, {}, {}, b"", (), "public", "")
+    assert grace.SECRET not in plain.secrets and grace.stored(plain.secrets) == 0
+
+
+def test_the_forfeit_due_is_for_the_seat_waited_on_that_went_away_first() -> None:
+    new = creation("card_monsters", 0, SEATS, {"disconnect_grace_seconds": 60}, {}, b"", (), "public", "")
+    hot = created_match(new, AT)
+    waits_on = registry.get("card_monsters").to_act(hot.state)[0]
+    other = 1 - waits_on
+    away = SeatPresence(waits_on, False, AT + timedelta(seconds=5))
+    assert due(hot, (away, SeatPresence(other, False, AT))) == (waits_on, hot.version, AT + timedelta(seconds=65))
+    assert due(hot, (SeatPresence(waits_on, True, AT), SeatPresence(other, False, AT))) is None
+    # Away before the match began to wait on it (its last event): the grace runs from then.
+    early = SeatPresence(waits_on, False, AT - timedelta(seconds=300))
+    assert due(hot, (early, SeatPresence(other, True, AT))) == (waits_on, hot.version, AT + timedelta(seconds=60))
+    hot.bots = {waits_on: "greedy"}
+    assert due(hot, (away, SeatPresence(other, False, AT))) is None
