@@ -146,7 +146,12 @@ class GraceTimers:
         self._cancel(match_id)
         if next_due is None:
             return
-        delay = max(0.0, (next_due[2] - self._clock.now()).total_seconds())
+        delay = (next_due[2] - self._clock.now()).total_seconds()
+        if delay <= 0:
+            # Already due (a restart, or a presence read that returned late): submit now, not at the clock's next
+            # tick, which a clock moved by hand may never make.
+            self._fire(hot, next_due)
+            return
         alarm = self._clock.call_later(delay, functools.partial(self._fire, hot, next_due))
         self._pending[match_id] = (next_due, alarm)
 

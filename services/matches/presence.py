@@ -244,6 +244,8 @@ class Presence:
         await self._tell(match_id)
 
     def _again_later(self, match_id: str, seat: int) -> None:
+        if self._closing:  # close() waited for the writes under way; a retry after it would outlive the server
+            return
         keep(self._tasks, self._write(match_id, seat), f"duelhall-presence-{match_id}")
 
     async def _tell(self, match_id: str) -> None:

@@ -3,6 +3,7 @@ beside them and in the stream's secrets; and which forfeit a match's presence le
 
 from __future__ import annotations
 
+import asyncio
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -12,8 +13,9 @@ from engine import registry
 from services.core.errors import InvalidArgument
 from services.matches import grace
 from services.matches.creation import SeatEntry, created_match, creation, requested
-from services.matches.grace_timers import due
+from services.matches.grace_timers import GraceTimers, due
 from services.matches.presence import SeatPresence
+from tests.services.clock import ManualClock
 
 SEATS = [SeatEntry("ada", {}), SeatEntry("bob", {})]
 AT = datetime(2026, 1, 1, tzinfo=UTC)
@@ -56,3 +58,47 @@ def test_the_forfeit_due_is_for_the_seat_waited_on_that_went_away_first() -> Non
     assert due(hot, (early, SeatPresence(other, True, AT))) == (waits_on, hot.version, AT + timedelta(seconds=60))
     hot.bots = {waits_on: "greedy"}
     assert due(hot, (away, SeatPresence(other, False, AT))) is None
+
+
+class _SlowPresence:
+    """A presence whose read returns only when the test lets it (as a loaded store would, after the clock moved)."""
+
+    def __init__(self, seats: tuple[SeatPresence, ...]) -> None:
+        self.listeners: list[Any] = []
+        self.seats = seats
+        self.read = asyncio.Event()
+
+    async def follow(self, *args: Any) -> tuple[SeatPresence, ...]:
+        await self.read.wait()
+        return self.seats
+
+    def unfollow(self, match_id: str) -> None:
+        pass
+
+
+class _Submitted:
+    def __init__(self) -> None:
+        self.commands: list[tuple[str, str]] = []
+        self.done = asyncio.Event()
+
+    async def submit(self, match_id: str, actor: Any, raw: bytes, command_id: str = "", **_: Any) -> None:
+        self.commands.append((match_id, command_id))
+        self.done.set()
+
+
+async def test_a_forfeit_already_due_when_the_presence_is_read_is_submitted_at_once() -> None:
+    """A restarted server reads the presence after its clock passed the grace: it must not wait for the clock's next
+    tick (a clock moved by hand may make none; this hung an end-to-end test)."""
+    new = creation("card_monsters", 0, SEATS, {"disconnect_grace_seconds": 60}, {}, b"", (), "public", "")
+    hot = created_match(new, AT)
+    waits_on = registry.get("card_monsters").to_act(hot.state)[0]
+    presence = _SlowPresence((SeatPresence(waits_on, False, AT), SeatPresence(1 - waits_on, True, AT)))
+    clock = ManualClock(AT)
+    submitted = _Submitted()
+    timers = GraceTimers(submitted, presence, clock)  # type: ignore[arg-type]
+    timers.arm(hot)
+    clock.advance(61)  # past the grace, before the read returns
+    presence.read.set()
+    await asyncio.wait_for(submitted.done.wait(), 10)
+    assert submitted.commands == [(hot.match_id, f"disconnected-{waits_on}-{hot.version}")]
+    timers.close()
