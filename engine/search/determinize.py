@@ -1,0 +1,51 @@
+"""The common part of determinisation: a full state a seat could be in, sampled from what it sees.
+
+A ruleset's ``determinize(view, seat, rng)`` (its ``determinize`` module, registered on the ``Ruleset``) builds
+the state from the seat's view alone, never from the true state: what the view shows is copied, and every card
+the view hides (deck order, opponents' hands, face-down cards) is dealt at random from the cards the seat cannot
+account for. The helpers here are that dealing; the ruleset knows its zones and its card pool.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from typing import Any, TypeVar
+
+from engine.contract import Ruleset
+
+T = TypeVar("T")
+
+
+def unaccounted(pool: Iterable[T], seen: Iterable[T]) -> list[T]:
+    """The pool less what was seen, as multisets, in the pool's order (so a fixed rng deals the same)."""
+    left = Counter(seen)
+    out = []
+    for card in pool:
+        if left[card] > 0:
+            left[card] -= 1
+        else:
+            out.append(card)
+    return out
+
+
+def deal(cards: Sequence[T], sizes: Sequence[int], rng: random.Random) -> list[tuple[T, ...]]:
+    """``cards`` shuffled and cut into hidden zones of these sizes, in order (any rest is left out)."""
+    shuffled = list(cards)
+    rng.shuffle(shuffled)
+    if sum(sizes) > len(shuffled):
+        raise ValueError(f"{sum(sizes)} hidden cards to deal from {len(shuffled)} unaccounted for")
+    zones = []
+    at = 0
+    for size in sizes:
+        zones.append(tuple(shuffled[at : at + size]))
+        at += size
+    return zones
+
+
+def determinize(ruleset: Ruleset, view: Any, seat: int, rng: random.Random) -> Any:
+    """A state consistent with ``view`` (what ``seat`` sees), its hidden cards sampled by ``rng``."""
+    if ruleset.determinize is None:
+        raise ValueError(f"{ruleset.id} has no determiniser")
+    return ruleset.determinize(view, seat, rng)

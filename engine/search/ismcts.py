@@ -1,0 +1,169 @@
+"""Single-observer information-set Monte Carlo tree search (Cowling, Powley and Whitehouse, 2012).
+
+One tree for the searching seat's information set; every iteration samples a state from the seat's view
+(``determinize``), walks the tree along the commands legal in that sample, adds one node and plays the match out
+with the rollout policy. A child's statistics are from the point of view of the actor who chose it; the UCB
+term uses its availability (how often it was legal when its parent was visited), which keeps commands that
+only some samples allow from being over-explored. The engine reads no clock: a time budget comes with an
+injected ``clock``, and an iteration budget makes the search reproducible from its seed.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from engine.contract import CONCEDE, SYSTEM, Actor, Outcome, Ruleset
+from engine.match import type_tag
+from engine.rng import Rng
+from engine.search.determinize import determinize
+
+Policy = Callable[[Ruleset, Any, int, Sequence[Any], random.Random], Any]
+"""A rollout policy: the command a seat plays in a sampled state, among its legal ones."""
+
+EXPLORATION = 0.7
+"""UCB's exploration constant, for rewards in [0, 1]."""
+
+MAX_ROLLOUT = 600
+"""Commands a playout may take before it counts as a draw (every ruleset ends far sooner)."""
+
+
+def random_policy(ruleset: Ruleset, state: Any, seat: int, commands: Sequence[Any], rng: random.Random) -> Any:
+    return commands[rng.randrange(len(commands))]
+
+
+def greedy_policy(ruleset: Ruleset, state: Any, seat: int, commands: Sequence[Any], rng: random.Random) -> Any:
+    """The greedy bot's choice, from the seat's view of the sample."""
+    if len(commands) == 1:
+        return commands[0]
+    view = ruleset.view(state, seat)
+    scores = [ruleset.greedy_score(view, c) for c in commands]
+    best = max(scores)
+    ties = [c for c, s in zip(commands, scores, strict=True) if s == best]
+    return ties[rng.randrange(len(ties))]
+
+
+POLICIES: dict[str, Policy] = {"random": random_policy, "greedy": greedy_policy}
+
+
+class Node:
+    """The statistics of one command in the tree, as seen by the actor who played it."""
+
+    __slots__ = ("actor", "available", "children", "reward", "visits")
+
+    def __init__(self, actor: Actor | None) -> None:
+        self.actor = actor
+        self.visits = 0
+        self.available = 1
+        self.reward = 0.0
+        self.children: dict[Any, Node] = {}
+
+
+def rewards(outcome: Outcome | None, seats: int) -> list[float]:
+    """Each seat's reward in [0, 1]: winners split one, a draw (or an unfinished playout) is worth a half."""
+    if outcome is None or outcome.draw or not outcome.winners:
+        return [0.5] * seats
+    share = 1.0 / len(outcome.winners)
+    return [share if s in outcome.winners else 0.0 for s in range(seats)]
+
+
+def _playable(ruleset: Ruleset, state: Any, seat: int) -> list[Any]:
+    """The seat's legal commands, concession left out while there is another (bots never concede)."""
+    legal = ruleset.legal_commands(state, seat)
+    return [c for c in legal if type_tag(c) != CONCEDE] or list(legal)
+
+
+def _mover(ruleset: Ruleset, state: Any) -> tuple[Actor, list[Any]]:
+    """Who moves next in a sample and what it may play: a seat the game waits on, else the clock's timeout."""
+    seats = ruleset.to_act(state)
+    if seats:
+        return seats[0], _playable(ruleset, state, seats[0])
+    deadline = ruleset.deadline(state)
+    if deadline is None:
+        raise RuntimeError(f"{ruleset.id}: nobody to act and no deadline in a running match")
+    return SYSTEM, [deadline.timeout]
+
+
+class Search:
+    """One decision's search from ``seat``'s view among ``commands`` (the root's legal commands)."""
+
+    def __init__(
+        self,
+        ruleset: Ruleset,
+        view: Any,
+        seat: int,
+        commands: Sequence[Any],
+        rng: random.Random,
+        policy: Policy,
+    ) -> None:
+        self._ruleset = ruleset
+        self._view = view
+        self._seat = seat
+        self._commands = list(commands)
+        self._rng = rng
+        self._policy = policy
+        self._seats = ruleset.max_seats
+        self.root = Node(None)
+        self.iterations = 0
+
+    def iterate(self) -> None:
+        """One sample, one walk down the tree, one new node, one playout, and the result backed up."""
+        ruleset, rng = self._ruleset, self._rng
+        state = determinize(ruleset, self._view, self._seat, rng)
+        dice = Rng(rng.getrandbits(256).to_bytes(32, "big"), 1)
+        node, path = self.root, [self.root]
+        actor: Actor = self._seat
+        legal = self._commands
+        while ruleset.outcome(state) is None:
+            for command in legal:
+                child = node.children.get(command)
+                if child is not None:
+                    child.available += 1
+            untried = [c for c in legal if c not in node.children]
+            if untried:
+                command = untried[rng.randrange(len(untried))]
+                node.children[command] = node = Node(actor)
+                path.append(node)
+                state = ruleset.decide_folded(state, actor, command, dice)[1]
+                break
+            command, node = self._select(node, legal)
+            path.append(node)
+            state = ruleset.decide_folded(state, actor, command, dice)[1]
+            if ruleset.outcome(state) is None:
+                actor, legal = _mover(ruleset, state)
+        result = rewards(self._playout(state, dice), self._seats)
+        for visited in path:
+            visited.visits += 1
+            if isinstance(visited.actor, int):
+                visited.reward += result[visited.actor]
+        self.iterations += 1
+
+    def _select(self, node: Node, legal: Sequence[Any]) -> tuple[Any, Node]:
+        """The legal child with the best upper confidence bound (availability-based, as ISMCTS has it)."""
+        best: tuple[Any, Node] | None = None
+        best_value = -math.inf
+        for command in legal:
+            child = node.children[command]
+            value = child.reward / child.visits + EXPLORATION * math.sqrt(math.log(child.available) / child.visits)
+            if value > best_value:
+                best, best_value = (command, child), value
+        assert best is not None
+        return best
+
+    def _playout(self, state: Any, dice: Rng) -> Outcome | None:
+        ruleset, rng = self._ruleset, self._rng
+        for _ in range(MAX_ROLLOUT):
+            outcome = ruleset.outcome(state)
+            if outcome is not None:
+                return outcome
+            actor, legal = _mover(ruleset, state)
+            command = legal[0] if actor == SYSTEM else self._policy(ruleset, state, actor, legal, rng)  # type: ignore[arg-type]
+            state = ruleset.decide_folded(state, actor, command, dice)[1]
+        return ruleset.outcome(state)
+
+    def best(self) -> Any:
+        """The most visited root command (ties: the first in the root's order)."""
+        visits = {c: n.visits for c, n in self.root.children.items()}
+        return max(self._commands, key=lambda c: visits.get(c, -1))
