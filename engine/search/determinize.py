@@ -49,3 +49,19 @@ def determinize(ruleset: Ruleset, view: Any, seat: int, rng: random.Random) -> A
     if ruleset.determinize is None:
         raise ValueError(f"{ruleset.id} has no determiniser")
     return ruleset.determinize(view, seat, rng)
+
+
+def guess_unseen(seen: Sequence[str], size: int, decks: Sequence[Sequence[str]], rng: random.Random) -> list[str]:
+    """``size`` card ids for the unseen part of a deck whose list the seat does not know (an opponent's, or its
+    own where the view omits it): the rest of a known deck list (a preset) sharing the most cards with what was
+    seen (ties drawn at random), cut to size or topped up from the same list."""
+    counts = Counter(seen)
+    overlap = [sum((Counter(deck) & counts).values()) for deck in decks]
+    best = max(overlap)
+    picks = [deck for deck, o in zip(decks, overlap, strict=True) if o == best]
+    deck = picks[rng.randrange(len(picks))]
+    rest = unaccounted(deck, seen)
+    rng.shuffle(rest)
+    while len(rest) < size:
+        rest.append(deck[rng.randrange(len(deck))])
+    return rest[:size]
