@@ -65,3 +65,11 @@ def guess_unseen(seen: Sequence[str], size: int, decks: Sequence[Sequence[str]],
     while len(rest) < size:
         rest.append(deck[rng.randrange(len(deck))])
     return rest[:size]
+
+
+def closest(seen: dict[str, str], expansions: Sequence[dict[str, str]], rng: random.Random) -> dict[str, str]:
+    """Of deck lists expanded to instance id -> card id (instance ids number a list's places), the one that
+    agrees with the most instances seen (ties drawn at random): the guess at a deck list the seat has not seen."""
+    agree = [sum(1 for iid, card in seen.items() if e.get(iid) == card) for e in expansions]
+    best = [e for e, a in zip(expansions, agree, strict=True) if a == max(agree)]
+    return best[rng.randrange(len(best))]

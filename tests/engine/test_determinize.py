@@ -72,24 +72,31 @@ def test_the_unseen_cards_vary_over_samples(case: tuple[str, int, int], seed: in
     samples = {msgspec.json.encode(determinize(ruleset, seen, seat, rng)) for _ in range(12)}
     assert len(samples) > 1, f"{len(hidden)} hidden cards, yet every sample is the same"
     # And no hidden card is pinned: each one the real state hides lies somewhere else in some sample.
-    where = {card: set() for card in hidden}
+    where: dict[str, set[tuple[Any, ...]]] = {card: set() for card in hidden}
     for _ in range(24):
-        encoded = msgspec.to_builtins(determinize(ruleset, seen, seat, rng))
+        places = _places(msgspec.to_builtins(determinize(ruleset, seen, seat, rng)))
         for card, paths in where.items():
-            paths.add(tuple(_paths(encoded, card)))
+            paths.add(tuple(places.get(card, ())))
     pinned = [card for card, paths in where.items() if len(paths) == 1]
     assert len(pinned) < len(hidden) / 2, f"{pinned} stay where they are in every sample"
 
 
-def _paths(x: Any, card: str, at: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    """Where ``card`` appears in a state's builtins (dict keys, an instance's identity, are not places)."""
-    if x == card:
-        return [at]
-    if isinstance(x, dict):
-        return [p for k, v in x.items() for p in _paths(v, card, (*at, k))]
-    if isinstance(x, list | tuple):
-        return [p for i, v in enumerate(x) for p in _paths(v, card, (*at, i))]
-    return []
+def _places(x: Any) -> dict[str, list[tuple[Any, ...]]]:
+    """Where each string appears in a state's builtins (dict keys, an instance's identity, are not places)."""
+    found: dict[str, list[tuple[Any, ...]]] = {}
+
+    def walk(y: Any, at: tuple[Any, ...]) -> None:
+        if isinstance(y, str):
+            found.setdefault(y, []).append(at)
+        elif isinstance(y, dict):
+            for k, v in y.items():
+                walk(v, (*at, k))
+        elif isinstance(y, list | tuple):
+            for i, v in enumerate(y):
+                walk(v, (*at, i))
+
+    walk(x, ())
+    return found
 
 
 def swapped(state: Any, a: str, b: str, ruleset: Ruleset) -> Any:
