@@ -55,8 +55,8 @@ LEVELS: dict[str, BotLevel] = {
 
 BOT_KINDS = tuple(LEVELS)
 
-DEFAULT_SECONDS = 1.0
-"""What a decision may take when the caller names no budget."""
+DEFAULT_SECONDS = 0.5
+"""What a decision may take when the caller names no budget (the ``search`` level spends it all)."""
 
 
 def make_bot(
