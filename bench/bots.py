@@ -7,7 +7,8 @@ seeds derived from it, so a run is reproducible up to the search's time budget. 
 ``--budget`` seconds per decision on ``time.perf_counter`` (``--iterations`` fixes the iterations instead).
 
 It prints per ruleset the tested bot's score (a win 1, a draw or a shared win its share, a loss 0), the Wilson 95 %
-interval of that rate, and its decision times (p50, p99 and the worst) beside the budget; progress goes to stderr.
+interval of that rate, its decision times (p50, p99 and the worst) beside the budget, and the search's median
+iterations per decision; progress goes to stderr.
 
     python bench/bots.py [--matches 40] [--budget 0.5] [--rulesets aq,duel,...] [--players 4]
                          [--bot search] [--against greedy] [--iterations N]
@@ -46,12 +47,15 @@ class Timed:
     def __init__(self, bot: Bot) -> None:
         self.bot = bot
         self.seconds: list[float] = []
+        self.iterations: list[int] = []
 
     def choose(self, view: Any, commands: Sequence[Any]) -> Any:
         started = time.perf_counter()
         command = self.bot.choose(view, commands)
         if len(commands) > 1:
             self.seconds.append(time.perf_counter() - started)
+            if isinstance(self.bot, SearchBot):
+                self.iterations.append(self.bot.last_iterations)
         return command
 
 
@@ -93,6 +97,7 @@ def run_ruleset(ruleset: Ruleset, args: argparse.Namespace, progress: Progress) 
     task = progress.add_task(f"{ruleset.id} ({players} seats)", total=args.matches)
     score = 0.0
     times: list[float] = []
+    iterations: list[int] = []
     started = time.perf_counter()
     for game in range(args.matches):
         tested = game % players
@@ -105,6 +110,7 @@ def run_ruleset(ruleset: Ruleset, args: argparse.Namespace, progress: Progress) 
         played = play(ruleset, config, names, game.to_bytes(32, "big"), bots)
         score += share(played.outcome, tested, players)
         times.extend(timed.seconds)
+        iterations.extend(timed.iterations)
         progress.update(task, advance=1, description=f"{ruleset.id} ({players} seats) {score:g}/{game + 1}")
     low, high = wilson(score, args.matches)
     return [
@@ -118,6 +124,7 @@ def run_ruleset(ruleset: Ruleset, args: argparse.Namespace, progress: Progress) 
         f"{percentile(times, 0.99):.3f}",
         f"{max(times, default=0.0):.3f}",
         f"{statistics.fmean(times) if times else 0.0:.3f}",
+        f"{statistics.median(iterations):.0f}" if iterations else "-",
         f"{time.perf_counter() - started:.0f}",
     ]
 
@@ -145,6 +152,7 @@ def main() -> None:
         "p99 s",
         "max s",
         "mean s",
+        "iterations p50",
         "run s",
         title=f"{args.bot} vs {args.against}, {args.matches} matches per ruleset, budget {budget}",
     )
