@@ -112,6 +112,8 @@ def run_ruleset(ruleset: Ruleset, args: argparse.Namespace, progress: Progress) 
         times.extend(timed.seconds)
         iterations.extend(timed.iterations)
         progress.update(task, advance=1, description=f"{ruleset.id} ({players} seats) {score:g}/{game + 1}")
+        if not progress.console.is_terminal:  # a log gets a line per match (rich draws bars on a terminal only)
+            progress.console.print(f"{ruleset.id}: match {game + 1}/{args.matches}, score {score:g}")
     low, high = wilson(score, args.matches)
     return [
         ruleset.id,
