@@ -55,11 +55,15 @@ class SearchBot:
                 search.iterate()
         else:
             clock = self._clock
-            # Stop before an iteration that would likely overrun: the mean so far predicts the next one.
             started = clock()
             deadline = started + self._seconds
-            while True:
-                search.iterate()
+
+            def expired() -> bool:
+                return search.iterations >= MIN_ITERATIONS and clock() > deadline
+
+            # Stop before an iteration that would likely overrun (the mean so far predicts the next one), or
+            # within one when its playout finds the time up.
+            while search.iterate(expired):
                 now = clock()
                 done = search.iterations
                 if done >= MIN_ITERATIONS and now + (now - started) / done > deadline:

@@ -45,6 +45,13 @@ def greedy_policy(ruleset: Ruleset, state: Any, seat: int, commands: Sequence[An
     return ties[rng.randrange(len(ties))]
 
 
+CHECK_EVERY = 16
+"""Playout steps between two looks at the clock: a long playout is cut when the time is up, so a decision ends
+close to its budget whatever a playout costs."""
+
+ABANDONED = Outcome(winners=(), losers=(), draw=True, reason="abandoned")
+"""What a playout cut off by the clock returns: it counts for nothing."""
+
 POLICIES: dict[str, Policy] = {"random": random_policy, "greedy": greedy_policy}
 
 
@@ -108,14 +115,16 @@ class Search:
         self.root = Node(None)
         self.iterations = 0
 
-    def iterate(self) -> None:
-        """One sample, one walk down the tree, one new node, one playout, and the result backed up."""
+    def iterate(self, expired: Callable[[], bool] = lambda: False) -> bool:
+        """One sample, one walk down the tree, one new node, one playout, and the result backed up; False, with
+        nothing backed up and the new node taken out again, when ``expired`` says the time is up mid-playout."""
         ruleset, rng = self._ruleset, self._rng
         state = determinize(ruleset, self._view, self._seat, rng)
         dice = Rng(rng.getrandbits(256).to_bytes(32, "big"), 1)
         node, path = self.root, [self.root]
         actor: Actor = self._seat
         legal = self._commands
+        added: tuple[Node, Any] | None = None
         while ruleset.outcome(state) is None:
             for command in legal:
                 child = node.children.get(command)
@@ -124,6 +133,7 @@ class Search:
             untried = [c for c in legal if c not in node.children]
             if untried:
                 command = untried[rng.randrange(len(untried))]
+                added = (node, command)
                 node.children[command] = node = Node(actor)
                 path.append(node)
                 state = ruleset.decide_folded(state, actor, command, dice)[1]
@@ -133,12 +143,18 @@ class Search:
             state = ruleset.decide_folded(state, actor, command, dice)[1]
             if ruleset.outcome(state) is None:
                 actor, legal = _mover(ruleset, state)
-        result = rewards(self._playout(state, dice), self._seats)
+        ended = self._playout(state, dice, expired)
+        if ended is ABANDONED:
+            if added is not None:
+                del added[0].children[added[1]]
+            return False
+        result = rewards(ended, self._seats)
         for visited in path:
             visited.visits += 1
             if isinstance(visited.actor, int):
                 visited.reward += result[visited.actor]
         self.iterations += 1
+        return True
 
     def _select(self, node: Node, legal: Sequence[Any]) -> tuple[Any, Node]:
         """The legal child with the best upper confidence bound (availability-based, as ISMCTS has it)."""
@@ -152,12 +168,15 @@ class Search:
         assert best is not None
         return best
 
-    def _playout(self, state: Any, dice: Rng) -> Outcome | None:
+    def _playout(self, state: Any, dice: Rng, expired: Callable[[], bool]) -> Outcome | None:
+        """The match played out by the policy: its outcome, None when cut off, ``ABANDONED`` when time is up."""
         ruleset, rng = self._ruleset, self._rng
-        for _ in range(MAX_ROLLOUT):
+        for step in range(MAX_ROLLOUT):
             outcome = ruleset.outcome(state)
             if outcome is not None:
                 return outcome
+            if step % CHECK_EVERY == CHECK_EVERY - 1 and expired():
+                return ABANDONED
             actor, legal = _mover(ruleset, state)
             command = legal[0] if actor == SYSTEM else self._policy(ruleset, state, actor, legal, rng)  # type: ignore[arg-type]
             state = ruleset.decide_folded(state, actor, command, dice)[1]

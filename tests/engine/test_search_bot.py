@@ -55,13 +55,14 @@ def test_a_time_budget_stops_the_search_on_the_injected_clock() -> None:
     ruleset = HOSTED["aq", 1]
     state = next(match.state for match, _ in playout(ruleset, 2, 5, 0))
     seat = ruleset.to_act(state)[0]
-    clock = Ticks(0.01)
-    bot = SearchBot(ruleset, 1, 0.2, clock=clock)
+    clock = Ticks(0.0625)  # a power of two: the sums stay exact
+    bot = SearchBot(ruleset, 1, 1.0, clock=clock)
     command = bot.choose(ruleset.view(state, seat), ruleset.legal_commands(state, seat))
     assert command in ruleset.legal_commands(state, seat)
-    # One read before the search and one per iteration, 0.01 s apart: it stops before passing 0.2 s.
-    assert MIN_ITERATIONS <= bot.last_iterations <= 20
-    assert clock.now <= 0.2 + 0.01
+    # The clock is read at the start (0.0625, so the search must end by 1.0625), after each iteration and, once
+    # the minimum is done, during playouts: the search stops at the first read past its deadline, or before.
+    assert MIN_ITERATIONS <= bot.last_iterations <= 16
+    assert clock.now <= 1.0625 + 0.0625
     # A budget smaller than the minimum still searches a little.
     small = SearchBot(ruleset, 1, 0.001, clock=Ticks(0.01))
     small.choose(ruleset.view(state, seat), ruleset.legal_commands(state, seat))
