@@ -12,8 +12,9 @@ from engine.search.ismcts import POLICIES, Search
 ITERATIONS_PER_SECOND = 400
 """What a budget in seconds becomes without a clock: a fixed iteration count, so the bot stays reproducible."""
 
-MIN_ITERATIONS = 8
-"""Iterations a decision makes whatever the clock says, so a tiny budget still searches a little."""
+MIN_ITERATIONS = 1
+"""Iterations a decision completes whatever the clock says (a playout can take a good part of the budget on a
+busy machine, so more would overrun it)."""
 
 
 class SearchBot:

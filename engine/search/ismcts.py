@@ -108,7 +108,10 @@ class Search:
         self._ruleset = ruleset
         self._view = view
         self._seat = seat
-        self._commands = list(commands)
+        # The root tries its commands best greedy score first: a search cut short by its budget has then at least
+        # looked at the heuristic's favourites (a stable sort keeps the canonical order among equals).
+        scores = {c: ruleset.greedy_score(view, c) for c in commands}
+        self._commands = sorted(commands, key=lambda c: -scores[c])
         self._rng = rng
         self._policy = policy
         self._seats = ruleset.max_seats
@@ -132,7 +135,7 @@ class Search:
                     child.available += 1
             untried = [c for c in legal if c not in node.children]
             if untried:
-                command = untried[rng.randrange(len(untried))]
+                command = untried[0] if node is self.root else untried[rng.randrange(len(untried))]
                 added = (node, command)
                 node.children[command] = node = Node(actor)
                 path.append(node)
@@ -183,6 +186,13 @@ class Search:
         return ruleset.outcome(state)
 
     def best(self) -> Any:
-        """The most visited root command (ties: the first in the root's order)."""
-        visits = {c: n.visits for c, n in self.root.children.items()}
-        return max(self._commands, key=lambda c: visits.get(c, -1))
+        """The most visited root command; among equals the better mean reward, then the root's order."""
+        children = self.root.children
+
+        def rank(command: Any) -> tuple[int, float]:
+            child = children.get(command)
+            if child is None or child.visits == 0:
+                return (-1, 0.0)
+            return (child.visits, child.reward / child.visits)
+
+        return max(self._commands, key=rank)
