@@ -12,10 +12,6 @@ from engine.search.ismcts import POLICIES, Search
 ITERATIONS_PER_SECOND = 400
 """What a budget in seconds becomes without a clock: a fixed iteration count, so the bot stays reproducible."""
 
-MIN_ITERATIONS = 1
-"""Iterations a decision completes whatever the clock says (a playout can take a good part of the budget on a
-busy machine, so more would overrun it)."""
-
 
 class SearchBot:
     """Searches each decision from its view and legal commands alone; it never sees the state.
@@ -60,14 +56,15 @@ class SearchBot:
             deadline = started + self._seconds
 
             def expired() -> bool:
-                return search.iterations >= MIN_ITERATIONS and clock() > deadline
+                return clock() > deadline
 
             # Stop before an iteration that would likely overrun (the mean so far predicts the next one), or
-            # within one when its playout finds the time up.
+            # within one when its playout finds the time up; even the first one, since a playout can take most of
+            # the budget on a busy machine (a search that finished none plays the greedy favourite).
             while search.iterate(expired):
                 now = clock()
                 done = search.iterations
-                if done >= MIN_ITERATIONS and now + (now - started) / done > deadline:
+                if now + (now - started) / done > deadline:
                     break
         self.last_iterations = search.iterations
         return search.best()

@@ -126,7 +126,9 @@ class Search:
         dice = Rng(rng.getrandbits(256).to_bytes(32, "big"), 1)
         node, path = self.root, [self.root]
         actor: Actor = self._seat
-        legal = self._commands
+        # Progressive widening at the root: the greedy favourites first, one more as the square root of the
+        # iterations grows, so a search with few iterations (a busy machine) spends them on the likeliest moves.
+        legal = self._commands[: 2 + math.isqrt(self.iterations)]
         added: tuple[Node, Any] | None = None
         while ruleset.outcome(state) is None:
             for command in legal:
@@ -188,6 +190,8 @@ class Search:
     def best(self) -> Any:
         """The most visited root command; among equals the better mean reward, then the root's order."""
         children = self.root.children
+        if not children:  # no playout finished in time: the greedy favourite
+            return self._commands[0]
 
         def rank(command: Any) -> tuple[int, float]:
             child = children.get(command)

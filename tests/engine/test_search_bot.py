@@ -10,7 +10,7 @@ from engine.bots import LEVELS, make_bot
 from engine.contract import Ruleset
 from engine.match import encode
 from engine.registry import HOSTED
-from engine.search.bot import MIN_ITERATIONS, SearchBot
+from engine.search.bot import SearchBot
 from engine.selfplay import next_move, play
 from tests.engine.contract_helpers import case_id, cases, config, names, playout, seed_bytes
 
@@ -59,14 +59,16 @@ def test_a_time_budget_stops_the_search_on_the_injected_clock() -> None:
     bot = SearchBot(ruleset, 1, 1.0, clock=clock)
     command = bot.choose(ruleset.view(state, seat), ruleset.legal_commands(state, seat))
     assert command in ruleset.legal_commands(state, seat)
-    # The clock is read at the start (0.0625, so the search must end by 1.0625), after each iteration and, once
-    # the minimum is done, during playouts: the search stops at the first read past its deadline, or before.
-    assert MIN_ITERATIONS <= bot.last_iterations <= 16
+    # The clock is read at the start (0.0625, so the search must end by 1.0625), after each iteration and during
+    # playouts: the search stops at the first read past its deadline, or before.
+    assert 1 <= bot.last_iterations <= 16
     assert clock.now <= 1.0625 + 0.0625
-    # A budget smaller than the minimum still searches a little.
-    small = SearchBot(ruleset, 1, 0.001, clock=Ticks(0.01))
-    small.choose(ruleset.view(state, seat), ruleset.legal_commands(state, seat))
-    assert small.last_iterations == MIN_ITERATIONS
+    # A budget no playout fits in: the playout is abandoned and the greedy bot's favourite played.
+    small = SearchBot(ruleset, 1, 0.001, clock=Ticks(0.0625))
+    view, legal = ruleset.view(state, seat), ruleset.legal_commands(state, seat)
+    favourite = max(legal, key=lambda c: ruleset.greedy_score(view, c))
+    assert small.choose(view, legal) == favourite
+    assert small.last_iterations == 0
 
 
 def test_an_iteration_budget_makes_the_same_decision_twice() -> None:
