@@ -45,6 +45,12 @@ def greedy_policy(ruleset: Ruleset, state: Any, seat: int, commands: Sequence[An
     return ties[rng.randrange(len(ties))]
 
 
+PRIOR_VISITS = 3
+"""Virtual playouts each root command starts with (``Search._prior``)."""
+
+PRIOR_FAVOURITE = 0.7
+"""The virtual playouts' mean reward for a command the greedy bot would play (0.5 for the others)."""
+
 CHECK_EVERY = 16
 """Playout steps between two looks at the clock: a long playout is cut when the time is up, so a decision ends
 close to its budget whatever a playout costs."""
@@ -110,8 +116,8 @@ class Search:
         self._seat = seat
         # The root tries its commands best greedy score first: a search cut short by its budget has then at least
         # looked at the heuristic's favourites (a stable sort keeps the canonical order among equals).
-        scores = {c: ruleset.greedy_score(view, c) for c in commands}
-        self._commands = sorted(commands, key=lambda c: -scores[c])
+        self._scores = {c: ruleset.greedy_score(view, c) for c in commands}
+        self._commands = sorted(commands, key=lambda c: -self._scores[c])
         self._rng = rng
         self._policy = policy
         self._seats = ruleset.max_seats
@@ -140,6 +146,8 @@ class Search:
                 command = untried[0] if node is self.root else untried[rng.randrange(len(untried))]
                 added = (node, command)
                 node.children[command] = node = Node(actor)
+                if added[0] is self.root:
+                    self._prior(node, command)
                 path.append(node)
                 state = ruleset.decide_folded(state, actor, command, dice)[1]
                 break
@@ -160,6 +168,13 @@ class Search:
                 visited.reward += result[visited.actor]
         self.iterations += 1
         return True
+
+    def _prior(self, child: Node, command: Any) -> None:
+        """Virtual playouts for a new root child: the greedy favourites start ahead, so that a search with few
+        iterations leaves the heuristic's choice only on evidence, not on the noise of a handful of playouts."""
+        favourite = self._scores[command] == self._scores[self._commands[0]]
+        child.visits = PRIOR_VISITS
+        child.reward = PRIOR_VISITS * (PRIOR_FAVOURITE if favourite else 0.5)
 
     def _select(self, node: Node, legal: Sequence[Any]) -> tuple[Any, Node]:
         """The legal child with the best upper confidence bound (availability-based, as ISMCTS has it)."""
