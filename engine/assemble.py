@@ -2,12 +2,14 @@
 
 Every ruleset package has the same layout (docs/adding-a-ruleset.md): ``model`` the types, ``setup`` the
 configuration and setup, ``rules`` the commands, ``evolve`` the fold, ``view`` what a viewer sees and
-``greedy`` the bot's heuristic, the one module a game may leave out. The protocols below are what mypy
+``greedy`` the bot's heuristic and ``determinize`` the search bot's sampling of a seat's view, the modules a game
+may leave out. The protocols below are what mypy
 checks each module against, so a package that misses a member, or names it differently, does not type-check.
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from typing import Any, Protocol
 
@@ -61,6 +63,10 @@ class Greedy(Protocol):
     def greedy_score(self, view: Any, command: Any, /) -> float: ...
 
 
+class Determinize(Protocol):
+    def determinize(self, view: Any, seat: int, rng: random.Random, /) -> Any: ...
+
+
 def assemble(
     *,
     model: Model,
@@ -69,6 +75,7 @@ def assemble(
     evolve: Fold,
     view: Views,
     greedy: Greedy | None = None,
+    determinize: Determinize | None = None,
     **identity: Any,
 ) -> Ruleset:
     """The ruleset whose members come from these modules; ``identity`` holds the rest of ``Ruleset``'s
@@ -76,6 +83,8 @@ def assemble(
     ``greedy`` module the greedy bot keeps the contract's default, every legal command alike."""
     if greedy is not None:
         identity["greedy_score"] = greedy.greedy_score
+    if determinize is not None:
+        identity["determinize"] = determinize.determinize
     return Ruleset(
         Config=model.Config, Options=model.Options, State=model.State, Command=model.Command,
         Event=model.Event, View=model.View,

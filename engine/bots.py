@@ -7,6 +7,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from engine.contract import Ruleset
+from engine.search.bot import SearchBot
 
 
 class Bot(Protocol):
@@ -37,25 +38,32 @@ class GreedyBot:
         return ties[self._random.randrange(len(ties))]
 
 
-BotLevel = Callable[[Ruleset, int, float], Bot]
-"""Makes a bot of one level for a ruleset, from a seed and the seconds it may think per decision (a level that
-searches spends them; the service counts the time and passes it in, so the engine reads no clock)."""
+Clock = Callable[[], float]
+"""Seconds on a monotonic clock, injected by the caller: the engine reads none."""
+
+BotLevel = Callable[[Ruleset, int, float, Clock | None], Bot]
+"""Makes a bot of one level for a ruleset, from a seed, the seconds it may think per decision and the clock it
+measures them on (a level that searches spends them; without a clock it makes a fixed number of iterations per
+second of budget instead, reproducibly)."""
 
 LEVELS: dict[str, BotLevel] = {
-    "random": lambda ruleset, seed, seconds: RandomBot(seed),
-    "greedy": lambda ruleset, seed, seconds: GreedyBot(ruleset, seed),
+    "random": lambda ruleset, seed, seconds, clock: RandomBot(seed),
+    "greedy": lambda ruleset, seed, seconds, clock: GreedyBot(ruleset, seed),
+    "search": lambda ruleset, seed, seconds, clock: SearchBot(ruleset, seed, seconds, clock),
 }
 """Every bot level by name: ``duelhall selfplay --bot``, bot seats and the tournaments' test bots all read it."""
 
 BOT_KINDS = tuple(LEVELS)
 
-DEFAULT_SECONDS = 1.0
-"""What a decision may take when the caller names no budget."""
+DEFAULT_SECONDS = 0.5
+"""What a decision may take when the caller names no budget (the ``search`` level spends it all)."""
 
 
-def make_bot(kind: str, ruleset: Ruleset, seed: int, seconds: float = DEFAULT_SECONDS) -> Bot:
+def make_bot(
+    kind: str, ruleset: Ruleset, seed: int, seconds: float = DEFAULT_SECONDS, clock: Clock | None = None
+) -> Bot:
     """A bot by level name (``LEVELS``); ``ValueError`` for a name that is none."""
     level = LEVELS.get(kind)
     if level is None:
         raise ValueError(f"unknown bot kind {kind!r}; choose from {', '.join(BOT_KINDS)}")
-    return level(ruleset, seed, seconds)
+    return level(ruleset, seed, seconds, clock)

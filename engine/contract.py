@@ -6,6 +6,7 @@ service only ever talk to a game through it.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, NamedTuple
@@ -151,6 +152,10 @@ class Ruleset:
     """Starter decks (or boxes) by name, served by the API."""
     greedy_score: Callable[[Any, Any], float] = _neutral
     """One-ply preference of the greedy bot for a command, from the bot's view only."""
+    determinize: Callable[[Any, int, random.Random], Any] | None = None
+    """``determinize(view, seat, rng)``: a full state whose view for ``seat`` is ``view``, the cards it hides
+    dealt at random from those the seat cannot account for (``engine/search/determinize.py``); the search bot
+    plays on such samples. None for a game the search bot cannot play."""
     admin_commands: frozenset[str] = frozenset()
     """Command tags an admin (a referee) may submit, e.g. a ruling; empty for a game without admin commands."""
     concede_options: dict[str, Any] = field(default_factory=dict)

@@ -15,6 +15,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 RUNS = {
+    "bots": ["--matches", "2", "--rulesets", "aq,card_monsters", "--iterations", "4"],
     "bot_seats": ["--matches", "2", "--rulesets", "duel,wulin"],
     "capacity": ["--hot", "20", "--events", "300", "--tail", "20", "--loads", "2"],
     "engine_speed": ["--games", "1", "--ruleset", "duel"],

@@ -41,7 +41,7 @@ def choose(ruleset: Ruleset, state: Any, seat: int, level: str, seed: int, secon
     view: Any = msgspec.json.decode(encode(ruleset.view(state, seat)), type=ruleset.View)
     legal = [ruleset.command_decoder.decode(encode(c)) for c in ruleset.legal_commands(state, seat)]
     commands = [c for c in legal if type_tag(c) != CONCEDE] or legal
-    return encode(make_bot(level, ruleset, seed, seconds).choose(view, commands))
+    return encode(make_bot(level, ruleset, seed, seconds, time.monotonic).choose(view, commands))
 
 
 def timed(ruleset: Ruleset, state: Any, seat: int, level: str, seed: int, seconds: float) -> tuple[bytes, float]:

@@ -7,12 +7,15 @@ import hashlib
 import hmac
 from datetime import UTC, datetime
 
+import pytest
+
 from engine import registry
 from engine.match import encode
 from services.matches import bot_seats
 from services.matches.bot_workers import choose
 from services.matches.creation import SeatEntry, created_match, creation, requested
 from services.readmodels.lifecycle import request_in
+from tests.engine.contract_helpers import playout
 
 
 def test_a_request_without_bots_records_as_before_bot_seats() -> None:
@@ -51,3 +54,13 @@ def test_a_bot_chooses_a_legal_command_the_same_way_for_the_same_seed() -> None:
     legal = [encode(c) for c in ruleset.legal_commands(hot.state, seat)]
     chosen = {choose(ruleset, hot.state, seat, "random", 5, 1.0) for _ in range(3)}
     assert len(chosen) == 1 and chosen <= set(legal)
+
+
+@pytest.mark.parametrize("ruleset_id", sorted(registry.RULESETS))
+def test_a_search_bot_seat_decides_from_the_view_as_json_within_its_budget(ruleset_id: str) -> None:
+    ruleset = registry.get(ruleset_id)
+    states = [match.state for match, _ in playout(ruleset, ruleset.min_seats, 3, 25)]
+    state = next(s for s in reversed(states) if ruleset.outcome(s) is None and ruleset.to_act(s))
+    seat = ruleset.to_act(state)[0]
+    legal = {encode(c) for c in ruleset.legal_commands(state, seat)}
+    assert choose(ruleset, state, seat, "search", 5, 0.05) in legal

@@ -2,7 +2,7 @@
 
 from engine.assemble import assemble
 from engine.contract import SpeedTarget
-from engine.rulesets.aq import evolve, greedy, model, rules, setup, view
+from engine.rulesets.aq import determinize, evolve, greedy, model, rules, setup, view
 from engine.rulesets.aq.data import CARD_DATA_HASH, PRESETS
 
 RULESET = assemble(
@@ -12,6 +12,7 @@ RULESET = assemble(
     evolve=evolve,
     view=view,
     greedy=greedy,
+    determinize=determinize,
     id="aq",
     version=1,
     title="AQ",

@@ -2,7 +2,7 @@
 
 from engine.assemble import assemble
 from engine.contract import SpeedTarget
-from engine.rulesets.card_monsters import evolve, greedy, model, rules, setup, view
+from engine.rulesets.card_monsters import determinize, evolve, greedy, model, rules, setup, view
 from engine.rulesets.card_monsters.data import CARD_DATA_HASH, PRESETS
 
 RULESET = assemble(
@@ -12,6 +12,7 @@ RULESET = assemble(
     evolve=evolve,
     view=view,
     greedy=greedy,
+    determinize=determinize,
     id="card_monsters",
     version=1,
     title="Card Monsters",

@@ -3,7 +3,7 @@ windows, flip effects, fusion)."""
 
 from engine.assemble import assemble
 from engine.contract import SpeedTarget
-from engine.rulesets.duel import evolve, greedy, model, rules, setup, view
+from engine.rulesets.duel import determinize, evolve, greedy, model, rules, setup, view
 from engine.rulesets.duel.data import CARD_DATA_HASH, PRESETS
 
 RULESET = assemble(
@@ -13,6 +13,7 @@ RULESET = assemble(
     evolve=evolve,
     view=view,
     greedy=greedy,
+    determinize=determinize,
     id="duel",
     version=1,
     title="Duel (classic era)",

@@ -2,7 +2,7 @@
 
 from engine.assemble import assemble
 from engine.contract import SpeedTarget
-from engine.rulesets.voidlink import evolve, greedy, model, rules, setup, view
+from engine.rulesets.voidlink import determinize, evolve, greedy, model, rules, setup, view
 from engine.rulesets.voidlink.data import CARD_DATA_HASH, PRESETS, deck_builtins
 
 RULESET = assemble(
@@ -12,6 +12,7 @@ RULESET = assemble(
     evolve=evolve,
     view=view,
     greedy=greedy,
+    determinize=determinize,
     id="voidlink",
     version=1,
     title="Voidlink",

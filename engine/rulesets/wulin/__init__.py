@@ -2,7 +2,7 @@
 
 from engine.assemble import assemble
 from engine.contract import SpeedTarget
-from engine.rulesets.wulin import evolve, greedy, model, rules, setup, view
+from engine.rulesets.wulin import determinize, evolve, greedy, model, rules, setup, view
 from engine.rulesets.wulin.data import CARD_DATA_HASH, PRESET_ATTRIBUTES, PRESETS
 
 RULESET = assemble(
@@ -12,6 +12,7 @@ RULESET = assemble(
     evolve=evolve,
     view=view,
     greedy=greedy,
+    determinize=determinize,
     id="wulin",
     version=1,
     title="Wulin",
