@@ -48,6 +48,8 @@ def tournament(state: Tournament) -> tpb.Tournament:
         spectators=wire.spectators_pb(created.spectators),
         caster_delay_seconds=created.caster_delay_seconds,
         decklists=created.decklists,
+        deck_rule=created.deck_rule,
+        fixed_deck_json=msgspec.json.encode(created.fixed_deck).decode() if created.fixed_deck else "",
     )
 
 

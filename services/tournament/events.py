@@ -56,6 +56,9 @@ class TournamentCreated(_Event, frozen=True, tag="TournamentCreated"):
     """The caster feed's delay of every game; 0: none."""
     decklists: str = "private"
     """``open``: both players of a table see each other's registered deck."""
+    deck_rule: str = "any"
+    """``any``, ``required`` (a registration must bring a deck) or ``fixed`` (everyone plays ``fixed_deck``)."""
+    fixed_deck: dict[str, Any] = {}
 
 
 class PlayerRegistered(_Event, frozen=True, tag="PlayerRegistered"):
@@ -196,6 +199,14 @@ class ReplaysPublished(_Event, frozen=True, tag="ReplaysPublished"):
     why: str
 
 
+class PlayerTokenReissued(_Event, frozen=True, tag="PlayerTokenReissued"):
+    """The organiser gave a player a new token: from this event on only the new one is the player's."""
+
+    player: str
+    by: str
+    why: str
+
+
 Event = (
     TournamentCreated
     | PlayerRegistered
@@ -213,6 +224,7 @@ Event = (
     | CutStarted
     | TournamentEnded
     | ReplaysPublished
+    | PlayerTokenReissued
 )
 
 decoder: msgspec.json.Decoder[Event] = msgspec.json.Decoder(Event)

@@ -18,6 +18,7 @@ from services.tournament.events import (
     PlayerDropped,
     PlayerRegistered,
     PlayerReinstated,
+    PlayerTokenReissued,
     ReplaysPublished,
     ResultCorrected,
     RoundPaired,
@@ -45,6 +46,8 @@ class Player:
     dropped_after: int = 0
     absences: list[tuple[int, int | None]] = field(default_factory=list)
     """Each drop as (rounds paired when the player dropped, rounds paired when reinstated, None while out)."""
+    tokens: int = 1
+    """Tokens the player was given (registration, then each re-issue): only the last one is theirs."""
 
     def dropped_as_of(self, round: int) -> bool:
         """Whether the player was out of round ``round``: dropped before it was paired, and not back by then."""
@@ -246,6 +249,8 @@ def apply(state: Tournament, event: Event, version: int) -> None:
         state.ended, state.winner = True, event.winner
     elif isinstance(event, ReplaysPublished):
         state.published = True
+    elif isinstance(event, PlayerTokenReissued):
+        state.players[event.player].tokens += 1
 
 
 def _table(state: Tournament, number: int, stage: str, spec: Table, version: int) -> TableState:

@@ -11,6 +11,7 @@ from services.api import tournament_pb2 as tpb
 from services.api import tournament_pb2_grpc as tpb_grpc
 from services.matches import MatchManager
 from services.tournament.embargo import TournamentEmbargo
+from services.tournament.feed import Changes
 from services.tournament.manager import TournamentManager
 from services.tournament.results import Results
 from services.tournament.servicer import TournamentServicer
@@ -23,13 +24,18 @@ SETTLE_SECONDS = 10.0
 
 
 class Tournaments:
-    def __init__(self, manager: TournamentManager, results: Results) -> None:
-        self.manager, self.results = manager, results
+    def __init__(
+        self, manager: TournamentManager, results: Results, changes: Changes, servicer: TournamentServicer
+    ) -> None:
+        self.manager, self.results, self.changes = manager, results, changes
+        self.servicer = servicer
+        """What the Connect edge serves as ``TournamentService``."""
         self.embargo = TournamentEmbargo(manager)
         """What the match service asks before it shows a stored match's replay."""
 
     async def stop(self) -> None:
         await self.results.stop()
+        await self.changes.stop()
 
 
 async def attach(
@@ -46,9 +52,10 @@ async def attach(
                 "tournament results are more than %.0f s behind the matches; answering as they are", SETTLE_SECONDS
             )
 
+    changes = Changes(store)
+    servicer = TournamentServicer(manager, admin_token, settled, changes)
     # The generated registration function carries no annotations.
-    tpb_grpc.add_TournamentServiceServicer_to_server(  # type: ignore[no-untyped-call]
-        TournamentServicer(manager, admin_token, settled), server
-    )
+    tpb_grpc.add_TournamentServiceServicer_to_server(servicer, server)  # type: ignore[no-untyped-call]
     await results.start()
-    return Tournaments(manager, results)
+    await changes.start()
+    return Tournaments(manager, results, changes, servicer)
