@@ -8,12 +8,14 @@ import asyncio
 from collections.abc import AsyncIterator
 
 import grpc
+import httpx
 import pytest
 
 from services.api import tournament_pb2 as tpb
 from services.api import tournament_pb2_grpc as tpb_grpc
 from services.server import Running
 from tests.services.conftest import ADMIN_TOKEN
+from tests.services.connect_client import TOURNAMENTS, ConnectFailure, call, stream
 from tests.tournament.players import channel_stubs, play_match
 
 STREAM_SECONDS = 60
@@ -239,3 +241,51 @@ async def test_watch_refusals_and_reissued_tokens(server: Running) -> None:
         with pytest.raises(grpc.aio.AioRpcError) as caught:
             await stub.ListTournamentEvents(tpb.GetTournamentRequest(tournament_id=tid, page_size=1001))
         assert reason_of(caught.value) == "PAGE_SIZE_INVALID"
+
+
+async def test_tournament_service_over_connect(server: Running) -> None:
+    """A browser's view: the organiser's and the players' calls and the feed, over Connect on the HTTP port."""
+    assert server.http is not None
+    async with httpx.AsyncClient(base_url=server.http.address, http1=True, http2=False, timeout=30) as web:
+        created = await call(
+            web,
+            TOURNAMENTS,
+            "CreateTournament",
+            {
+                "adminToken": ADMIN_TOKEN,
+                "name": "web",
+                "ruleset": "card_monsters",
+                "format": "swiss",
+                "rounds": 1,
+                "tiebreak": "mtg",
+            },
+        )
+        tid = created["tournamentId"]
+        tokens = {}
+        for name in ("ann", "bob"):
+            reply = await call(
+                web, TOURNAMENTS, "Register", {"adminToken": ADMIN_TOKEN, "tournamentId": tid, "player": name}
+            )
+            tokens[name] = reply["playerToken"]
+        await call(web, TOURNAMENTS, "Start", {"adminToken": ADMIN_TOKEN, "tournamentId": tid})
+        seat = await call(web, TOURNAMENTS, "GetSeat", {"tournamentId": tid, "player": "ann", "token": tokens["ann"]})
+        assert seat["matchId"] and seat["token"]
+        with pytest.raises(ConnectFailure) as caught:
+            await call(web, TOURNAMENTS, "GetSeat", {"tournamentId": tid, "player": "ann", "token": tokens["bob"]})
+        assert (caught.value.code, caught.value.reason) == ("permission_denied", "TOKEN_INVALID")
+        await call(
+            web,
+            TOURNAMENTS,
+            "ReportResult",
+            {"adminToken": ADMIN_TOKEN, "tournamentId": tid, "round": 1, "table": 1, "winsA": 1, "by": "j", "why": "w"},
+        )
+        body = {"tournamentId": tid, "player": "ann", "token": tokens["ann"]}
+        entries = [e async for e in stream(web, TOURNAMENTS, "WatchTournament", body)]
+        assert [int(e["version"]) for e in entries] == list(range(1, len(entries) + 1))
+        ready = [n["tableReady"] for e in entries for n in e.get("notices", []) if "tableReady" in n]
+        assert ready[0]["matchId"] == seat["matchId"] and "ann" in ready[0]["seats"]
+        assert entries[-1]["type"] == "TournamentEnded"
+        with pytest.raises(ConnectFailure) as caught:
+            async for _ in stream(web, TOURNAMENTS, "WatchTournament", {"tournamentId": "nope"}):
+                pass
+        assert (caught.value.code, caught.value.reason) == ("not_found", "TOURNAMENT_NOT_FOUND")
