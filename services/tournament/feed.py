@@ -138,7 +138,7 @@ class Watcher:
                         raise Ahead(
                             f"the tournament has no version {from_version}: its last is {recorded[-1].version}",
                             reason="VERSION_AHEAD",
-                            last=str(recorded[-1].version),
+                            version=str(recorded[-1].version),
                         )
                 elif self._final is not None:
                     for r in recorded:
