@@ -22,6 +22,7 @@ from google.protobuf.message import Message
 from google.rpc import error_details_pb2, status_pb2
 from rich.table import Column, Table
 
+from engine.bots import BOT_KINDS
 from services.api import duelhall_pb2 as pb
 from services.api import tournament_pb2 as tpb
 from services.api import tournament_pb2_grpc as tpb_grpc
@@ -179,6 +180,9 @@ def arguments(parser: argparse.ArgumentParser) -> None:
         default=os.environ.get(PLAYER_TOKEN_ENV, "") or os.environ.get("DUELHALL_ADMIN_TOKEN", ""),
         help=f"the player's token or the admin token (default: ${PLAYER_TOKEN_ENV}, else $DUELHALL_ADMIN_TOKEN)",
     )
+    play = verb("play", "a bot plays the player's games with the player's token, until the end", run_play, player=True)
+    play.add_argument("--bot", choices=BOT_KINDS, default="random", help="the bot's level (default: random)")
+    play.add_argument("--seed", type=int, default=0, help="seed of the bot's choices (default: 0)")
     reissue = verb("reissue", "a new token for a player; the old one stops working", run_reissue)
     reissue.add_argument("player", help="the player")
     reissue.add_argument("--by", required=True, help="who re-issues it (kept in the audit trail)")
@@ -683,4 +687,22 @@ def run_publish(args: argparse.Namespace) -> int:
         admin_token=args.admin_token, tournament_id=args.tournament_id, by=args.by, why=args.why
     )
     _done(args, _call(args, lambda stub: stub.PublishReplays(request)), "replays published")
+    return 0
+
+
+@_refusals
+def run_play(args: argparse.Namespace) -> int:
+    from services.cli.tournament_bot import play_tournament  # here: the engine's bots load only for this verb
+
+    async def work() -> tpb.Tournament:
+        async with channel(args, args.server) as connected:
+            return await play_tournament(
+                connected, args.tournament_id, args.player, _player_token(args), args.bot, args.seed
+            )
+
+    ended = asyncio.run(work())
+    if args.json:
+        _print_json(ended)
+    else:
+        out.print(f"the tournament ended; winner {ended.winner or '(none)'}")
     return 0

@@ -210,7 +210,9 @@ class Watcher:
                 counted=counted,
             )
             notices = [tpb.WatchTournamentNotice(game_result=result)]
-            if counted and not table.finished and table.current_game() is None:
+            # The series' own rule, not ``table.finished``: the result that ends it is the next event of the append.
+            going_on = series.series_result(table.stage, table.best_of, table.tally()) is None
+            if counted and going_on and not table.finished and table.current_game() is None:
                 waiting = tpb.WatchTournamentChooserWaiting(
                     round=event.round, table=event.table, game=len(table.games) + 1, chooser=series.next_chooser(table)
                 )

@@ -111,29 +111,29 @@ async def test_a_player_runs_their_own_tournament_life_from_the_command_line(
     assert status == 2 and err.startswith("--deck: not JSON") and '{"deck": "starter_a"}' in err
     status, _, err = await _cli(capsys, "register", tid, "cat", "--deck", '{"deck": "nope"}', *admin)
     assert status == 1 and err.startswith("--deck: ") and "(DECK_UNKNOWN_PRESET)" in err and "expected" in err
-    status, out, _ = await _cli(capsys, "check-in", tid, "ann", "--token", tokens["ann"], "--json", *where)
+    status, out, _ = await _cli(capsys, "check-in", tid, "ann", f"--token={tokens['ann']}", "--json", *where)
     assert status == 0 and json.loads(out)["players"][0]["checked_in"]
-    status, _, err = await _cli(capsys, "check-in", tid, "bob", "--token", tokens["ann"], *where)
+    status, _, err = await _cli(capsys, "check-in", tid, "bob", f"--token={tokens['ann']}", *where)
     assert status == 1 and "(TOKEN_INVALID)" in err
-    status, out, _ = await _cli(capsys, "check-in", tid, "bob", "--token", tokens["bob"], *where)
+    status, out, _ = await _cli(capsys, "check-in", tid, "bob", f"--token={tokens['bob']}", *where)
     assert status == 0 and out.strip() == "checked in: bob"
     status, out, _ = await _cli(capsys, "start", tid, "--json", *admin)
     assert status == 0 and json.loads(out)["tables"][0]["a"] in ("ann", "bob")
-    status, out, err = await _cli(capsys, "seat", tid, "ann", "--token", tokens["ann"], *where)
+    status, out, err = await _cli(capsys, "seat", tid, "ann", f"--token={tokens['ann']}", *where)
     match_id, seat_token = out.split()
     assert status == 0 and len(match_id) == 32 and seat_token and "against bob" in err
     status, out, _ = await _cli(capsys, "show", tid, *admin)
     assert status == 0 and match_id in out  # the whole id, not a prefix
-    status, out, _ = await _cli(capsys, "seat", tid, "bob", "--token", tokens["bob"], "--json", *where)
+    status, out, _ = await _cli(capsys, "seat", tid, "bob", f"--token={tokens['bob']}", "--json", *where)
     assert status == 0 and json.loads(out)["match_id"] == match_id
     # The organiser re-issues ann's token: the old one stops working.
     status, out, err = await _cli(capsys, "reissue", tid, "ann", "--by", "desk", "--why", "lost", *admin)
     assert status == 0 and "new token" in err
     new = out.strip()
-    status, _, err = await _cli(capsys, "seat", tid, "ann", "--token", tokens["ann"], *where)
+    status, _, err = await _cli(capsys, "seat", tid, "ann", f"--token={tokens['ann']}", *where)
     assert status == 1 and "(TOKEN_INVALID)" in err
-    assert (await _cli(capsys, "seat", tid, "ann", "--token", new, *where))[0] == 0
-    status, _, err = await _cli(capsys, "choose-first", tid, "ann", "ann", "--token", new, *where)
+    assert (await _cli(capsys, "seat", tid, "ann", f"--token={new}", *where))[0] == 0
+    status, _, err = await _cli(capsys, "choose-first", tid, "ann", "ann", f"--token={new}", *where)
     assert status == 1 and "(GAME_NOT_PLAYED)" in err
     status, out, _ = await _cli(capsys, "report", tid, "1", "1", "1", "0", "--by", "j", "--why", "w", "--json", *admin)
     assert status == 0 and json.loads(out)["status"] == "ended"
@@ -142,7 +142,7 @@ async def test_a_player_runs_their_own_tournament_life_from_the_command_line(
     entries = [json.loads(line) for line in out.splitlines()]
     assert status == 0 and [int(e["version"]) for e in entries] == list(range(1, len(entries) + 1))
     assert entries[-1]["type"] == "TournamentEnded"
-    status, out, _ = await _cli(capsys, "watch", tid, "--player", "bob", "--token", tokens["bob"], *where)
+    status, out, _ = await _cli(capsys, "watch", tid, "--player", "bob", f"--token={tokens['bob']}", *where)
     assert status == 0 and "game 1: " in out and "the tournament ended" in out
     status, out, err = await _cli(capsys, "events", tid, "--limit", "3", "--json", *admin)
     page = json.loads(out)

@@ -5,6 +5,7 @@ resumed feed continues exactly; a re-issued token replaces the old one; events a
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import AsyncIterator
 
 import grpc
@@ -165,6 +166,12 @@ async def test_players_play_a_tournament_from_their_own_feeds(server: Running) -
                     if notice.WhichOneof("notice") == "table_ready":
                         assert name in notice.table_ready.seats
         assert not any(n.table_ready.seat_token for e in everything.entries for n in e.notices)
+        # Every wait for a chooser was for a game that followed, none after the deciding game.
+        waits = [n.chooser_waiting for e in everything.entries for n in e.notices if n.HasField("chooser_waiting")]
+        chosen = [json.loads(e.data_json) for e in everything.entries if e.type == "FirstChosen"]
+        assert [(w.round, w.table, w.game, w.chooser) for w in waits] == [
+            (c["round"], c["table"], c["game"], c["chooser"]) for c in chosen
+        ]
 
         # Resuming from any version sends exactly the rest.
         middle = len(everything.entries) // 2
