@@ -185,3 +185,26 @@ async def test_fixed_and_required_decks(server: Running, capsys: pytest.CaptureF
     assert status == 1 and "(DECK_RULE_INVALID)" in err
     status, _, err = await _cli(capsys, "create", "cup", "--ruleset", "card_monsters", "--fixed-deck", "[]", *admin)
     assert status == 2 and err.startswith("--fixed-deck: not a JSON object")
+
+
+async def test_the_organisers_audited_verbs(server: Running, capsys: pytest.CaptureFixture[str]) -> None:
+    where = ["--server", f"127.0.0.1:{server.port}"]
+    admin = [*where, "--admin-token", ADMIN_TOKEN]
+    status, out, _ = await _cli(capsys, "create", "cup", "--ruleset", "card_monsters", "--rounds", "2", *admin)
+    tid = out.strip()
+    for player in ("ann", "bob", "cat", "dan"):
+        assert (await _cli(capsys, "register", tid, player, *admin))[0] == 0
+    assert (await _cli(capsys, "start", tid, *admin))[0] == 0
+    status, out, _ = await _cli(capsys, "drop", tid, "dan", "--by", "judge", *admin)
+    assert status == 0 and out.strip() == "dropped: dan"
+    status, out, _ = await _cli(capsys, "reinstate", tid, "dan", "--by", "judge", "--why", "back", "--json", *admin)
+    assert status == 0 and not next(p for p in json.loads(out)["players"] if p["name"] == "dan").get("dropped")
+    status, out, _ = await _cli(capsys, "repair", tid, "--by", "judge", "--why", "wrong tables", "--json", *admin)
+    assert status == 0 and json.loads(out)["round"] == 1
+    status, out, _ = await _cli(capsys, "publish", tid, "--by", "judge", "--why", "stream", *admin)
+    assert status == 0 and out.strip() == "replays published"
+    status, _, err = await _cli(capsys, "publish", tid, "--by", "judge", "--why", "stream", *admin)
+    assert status == 1 and "(REPLAYS_PUBLISHED)" in err
+    status, out, _ = await _cli(capsys, "events", tid, "--json", *admin)
+    types = [e["type"] for e in json.loads(out)["events"]]
+    assert types[-4:] == ["PlayerDropped", "PlayerReinstated", "RoundRepaired", "ReplaysPublished"]
