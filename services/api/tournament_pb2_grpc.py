@@ -253,8 +253,9 @@ class TournamentServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def ListTournamentEvents(self, request, context):
-        """Every event of the tournament: the audit trail. While the replays are embargoed (docs/tournaments.md), the
-        registered decks in it are left out unless the request carries the admin token.
+        """The tournament's events, a page at a time (from_version, page_size; next_version): the audit trail. While the
+        replays are embargoed (docs/tournaments.md), the registered decks in it are left out unless the request
+        carries the admin token.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
