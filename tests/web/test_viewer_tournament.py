@@ -15,6 +15,10 @@ from services.api import tournament_pb2_grpc as tpb_grpc
 from services.server import Running, ServerConfig, create_server
 from tests.services.conftest import ADMIN_TOKEN
 
+DRAWN_UP_TO_DATE = (
+    "() => { const t = document.querySelector('#tournament'); return t.dataset.drawn === t.dataset.version; }"
+)
+
 
 @pytest.fixture
 async def web_server(tmp_path: Path) -> AsyncIterator[Running]:
@@ -94,6 +98,8 @@ async def test_a_tournament_on_the_page(page: Page, web_server: Running, channel
         )
     )
     await page.wait_for_selector("#tournament[data-live='ended']")
+    # Drawn from reads made after the last entry arrived (an earlier draw may have read the standings before it).
+    await page.wait_for_function(DRAWN_UP_TO_DATE)
     await page.wait_for_selector(f"{row}[data-finished='true']")
     assert "1-0-0 (organiser)" in await page.inner_text(row)
     assert await page.locator(f"{row} a.play").count() == 0

@@ -154,8 +154,10 @@ async function refresh() {
   return view.refreshing;
 }
 
+// Marks #tournament[data-drawn] with the version received before the reads: what is drawn shows at least that.
 async function draw() {
   const id = view.id;
+  const version = view.version;
   const tournament = await call("TournamentService", "GetTournament", { tournamentId: id });
   const standings = await call("TournamentService", "GetStandings", { tournamentId: id });
   const pairings = tournament.currentRound ?
@@ -166,7 +168,7 @@ async function draw() {
       ` · round ${tournament.currentRound} of ${tournament.rounds}` : ""));
   drawPairings(pairings);
   drawStandings(standings);
-  $("#tournament").dataset.drawn = String(view.version);
+  $("#tournament").dataset.drawn = String(version);
 }
 
 function drawPairings(pairings) {
