@@ -236,7 +236,8 @@ async def _start(config: ServerConfig, clock: Clock | None, replay: bytes | None
     if config.listen is not None:
         await server.start()
     if http is not None:
-        calls = [observer.observed_method(m) for m in methods({"RulesetService": rulesets, "MatchService": matches})]
+        served = {"RulesetService": rulesets, "MatchService": matches, "TournamentService": tournaments.servicer}
+        calls = [observer.observed_method(m) for m in methods(served)]
         await http.start(WebApp(ConnectApp(calls), replay, metrics.registry))
     listener = MetricsListener(metrics.registry, config.metrics) if config.metrics else None
     await resume_timers(manager)

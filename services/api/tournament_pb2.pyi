@@ -8,7 +8,7 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class CreateTournamentRequest(_message.Message):
-    __slots__ = ("admin_token", "name", "ruleset", "format", "rounds", "cut", "best_of", "tiebreak", "round_minutes", "seed_hex", "options_json", "ruleset_version", "spectators", "caster_delay_seconds", "decklists", "chooser_seconds", "labels")
+    __slots__ = ("admin_token", "name", "ruleset", "format", "rounds", "cut", "best_of", "tiebreak", "round_minutes", "seed_hex", "options_json", "ruleset_version", "spectators", "caster_delay_seconds", "decklists", "chooser_seconds", "labels", "deck_rule", "fixed_deck_json")
     class LabelsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -33,6 +33,8 @@ class CreateTournamentRequest(_message.Message):
     DECKLISTS_FIELD_NUMBER: _ClassVar[int]
     CHOOSER_SECONDS_FIELD_NUMBER: _ClassVar[int]
     LABELS_FIELD_NUMBER: _ClassVar[int]
+    DECK_RULE_FIELD_NUMBER: _ClassVar[int]
+    FIXED_DECK_JSON_FIELD_NUMBER: _ClassVar[int]
     admin_token: str
     name: str
     ruleset: str
@@ -50,15 +52,21 @@ class CreateTournamentRequest(_message.Message):
     decklists: str
     chooser_seconds: int
     labels: _containers.ScalarMap[str, str]
-    def __init__(self, admin_token: _Optional[str] = ..., name: _Optional[str] = ..., ruleset: _Optional[str] = ..., format: _Optional[str] = ..., rounds: _Optional[int] = ..., cut: _Optional[int] = ..., best_of: _Optional[int] = ..., tiebreak: _Optional[str] = ..., round_minutes: _Optional[int] = ..., seed_hex: _Optional[str] = ..., options_json: _Optional[str] = ..., ruleset_version: _Optional[int] = ..., spectators: _Optional[_Union[_duelhall_pb2.Spectators, str]] = ..., caster_delay_seconds: _Optional[int] = ..., decklists: _Optional[str] = ..., chooser_seconds: _Optional[int] = ..., labels: _Optional[_Mapping[str, str]] = ...) -> None: ...
+    deck_rule: str
+    fixed_deck_json: str
+    def __init__(self, admin_token: _Optional[str] = ..., name: _Optional[str] = ..., ruleset: _Optional[str] = ..., format: _Optional[str] = ..., rounds: _Optional[int] = ..., cut: _Optional[int] = ..., best_of: _Optional[int] = ..., tiebreak: _Optional[str] = ..., round_minutes: _Optional[int] = ..., seed_hex: _Optional[str] = ..., options_json: _Optional[str] = ..., ruleset_version: _Optional[int] = ..., spectators: _Optional[_Union[_duelhall_pb2.Spectators, str]] = ..., caster_delay_seconds: _Optional[int] = ..., decklists: _Optional[str] = ..., chooser_seconds: _Optional[int] = ..., labels: _Optional[_Mapping[str, str]] = ..., deck_rule: _Optional[str] = ..., fixed_deck_json: _Optional[str] = ...) -> None: ...
 
 class GetTournamentRequest(_message.Message):
-    __slots__ = ("tournament_id", "admin_token")
+    __slots__ = ("tournament_id", "admin_token", "from_version", "page_size")
     TOURNAMENT_ID_FIELD_NUMBER: _ClassVar[int]
     ADMIN_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    FROM_VERSION_FIELD_NUMBER: _ClassVar[int]
+    PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
     tournament_id: str
     admin_token: str
-    def __init__(self, tournament_id: _Optional[str] = ..., admin_token: _Optional[str] = ...) -> None: ...
+    from_version: int
+    page_size: int
+    def __init__(self, tournament_id: _Optional[str] = ..., admin_token: _Optional[str] = ..., from_version: _Optional[int] = ..., page_size: _Optional[int] = ...) -> None: ...
 
 class TournamentPlayer(_message.Message):
     __slots__ = ("name", "checked_in", "dropped", "late", "seed", "rating")
@@ -77,7 +85,7 @@ class TournamentPlayer(_message.Message):
     def __init__(self, name: _Optional[str] = ..., checked_in: _Optional[bool] = ..., dropped: _Optional[bool] = ..., late: _Optional[bool] = ..., seed: _Optional[int] = ..., rating: _Optional[int] = ...) -> None: ...
 
 class Tournament(_message.Message):
-    __slots__ = ("tournament_id", "name", "ruleset", "format", "rounds", "cut", "best_of", "tiebreak", "round_minutes", "status", "current_round", "current_stage", "current_round_finished", "players", "winner", "version", "seed_hex", "replays_published", "ruleset_version", "spectators", "caster_delay_seconds", "decklists", "chooser_seconds", "labels", "round_ends_at")
+    __slots__ = ("tournament_id", "name", "ruleset", "format", "rounds", "cut", "best_of", "tiebreak", "round_minutes", "status", "current_round", "current_stage", "current_round_finished", "players", "winner", "version", "seed_hex", "replays_published", "ruleset_version", "spectators", "caster_delay_seconds", "decklists", "chooser_seconds", "labels", "round_ends_at", "deck_rule", "fixed_deck_json")
     class LabelsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -110,6 +118,8 @@ class Tournament(_message.Message):
     CHOOSER_SECONDS_FIELD_NUMBER: _ClassVar[int]
     LABELS_FIELD_NUMBER: _ClassVar[int]
     ROUND_ENDS_AT_FIELD_NUMBER: _ClassVar[int]
+    DECK_RULE_FIELD_NUMBER: _ClassVar[int]
+    FIXED_DECK_JSON_FIELD_NUMBER: _ClassVar[int]
     tournament_id: str
     name: str
     ruleset: str
@@ -135,7 +145,9 @@ class Tournament(_message.Message):
     chooser_seconds: int
     labels: _containers.ScalarMap[str, str]
     round_ends_at: str
-    def __init__(self, tournament_id: _Optional[str] = ..., name: _Optional[str] = ..., ruleset: _Optional[str] = ..., format: _Optional[str] = ..., rounds: _Optional[int] = ..., cut: _Optional[int] = ..., best_of: _Optional[int] = ..., tiebreak: _Optional[str] = ..., round_minutes: _Optional[int] = ..., status: _Optional[str] = ..., current_round: _Optional[int] = ..., current_stage: _Optional[str] = ..., current_round_finished: _Optional[bool] = ..., players: _Optional[_Iterable[_Union[TournamentPlayer, _Mapping]]] = ..., winner: _Optional[str] = ..., version: _Optional[int] = ..., seed_hex: _Optional[str] = ..., replays_published: _Optional[bool] = ..., ruleset_version: _Optional[int] = ..., spectators: _Optional[_Union[_duelhall_pb2.Spectators, str]] = ..., caster_delay_seconds: _Optional[int] = ..., decklists: _Optional[str] = ..., chooser_seconds: _Optional[int] = ..., labels: _Optional[_Mapping[str, str]] = ..., round_ends_at: _Optional[str] = ...) -> None: ...
+    deck_rule: str
+    fixed_deck_json: str
+    def __init__(self, tournament_id: _Optional[str] = ..., name: _Optional[str] = ..., ruleset: _Optional[str] = ..., format: _Optional[str] = ..., rounds: _Optional[int] = ..., cut: _Optional[int] = ..., best_of: _Optional[int] = ..., tiebreak: _Optional[str] = ..., round_minutes: _Optional[int] = ..., status: _Optional[str] = ..., current_round: _Optional[int] = ..., current_stage: _Optional[str] = ..., current_round_finished: _Optional[bool] = ..., players: _Optional[_Iterable[_Union[TournamentPlayer, _Mapping]]] = ..., winner: _Optional[str] = ..., version: _Optional[int] = ..., seed_hex: _Optional[str] = ..., replays_published: _Optional[bool] = ..., ruleset_version: _Optional[int] = ..., spectators: _Optional[_Union[_duelhall_pb2.Spectators, str]] = ..., caster_delay_seconds: _Optional[int] = ..., decklists: _Optional[str] = ..., chooser_seconds: _Optional[int] = ..., labels: _Optional[_Mapping[str, str]] = ..., round_ends_at: _Optional[str] = ..., deck_rule: _Optional[str] = ..., fixed_deck_json: _Optional[str] = ...) -> None: ...
 
 class RegisterRequest(_message.Message):
     __slots__ = ("admin_token", "tournament_id", "player", "deck_json", "seed", "rating")
@@ -414,10 +426,184 @@ class TournamentEvent(_message.Message):
     def __init__(self, version: _Optional[int] = ..., type: _Optional[str] = ..., data_json: _Optional[str] = ..., recorded_at: _Optional[str] = ...) -> None: ...
 
 class TournamentEvents(_message.Message):
-    __slots__ = ("events",)
+    __slots__ = ("events", "next_version")
     EVENTS_FIELD_NUMBER: _ClassVar[int]
+    NEXT_VERSION_FIELD_NUMBER: _ClassVar[int]
     events: _containers.RepeatedCompositeFieldContainer[TournamentEvent]
-    def __init__(self, events: _Optional[_Iterable[_Union[TournamentEvent, _Mapping]]] = ...) -> None: ...
+    next_version: int
+    def __init__(self, events: _Optional[_Iterable[_Union[TournamentEvent, _Mapping]]] = ..., next_version: _Optional[int] = ...) -> None: ...
+
+class WatchTournamentRequest(_message.Message):
+    __slots__ = ("tournament_id", "from_version", "player", "token")
+    TOURNAMENT_ID_FIELD_NUMBER: _ClassVar[int]
+    FROM_VERSION_FIELD_NUMBER: _ClassVar[int]
+    PLAYER_FIELD_NUMBER: _ClassVar[int]
+    TOKEN_FIELD_NUMBER: _ClassVar[int]
+    tournament_id: str
+    from_version: int
+    player: str
+    token: str
+    def __init__(self, tournament_id: _Optional[str] = ..., from_version: _Optional[int] = ..., player: _Optional[str] = ..., token: _Optional[str] = ...) -> None: ...
+
+class WatchTournamentEntry(_message.Message):
+    __slots__ = ("version", "type", "data_json", "recorded_at", "notices")
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    TYPE_FIELD_NUMBER: _ClassVar[int]
+    DATA_JSON_FIELD_NUMBER: _ClassVar[int]
+    RECORDED_AT_FIELD_NUMBER: _ClassVar[int]
+    NOTICES_FIELD_NUMBER: _ClassVar[int]
+    version: int
+    type: str
+    data_json: str
+    recorded_at: str
+    notices: _containers.RepeatedCompositeFieldContainer[WatchTournamentNotice]
+    def __init__(self, version: _Optional[int] = ..., type: _Optional[str] = ..., data_json: _Optional[str] = ..., recorded_at: _Optional[str] = ..., notices: _Optional[_Iterable[_Union[WatchTournamentNotice, _Mapping]]] = ...) -> None: ...
+
+class WatchTournamentNotice(_message.Message):
+    __slots__ = ("round_paired", "table_ready", "bye", "chooser_waiting", "game_result", "match_result", "player_change", "ended")
+    ROUND_PAIRED_FIELD_NUMBER: _ClassVar[int]
+    TABLE_READY_FIELD_NUMBER: _ClassVar[int]
+    BYE_FIELD_NUMBER: _ClassVar[int]
+    CHOOSER_WAITING_FIELD_NUMBER: _ClassVar[int]
+    GAME_RESULT_FIELD_NUMBER: _ClassVar[int]
+    MATCH_RESULT_FIELD_NUMBER: _ClassVar[int]
+    PLAYER_CHANGE_FIELD_NUMBER: _ClassVar[int]
+    ENDED_FIELD_NUMBER: _ClassVar[int]
+    round_paired: WatchTournamentRoundPaired
+    table_ready: WatchTournamentTableReady
+    bye: WatchTournamentBye
+    chooser_waiting: WatchTournamentChooserWaiting
+    game_result: WatchTournamentGameResult
+    match_result: WatchTournamentMatchResult
+    player_change: WatchTournamentPlayerChange
+    ended: WatchTournamentEnded
+    def __init__(self, round_paired: _Optional[_Union[WatchTournamentRoundPaired, _Mapping]] = ..., table_ready: _Optional[_Union[WatchTournamentTableReady, _Mapping]] = ..., bye: _Optional[_Union[WatchTournamentBye, _Mapping]] = ..., chooser_waiting: _Optional[_Union[WatchTournamentChooserWaiting, _Mapping]] = ..., game_result: _Optional[_Union[WatchTournamentGameResult, _Mapping]] = ..., match_result: _Optional[_Union[WatchTournamentMatchResult, _Mapping]] = ..., player_change: _Optional[_Union[WatchTournamentPlayerChange, _Mapping]] = ..., ended: _Optional[_Union[WatchTournamentEnded, _Mapping]] = ...) -> None: ...
+
+class WatchTournamentRoundPaired(_message.Message):
+    __slots__ = ("round", "stage", "tables", "repaired")
+    ROUND_FIELD_NUMBER: _ClassVar[int]
+    STAGE_FIELD_NUMBER: _ClassVar[int]
+    TABLES_FIELD_NUMBER: _ClassVar[int]
+    REPAIRED_FIELD_NUMBER: _ClassVar[int]
+    round: int
+    stage: str
+    tables: int
+    repaired: bool
+    def __init__(self, round: _Optional[int] = ..., stage: _Optional[str] = ..., tables: _Optional[int] = ..., repaired: _Optional[bool] = ...) -> None: ...
+
+class WatchTournamentTableReady(_message.Message):
+    __slots__ = ("round", "table", "game", "match_id", "seats", "seat", "seat_token")
+    ROUND_FIELD_NUMBER: _ClassVar[int]
+    TABLE_FIELD_NUMBER: _ClassVar[int]
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    SEAT_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    round: int
+    table: int
+    game: int
+    match_id: str
+    seats: _containers.RepeatedScalarFieldContainer[str]
+    seat: int
+    seat_token: str
+    def __init__(self, round: _Optional[int] = ..., table: _Optional[int] = ..., game: _Optional[int] = ..., match_id: _Optional[str] = ..., seats: _Optional[_Iterable[str]] = ..., seat: _Optional[int] = ..., seat_token: _Optional[str] = ...) -> None: ...
+
+class WatchTournamentBye(_message.Message):
+    __slots__ = ("round", "table", "player")
+    ROUND_FIELD_NUMBER: _ClassVar[int]
+    TABLE_FIELD_NUMBER: _ClassVar[int]
+    PLAYER_FIELD_NUMBER: _ClassVar[int]
+    round: int
+    table: int
+    player: str
+    def __init__(self, round: _Optional[int] = ..., table: _Optional[int] = ..., player: _Optional[str] = ...) -> None: ...
+
+class WatchTournamentChooserWaiting(_message.Message):
+    __slots__ = ("round", "table", "game", "chooser")
+    ROUND_FIELD_NUMBER: _ClassVar[int]
+    TABLE_FIELD_NUMBER: _ClassVar[int]
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    CHOOSER_FIELD_NUMBER: _ClassVar[int]
+    round: int
+    table: int
+    game: int
+    chooser: str
+    def __init__(self, round: _Optional[int] = ..., table: _Optional[int] = ..., game: _Optional[int] = ..., chooser: _Optional[str] = ...) -> None: ...
+
+class WatchTournamentGameResult(_message.Message):
+    __slots__ = ("round", "table", "game", "match_id", "winner", "counted")
+    ROUND_FIELD_NUMBER: _ClassVar[int]
+    TABLE_FIELD_NUMBER: _ClassVar[int]
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    WINNER_FIELD_NUMBER: _ClassVar[int]
+    COUNTED_FIELD_NUMBER: _ClassVar[int]
+    round: int
+    table: int
+    game: int
+    match_id: str
+    winner: str
+    counted: bool
+    def __init__(self, round: _Optional[int] = ..., table: _Optional[int] = ..., game: _Optional[int] = ..., match_id: _Optional[str] = ..., winner: _Optional[str] = ..., counted: _Optional[bool] = ...) -> None: ...
+
+class WatchTournamentMatchResult(_message.Message):
+    __slots__ = ("round", "table", "a", "b", "result", "by", "why")
+    ROUND_FIELD_NUMBER: _ClassVar[int]
+    TABLE_FIELD_NUMBER: _ClassVar[int]
+    A_FIELD_NUMBER: _ClassVar[int]
+    B_FIELD_NUMBER: _ClassVar[int]
+    RESULT_FIELD_NUMBER: _ClassVar[int]
+    BY_FIELD_NUMBER: _ClassVar[int]
+    WHY_FIELD_NUMBER: _ClassVar[int]
+    round: int
+    table: int
+    a: str
+    b: str
+    result: TableResult
+    by: str
+    why: str
+    def __init__(self, round: _Optional[int] = ..., table: _Optional[int] = ..., a: _Optional[str] = ..., b: _Optional[str] = ..., result: _Optional[_Union[TableResult, _Mapping]] = ..., by: _Optional[str] = ..., why: _Optional[str] = ...) -> None: ...
+
+class WatchTournamentPlayerChange(_message.Message):
+    __slots__ = ("player", "change", "by", "why")
+    PLAYER_FIELD_NUMBER: _ClassVar[int]
+    CHANGE_FIELD_NUMBER: _ClassVar[int]
+    BY_FIELD_NUMBER: _ClassVar[int]
+    WHY_FIELD_NUMBER: _ClassVar[int]
+    player: str
+    change: str
+    by: str
+    why: str
+    def __init__(self, player: _Optional[str] = ..., change: _Optional[str] = ..., by: _Optional[str] = ..., why: _Optional[str] = ...) -> None: ...
+
+class WatchTournamentEnded(_message.Message):
+    __slots__ = ("winner",)
+    WINNER_FIELD_NUMBER: _ClassVar[int]
+    winner: str
+    def __init__(self, winner: _Optional[str] = ...) -> None: ...
+
+class ReissueTokenRequest(_message.Message):
+    __slots__ = ("admin_token", "tournament_id", "player", "by", "why")
+    ADMIN_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    TOURNAMENT_ID_FIELD_NUMBER: _ClassVar[int]
+    PLAYER_FIELD_NUMBER: _ClassVar[int]
+    BY_FIELD_NUMBER: _ClassVar[int]
+    WHY_FIELD_NUMBER: _ClassVar[int]
+    admin_token: str
+    tournament_id: str
+    player: str
+    by: str
+    why: str
+    def __init__(self, admin_token: _Optional[str] = ..., tournament_id: _Optional[str] = ..., player: _Optional[str] = ..., by: _Optional[str] = ..., why: _Optional[str] = ...) -> None: ...
+
+class ReissueTokenResponse(_message.Message):
+    __slots__ = ("tournament", "player_token")
+    TOURNAMENT_FIELD_NUMBER: _ClassVar[int]
+    PLAYER_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    tournament: Tournament
+    player_token: str
+    def __init__(self, tournament: _Optional[_Union[Tournament, _Mapping]] = ..., player_token: _Optional[str] = ...) -> None: ...
 
 class ListTournamentsRequest(_message.Message):
     __slots__ = ("status", "labels", "page_size", "page_token")

@@ -134,6 +134,16 @@ class TournamentServiceStub:
                 request_serializer=duelhall_dot_v1_dot_tournament__pb2.EditPairingsRequest.SerializeToString,
                 response_deserializer=duelhall_dot_v1_dot_tournament__pb2.Tournament.FromString,
                 _registered_method=True)
+        self.WatchTournament = channel.unary_stream(
+                '/duelhall.v1.TournamentService/WatchTournament',
+                request_serializer=duelhall_dot_v1_dot_tournament__pb2.WatchTournamentRequest.SerializeToString,
+                response_deserializer=duelhall_dot_v1_dot_tournament__pb2.WatchTournamentEntry.FromString,
+                _registered_method=True)
+        self.ReissueToken = channel.unary_unary(
+                '/duelhall.v1.TournamentService/ReissueToken',
+                request_serializer=duelhall_dot_v1_dot_tournament__pb2.ReissueTokenRequest.SerializeToString,
+                response_deserializer=duelhall_dot_v1_dot_tournament__pb2.ReissueTokenResponse.FromString,
+                _registered_method=True)
 
 
 class TournamentServiceServicer:
@@ -253,8 +263,9 @@ class TournamentServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def ListTournamentEvents(self, request, context):
-        """Every event of the tournament: the audit trail. While the replays are embargoed (docs/tournaments.md), the
-        registered decks in it are left out unless the request carries the admin token.
+        """The tournament's events, a page at a time (from_version, page_size; next_version): the audit trail. While the
+        replays are embargoed (docs/tournaments.md), the registered decks in it are left out unless the request
+        carries the admin token.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -277,6 +288,24 @@ class TournamentServiceServicer:
     def EditPairings(self, request, context):
         """Organiser: one edit of the current Swiss round's pairings before any of its results: swap two players,
         give a player the bye or an assigned loss (audited: who and why).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def WatchTournament(self, request, context):
+        """The tournament's events from a version on, as they happen, each with what it means in typed notices (round
+        paired, table ready, chooser waiting, results, drops). With a player and their token (or the admin token):
+        that player's form, only what concerns them, with their seat token when their game is ready. Resume exactly
+        with from_version = the last entry's version + 1. Ends OK after TournamentEnded; a bad id or token is refused
+        before the first entry (docs/tournaments.md, Following a tournament).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ReissueToken(self, request, context):
+        """Organiser: a new token for a player (audited); the old one stops working at once, on every instance.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -384,6 +413,16 @@ def add_TournamentServiceServicer_to_server(servicer, server):
                     servicer.EditPairings,
                     request_deserializer=duelhall_dot_v1_dot_tournament__pb2.EditPairingsRequest.FromString,
                     response_serializer=duelhall_dot_v1_dot_tournament__pb2.Tournament.SerializeToString,
+            ),
+            'WatchTournament': grpc.unary_stream_rpc_method_handler(
+                    servicer.WatchTournament,
+                    request_deserializer=duelhall_dot_v1_dot_tournament__pb2.WatchTournamentRequest.FromString,
+                    response_serializer=duelhall_dot_v1_dot_tournament__pb2.WatchTournamentEntry.SerializeToString,
+            ),
+            'ReissueToken': grpc.unary_unary_rpc_method_handler(
+                    servicer.ReissueToken,
+                    request_deserializer=duelhall_dot_v1_dot_tournament__pb2.ReissueTokenRequest.FromString,
+                    response_serializer=duelhall_dot_v1_dot_tournament__pb2.ReissueTokenResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -926,6 +965,60 @@ class TournamentService:
             '/duelhall.v1.TournamentService/EditPairings',
             duelhall_dot_v1_dot_tournament__pb2.EditPairingsRequest.SerializeToString,
             duelhall_dot_v1_dot_tournament__pb2.Tournament.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def WatchTournament(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_stream(
+            request,
+            target,
+            '/duelhall.v1.TournamentService/WatchTournament',
+            duelhall_dot_v1_dot_tournament__pb2.WatchTournamentRequest.SerializeToString,
+            duelhall_dot_v1_dot_tournament__pb2.WatchTournamentEntry.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ReissueToken(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/duelhall.v1.TournamentService/ReissueToken',
+            duelhall_dot_v1_dot_tournament__pb2.ReissueTokenRequest.SerializeToString,
+            duelhall_dot_v1_dot_tournament__pb2.ReissueTokenResponse.FromString,
             options,
             channel_credentials,
             insecure,

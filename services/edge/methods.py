@@ -13,6 +13,10 @@ import msgspec
 from google.protobuf import message_factory
 
 from services.api import duelhall_pb2 as pb
+from services.api import tournament_pb2 as tpb
+
+_FILES = (pb.DESCRIPTOR, tpb.DESCRIPTOR)
+"""The proto files whose services the API has."""
 
 
 class Method(msgspec.Struct, frozen=True):
@@ -32,7 +36,7 @@ def methods(servicers: Mapping[str, object]) -> list[Method]:
     """Every method of the services in ``servicers`` (by short service name), bound to its servicer."""
     found = []
     for short, servicer in servicers.items():
-        service = pb.DESCRIPTOR.services_by_name[short]
+        service = next(f.services_by_name[short] for f in _FILES if short in f.services_by_name)
         for method in service.methods:
             found.append(
                 Method(

@@ -10,7 +10,8 @@ entrants of a folded tournament), ``pairing`` (Swiss pairing by maximum-weight m
 seeding, elimination and round robin schedules), ``standings`` (official tiebreakers in exact fractions).
 With I/O: ``manager`` (the stream in the event store, the games' matches), ``results`` (results from the
 match lifecycle), ``listing`` (the tournament list for ``ListTournaments``), ``clocks`` (the deadlines'
-alarms), ``servicer`` and ``convert`` (``TournamentService``), ``wiring`` (onto a server).
+alarms), ``feed`` (``WatchTournament``: the stream with typed notices, woken by any instance's appends),
+``servicer`` and ``convert`` (``TournamentService``), ``wiring`` (onto a server).
 
 Each command takes the folded tournament and returns the events to append, or raises ``InvalidArgument`` (a
 malformed request) or ``Refused`` (not allowed in the tournament's current state) with a reason code listed

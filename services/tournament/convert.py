@@ -54,6 +54,8 @@ def tournament(state: Tournament) -> tpb.Tournament:
         chooser_seconds=created.chooser_seconds,
         labels=created.labels,
         round_ends_at=next((d.at.isoformat() for d in timing.deadlines(state) if d.kind == timing.ROUND), ""),
+        deck_rule=created.deck_rule,
+        fixed_deck_json=msgspec.json.encode(created.fixed_deck).decode() if created.fixed_deck else "",
     )
 
 

@@ -60,6 +60,9 @@ class TournamentCreated(_Event, frozen=True, tag="TournamentCreated"):
     """How long a chooser has between games of a series before the system chooses for them; 0: no deadline."""
     labels: dict[str, str] = {}
     """The organiser's labels, which ``ListTournaments`` filters by."""
+    deck_rule: str = "any"
+    """``any``, ``required`` (a registration must bring a deck) or ``fixed`` (everyone plays ``fixed_deck``)."""
+    fixed_deck: dict[str, Any] = {}
 
 
 class PlayerRegistered(_Event, frozen=True, tag="PlayerRegistered"):
@@ -238,6 +241,14 @@ class PairingsEdited(_Event, frozen=True, tag="PairingsEdited"):
     why: str
 
 
+class PlayerTokenReissued(_Event, frozen=True, tag="PlayerTokenReissued"):
+    """The organiser gave a player a new token: from this event on only the new one is the player's."""
+
+    player: str
+    by: str
+    why: str
+
+
 Event = (
     TournamentCreated
     | PlayerRegistered
@@ -258,6 +269,7 @@ Event = (
     | ChooserTimedOut
     | RoundTimeEnded
     | PairingsEdited
+    | PlayerTokenReissued
 )
 
 decoder: msgspec.json.Decoder[Event] = msgspec.json.Decoder(Event)

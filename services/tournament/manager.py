@@ -45,6 +45,7 @@ from services.tournament.state import Game, Round, TableState, Tournament, apply
 
 STREAM_PREFIX = "tournament:"
 PLAYER_SECRET_PREFIX = "player:"
+REISSUED_SECRET_PREFIX = "reissued:"
 _RETRIES = 8
 
 
@@ -97,6 +98,7 @@ class TournamentManager:
         ruleset_version: int = 0,
         audience: registration.Audience = registration.Audience(),
         timing: registration.Timing = registration.Timing(),
+        decks: registration.DeckRule = registration.DeckRule(),
     ) -> Tournament:
         tournament_id = new_tournament_id()
         events = registration.create(
@@ -113,6 +115,7 @@ class TournamentManager:
             options,
             audience,
             timing,
+            decks,
         )
         appended = await self._store.append(
             stream_id(tournament_id), 0, _new(events), _command("create", {"name": name})
@@ -131,6 +134,22 @@ class TournamentManager:
             {"player": player, "seed": seed, "rating": rating},
             lambda t: registration.register(t, self.ruleset(t), player, deck, seed, rating),
             secrets={f"{PLAYER_SECRET_PREFIX}{player}": token_hash(token)},
+        )
+        return state, token
+
+    async def reissue(self, tournament_id: str, player: str, by: str, why: str) -> tuple[Tournament, str]:
+        """A new token for a player, kept (as its SHA-256) under a name of its own: the store's secrets are
+        written once, so each token the player is given has its own row and only the last one counts."""
+        token = new_token()
+
+        def decision(state: Tournament) -> list[Event]:
+            events = registration.reissue(state, player, by, why)
+            secret[_secret_name(player, state.players[player].tokens + 1)] = token_hash(token)
+            return events
+
+        secret: dict[str, bytes] = {}
+        state = await self.execute(
+            tournament_id, "reissue_token", {"player": player, "by": by, "why": why}, decision, secrets=secret
         )
         return state, token
 
@@ -170,6 +189,10 @@ class TournamentManager:
 
     # -- reading ----------------------------------------------------------------------------------
 
+    @property
+    def store(self) -> AsyncEventStore:
+        return self._store
+
     async def load(self, tournament_id: str) -> Tournament:
         """The folded tournament, caught up with the store; ``NotFound`` if there is none."""
         async with self._lock(tournament_id):
@@ -197,10 +220,15 @@ class TournamentManager:
         for listener in self.listeners:
             listener(state)
 
-    async def history(self, tournament_id: str) -> list[tuple[int, str, bytes, str]]:
-        """Every event as (version, type, JSON, recorded at): the audit trail."""
-        recorded = await self._store.read_stream(stream_id(tournament_id))
-        if not recorded:
+    async def history(
+        self, tournament_id: str, from_version: int = 1, limit: int | None = None
+    ) -> list[tuple[int, str, bytes, str]]:
+        """The events from ``from_version`` (at most ``limit``) as (version, type, JSON, recorded at): the audit
+        trail. ``NotFound`` if there is no such tournament."""
+        first = max(from_version, 1)
+        last = None if limit is None else first + limit - 1
+        recorded = await self._store.read_stream(stream_id(tournament_id), first, last)
+        if not recorded and not await self._store.last_version(stream_id(tournament_id)):
             raise NotFound(f"no tournament {tournament_id!r}", reason="TOURNAMENT_NOT_FOUND")
         return [(r.version, r.type, r.data, r.meta.recorded_at.isoformat()) for r in recorded]
 
@@ -208,10 +236,12 @@ class TournamentManager:
         return ruleset_for(state.created.ruleset, state.created.ruleset_version)
 
     async def check_player(self, tournament_id: str, player: str, token: str) -> None:
-        """Refuses unless ``token`` is the player's (from registration)."""
+        """Refuses unless ``token`` is the player's: the one from registration, or from its last re-issue."""
         if not token:
             raise Unauthenticated("the player's token is required")
-        expected = (await self._store.secrets.read(stream_id(tournament_id))).get(f"{PLAYER_SECRET_PREFIX}{player}")
+        known = (await self.load(tournament_id)).players.get(player)
+        name = _secret_name(player, known.tokens if known is not None else 1)
+        expected = (await self._store.secrets.read(stream_id(tournament_id))).get(name)
         if expected is None or expected != token_hash(token):
             raise PermissionDenied("the token is not this player's", reason="TOKEN_INVALID")
 
@@ -230,7 +260,7 @@ class TournamentManager:
         if game is None:
             reason = "MATCH_DECIDED" if table.finished else "FIRST_NOT_CHOSEN"
             raise Refused(f"{player} has no game waiting at table {table.table}", reason=reason)
-        created = await self._game_match(state, table, game)
+        created = await self.game_match(state, table, game)
         seats = table.seats(game)
         index = seats.index(player)
         opponent = seats[1 - index]
@@ -252,7 +282,7 @@ class TournamentManager:
     async def games(self, state: Tournament, found: Round) -> dict[tuple[int, int], Created]:
         """A round's games that have a match, by (table, game), with the tokens their creation handed out."""
         return {
-            (table.table, game.number): await self._game_match(state, table, game)
+            (table.table, game.number): await self.game_match(state, table, game)
             for table in found.tables
             if table.b is not None
             for game in table.games
@@ -268,14 +298,14 @@ class TournamentManager:
                 for table in current.tables:
                     game = table.current_game()
                     if game is not None:
-                        await self._game_match(state, table, game)
+                        await self.game_match(state, table, game)
             elif isinstance(event, FirstChosen | ChooserTimedOut):
                 chosen = state.rounds[event.round - 1].table(event.table)
                 game = chosen.current_game() if chosen is not None else None
                 if chosen is not None and game is not None:
-                    await self._game_match(state, chosen, game)
+                    await self.game_match(state, chosen, game)
 
-    async def _game_match(self, state: Tournament, table: TableState, game: Game) -> Created:
+    async def game_match(self, state: Tournament, table: TableState, game: Game) -> Created:
         created = state.created
         ruleset = self.ruleset(state)
         seats = table.seats(game)
@@ -305,6 +335,12 @@ class TournamentManager:
 
     def _lock(self, tournament_id: str) -> asyncio.Lock:
         return self._locks.setdefault(tournament_id, asyncio.Lock())
+
+
+def _secret_name(player: str, tokens: int) -> str:
+    """The secret holding the hash of a player's ``tokens``-th token. A re-issued one's prefix differs from the
+    registration's, so no player name can make the two collide."""
+    return f"{PLAYER_SECRET_PREFIX}{player}" if tokens == 1 else f"{REISSUED_SECRET_PREFIX}{tokens}:{player}"
 
 
 def stream_id(tournament_id: str) -> str:

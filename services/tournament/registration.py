@@ -8,6 +8,7 @@ from typing import Any
 import msgspec
 
 from engine.contract import Ruleset
+from engine.errors import ConfigError
 from services.core import limits
 from services.core.errors import InvalidArgument, Refused
 from services.matches import checked_delay
@@ -22,6 +23,7 @@ from services.tournament.events import (
     PlayerDropped,
     PlayerRegistered,
     PlayerReinstated,
+    PlayerTokenReissued,
     ReplaysPublished,
     TournamentCreated,
 )
@@ -42,6 +44,7 @@ MAX_ROUND_MINUTES = 24 * 60
 SEED_BYTES = 32
 """The seed of the pairings' draws, which every draw hashes."""
 DECKLISTS = ("private", "open")
+DECK_RULES = ("any", "required", "fixed")
 
 
 MAX_SEED = MAX_PLAYERS
@@ -65,6 +68,14 @@ class Audience(msgspec.Struct, frozen=True):
     decklists: str = "private"
 
 
+class DeckRule(msgspec.Struct, frozen=True):
+    """What a registration must bring: ``any`` deck (none: the ruleset's first preset), a ``required`` one, or
+    nothing but the ``fixed`` deck every player plays."""
+
+    rule: str = "any"
+    fixed: dict[str, Any] = {}
+
+
 def create(
     tournament_id: str,
     name: str,
@@ -79,6 +90,7 @@ def create(
     options: dict[str, Any],
     audience: Audience = Audience(),
     timing: Timing = Timing(),
+    decks: DeckRule = DeckRule(),
 ) -> list[Event]:
     if not name.strip():
         raise InvalidArgument("the tournament needs a name", reason="NAME_MISSING")
@@ -115,6 +127,14 @@ def create(
     labels = limits.labels(dict(timing.labels))
     if ruleset.min_seats > 2:
         raise InvalidArgument(f"{ruleset.id} is not played by two players", reason="RULESET_NOT_TWO_PLAYER")
+    if decks.rule not in DECK_RULES or (decks.rule == "fixed") != bool(decks.fixed):
+        raise InvalidArgument(
+            f"deck_rule is one of {', '.join(DECK_RULES)}, not {decks.rule!r}; a fixed deck needs fixed_deck_json, "
+            "and only it",
+            reason="DECK_RULE_INVALID",
+        )
+    if decks.fixed:
+        checks.validate_deck(ruleset, decks.fixed, options)
     return [
         TournamentCreated(
             tournament_id=tournament_id,
@@ -134,6 +154,8 @@ def create(
             decklists=audience.decklists,
             chooser_seconds=timing.chooser_seconds,
             labels=labels,
+            deck_rule=decks.rule,
+            fixed_deck=decks.fixed,
         )
     ]
 
@@ -162,8 +184,32 @@ def register(
     if seed and any(p.seed == seed for p in state.players.values()):
         taken = next(p.name for p in state.players.values() if p.seed == seed)
         raise Refused(f"seed {seed} is {taken}'s", reason="SEED_TAKEN", player=taken)
+    deck = _registered_deck(state, ruleset, deck)
     checks.validate_deck(ruleset, deck, state.created.options)
     return [PlayerRegistered(player=player, deck=deck, late=state.started, seed=seed, rating=rating)]
+
+
+def _registered_deck(state: Tournament, ruleset: Ruleset, deck: dict[str, Any]) -> dict[str, Any]:
+    """The deck the tournament's rule gives a registration. Without one, the ruleset's first preset: left to the
+    ruleset, a seat without a deck plays that seat's default, so the player's deck would change with the seat."""
+    created = state.created
+    if created.deck_rule == "fixed":
+        if deck and deck != created.fixed_deck:
+            raise InvalidArgument("every player plays the tournament's fixed deck", reason="DECK_FIXED")
+        return created.fixed_deck
+    if "deck" in deck:
+        return deck
+    if created.deck_rule == "required":
+        raise InvalidArgument("this tournament needs a deck at registration", reason="DECK_REQUIRED")
+    first = next(iter(ruleset.presets), None)
+    if first is None:
+        return deck
+    chosen = {**deck, "deck": first}
+    try:
+        checks.validate_deck(ruleset, chosen, created.options)
+    except ConfigError:
+        return deck  # seats bring no deck (aq plays from the box): nothing changes with the seat
+    return chosen
 
 
 def check_in(state: Tournament, player: str) -> list[Event]:
@@ -189,6 +235,13 @@ def reinstate(state: Tournament, player: str, by: str, why: str) -> list[Event]:
     if state.cut_seeds or (state.started and state.created.format != SWISS):
         raise Refused("players come back only during Swiss rounds", reason="REGISTRATION_CLOSED")
     return [PlayerReinstated(player=player, by=by, why=why)]
+
+
+def reissue(state: Tournament, player: str, by: str, why: str) -> list[Event]:
+    """A new token for a player (the caller keeps its hash); the old one stops working."""
+    checks.audited(by, why)
+    checks.player(state, player)
+    return [PlayerTokenReissued(player=player, by=by, why=why)]
 
 
 def publish(state: Tournament, by: str, why: str) -> list[Event]:

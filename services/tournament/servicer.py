@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import TypeAlias
 
 import grpc
@@ -17,6 +17,7 @@ from services.edge import wire
 from services.edge.rpc_errors import rpc_errors
 from services.matches import admin_asked, check_admin, is_admin
 from services.tournament import convert, edits, listing, registration, rounds, series
+from services.tournament.feed import Changes, Watcher
 from services.tournament.manager import TournamentManager
 from services.tournament.state import Result
 
@@ -24,6 +25,9 @@ Context: TypeAlias = grpc.aio.ServicerContext
 SETTLE_SECONDS = 10.0
 """How long ListTournaments waits for the tournament list to show the changes made before it."""
 _SEED_HEX = re.compile(f"[0-9a-fA-F]{{{2 * registration.SEED_BYTES}}}")
+EVENTS_PAGE = 500
+"""``ListTournamentEvents`` events per page by default, and (``MAX_EVENTS_PAGE``) at most."""
+MAX_EVENTS_PAGE = 1000
 
 
 class TournamentServicer(tpb_grpc.TournamentServiceServicer):
@@ -36,9 +40,10 @@ class TournamentServicer(tpb_grpc.TournamentServiceServicer):
         admin_token: str | None,
         settled: Callable[[], Awaitable[None]],
         listed: listing.Listing,
+        changes: Changes,
     ) -> None:
         self._tournaments, self._admin_token, self._settled = tournaments, admin_token, settled
-        self._listing = listed
+        self._listing, self._changes = listed, changes
 
     def _admin(self, token: str) -> None:
         check_admin(token, self._admin_token)
@@ -72,6 +77,9 @@ class TournamentServicer(tpb_grpc.TournamentServiceServicer):
                 wire.spectators(request.spectators), request.caster_delay_seconds, request.decklists or "private"
             ),
             registration.Timing(request.chooser_seconds, dict(request.labels)),
+            registration.DeckRule(
+                request.deck_rule or "any", wire.json_object(request.fixed_deck_json, "fixed_deck_json")
+            ),
         )
         return convert.tournament(state)
 
@@ -247,16 +255,48 @@ class TournamentServicer(tpb_grpc.TournamentServiceServicer):
 
     @rpc_errors
     async def ListTournamentEvents(self, request: tpb.GetTournamentRequest, context: Context) -> tpb.TournamentEvents:
-        await self._settled()
-        history = await self._tournaments.history(request.tournament_id)
+        from_version = limits.version(int(request.from_version), "from_version")
+        if not 0 <= request.page_size <= MAX_EVENTS_PAGE:
+            raise InvalidArgument(f"page_size is 0 to {MAX_EVENTS_PAGE}", reason="PAGE_SIZE_INVALID")
         admin = admin_asked(request.admin_token, self._admin_token)
+        await self._settled()
+        size = request.page_size or EVENTS_PAGE
+        # One more than asked: whether a next page exists, without a second read.
+        history = await self._tournaments.history(request.tournament_id, from_version, size + 1)
+        more = len(history) > size
+        history = history[:size]
         if not admin and (await self._tournaments.load(request.tournament_id)).embargoed:
             history = [(v, t, convert.without_decks(t, d), at) for v, t, d, at in history]
         return tpb.TournamentEvents(
             events=[
                 tpb.TournamentEvent(version=v, type=t, data_json=d.decode(), recorded_at=at) for v, t, d, at in history
-            ]
+            ],
+            next_version=history[-1][0] + 1 if more else 0,
         )
+
+    @rpc_errors
+    async def WatchTournament(
+        self, request: tpb.WatchTournamentRequest, context: Context
+    ) -> AsyncIterator[tpb.WatchTournamentEntry]:
+        from_version = limits.version(int(request.from_version), "from_version")
+        if request.player:
+            await self._player_or_admin(request.tournament_id, request.player, request.token)
+            admin = is_admin(request.token, self._admin_token)
+        else:
+            admin = admin_asked(request.token, self._admin_token)
+        state = await self._tournaments.load(request.tournament_id)
+        if request.player and request.player not in state.players:
+            raise NotFound(f"no player {request.player!r} in this tournament", reason="PLAYER_NOT_FOUND")
+        watcher = Watcher(self._tournaments, self._changes, request.tournament_id, request.player, admin)
+        async for entry in watcher.entries(from_version):
+            yield entry
+
+    @rpc_errors
+    async def ReissueToken(self, request: tpb.ReissueTokenRequest, context: Context) -> tpb.ReissueTokenResponse:
+        self._admin(request.admin_token)
+        await self._settled()
+        state, token = await self._tournaments.reissue(request.tournament_id, request.player, request.by, request.why)
+        return tpb.ReissueTokenResponse(tournament=convert.tournament(state), player_token=token)
 
     @rpc_errors
     async def PublishReplays(self, request: tpb.AuditedRequest, context: Context) -> tpb.Tournament:

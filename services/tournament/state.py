@@ -21,6 +21,7 @@ from services.tournament.events import (
     PlayerDropped,
     PlayerRegistered,
     PlayerReinstated,
+    PlayerTokenReissued,
     ReplaysPublished,
     ResultCorrected,
     RoundPaired,
@@ -51,6 +52,8 @@ class Player:
     dropped_after: int = 0
     absences: list[tuple[int, int | None]] = field(default_factory=list)
     """Each drop as (rounds paired when the player dropped, rounds paired when reinstated, None while out)."""
+    tokens: int = 1
+    """Tokens the player was given (registration, then each re-issue): only the last one is theirs."""
 
     def dropped_as_of(self, round: int) -> bool:
         """Whether the player was out of round ``round``: dropped before it was paired, and not back by then."""
@@ -278,6 +281,8 @@ def apply(state: Tournament, event: Event, version: int, at: datetime | None = N
         state.published = True
     elif isinstance(event, RoundTimeEnded):
         state.rounds[event.round - 1].time_ended = True
+    elif isinstance(event, PlayerTokenReissued):
+        state.players[event.player].tokens += 1
 
 
 def _table(state: Tournament, number: int, stage: str, spec: Table, version: int) -> TableState:

@@ -13,6 +13,7 @@ from services.core.clock import Clock
 from services.matches import MatchManager
 from services.tournament.clocks import TournamentClocks
 from services.tournament.embargo import TournamentEmbargo
+from services.tournament.feed import Changes
 from services.tournament.listing import Listing
 from services.tournament.manager import TournamentManager
 from services.tournament.results import Results
@@ -27,9 +28,18 @@ SETTLE_SECONDS = 10.0
 
 class Tournaments:
     def __init__(
-        self, manager: TournamentManager, results: Results, listing: Listing, clocks: TournamentClocks
+        self,
+        manager: TournamentManager,
+        results: Results,
+        listing: Listing,
+        clocks: TournamentClocks,
+        changes: Changes,
+        servicer: TournamentServicer,
     ) -> None:
         self.manager, self.results, self.listing, self.clocks = manager, results, listing, clocks
+        self.changes = changes
+        self.servicer = servicer
+        """What the Connect edge serves as ``TournamentService``."""
         self.embargo = TournamentEmbargo(manager)
         """What the match service asks before it shows a stored match's replay."""
 
@@ -37,6 +47,7 @@ class Tournaments:
         await self.clocks.stop()
         await self.results.stop()
         await self.listing.stop()
+        await self.changes.stop()
 
 
 async def attach(
@@ -60,11 +71,12 @@ async def attach(
                 "tournament results are more than %.0f s behind the matches; answering as they are", SETTLE_SECONDS
             )
 
+    changes = Changes(store)
+    servicer = TournamentServicer(manager, admin_token, settled, listing, changes)
     # The generated registration function carries no annotations.
-    tpb_grpc.add_TournamentServiceServicer_to_server(  # type: ignore[no-untyped-call]
-        TournamentServicer(manager, admin_token, settled, listing), server
-    )
+    tpb_grpc.add_TournamentServiceServicer_to_server(servicer, server)  # type: ignore[no-untyped-call]
     await results.start()
     await listing.start()
     await clocks.start()
-    return Tournaments(manager, results, listing, clocks)
+    await changes.start()
+    return Tournaments(manager, results, listing, clocks, changes, servicer)

@@ -13,6 +13,7 @@ import httpx
 from google.rpc import error_details_pb2
 
 MATCHES = "duelhall.v1.MatchService"
+TOURNAMENTS = "duelhall.v1.TournamentService"
 RULESETS = "duelhall.v1.RulesetService"
 _COMPRESSED = 0x01
 _END_STREAM = 0x02

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 
 import pytest
 
@@ -119,3 +120,124 @@ async def test_an_organiser_seeds_edits_lists_and_prints_the_final_placings(
     )
     status, _, err = await _cli(capsys, "edit", tid, "bye", "ann", "--by", "judge", "--why", "late", *admin)
     assert status == 1 and "(TOURNAMENT_ENDED)" in err
+
+
+async def test_a_player_runs_their_own_tournament_life_from_the_command_line(
+    server: Running, capsys: pytest.CaptureFixture[str]
+) -> None:
+    where = ["--server", f"127.0.0.1:{server.port}"]
+    admin = [*where, "--admin-token", ADMIN_TOKEN]
+    status, out, _ = await _cli(
+        capsys, "create", "cup", "--ruleset", "card_monsters", "--rounds", "1", "--json", "--seed", "03" * 32, *admin
+    )
+    assert status == 0
+    created = json.loads(out)
+    tid = created["tournament_id"]
+    assert created["deck_rule"] == "any" and created["status"] == "registration"
+    tokens = {}
+    for player in ("ann", "bob"):
+        status, out, _ = await _cli(capsys, "register", tid, player, "--json", *admin)
+        assert status == 0
+        tokens[player] = json.loads(out)["player_token"]
+    # A deck that is not JSON is refused before any call, one the ruleset refuses by the server: both name --deck.
+    status, _, err = await _cli(capsys, "register", tid, "cat", "--deck", "starter_a", *admin)
+    assert status == 2 and err.startswith("--deck: not JSON") and '{"deck": "starter_a"}' in err
+    status, _, err = await _cli(capsys, "register", tid, "cat", "--deck", '{"deck": "nope"}', *admin)
+    assert status == 1 and err.startswith("--deck: ") and "(DECK_UNKNOWN_PRESET)" in err and "expected" in err
+    status, out, _ = await _cli(capsys, "check-in", tid, "ann", f"--token={tokens['ann']}", "--json", *where)
+    assert status == 0 and json.loads(out)["players"][0]["checked_in"]
+    status, _, err = await _cli(capsys, "check-in", tid, "bob", f"--token={tokens['ann']}", *where)
+    assert status == 1 and "(TOKEN_INVALID)" in err
+    status, out, _ = await _cli(capsys, "check-in", tid, "bob", f"--token={tokens['bob']}", *where)
+    assert status == 0 and out.strip() == "checked in: bob"
+    status, out, _ = await _cli(capsys, "start", tid, "--json", *admin)
+    assert status == 0 and json.loads(out)["tables"][0]["a"] in ("ann", "bob")
+    status, out, err = await _cli(capsys, "seat", tid, "ann", f"--token={tokens['ann']}", *where)
+    match_id, seat_token = out.split()
+    assert status == 0 and len(match_id) == 32 and seat_token and "against bob" in err
+    status, out, _ = await _cli(capsys, "show", tid, *admin)
+    assert status == 0 and match_id in out  # the whole id, not a prefix
+    status, out, _ = await _cli(capsys, "seat", tid, "bob", f"--token={tokens['bob']}", "--json", *where)
+    assert status == 0 and json.loads(out)["match_id"] == match_id
+    # The organiser re-issues ann's token: the old one stops working.
+    status, out, err = await _cli(capsys, "reissue", tid, "ann", "--by", "desk", "--why", "lost", *admin)
+    assert status == 0 and "new token" in err
+    new = out.strip()
+    status, _, err = await _cli(capsys, "seat", tid, "ann", f"--token={tokens['ann']}", *where)
+    assert status == 1 and "(TOKEN_INVALID)" in err
+    assert (await _cli(capsys, "seat", tid, "ann", f"--token={new}", *where))[0] == 0
+    status, _, err = await _cli(capsys, "choose-first", tid, "ann", "ann", f"--token={new}", *where)
+    assert status == 1 and "(GAME_NOT_PLAYED)" in err
+    status, out, _ = await _cli(capsys, "report", tid, "1", "1", "1", "0", "--by", "j", "--why", "w", "--json", *admin)
+    assert status == 0 and json.loads(out)["status"] == "ended"
+    # The feed of an ended tournament: every entry, then the end; a page of the audit trail, then the rest.
+    status, out, _ = await _cli(capsys, "watch", tid, "--json", *where)
+    entries = [json.loads(line) for line in out.splitlines()]
+    assert status == 0 and [int(e["version"]) for e in entries] == list(range(1, len(entries) + 1))
+    assert entries[-1]["type"] == "TournamentEnded"
+    status, out, _ = await _cli(capsys, "watch", tid, "--player", "bob", f"--token={tokens['bob']}", *where)
+    assert status == 0 and "game 1: " in out and "the tournament ended" in out
+    status, out, err = await _cli(capsys, "events", tid, "--limit", "3", "--json", *admin)
+    page = json.loads(out)
+    assert status == 0 and len(page["events"]) == 3 and int(page["next_version"]) == 4
+    status, out, _ = await _cli(capsys, "events", tid, "--limit", "3", "--all", "--json", *admin)
+    assert status == 0 and sum(len(json.loads(line)["events"]) for line in out.splitlines()) == len(entries)
+    status, out, _ = await _cli(capsys, "standings", tid, "--json", *where)
+    assert status == 0 and json.loads(out)["standings"][0]["rank"] == 1
+    status, out, _ = await _cli(capsys, "show", tid, "--json", *where)
+    assert status == 0 and json.loads(out)["tournament"]["winner"]
+
+
+async def test_fixed_and_required_decks(server: Running, capsys: pytest.CaptureFixture[str]) -> None:
+    where = ["--server", f"127.0.0.1:{server.port}"]
+    admin = [*where, "--admin-token", ADMIN_TOKEN]
+    fixed = ["--deck-rule", "fixed", "--fixed-deck", '{"deck": "starter_b"}']
+    status, out, _ = await _cli(capsys, "create", "cup", "--ruleset", "card_monsters", *fixed, *admin)
+    tid = out.strip()
+    assert status == 0
+    assert (await _cli(capsys, "register", tid, "ann", *admin))[0] == 0
+    assert (await _cli(capsys, "register", tid, "bob", "--deck", '{"deck": "starter_b"}', *admin))[0] == 0
+    status, _, err = await _cli(capsys, "register", tid, "cat", "--deck", '{"deck": "starter_a"}', *admin)
+    assert status == 1 and "(DECK_FIXED)" in err
+    status, out, _ = await _cli(capsys, "events", tid, "--json", *admin)
+    decks = [json.loads(e["data_json"])["deck"] for e in json.loads(out)["events"][1:]]
+    assert decks == [{"deck": "starter_b"}, {"deck": "starter_b"}]
+    status, out, _ = await _cli(
+        capsys, "create", "cup", "--ruleset", "card_monsters", "--deck-rule", "required", *admin
+    )
+    required = out.strip()
+    status, _, err = await _cli(capsys, "register", required, "ann", *admin)
+    assert status == 1 and "(DECK_REQUIRED)" in err
+    # Left to the default rule, a player without a deck plays the ruleset's first preset at either seat.
+    status, out, _ = await _cli(capsys, "create", "cup", "--ruleset", "card_monsters", *admin)
+    anyone = out.strip()
+    assert (await _cli(capsys, "register", anyone, "ann", *admin))[0] == 0
+    status, out, _ = await _cli(capsys, "events", anyone, "--json", *admin)
+    assert json.loads(json.loads(out)["events"][1]["data_json"])["deck"] == {"deck": "starter_a"}
+    status, _, err = await _cli(capsys, "create", "cup", "--ruleset", "card_monsters", "--deck-rule", "fixed", *admin)
+    assert status == 1 and "(DECK_RULE_INVALID)" in err
+    status, _, err = await _cli(capsys, "create", "cup", "--ruleset", "card_monsters", "--fixed-deck", "[]", *admin)
+    assert status == 2 and err.startswith("--fixed-deck: not a JSON object")
+
+
+async def test_the_organisers_audited_verbs(server: Running, capsys: pytest.CaptureFixture[str]) -> None:
+    where = ["--server", f"127.0.0.1:{server.port}"]
+    admin = [*where, "--admin-token", ADMIN_TOKEN]
+    status, out, _ = await _cli(capsys, "create", "cup", "--ruleset", "card_monsters", "--rounds", "2", *admin)
+    tid = out.strip()
+    for player in ("ann", "bob", "cat", "dan"):
+        assert (await _cli(capsys, "register", tid, player, *admin))[0] == 0
+    assert (await _cli(capsys, "start", tid, *admin))[0] == 0
+    status, out, _ = await _cli(capsys, "drop", tid, "dan", "--by", "judge", *admin)
+    assert status == 0 and out.strip() == "dropped: dan"
+    status, out, _ = await _cli(capsys, "reinstate", tid, "dan", "--by", "judge", "--why", "back", "--json", *admin)
+    assert status == 0 and not next(p for p in json.loads(out)["players"] if p["name"] == "dan").get("dropped")
+    status, out, _ = await _cli(capsys, "repair", tid, "--by", "judge", "--why", "wrong tables", "--json", *admin)
+    assert status == 0 and json.loads(out)["round"] == 1
+    status, out, _ = await _cli(capsys, "publish", tid, "--by", "judge", "--why", "stream", *admin)
+    assert status == 0 and out.strip() == "replays published"
+    status, _, err = await _cli(capsys, "publish", tid, "--by", "judge", "--why", "stream", *admin)
+    assert status == 1 and "(REPLAYS_PUBLISHED)" in err
+    status, out, _ = await _cli(capsys, "events", tid, "--json", *admin)
+    types = [e["type"] for e in json.loads(out)["events"]]
+    assert types[-4:] == ["PlayerDropped", "PlayerReinstated", "RoundRepaired", "ReplaysPublished"]

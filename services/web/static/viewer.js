@@ -9,6 +9,7 @@ import { Cards } from "./cards.js";
 import { capitalised, el, isolated, joined } from "./dom.js";
 import { sentence } from "./sentences.js";
 import { Table } from "./table.js";
+import { openTournament } from "./tournament.js";
 
 const $ = (selector) => document.querySelector(selector);
 const rulesets = new Map();
@@ -387,6 +388,15 @@ function wire() {
     event.preventDefault();
     watch($("#watch-id").value.trim(), $("#token").value.trim(), $("#caster").checked);
   });
+  $("#open-tournament").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const address = new URLSearchParams({ tournament: $("#tournament-id").value.trim() });
+    if ($("#player").value.trim()) {
+      address.set("player", $("#player").value.trim());
+      address.set("token", $("#player-token").value.trim());
+    }
+    location.search = `?${address}`;
+  });
   $("#seat").addEventListener("change", (event) => {
     // While a load is under way, the version it was to open is kept (state.at), not lost to its reset.
     if (state.source) openReplay(state.source, Number(event.target.value), state.index >= 0 ? state.index : state.at);
@@ -425,6 +435,8 @@ async function fromAddress() {
     await openReplay({ matchId: query.get("match") }, -1);
   } else if (query.get("watch")) {
     watch(query.get("watch"), query.get("token") || "", query.get("caster") === "1");
+  } else if (query.get("tournament")) {
+    openTournament(query.get("tournament"), query.get("player") || "", query.get("token") || "");
   }
 }
 
