@@ -17,6 +17,7 @@ from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 from services.api import duelhall_pb2 as pb
 from services.edge.observer import CallObserver, Finished
 from services.matches.manager import MatchManager
+from services.matches.ownership import Ownership
 from services.matches.presence import Presence
 from services.matches.timers import Timers
 from services.ops.observed_store import ObservedStore
@@ -70,6 +71,16 @@ class Metrics:
             "duelhall_open_streams", "Open server streams by method (WatchMatch: watchers)", ["method"], registry=r
         )
         self.hot_matches = Gauge("duelhall_hot_matches", "Matches loaded in memory", registry=r)
+        self.leases_held = Gauge(
+            "duelhall_leases_held", "Matches this instance owns by lease (PostgreSQL; 0 on SQLite)", registry=r
+        )
+        self.leases = Counter(
+            "duelhall_leases",
+            "Lease events by kind: taken_over (a match whose owner's lease expired), renew_failed (a heartbeat the "
+            "store refused)",
+            ["event"],
+            registry=r,
+        )
         self.connected_seats = Gauge(
             "duelhall_connected_seats", "Seats with a Play or watch stream open on this instance", registry=r
         )
@@ -110,3 +121,8 @@ class Metrics:
         timers.listeners.append(lambda event: self.timers.labels(event).inc())
         self.hot_matches.set_function(lambda: manager.loaded_count)
         self.connected_seats.set_function(lambda: presence.connected)
+
+    def attach_ownership(self, ownership: Ownership) -> None:
+        """Count this instance's leases (``services/matches/ownership.py``)."""
+        self.leases_held.set_function(lambda: ownership.held)
+        ownership.listeners.append(lambda event: self.leases.labels(event).inc())
