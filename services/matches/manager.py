@@ -415,6 +415,11 @@ class MatchManager:
         else:
             self._changed(hot)
 
+    @property
+    def follower_lag(self) -> float:
+        """Seconds the last event another instance appended took to reach this one (0 without a follower)."""
+        return self._follower.lag if self._follower is not None else 0.0
+
     def loaded(self, match_id: str) -> HotMatch | None:
         return self._hot.get(match_id)
 

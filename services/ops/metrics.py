@@ -62,8 +62,9 @@ class Metrics:
         )
         self.conflicts = Counter(
             "duelhall_conflicts",
-            "Optimistic-concurrency conflicts with another writer, by kind (version, duplicate)",
-            ["kind"],
+            "Optimistic-concurrency conflicts by kind (version, duplicate) and cause (this_instance: two of its own "
+            "calls raced; other_instance)",
+            ["kind", "cause"],
             registry=r,
         )
         self.timers = Counter("duelhall_timers", "Turn timers by event (armed, fired)", ["event"], registry=r)
@@ -79,6 +80,11 @@ class Metrics:
             "Lease events by kind: taken_over (a match whose owner's lease expired), renew_failed (a heartbeat the "
             "store refused)",
             ["event"],
+            registry=r,
+        )
+        self.follower_lag = Gauge(
+            "duelhall_follower_lag_seconds",
+            "From the commit of the last event another instance appended to its folding here (PostgreSQL)",
             registry=r,
         )
         self.connected_seats = Gauge(
@@ -117,9 +123,10 @@ class Metrics:
         play_results.append(played)
         observer.stream_listeners.append(lambda method, change: self.watch_streams.labels(method).inc(change))
         store.append_listeners.append(self.append_seconds.observe)
-        store.conflict_listeners.append(lambda kind: self.conflicts.labels(kind).inc())
+        store.conflict_listeners.append(lambda kind, cause: self.conflicts.labels(kind, cause).inc())
         timers.listeners.append(lambda event: self.timers.labels(event).inc())
         self.hot_matches.set_function(lambda: manager.loaded_count)
+        self.follower_lag.set_function(lambda: manager.follower_lag)
         self.connected_seats.set_function(lambda: presence.connected)
 
     def attach_ownership(self, ownership: Ownership) -> None:
