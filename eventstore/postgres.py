@@ -84,6 +84,7 @@ class AsyncPostgresStore(AsyncStreams):
         signal = HeadSignal()
         runner = PoolRunner(pool, signal)
         super().__init__(runner, signal, poll_interval)
+        self._hears_commits = True  # every commit notifies duelhall_events
         self.leases = PostgresLeases(runner.fetch)
         """Which instance owns each running match (``eventstore/leases.py``)."""
         self.stats = CommitStats(on_commit=on_commit)
