@@ -33,6 +33,7 @@ from eventstore.batch import (
 )
 from eventstore.errors import DatabaseError, StoreError
 from eventstore.last_events import LastEvents
+from eventstore.leases import PostgresLeases
 from eventstore.model import Appended, AppendRequest, RecordedEvent, now_micros, to_micros
 from eventstore.parts import Writes
 from eventstore.postgres_sql import SQL
@@ -81,7 +82,11 @@ class AsyncPostgresStore(AsyncStreams):
         self._pool, self._listener, self._dsn = pool, listener, dsn
         self._relistening: asyncio.Task[None] | None = None
         signal = HeadSignal()
-        super().__init__(PoolRunner(pool, signal), signal, poll_interval)
+        runner = PoolRunner(pool, signal)
+        super().__init__(runner, signal, poll_interval)
+        self._hears_commits = True  # every commit notifies duelhall_events
+        self.leases = PostgresLeases(runner.fetch)
+        """Which instance owns each running match (``eventstore/leases.py``)."""
         self.stats = CommitStats(on_commit=on_commit)
         self._last = LastEvents()
         self._queue: asyncio.Queue[_Job | None] | None = None
@@ -291,6 +296,14 @@ class PoolRunner:
             return rows
 
     write = read
+
+    async def fetch(self, text: str, /, *args: Any) -> list[asyncpg.Record]:
+        """A statement written as PostgreSQL text, not compiled from Core (the leases')."""
+        if self._signal.closed:
+            raise StoreError("the store is closed")
+        async with _translated(self._pool.acquire()) as connection:
+            rows: list[asyncpg.Record] = await connection.fetch(text, *args)
+            return rows
 
     async def write_many(self, writes: Writes, /) -> None:
         """Every write in one transaction; one statement's ``executemany`` is atomic on its own (asyncpg), so

@@ -3,11 +3,13 @@
 Every subscriber (the match list, the lifecycle consumers, a follower) reads what was just committed; on
 the embedded SQLite store that was almost always this process's own commit. The writer hands each committed
 transaction's events here, in commit order; a read from a position this buffer holds is answered from it as
-far as its positions run on without a gap (a gap is another process's commit, read from the database).
+far as its positions run on without a gap (a gap is another process's commit, read from the database only as
+far as the gap runs: the process never reads back from the database an event it holds).
 """
 
 from __future__ import annotations
 
+import bisect
 from collections import deque
 from collections.abc import Collection, Iterable, Iterator
 
@@ -59,6 +61,16 @@ class RecentEvents:
                     return Page(found, through, next(run, None) is not None)
         return Page(found, through, False) if through >= from_position else None
 
+    def next_held(self, from_position: int) -> int | None:
+        """The first position after ``from_position`` this buffer holds, if ``from_position`` is not held but a
+        later one is: where another process's commits that a read must take from the database end."""
+        events = self._events
+        if not events or from_position > events[-1].position:
+            return None
+        index = bisect.bisect_left(events, from_position, key=_position)
+        found = events[index].position
+        return found if found != from_position else None
+
     def _run(self, from_position: int) -> Iterator[RecordedEvent]:
         """The held events from ``from_position`` on, up to the first gap; none when it is not held."""
         events = self._events
@@ -75,3 +87,7 @@ class RecentEvents:
                 return
             yield event
             expected += 1
+
+
+def _position(event: RecordedEvent) -> int:
+    return event.position

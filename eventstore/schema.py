@@ -10,6 +10,7 @@ from __future__ import annotations
 from sqlalchemy import (
     BigInteger,
     Column,
+    Index,
     Integer,
     LargeBinary,
     MetaData,
@@ -22,7 +23,7 @@ from sqlalchemy import (
 
 from eventstore.errors import DatabaseError
 
-SCHEMA_REVISION = "0003"
+SCHEMA_REVISION = "0004"
 REVISION_QUERY = "SELECT version_num FROM alembic_version"
 """The database's alembic revision (the table is absent before the first migration)."""
 
@@ -98,6 +99,19 @@ projection_rows = Table(
     Column("key", RowKey, nullable=False),
     Column("value", LargeBinary, nullable=False),
     PrimaryKeyConstraint("projection", "key", name="projection_rows_pkey"),
+)
+
+# Which instance owns a running match until when (PostgreSQL only: ``eventstore/leases.py``).
+leases = Table(
+    "leases",
+    metadata,
+    Column("stream_id", Text, primary_key=True),
+    Column("owner", Text, nullable=False),
+    Column(
+        "expires_at", BigInteger, nullable=False, comment="microseconds since the Unix epoch, on the database's clock"
+    ),
+    Index("leases_owner", "owner"),
+    Index("leases_expires_at", "expires_at"),
 )
 
 

@@ -163,6 +163,11 @@ class AsyncStreams(_Streams, ABC):
         self.rows = AsyncRowsPart(runner)
         self._signal, self._poll_interval = signal, poll_interval
         self._recent = RecentEvents()
+        self._hears_commits = False
+        """Whether ``signal`` hears every process's commits (PostgreSQL's NOTIFY): then a read over another
+        process's commits stops where this one's own held events begin, and the subscription, which knows the
+        head, reads on. Without it (SQLite's other processes, seen by polling) the read runs on in the database,
+        so that a subscriber does not wait for a poll to learn what follows."""
 
     @abstractmethod
     async def _commit(self, request: AppendRequest) -> AppendOutcome:
@@ -189,8 +194,12 @@ class AsyncStreams(_Streams, ABC):
 
     async def read_all(self, from_position: int = 1, limit: int = 1000, types: Collection[str] = ()) -> Page:
         if not types:
-            if not self._signal.closed and (recent := self._recent.read(from_position, limit)) is not None:
-                return _page(recent, from_position, limit)
+            if not self._signal.closed:
+                if (recent := self._recent.read(from_position, limit)) is not None:
+                    return _page(recent, from_position, limit)
+                # Another process's commits before this one's own: read only them (a full page: read on).
+                if self._hears_commits and (gap_end := self._recent.next_held(from_position)) is not None:
+                    limit = min(limit, gap_end - from_position)
             rows = await self.runner.read(self.runner.sql.READ_ALL, from_position=from_position, limit=limit)
             return _page(list(map(recorded, rows)), from_position, limit)
         if not self._signal.closed and (held := self._recent.scan(from_position, types, limit)) is not None:

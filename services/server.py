@@ -14,6 +14,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 from eventstore import migrate, open_store
+from eventstore.leases import leases_of
 from eventstore.urls import is_shared, redacted
 from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
@@ -29,6 +30,7 @@ from services.edge.transport import OPTIONS, Tls, listen
 from services.matches.bot_player import BotPlayer
 from services.matches.grace_timers import GraceTimers
 from services.matches.manager import MatchManager
+from services.matches.ownership import LEASE_SECONDS, Ownership
 from services.matches.presence import Presence
 from services.matches.timers import Timers
 from services.matches.watch import Feed
@@ -76,6 +78,9 @@ class ServerConfig(msgspec.Struct, frozen=True):
     grace_seconds: float = 10.0
     """On SIGTERM, after the drain: seconds in-flight calls get to finish before they are cancelled."""
     max_streams: int = MAX_STREAMS
+    lease_seconds: float = LEASE_SECONDS
+    """On PostgreSQL: how long this instance's ownership of a match lasts unrenewed; a dead instance's matches are
+    taken over by a survivor within it and a heartbeat (docs/operations.md, Running several instances)."""
     """Streams (watches, ``Play``, lifecycle) open at once, over gRPC and Connect together; past it a new one is
     refused RESOURCE_EXHAUSTED."""
 
@@ -136,6 +141,7 @@ class Running:
         await self.presence.close()
         await self.tournaments.stop()
         await self.manager.stop()
+        await self.manager.ownership.stop()
         await self.match_list.stop()
         await self.store.close()
         if self.metrics_listener is not None:
@@ -194,9 +200,11 @@ async def _start(config: ServerConfig, clock: Clock | None, replay: bytes | None
         config.database_url, sqlite_synchronous=config.sqlite_synchronous, on_commit=metrics.commit_batch.observe
     )
     store = ObservedStore(opened)
-    manager = MatchManager(store, shared=is_shared(config.database_url), capacity=config.capacity)
-    presence = Presence(store.rows, is_shared(config.database_url), clock)
-    timers = Timers(manager, clock, GraceTimers(manager, presence, clock))
+    shared = is_shared(config.database_url)
+    ownership = Ownership(leases_of(opened) if shared else None, config.lease_seconds)
+    manager = MatchManager(store, shared=shared, capacity=config.capacity, ownership=ownership)
+    presence = Presence(store.rows, shared, clock)
+    timers = Timers(manager, clock, GraceTimers(manager, presence, clock, ownership.owns), ownership.owns)
     feed = Feed(manager, store, wire.update, timers.armed, clock, presence)
     bots = BotPlayer(manager, clock)
     manager.on_change(timers.arm)
@@ -233,6 +241,7 @@ async def _start(config: ServerConfig, clock: Clock | None, replay: bytes | None
                 f"cannot listen on {config.listen}: the port is in use or the address is not local"
             ) from None
     metrics.attach(observer, store, timers, manager, matches.play_results, presence, bots)
+    metrics.attach_ownership(ownership)
     if config.listen is not None:
         await server.start()
     if http is not None:
@@ -241,6 +250,7 @@ async def _start(config: ServerConfig, clock: Clock | None, replay: bytes | None
         await http.start(WebApp(ConnectApp(calls), replay, metrics.registry))
     listener = MetricsListener(metrics.registry, config.metrics) if config.metrics else None
     await resume_timers(manager)
+    ownership.start(manager.take_over)
     presence.start()
     for name in ("", *SERVICE_NAMES):
         await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
@@ -264,11 +274,14 @@ async def _start(config: ServerConfig, clock: Clock | None, replay: bytes | None
 
 
 async def resume_timers(manager: MatchManager) -> int:
-    """Loads every running match so its turn timer runs again (from its last event's time)."""
+    """Loads every running match so its turn timer runs again (from its last event's time), recording the end of
+    one that ended unrecorded. On PostgreSQL it first claims those without a live owner (matches of an older
+    version, or of an instance that stopped): the timers of the others stay their owners'."""
     resumed = 0
     after = None
     while True:
         rows, after = await manager.read_model.page(after, 500, status=RUNNING)
+        await manager.ownership.claim([row.match_id for row in rows])
         for row in rows:
             try:
                 hot = await manager.get(row.match_id)

@@ -13,12 +13,24 @@ from services.core import logs
 from services.core.secrets import hide
 from services.edge.observer import MAX_STREAMS
 from services.edge.transport import Tls
+from services.matches.ownership import LEASE_SECONDS
 from services.server import ListenError, ServerConfig, listen_address, serve
 
 YOUNG_COLLECTION = 10_000
 """Allocations between two collections of Python's youngest generation (its default is 700). A call allocates
 hundreds of short-lived objects, so at the default the collector ran every few calls: about 3 % of the server's
 CPU per command."""
+
+
+def positive_seconds(text: str) -> float:
+    """An argparse type: a number of seconds above 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"{text} is not a positive number of seconds")
+    return value
 
 
 def arguments(parser: argparse.ArgumentParser) -> None:
@@ -82,6 +94,13 @@ def arguments(parser: argparse.ArgumentParser) -> None:
         default=10.0,
         help="then let in-flight calls finish for up to this long (default: 10)",
     )
+    parser.add_argument(
+        "--lease-seconds",
+        type=positive_seconds,
+        default=LEASE_SECONDS,
+        help="on PostgreSQL, how long this instance's ownership of a match lasts unrenewed: a dead instance's "
+        f"matches are taken over within it and half a second (default: {LEASE_SECONDS:g})",
+    )
     logs.add_options(parser)
     from_environment(parser)
     parser.set_defaults(run=run, parser=parser)
@@ -112,6 +131,7 @@ def run(args: argparse.Namespace) -> int:
         tls=tls,
         drain_seconds=args.drain_seconds,
         grace_seconds=args.grace_seconds,
+        lease_seconds=args.lease_seconds,
     )
     gc.set_threshold(YOUNG_COLLECTION, *gc.get_threshold()[1:])
     asyncio.run(serve(config))

@@ -72,18 +72,23 @@ async def create_once(
     spectator_token = new_token() if spectators == TOKEN else ""
     caster_token = new_token() if caster_delay else ""
     command = CommandRecord(command_id=uuid.uuid4().hex, actor=SYSTEM, type="request_match", payload=b"{}")
-    try:
-        await store.append(
-            stream,
-            0,
-            [NewEvent(type=MATCH_REQUESTED, data=encode(claim))],
-            command,
-            secrets={TOKENS_SECRET: encode(tokens), SEED_SECRET: seed}
-            | ({SPECTATOR_TOKEN_SECRET: spectator_token.encode()} if spectator_token else {})
-            | ({CASTER_TOKEN_SECRET: caster_token.encode()} if caster_token else {}),
-        )
-    except WrongExpectedVersion:
-        created = await store.read_stream(stream, 1, 1)
+    # Read first: most uses of an id are repeats (a tournament's players each ask for their game's match), and a
+    # failed append is dearer than a read, and no conflict at all.
+    created = await store.read_stream(stream, 1, 1)
+    if not created:
+        try:
+            await store.append(
+                stream,
+                0,
+                [NewEvent(type=MATCH_REQUESTED, data=encode(claim))],
+                command,
+                secrets={TOKENS_SECRET: encode(tokens), SEED_SECRET: seed}
+                | ({SPECTATOR_TOKEN_SECRET: spectator_token.encode()} if spectator_token else {})
+                | ({CASTER_TOKEN_SECRET: caster_token.encode()} if caster_token else {}),
+            )
+        except WrongExpectedVersion:
+            created = await store.read_stream(stream, 1, 1)
+    if created:
         claim = _requested.decode(created[0].data)
         if claim.fingerprint != fingerprint:
             raise Conflict(

@@ -3,7 +3,8 @@
 An end is recorded in the background after the command that ended the match is answered: waiting on its three
 store round trips (the row, the lifecycle record, the list) made that command the slowest of all (p99 x2). An
 end the store refused is recorded again until it takes it (it is recorded once, whoever tries), else by the
-next start (``server.resume_timers``).
+next start (``server.resume_timers``), or by the instance that takes the match over when this one dies
+(``services/matches/ownership.py``); then the match's lease is released.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from collections.abc import Awaitable
 from eventstore import AsyncEventStore, StoreError
 from services.core.tasks import cancel, keep
 from services.matches.hot import HotMatch
+from services.matches.ownership import Ownership
 from services.readmodels import lifecycle
 from services.readmodels.matchlist import MatchList
 
@@ -27,9 +29,10 @@ RETRY = 1.0
 class EndRecorder:
     """Records the ends of the matches one manager runs."""
 
-    def __init__(self, store: AsyncEventStore, match_list: MatchList) -> None:
+    def __init__(self, store: AsyncEventStore, match_list: MatchList, ownership: Ownership) -> None:
         self._store = store
         self._list = match_list
+        self._ownership = ownership
         self._recording: set[asyncio.Task[None]] = set()
         """Ends being recorded after the command that ended the match was answered (``recorded``)."""
         self._retries: set[asyncio.Task[None]] = set()
@@ -62,6 +65,7 @@ class EndRecorder:
         )
         recorded = await lifecycle.record_end(self._store, ended)
         await listed(self._list.ended(ended, recorded.recorded_at, row), hot.match_id)
+        await self._ownership.release(hot.match_id)
 
     async def _logged(self, hot: HotMatch) -> None:
         if (error := await self._tried(hot)) is not None:

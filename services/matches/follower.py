@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from typing import Protocol
 
@@ -44,6 +45,8 @@ class Follower:
         self._source = source
         self._fold = fold
         self._task: asyncio.Task[None] | None = None
+        self.lag = 0.0
+        """Seconds between the commit of the last command folded and its folding here (metrics)."""
 
     async def start(self) -> None:
         if self._task is None:
@@ -72,6 +75,7 @@ class Follower:
                     for command in commands(events):
                         await self._fold(command)
                         position = command[-1].position + 1
+                        self.lag = max(0.0, time.time() - command[-1].meta.recorded_at.timestamp())
                     end = taken[-1]
                     if end is None:
                         return

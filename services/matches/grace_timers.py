@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Protocol
 
@@ -65,10 +66,18 @@ class GraceTimers:
     """One pending forfeit per running match with a grace; fed each change by ``Timers.arm`` and each change of
     presence by its listener."""
 
-    def __init__(self, manager: Forfeits, presence: Presence, clock: Clock | None = None) -> None:
+    def __init__(
+        self,
+        manager: Forfeits,
+        presence: Presence,
+        clock: Clock | None = None,
+        owns: Callable[[str], bool] | None = None,
+    ) -> None:
         self._manager = manager
         self._presence = presence
         self._clock: Clock = clock or LoopClock()
+        self._owns = owns or (lambda match_id: True)
+        """Whether this instance runs the match's clocks (``services/matches/ownership.py``), as the turn timers."""
         self._matches: dict[str, HotMatch] = {}
         """The running matches with a grace, as last changed."""
         self._seats: dict[str, Seats] = {}
@@ -162,6 +171,8 @@ class GraceTimers:
 
     def _fire(self, hot: HotMatch, fired: Due) -> None:
         self._pending.pop(hot.match_id, None)
+        if not self._owns(hot.match_id):  # its owner forfeits; taking the match over arms it here again
+            return
         seat, version, _ = fired
         log.info("disconnect grace ran out", extra=fields(match_id=hot.match_id, version=version, seat=seat))
         keep(self._tasks, self._forfeit(hot, seat, version), f"duelhall-grace-{hot.match_id}")

@@ -21,14 +21,24 @@ from engine.contract import Actor
 from engine.errors import Rejected
 from engine.match import Match, decide, encode, join, type_tag
 from engine.seating import JOIN_COMMAND, SEAT_JOINED, Join
-from eventstore import Appended, AsyncEventStore, CommandRecord, NewEvent, RecordedEvent, WrongExpectedVersion
+from eventstore import (
+    Appended,
+    AsyncEventStore,
+    CommandRecord,
+    NewEvent,
+    RecordedEvent,
+    StoreError,
+    WrongExpectedVersion,
+)
 from services.core import limits
-from services.core.errors import Ahead, InvalidArgument, MatchNotFound, Refused, VersionMismatch
+from services.core.errors import Ahead, InvalidArgument, MatchNotFound, Refused, RulesetUnavailable, VersionMismatch
+from services.core.tasks import cancel, keep
 from services.matches.creation import SeatEntry, created_match, creation, new_events
 from services.matches.ends import EndRecorder, listed
 from services.matches.follower import Follower
 from services.matches.hot import HotMatch, MatchEvent, seen
 from services.matches.loader import Unhosted, complete_log, fold_stored, load, replayed, save_snapshot
+from services.matches.ownership import Ownership
 from services.matches.replies import Created, Decision, RedactedEvent, Submitted, Viewed, decision
 from services.matches.seating import (
     Seated,
@@ -64,6 +74,7 @@ class MatchManager:
         shared: bool = False,
         capacity: int = 1024,
         snapshot_every: int = 200,
+        ownership: Ownership | None = None,
     ) -> None:
         self.store = store
         self.match_list = MatchList(store)
@@ -80,7 +91,10 @@ class MatchManager:
         self._loading: dict[str, list[int]] = {}
         """Matches being loaded: [loads under way, the highest version the follower handed over meanwhile]. An
         event committed after a load read the tail would otherwise pass unseen, its match loaded behind it."""
-        self.ends = EndRecorder(store, self.match_list)
+        self.ownership = ownership or Ownership(None)
+        """The matches this instance runs the timers and records the ends of (all of them but on PostgreSQL)."""
+        self.ends = EndRecorder(store, self.match_list, self.ownership)
+        self._owned_loads: set[asyncio.Task[None]] = set()
         self.unhosted = Unhosted()
         """Matches refused for a ruleset version this server does not host, already logged: once each."""
 
@@ -98,6 +112,8 @@ class MatchManager:
     async def stop(self) -> None:
         if self._follower is not None:  # first: folding an end starts recording it
             await self._follower.stop()
+        for task in list(self._owned_loads):
+            await cancel(task)
         await self.ends.stop()
 
     # -- creation ---------------------------------------------------------------------------------
@@ -137,6 +153,8 @@ class MatchManager:
             caster_token,
         )
         match_id = new.match_id
+        # Before the append: a match stored is never without an owner, even if this instance dies right after.
+        await self.ownership.claim([match_id])
         appended = await self.store.append(
             match_id, 0, new_events(new.ruleset, new.events), new.command, secrets=new.secrets
         )
@@ -381,6 +399,27 @@ class MatchManager:
         if hot.outcome is not None:
             await self.ends.record(hot)
 
+    async def take_over(self, match_id: str) -> None:
+        """Runs a match this instance now owns: loaded and caught up with the store, its timer armed (one
+        overdue fires at once) and its end recorded if it ended without one (its owner died in between)."""
+        try:
+            hot = await self.at_least(match_id, await self.store.last_version(match_id))
+        except MatchNotFound:  # claimed by a creation that never appended
+            await self.ownership.release(match_id)
+            return
+        except (RulesetUnavailable, StoreError) as exc:  # logged; the next owner, or a restart, runs it
+            log.warning("match %s not taken over: %s", match_id, exc)
+            return
+        if hot.outcome is not None:
+            self.ends.begin(hot)
+        else:
+            self._changed(hot)
+
+    @property
+    def follower_lag(self) -> float:
+        """Seconds the last event another instance appended took to reach this one (0 without a follower)."""
+        return self._follower.lag if self._follower is not None else 0.0
+
     def loaded(self, match_id: str) -> HotMatch | None:
         return self._hot.get(match_id)
 
@@ -400,6 +439,9 @@ class MatchManager:
             loading = self._loading.get(last.stream_id)
             if loading is not None:
                 loading[1] = max(loading[1], last.version)
+            elif self.ownership.leased and self.ownership.owns(last.stream_id):
+                # An owned match left the cache: its owner must still see its clock change and its end.
+                keep(self._owned_loads, self.take_over(last.stream_id), f"duelhall-owned-{last.stream_id}")
             return
         if last.version <= hot.version:
             return

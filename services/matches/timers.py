@@ -54,11 +54,19 @@ class Armed(msgspec.Struct, frozen=True):
 class Timers:
     """One pending timeout per running match; the manager's change listener (``arm``)."""
 
-    def __init__(self, manager: Submits, clock: Clock | None = None, grace: GraceTimers | None = None) -> None:
+    def __init__(
+        self,
+        manager: Submits,
+        clock: Clock | None = None,
+        grace: GraceTimers | None = None,
+        owns: Callable[[str], bool] | None = None,
+    ) -> None:
         self._manager = manager
         self._clock: Clock = clock or LoopClock()
         self.grace = grace
         """The matches' disconnect grace, handed each change."""
+        self._owns = owns or (lambda match_id: True)
+        """Whether this instance runs a match's clock (``services/matches/ownership.py``): another's owner fires it."""
         self._pending: dict[str, tuple[datetime, Alarm]] = {}
         """The expiry each match's alarm is set for."""
         self._armed: dict[str, Armed] = {}
@@ -117,6 +125,9 @@ class Timers:
             listener(what)
 
     def _fire(self, match_id: str, version: int, raw: bytes) -> None:
+        if not self._owns(match_id):  # its owner fires it; taking the match over arms it here again
+            self._pending.pop(match_id, None)
+            return
         self._pending.pop(match_id, None)
         self._armed.pop(match_id, None)
         log.info("turn timer fired", extra=fields(match_id=match_id, version=version))

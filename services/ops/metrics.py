@@ -18,6 +18,7 @@ from services.api import duelhall_pb2 as pb
 from services.edge.observer import CallObserver, Finished
 from services.matches.bot_player import BotPlayer
 from services.matches.manager import MatchManager
+from services.matches.ownership import Ownership
 from services.matches.presence import Presence
 from services.matches.timers import Timers
 from services.ops.observed_store import ObservedStore
@@ -62,8 +63,9 @@ class Metrics:
         )
         self.conflicts = Counter(
             "duelhall_conflicts",
-            "Optimistic-concurrency conflicts with another writer, by kind (version, duplicate)",
-            ["kind"],
+            "Optimistic-concurrency conflicts by kind (version, duplicate) and cause (this_instance: two of its own "
+            "calls raced; other_instance)",
+            ["kind", "cause"],
             registry=r,
         )
         self.timers = Counter("duelhall_timers", "Turn timers by event (armed, fired)", ["event"], registry=r)
@@ -76,6 +78,21 @@ class Metrics:
             "Seconds a bot seat thought per decision, on its worker, by ruleset and bot level",
             ["ruleset", "level"],
             buckets=_LATENCY,
+            registry=r,
+        )
+        self.leases_held = Gauge(
+            "duelhall_leases_held", "Matches this instance owns by lease (PostgreSQL; 0 on SQLite)", registry=r
+        )
+        self.leases = Counter(
+            "duelhall_leases",
+            "Lease events by kind: taken_over (a match whose owner's lease expired), renew_failed (a heartbeat the "
+            "store refused)",
+            ["event"],
+            registry=r,
+        )
+        self.follower_lag = Gauge(
+            "duelhall_follower_lag_seconds",
+            "From the commit of the last event another instance appended to its folding here (PostgreSQL)",
             registry=r,
         )
         self.connected_seats = Gauge(
@@ -115,9 +132,15 @@ class Metrics:
         play_results.append(played)
         observer.stream_listeners.append(lambda method, change: self.watch_streams.labels(method).inc(change))
         store.append_listeners.append(self.append_seconds.observe)
-        store.conflict_listeners.append(lambda kind: self.conflicts.labels(kind).inc())
+        store.conflict_listeners.append(lambda kind, cause: self.conflicts.labels(kind, cause).inc())
         timers.listeners.append(lambda event: self.timers.labels(event).inc())
         self.hot_matches.set_function(lambda: manager.loaded_count)
+        self.follower_lag.set_function(lambda: manager.follower_lag)
         self.connected_seats.set_function(lambda: presence.connected)
         decisions = functools.cache(self.bot_decision_seconds.labels)
         bots.listeners.append(lambda ruleset, level, seconds: decisions(ruleset, level).observe(seconds))
+
+    def attach_ownership(self, ownership: Ownership) -> None:
+        """Count this instance's leases (``services/matches/ownership.py``)."""
+        self.leases_held.set_function(lambda: ownership.held)
+        ownership.listeners.append(lambda event: self.leases.labels(event).inc())

@@ -1,24 +1,35 @@
-"""The server's event store, with each append timed and each lost race with another instance logged.
+"""The server's event store, with each append timed and each lost race reported with its cause.
 
-A ``WrongExpectedVersion`` (another writer appended to the stream first) or a duplicate the manager did not
-know of (another instance recorded the same command id, e.g. both fired one timeout) is what a conflict
-between instances looks like from here; the manager reloads and decides again. Everything but ``append`` is
-the wrapped store's own: its parts and its bound methods, taken as they are (no layer added to a call).
+A ``WrongExpectedVersion`` (another writer appended to the stream first) or a duplicate the caller did not
+know of (the command id is stored already, e.g. two instances both fired one timeout) is a conflict; the manager
+reloads and decides again. Its cause is this instance when the write that won was its own (two of its calls
+racing on a stream no lock serialises, a retry of its own command), else another instance: the store remembers
+the last version and the command ids it appended to recent streams. Everything but ``append`` is the wrapped
+store's own: its parts and its bound methods, taken as they are (no layer added to a call).
 """
 
 from __future__ import annotations
 
 import logging
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
+from typing import TypeVar
 
 from eventstore import Appended, AsyncEventStore, CommandRecord, NewEvent, Origin, WrongExpectedVersion
 from services.core.logs import fields
 
 log = logging.getLogger(__name__)
 
+_K = TypeVar("_K")
+_V = TypeVar("_V")
+
 VERSION = "version"
 DUPLICATE = "duplicate"
+THIS_INSTANCE = "this_instance"
+OTHER_INSTANCE = "other_instance"
+REMEMBERED = 65_536
+"""Streams (and as many command ids) whose last own append is remembered to tell the causes of conflicts apart."""
 
 
 class ObservedStore:
@@ -28,7 +39,12 @@ class ObservedStore:
     def __init__(self, store: AsyncEventStore) -> None:
         self.wrapped = store
         self.append_listeners: list[Callable[[float], None]] = []
-        self.conflict_listeners: list[Callable[[str], None]] = []
+        self.conflict_listeners: list[Callable[[str, str], None]] = []
+        """Told each conflict's kind (``VERSION``, ``DUPLICATE``) and cause (``THIS_INSTANCE``, ``OTHER_INSTANCE``)."""
+        self._versions: OrderedDict[str, int] = OrderedDict()
+        """The last version this instance appended to each recent stream."""
+        self._commands: OrderedDict[tuple[str, str], None] = OrderedDict()
+        """The (stream, command id) pairs this instance appended lately."""
         self.secrets, self.snapshots, self.rows = store.secrets, store.snapshots, store.rows
         self.read_stream, self.read_all, self.subscribe = store.read_stream, store.read_all, store.subscribe
         self.head, self.last_version, self.read_commands = store.head, store.last_version, store.read_commands
@@ -47,19 +63,30 @@ class ObservedStore:
         try:
             appended = await self.wrapped.append(stream_id, expected_version, events, command, secrets, origin)
         except WrongExpectedVersion as exc:
-            self._conflict(VERSION, stream_id, expected_version, exc.actual, command.command_id)
+            own = self._versions.get(stream_id) == exc.actual
+            self._conflict(VERSION, own, stream_id, expected_version, exc.actual, command.command_id)
             raise
         finally:
             seconds = time.perf_counter() - started
             for listener in self.append_listeners:
                 listener(seconds)
         if appended.duplicate:
-            self._conflict(DUPLICATE, stream_id, expected_version, appended.last_version, command.command_id)
+            own = (stream_id, command.command_id) in self._commands
+            self._conflict(DUPLICATE, own, stream_id, expected_version, appended.last_version, command.command_id)
+        else:
+            _remember(self._versions, stream_id, appended.last_version)
+            _remember(self._commands, (stream_id, command.command_id), None)
         return appended
 
-    def _conflict(self, kind: str, stream_id: str, expected: int, actual: int, command_id: str) -> None:
-        log.info(
-            "another instance wrote the match first; reloading",
+    def _conflict(self, kind: str, own: bool, stream_id: str, expected: int, actual: int, command_id: str) -> None:
+        message = (
+            "a concurrent call on this instance wrote the stream first"
+            if own
+            else "another instance wrote the match first; reloading"
+        )
+        log.log(
+            logging.DEBUG if own else logging.INFO,
+            message,
             extra=fields(
                 conflict=kind,
                 match_id=stream_id,
@@ -69,4 +96,11 @@ class ObservedStore:
             ),
         )
         for listener in self.conflict_listeners:
-            listener(kind)
+            listener(kind, THIS_INSTANCE if own else OTHER_INSTANCE)
+
+
+def _remember(recent: OrderedDict[_K, _V], key: _K, value: _V) -> None:
+    recent[key] = value
+    recent.move_to_end(key)
+    if len(recent) > REMEMBERED:
+        recent.popitem(last=False)

@@ -17,7 +17,7 @@ from eventstore.schema import SCHEMA_REVISION, metadata
 from eventstore.urls import sync_url
 from tests.eventstore.conftest import command, events
 
-TABLES = {"head", "events", "commands", "secrets", "snapshots", "projection_rows"}
+TABLES = {"head", "events", "commands", "secrets", "snapshots", "projection_rows", "leases"}
 
 
 def tables(url: str) -> set[str]:

@@ -94,3 +94,11 @@ def test_a_scan_is_the_held_run_from_its_position_filtered_up_to_a_full_type(
 
 def typed(position: int, type_: str) -> RecordedEvent:
     return RecordedEvent(position, "s", position, type_, b"{}", META, b"")
+
+
+def test_where_another_processs_commits_end_is_the_next_held_position() -> None:
+    recent = RecentEvents()
+    assert recent.next_held(1) is None
+    recent.add(2, (event(p) for p in (3, 4)))
+    recent.add(6, (event(p) for p in (7, 8)))  # 5 and 6: another process's commit
+    assert [recent.next_held(p) for p in range(1, 10)] == [3, 3, None, None, 7, 7, None, None, None]

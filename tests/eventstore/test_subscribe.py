@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import uuid
 from collections import defaultdict
 from collections.abc import AsyncIterator
 
@@ -159,6 +160,26 @@ async def test_this_processs_own_commits_are_read_back_from_memory_and_anothers_
         assert [e.type for e in (await other.read_all(3)).events] == ["X"]
     finally:
         await other.close()
+
+
+@pytest.mark.postgres
+async def test_a_read_over_another_processs_commits_stops_where_this_ones_own_begin(postgres_url: str) -> None:
+    """An instance never reads back from the database an event it appended and still holds: a follower on a shared
+    database read every instance's events, its own included, at every gap another instance's commit left."""
+    store, other = await open_store(postgres_url), await open_store(postgres_url)
+    mine, theirs = f"own-{uuid.uuid4().hex}", f"other-{uuid.uuid4().hex}"
+    try:
+        first = (await store.append(mine, 0, events("A"), command("c1"))).first_position
+        await other.append(theirs, 0, events("X", "Y"), command("c2"))
+        own = (await store.append(mine, 1, events("C"), command("c3"))).first_position
+        assert own == first + 3
+        run_sql(postgres_url, f"UPDATE events SET type = 'changed' WHERE position = {own}")  # the database's copy
+        page = await store.read_all(first + 1)
+        assert ([e.type for e in page.events], page.more) == (["X", "Y"], True)
+        assert [e.type for e in await collect(store.subscribe(first), 4)] == ["A", "X", "Y", "C"]
+    finally:
+        await other.close()
+        await store.close()
 
 
 async def test_catching_up_over_another_process_commits_does_not_wait_for_the_next_commit(database: str) -> None:

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from eventstore import CommandRecord, NewEvent, WrongExpectedVersion, migrate, open_store
-from services.ops.observed_store import DUPLICATE, VERSION, ObservedStore
+from services.ops.observed_store import DUPLICATE, OTHER_INSTANCE, THIS_INSTANCE, VERSION, ObservedStore
 
 
 async def test_it_times_appends_reports_conflicts_and_hands_out_the_wrapped_parts(tmp_path: Path) -> None:
@@ -16,9 +16,9 @@ async def test_it_times_appends_reports_conflicts_and_hands_out_the_wrapped_part
     store = await open_store(url)
     observed = ObservedStore(store)
     seconds: list[float] = []
-    conflicts: list[str] = []
+    conflicts: list[tuple[str, str]] = []
     observed.append_listeners.append(seconds.append)
-    observed.conflict_listeners.append(conflicts.append)
+    observed.conflict_listeners.append(lambda kind, cause: conflicts.append((kind, cause)))
     try:
         assert (observed.secrets, observed.snapshots, observed.rows) == (store.secrets, store.snapshots, store.rows)
         created = CommandRecord("c1", "0", "Create", b"{}")
@@ -26,9 +26,15 @@ async def test_it_times_appends_reports_conflicts_and_hands_out_the_wrapped_part
         assert (await observed.append("m1", 0, [NewEvent("A", b"{}")], created)).duplicate
         with pytest.raises(WrongExpectedVersion):
             await observed.append("m1", 0, [NewEvent("B", b"{}")], CommandRecord("c2", "0", "Play", b"{}"))
-        assert len(seconds) == 3 and conflicts == [DUPLICATE, VERSION]
-        assert (await observed.head(), await observed.last_version("m1")) == (1, 1)
-        assert [e.type for e in await observed.read_stream("m1")] == ["A"]
+        assert len(seconds) == 3 and conflicts == [(DUPLICATE, THIS_INSTANCE), (VERSION, THIS_INSTANCE)]
+        elsewhere = CommandRecord("c3", "1", "Play", b"{}")
+        await store.append("m1", 1, [NewEvent("C", b"{}")], elsewhere)  # another writer, not through ``observed``
+        with pytest.raises(WrongExpectedVersion):
+            await observed.append("m1", 1, [NewEvent("B", b"{}")], CommandRecord("c4", "0", "Play", b"{}"))
+        assert (await observed.append("m1", 1, [NewEvent("C", b"{}")], elsewhere)).duplicate
+        assert conflicts[2:] == [(VERSION, OTHER_INSTANCE), (DUPLICATE, OTHER_INSTANCE)]
+        assert (await observed.head(), await observed.last_version("m1")) == (2, 2)
+        assert [e.type for e in await observed.read_stream("m1")] == ["A", "C"]
         assert await observed.secrets.read("m1") == {"seed": b"s"}
     finally:
         await observed.close()

@@ -1,0 +1,159 @@
+"""Matches owned across instances (issue 37): the owner, a real ``duelhall serve`` process on PostgreSQL, is
+SIGKILLed; the survivors (servers in this process) take its matches over once its leases expire: the end it
+answered but did not record is recorded once, and the turn timer it would have fired fires once."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import AsyncIterator, Iterator
+from datetime import UTC, datetime
+
+import asyncpg
+import grpc
+import msgspec
+import pytest
+
+from eventstore import AsyncEventStore, RecordedEvent
+from eventstore.urls import asyncpg_dsn
+from services.api import duelhall_pb2 as pb
+from services.api import duelhall_pb2_grpc as pb_grpc
+from services.readmodels.lifecycle import ENDED_STREAM_PREFIX
+from services.server import Running, ServerConfig, create_server
+from tests.postgres import throwaway_database
+from tests.services.client import Created, create_match
+from tests.services.conftest import ADMIN_TOKEN
+from tests.services.process import ServerProcess
+
+pytestmark = pytest.mark.postgres
+
+LEASE = 2.0
+"""Seconds a lease lasts: a survivor must act within it and one more second."""
+TURN_SECONDS = 10  # the shortest turn card_monsters allows
+
+
+@pytest.fixture
+def database_url() -> Iterator[str]:
+    with throwaway_database("duelhall_takeover") as url:
+        yield url
+
+
+@contextlib.asynccontextmanager
+async def survivors(database_url: str, count: int) -> AsyncIterator[list[tuple[Running, pb_grpc.MatchServiceStub]]]:
+    started = [
+        await create_server(
+            ServerConfig(database_url=database_url, listen="127.0.0.1:0", admin_token=ADMIN_TOKEN, lease_seconds=LEASE)
+        )
+        for _ in range(count)
+    ]
+    try:
+        async with contextlib.AsyncExitStack() as stack:
+            channels = [
+                await stack.enter_async_context(grpc.aio.insecure_channel(f"127.0.0.1:{running.port}"))
+                for running in started
+            ]
+            yield [
+                (running, pb_grpc.MatchServiceStub(channel)) for running, channel in zip(started, channels, strict=True)
+            ]
+    finally:
+        for running in started:
+            await running.stop(0)
+
+
+def owner(database_url: str) -> ServerProcess:
+    return ServerProcess(database_url, "--lease-seconds", str(LEASE), "--admin-token", ADMIN_TOKEN)
+
+
+async def ended_change(stub: pb_grpc.MatchServiceStub, from_position: int, match_id: str) -> pb.LifecycleChange:
+    stream = stub.WatchLifecycle(pb.WatchLifecycleRequest(from_position=from_position, token=ADMIN_TOKEN))
+    try:
+        async for change in stream:
+            if change.kind == pb.LIFECYCLE_KIND_ENDED and change.match_id == match_id:
+                return change
+        raise AssertionError("the lifecycle stream ended")
+    finally:
+        stream.cancel()
+
+
+@pytest.mark.parametrize("count", [1, 2])
+async def test_an_end_the_dead_owner_answered_but_did_not_record_is_recorded_by_a_survivor(
+    database_url: str, count: int
+) -> None:
+    process = owner(database_url)
+    try:
+        async with (
+            survivors(database_url, count) as alive,
+            grpc.aio.insecure_channel(process.address) as channel,
+        ):
+            stub = pb_grpc.MatchServiceStub(channel)
+            created = await create_match(stub)
+            head = await alive[0][0].store.head()
+            watches = [asyncio.ensure_future(ended_change(b, head + 1, created.match_id)) for _, b in alive]
+            # The end is recorded after the reply; a lock on the rows it reads first holds it there.
+            holder = await asyncpg.connect(asyncpg_dsn(database_url))
+            try:
+                async with holder.transaction():
+                    await holder.execute("LOCK TABLE projection_rows IN ACCESS EXCLUSIVE MODE")
+                    await concede(stub, created)
+                    process.kill()
+                    killed = time.monotonic()
+            finally:
+                await holder.close()
+            changes = await asyncio.wait_for(asyncio.gather(*watches), 30)
+            took = time.monotonic() - killed
+            assert took <= LEASE + 1, took
+            ended = await alive[0][0].store.read_stream(ENDED_STREAM_PREFIX + created.match_id)
+            assert len(ended) == 1  # recorded once, whoever recorded it
+            ended_position = ended[0].position
+            assert {change.position for change in changes} == {ended_position}
+            for _, b in alive:
+                listed = await b.GetMatch(pb.GetMatchRequest(match_id=created.match_id))
+                assert listed.status == pb.MATCH_STATUS_ENDED
+            taken = [
+                r.metrics.registry.get_sample_value("duelhall_leases_total", {"event": "taken_over"}) for r, _ in alive
+            ]
+            assert sum(n or 0 for n in taken) == 1  # one survivor took the match over
+    finally:
+        process.stop()
+
+
+async def concede(stub: pb_grpc.MatchServiceStub, created: Created) -> None:
+    await stub.SubmitCommand(
+        pb.SubmitCommandRequest(match_id=created.match_id, token=created.tokens[0], command_json='{"type": "concede"}')
+    )
+
+
+@pytest.mark.parametrize("count", [2])
+async def test_the_turn_timer_of_a_dead_owners_match_fires_once_on_a_survivor(database_url: str, count: int) -> None:
+    process = owner(database_url)
+    try:
+        async with (
+            survivors(database_url, count) as alive,
+            grpc.aio.insecure_channel(process.address) as channel,
+        ):
+            stub = pb_grpc.MatchServiceStub(channel)
+            created = await create_match(stub, options=f'{{"turn_seconds": {TURN_SECONDS}}}')
+            view = await stub.GetView(pb.GetViewRequest(match_id=created.match_id))
+            deadline = datetime.fromisoformat(view.deadline.expires_at)
+            store = alive[0][0].store
+            head = await store.head()
+            process.kill()
+            # The survivors are not asked about the match: only the lease leads them to it.
+            fired = await asyncio.wait_for(system_event(store, head + 1, created.match_id), TURN_SECONDS + 30)
+            late = (fired.meta.recorded_at - deadline).total_seconds()
+            assert 0 <= late <= LEASE + 1, late
+            commands = await store.read_commands(created.match_id)
+            timeouts = [c for c, _, _ in commands if c.type == "timeout"]
+            assert [msgspec.json.decode(c.payload) for c in timeouts] == [{"type": "timeout", "turn": 1}]
+            assert datetime.now(UTC) > deadline
+    finally:
+        process.stop()
+
+
+async def system_event(store: AsyncEventStore, from_position: int, match_id: str) -> RecordedEvent:
+    async for page in store.subscribe(from_position):
+        for recorded in page.events:
+            if recorded.stream_id == match_id and recorded.meta.actor == "system":
+                return recorded
+    raise AssertionError("the store closed")
