@@ -24,6 +24,11 @@ def _admin() -> psycopg.Connection:
         pytest.skip(reason)
 
 
+def require_postgres() -> None:
+    """Skips the test when the local PostgreSQL is not reachable (fails it under DUELHALL_REQUIRE_POSTGRES=1)."""
+    _admin().close()
+
+
 @contextmanager
 def throwaway_database(prefix: str = "duelhall_test") -> Iterator[str]:
     """A new empty database for the duration of the block; yields its URL."""

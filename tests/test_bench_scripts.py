@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.postgres import require_postgres
+
 ROOT = Path(__file__).resolve().parent.parent
 
 RUNS = {
@@ -40,9 +42,14 @@ RUNS = {
     "store": ["--backends", "sqlite", "--commands", "20", "--peer-commands", "20", "--runs", "1", "--repeat", "1"],
 }
 
+ON_POSTGRES = {"instances"}
+"""Scripts that measure PostgreSQL only (DUELHALL_TEST_POSTGRES_URL)."""
+
 
 @pytest.mark.parametrize("script", sorted(RUNS))
 def test_the_benchmark_runs_and_prints_its_figures(script: str, tmp_path: Path) -> None:
+    if script in ON_POSTGRES:
+        require_postgres()
     done = subprocess.run(
         [sys.executable, str(ROOT / "bench" / f"{script}.py"), *RUNS[script]],
         cwd=tmp_path,
