@@ -17,11 +17,13 @@ from services.core.errors import Ahead
 from services.core.tasks import cancel
 from services.tournament import convert, series
 from services.tournament.events import (
+    ChooserTimedOut,
     Event,
     FirstChosen,
     GameRecorded,
     GameUnverified,
     MatchResulted,
+    PairingsEdited,
     PlayerCheckedIn,
     PlayerDropped,
     PlayerRegistered,
@@ -53,6 +55,9 @@ TYPES = (
     "TournamentEnded",
     "ReplaysPublished",
     "PlayerTokenReissued",
+    "ChooserTimedOut",
+    "RoundTimeEnded",
+    "PairingsEdited",
 )
 """The event types appended after a tournament's creation: what the subscription reads of the global order."""
 _PlayerEvent = PlayerRegistered | PlayerCheckedIn | PlayerDropped | PlayerReinstated | PlayerTokenReissued
@@ -172,25 +177,26 @@ class Watcher:
         )
 
     async def _notices(self, state: Tournament, event: Event) -> list[tpb.WatchTournamentNotice | None]:
-        if isinstance(event, RoundPaired | RoundRepaired):
+        if isinstance(event, RoundPaired | RoundRepaired | PairingsEdited):
             found = state.rounds[event.round - 1]
             paired = tpb.WatchTournamentRoundPaired(
                 round=found.number,
                 stage=found.stage,
                 tables=len(found.tables),
-                repaired=isinstance(event, RoundRepaired),
+                repaired=not isinstance(event, RoundPaired),
             )
             notices: list[tpb.WatchTournamentNotice | None] = [tpb.WatchTournamentNotice(round_paired=paired)]
             for table in found.tables:
                 if not self._concerns(table.players()):
                     continue
                 if table.b is None:
-                    bye = tpb.WatchTournamentBye(round=found.number, table=table.table, player=table.a)
-                    notices.append(tpb.WatchTournamentNotice(bye=bye))
+                    if not table.loss:  # an assigned loss is no bye (PairingsEdited and GetPairings say it)
+                        bye = tpb.WatchTournamentBye(round=found.number, table=table.table, player=table.a)
+                        notices.append(tpb.WatchTournamentNotice(bye=bye))
                 else:
                     notices.append(await self._ready(state, table, table.games[0]))
             return notices
-        if isinstance(event, FirstChosen):
+        if isinstance(event, FirstChosen | ChooserTimedOut):
             table = _table(state, event.round, event.table)
             if not self._concerns(table.players()):
                 return []

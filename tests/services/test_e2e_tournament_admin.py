@@ -119,6 +119,18 @@ async def test_seeds_pair_round_1_and_the_organiser_edits_it_until_a_result(serv
         assert await refusal(edit("swap", "cat", "nobody")) == (grpc.StatusCode.NOT_FOUND, "PLAYER_NOT_FOUND")
         await edit("swap", "cat", "dan")
         assert await tables() == [("ann", "dan", False), ("bob", "cat", False)]
+        # The edit reaches the players' feeds as the round paired again, with their new table.
+        feed = stub.WatchTournament(
+            tpb.WatchTournamentRequest(tournament_id=tid, player="cat", token=ADMIN_TOKEN, from_version=1)
+        )
+        async for entry in feed:
+            if entry.type == "PairingsEdited":
+                break
+        kinds = [n.WhichOneof("notice") for n in entry.notices]
+        ready = entry.notices[1].table_ready
+        assert kinds == ["round_paired", "table_ready"] and entry.notices[0].round_paired.repaired
+        assert (ready.table, list(ready.seats) in (["bob", "cat"], ["cat", "bob"])) == (2, True)
+        feed.cancel()
         await edit("loss", "bob")
         assert await tables() == [("ann", "dan", False), ("bob", "", True), ("cat", "", False)]
         history = await stub.ListTournamentEvents(tpb.GetTournamentRequest(tournament_id=tid))

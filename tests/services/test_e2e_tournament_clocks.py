@@ -86,6 +86,20 @@ async def events(stub: tpb_grpc.TournamentServiceStub, tid: str) -> list[tuple[s
     return [(e.type, json.loads(e.data_json)) for e in listed.events]
 
 
+async def told(
+    stub: tpb_grpc.TournamentServiceStub, tid: str, kind: str, player: str, token: str
+) -> tpb.WatchTournamentEntry:
+    """The player's feed's entry for the tournament's first event of ``kind``."""
+    listed = await stub.ListTournamentEvents(tpb.GetTournamentRequest(tournament_id=tid))
+    version = next(e.version for e in listed.events if e.type == kind)
+    feed = stub.WatchTournament(
+        tpb.WatchTournamentRequest(tournament_id=tid, from_version=version, player=player, token=token)
+    )
+    entry: tpb.WatchTournamentEntry = await feed.read()
+    feed.cancel()
+    return entry
+
+
 async def test_a_chooser_who_never_chooses_is_chosen_for_at_the_deadline(database_url: str) -> None:
     async with serving(database_url) as (running, clock, stub, matches):
         tid, tokens = await started(stub, 2, best_of=3, chooser_seconds=30, round_minutes=0)
@@ -107,6 +121,10 @@ async def test_a_chooser_who_never_chooses_is_chosen_for_at_the_deadline(databas
         assert (seat.game, seat.seat) == (2, 0)
         game = await matches.GetMatch(pb.GetMatchRequest(match_id=seat.match_id))
         assert game.seats[0] == "p1"
+        # The chooser's feed says the game the system chose for is ready, with the seat token.
+        entry = await told(stub, tid, "ChooserTimedOut", "p1", tokens["p1"])
+        ready = [n.table_ready for n in entry.notices if n.HasField("table_ready")]
+        assert [(r.game, r.match_id, r.seat, r.seat_token) for r in ready] == [(2, seat.match_id, 0, seat.token)]
 
 
 async def test_a_round_past_its_time_ends_by_the_preset_also_after_a_restart(database_url: str) -> None:
