@@ -5,6 +5,7 @@ tokens. Other packages of the service with a domain of their own (tournaments) u
 from services.matches.caster import checked_delay
 from services.matches.create_requests import create_once
 from services.matches.creation import SeatEntry
+from services.matches.grace import split as split_grace
 from services.matches.loader import ruleset_for
 from services.matches.manager import MatchManager
 from services.matches.replies import Created
@@ -21,5 +22,6 @@ __all__ = [
     "is_admin",
     "new_token",
     "ruleset_for",
+    "split_grace",
     "token_hash",
 ]

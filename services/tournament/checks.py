@@ -9,6 +9,7 @@ from typing import Any
 from engine.contract import Ruleset
 from services.core import limits
 from services.core.errors import InvalidArgument, NotFound, Refused
+from services.matches import split_grace
 from services.tournament.events import ELIMINATION_STAGES
 from services.tournament.state import Player, Result, Round, TableState, Tournament
 
@@ -82,8 +83,9 @@ def swiss_over(state: Tournament) -> bool:
 
 
 def validate_deck(ruleset: Ruleset, deck: dict[str, Any], options: dict[str, Any]) -> None:
-    """The ruleset's own configuration check, with this deck at both seats (``ConfigError`` if refused)."""
-    ruleset.configure({"seats": [deck, deck], "options": options})
+    """The ruleset's own configuration check, with this deck at both seats (``ConfigError`` if refused); the
+    match service's own option (the disconnect grace) is not the ruleset's."""
+    ruleset.configure({"seats": [deck, deck], "options": split_grace(options)[0]})
 
 
 def expanded(ruleset: Ruleset, seat: dict[str, Any]) -> dict[str, Any] | None:

@@ -11,7 +11,7 @@ from engine.contract import Ruleset
 from engine.errors import ConfigError
 from services.core import limits
 from services.core.errors import InvalidArgument, Refused
-from services.matches import checked_delay
+from services.matches import checked_delay, split_grace
 from services.tournament import checks
 from services.tournament.events import (
     FORMATS,
@@ -120,6 +120,7 @@ def create(
     if audience.decklists not in DECKLISTS:
         raise InvalidArgument(f"decklists are private or open, not {audience.decklists!r}", reason="DECKLISTS_INVALID")
     checked_delay(audience.caster_delay_seconds)
+    split_grace(options)  # every game's disconnect grace, checked before any game is created
     if not 0 <= timing.chooser_seconds <= MAX_CHOOSER_SECONDS:
         raise InvalidArgument(
             f"chooser_seconds is 0 (no deadline) to {MAX_CHOOSER_SECONDS}", reason="CHOOSER_SECONDS_INVALID"

@@ -151,3 +151,13 @@ def test_placings_put_the_cut_first_by_the_round_each_went_out_then_the_swiss_st
     assert placed[:2] == [winner, final.opponent(winner)]
     assert placed[2:4] == semi_losers
     assert placed[4:] == [p for p in swiss if p not in placed[:4]]
+
+
+def test_games_may_have_a_disconnect_grace_and_a_bad_one_is_refused_at_creation() -> None:
+    rules = registry.get("card_monsters")
+    options = {"turn_seconds": 60, "disconnect_grace_seconds": 90}
+    state = fold(registration.create("t", "cup", rules, "swiss", 0, 0, 1, "mtg", 0, bytes(32), options))
+    assert registration.register(state, rules, "ann", {}, 0, 0)
+    with pytest.raises(InvalidArgument) as refused:
+        registration.create("t", "cup", rules, "swiss", 0, 0, 1, "mtg", 0, bytes(32), {"disconnect_grace_seconds": -1})
+    assert refused.value.reason == "DISCONNECT_GRACE_INVALID"
