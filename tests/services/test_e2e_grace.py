@@ -73,13 +73,9 @@ async def _leave(clock: ManualClock, play: Any, watcher: Any, seat: int) -> date
             return clock.now()
 
 
-async def _restarted(running: Running, config: ServerConfig, clock: ManualClock) -> Running:
-    await running.stop(0)
-    return await create_server(config, clock)
-
-
-async def test_a_seat_away_for_the_grace_loses_by_a_recorded_forfeit_across_a_restart(database_url: str) -> None:
-    clock = ManualClock()
+async def _away_across_a_restart(database_url: str, clock: ManualClock) -> tuple[Running, Created, int, int, datetime]:
+    """A match with a grace whose waited-on seat left, then half the grace and a restart: the restarted server,
+    the match, the seat, the match's version and when the seat left."""
     config = ServerConfig(database_url=database_url, listen="127.0.0.1:0", admin_token=ADMIN_TOKEN)
     running = await create_server(config, clock)
     try:
@@ -89,7 +85,15 @@ async def test_a_seat_away_for_the_grace_loses_by_a_recorded_forfeit_across_a_re
             left = await _leave(clock, plays[seat], watcher, seat)
             version = (await stub.GetMatch(pb.GetMatchRequest(match_id=created.match_id))).version
             clock.advance(GRACE / 2)
-        running = await _restarted(running, config, clock)
+    finally:
+        await running.stop(0)
+    return await create_server(config, clock), created, seat, version, left
+
+
+async def test_a_seat_away_for_the_grace_loses_by_a_recorded_forfeit_across_a_restart(database_url: str) -> None:
+    clock = ManualClock()
+    running, created, seat, version, left = await _away_across_a_restart(database_url, clock)
+    try:
         async with grpc.aio.insecure_channel(f"127.0.0.1:{running.port}") as channel:
             stub = pb_grpc.MatchServiceStub(channel)
             watcher = await _watch(stub, created, version)
@@ -135,16 +139,8 @@ async def test_a_seat_away_for_the_grace_loses_by_a_recorded_forfeit_across_a_re
 
 async def test_a_seat_back_a_second_before_the_grace_ends_plays_on_across_a_restart(database_url: str) -> None:
     clock = ManualClock()
-    config = ServerConfig(database_url=database_url, listen="127.0.0.1:0")
-    running = await create_server(config, clock)
+    running, created, seat, version, left = await _away_across_a_restart(database_url, clock)
     try:
-        async with grpc.aio.insecure_channel(f"127.0.0.1:{running.port}") as channel:
-            stub = pb_grpc.MatchServiceStub(channel)
-            created, seat, plays, watcher = await _seated(clock, stub)
-            left = await _leave(clock, plays[seat], watcher, seat)
-            version = (await stub.GetMatch(pb.GetMatchRequest(match_id=created.match_id))).version
-            clock.advance(GRACE / 2)
-        running = await _restarted(running, config, clock)
         async with grpc.aio.insecure_channel(f"127.0.0.1:{running.port}") as channel:
             stub = pb_grpc.MatchServiceStub(channel)
             watcher = await _watch(stub, created, version)
