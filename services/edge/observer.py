@@ -61,10 +61,14 @@ class Finished:
 
 
 def status_of(context: grpc.aio.ServicerContext, failure: BaseException | None) -> tuple[str, str]:
-    """(status code name, ErrorInfo reason) the call ended with."""
+    """(status code name, ErrorInfo reason) the call ended with.
+
+    A call its client cancelled is CANCELLED however that reached the handler: its task cancelled
+    (CancelledError), or its generator dropped at the ``yield`` it was suspended at (GeneratorExit): gRPC stops
+    iterating a stream whose client is gone mid-send and leaves the generator to be closed when released."""
     code = context.code()
-    if isinstance(failure, asyncio.CancelledError):
-        code = code or grpc.StatusCode.CANCELLED
+    if code is None and isinstance(failure, asyncio.CancelledError | GeneratorExit):
+        code = grpc.StatusCode.CANCELLED
     elif failure is not None and code is None:
         code = grpc.StatusCode.UNKNOWN
     name = code.name if isinstance(code, grpc.StatusCode) else "OK"
