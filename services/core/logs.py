@@ -225,6 +225,14 @@ def quiet_driver_retries() -> None:
         pool.addFilter(_ONE_LINE)
 
 
+def quiet_client() -> None:
+    """Logging for a command that only uses the store or a server (all but ``serve`` and ``migrate``, which
+    ``configure``): the driver's reconnect retries are not written at all, since a command whose database stays
+    down ends with one sentence of its own (``services/cli/errors.py``); anything worse is one line."""
+    quiet_driver_retries()
+    logging.getLogger("asyncpg.pool").setLevel(logging.ERROR)
+
+
 def configure(log_format: str = "console", level: str = "info") -> None:
     """Send every logger's records to stderr in ``log_format`` from ``level`` up (replacing an earlier call's)."""
     global _handler
@@ -239,6 +247,7 @@ def configure(log_format: str = "console", level: str = "info") -> None:
     root.addHandler(_handler)
     root.setLevel(level.upper())
     quiet_driver_retries()
+    logging.getLogger("asyncpg.pool").setLevel(logging.NOTSET)  # a server says each retry (quiet_client)
     # The formatters use none of these record attributes; computing them (a stack walk for the caller's file
     # and line) was a third of the cost of a line, and the server writes one per call.
     logging._srcfile = None
