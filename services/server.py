@@ -17,7 +17,7 @@ from eventstore import migrate, open_store
 from eventstore.urls import is_shared, redacted
 from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
-from services.core.clock import Clock
+from services.core.clock import Clock, LoopClock
 from services.core.errors import RulesetUnavailable
 from services.core.logs import fields
 from services.edge import wire
@@ -131,6 +131,7 @@ class Running:
             await asyncio.sleep(FLUSH_SECONDS)
         await self.server.stop(0)
         self.timers.close()
+        await self.metrics.stop()
         await self.bots.stop()
         await self.presence.close()
         await self.tournaments.stop()
@@ -231,7 +232,7 @@ async def _start(config: ServerConfig, clock: Clock | None, replay: bytes | None
             raise ListenError(
                 f"cannot listen on {config.listen}: the port is in use or the address is not local"
             ) from None
-    metrics.attach(observer, store, timers, manager, matches.play_results, presence)
+    metrics.attach(observer, store, timers, manager, matches.play_results, presence, clock or LoopClock())
     if config.listen is not None:
         await server.start()
     if http is not None:
