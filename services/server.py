@@ -17,13 +17,15 @@ from eventstore import migrate, open_store
 from eventstore.urls import is_shared, redacted
 from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
+from services.core.addresses import ListenError, listen_address
 from services.core.clock import Clock, LoopClock
 from services.core.errors import RulesetUnavailable
+from services.core.limits import MAX_STREAMS
 from services.core.logs import fields
 from services.edge import wire
 from services.edge.malformed import GuardedRegistration
 from services.edge.methods import methods
-from services.edge.observer import MAX_STREAMS, CallObserver
+from services.edge.observer import CallObserver
 from services.edge.servicers import MatchServicer, RulesetServicer
 from services.edge.transport import OPTIONS, Tls, listen
 from services.matches.bot_player import BotPlayer
@@ -142,18 +144,6 @@ class Running:
             self.metrics_listener.close()
         if self.claim is not None:
             self.claim.release()
-
-
-class ListenError(ValueError):
-    """The listening address is malformed, or the port is taken or cannot be bound."""
-
-
-def listen_address(listen: str, option: str = "--listen") -> tuple[str, int]:
-    """(host, port) of a HOST:PORT address; ``ListenError`` unless the port is 0..65535."""
-    host, _, port = listen.rpartition(":")
-    if not host or not port.isdigit() or not 0 <= int(port) <= 65535:
-        raise ListenError(f"{option} {listen!r} is not HOST:PORT with a port from 0 to 65535")
-    return host, int(port)
 
 
 async def create_server(config: ServerConfig, clock: Clock | None = None, replay: bytes | None = None) -> Running:

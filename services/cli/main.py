@@ -71,9 +71,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as exc:
         if args.debug:
             raise
-        from services.cli.errors import describe  # the database and gRPC errors it knows cost a start
+        from services.cli.errors import describe
+        from services.core.logs import fatal
 
-        print(scrub(f"duelhall: {describe(exc)}"), file=sys.stderr)
+        said = scrub(f"duelhall: {describe(exc)}")
+        if not fatal(said):  # serve and migrate log it with --log-format json
+            print(said, file=sys.stderr)
         return 1
 
 
