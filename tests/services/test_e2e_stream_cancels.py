@@ -122,4 +122,5 @@ async def test_streams_cancelled_by_their_clients_are_cancelled_not_unknown(
         assert codes.get((method, "CANCELLED"), 0) > 0, codes
     # A Connect watch's pending read of its next message used to outlive the call, logged ERROR once collected.
     assert len(asyncio.all_tasks()) <= before
-    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+    ours = [r for r in caplog.records if r.name.startswith("services.") or "Task was destroyed" in r.getMessage()]
+    assert not [r for r in ours if r.levelno >= logging.ERROR]
