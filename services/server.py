@@ -18,19 +18,21 @@ from eventstore.leases import leases_of
 from eventstore.urls import is_shared, redacted
 from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
-from services.core.clock import Clock
+from services.core.addresses import ListenError, listen_address
+from services.core.clock import Clock, LoopClock
 from services.core.errors import RulesetUnavailable
+from services.core.limits import LEASE_SECONDS, MAX_STREAMS
 from services.core.logs import fields
 from services.edge import wire
 from services.edge.malformed import GuardedRegistration
 from services.edge.methods import methods
-from services.edge.observer import MAX_STREAMS, CallObserver
+from services.edge.observer import CallObserver
 from services.edge.servicers import MatchServicer, RulesetServicer
 from services.edge.transport import OPTIONS, Tls, listen
 from services.matches.bot_player import BotPlayer
 from services.matches.grace_timers import GraceTimers
 from services.matches.manager import MatchManager
-from services.matches.ownership import LEASE_SECONDS, Ownership
+from services.matches.ownership import Ownership
 from services.matches.presence import Presence
 from services.matches.timers import Timers
 from services.matches.watch import Feed
@@ -137,6 +139,7 @@ class Running:
             await asyncio.sleep(FLUSH_SECONDS)
         await self.server.stop(0)
         self.timers.close()
+        await self.metrics.stop()
         await self.bots.stop()
         await self.presence.close()
         await self.tournaments.stop()
@@ -148,18 +151,6 @@ class Running:
             self.metrics_listener.close()
         if self.claim is not None:
             self.claim.release()
-
-
-class ListenError(ValueError):
-    """The listening address is malformed, or the port is taken or cannot be bound."""
-
-
-def listen_address(listen: str, option: str = "--listen") -> tuple[str, int]:
-    """(host, port) of a HOST:PORT address; ``ListenError`` unless the port is 0..65535."""
-    host, _, port = listen.rpartition(":")
-    if not host or not port.isdigit() or not 0 <= int(port) <= 65535:
-        raise ListenError(f"{option} {listen!r} is not HOST:PORT with a port from 0 to 65535")
-    return host, int(port)
 
 
 async def create_server(config: ServerConfig, clock: Clock | None = None, replay: bytes | None = None) -> Running:
@@ -240,7 +231,7 @@ async def _start(config: ServerConfig, clock: Clock | None, replay: bytes | None
             raise ListenError(
                 f"cannot listen on {config.listen}: the port is in use or the address is not local"
             ) from None
-    metrics.attach(observer, store, timers, manager, matches.play_results, presence, bots)
+    metrics.attach(observer, store, timers, manager, matches.play_results, presence, bots, clock or LoopClock())
     metrics.attach_ownership(ownership)
     if config.listen is not None:
         await server.start()

@@ -34,6 +34,8 @@ COMMANDS = {
     "view": "open a replay file in the viewer page (HTTP only, free port)",
 }
 """Each command, its module (``services.cli.<command>``, whose ``arguments`` fills its parser) and its help."""
+LOGGING = ("serve", "migrate")
+"""The commands that configure logging themselves (``--log-format``); every other is quiet (``quiet_client``)."""
 
 
 def parser(chosen: str | None = None) -> argparse.ArgumentParser:
@@ -54,6 +56,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     chosen = next((word for word in argv if not word.startswith("-")), "")
     args = parser(chosen).parse_args(argv)
+    if args.command not in LOGGING:
+        from services.core.logs import quiet_client
+
+        quiet_client()
     try:
         return int(args.run(args))
     except KeyboardInterrupt:
@@ -65,9 +71,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as exc:
         if args.debug:
             raise
-        from services.cli.errors import describe  # the database and gRPC errors it knows cost a start
+        from services.cli.errors import describe
+        from services.core.logs import fatal
 
-        print(scrub(f"duelhall: {describe(exc)}"), file=sys.stderr)
+        said = scrub(f"duelhall: {describe(exc)}")
+        if not fatal(said):  # serve and migrate log it with --log-format json
+            print(said, file=sys.stderr)
         return 1
 
 

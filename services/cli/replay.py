@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
@@ -29,7 +30,7 @@ from services.cli.common import (
     err,
     out,
 )
-from services.cli.errors import describe
+from services.cli.errors import describe, reason
 from services.cli.progress import Bar
 from services.matches.manager import MatchManager
 from services.ops import archive
@@ -89,6 +90,9 @@ def run_export(args: argparse.Namespace) -> int:
             written = asyncio.run(_export_all(database(args), args.output, args.since, bar))
         err.print(f"wrote and verified {written} replay files in {args.output}")
         return 0
+    folder = args.output.parent
+    if not folder.is_dir():  # said before the match is read, not as "no such file" after
+        raise NotADirectoryError(f"the directory {folder} does not exist: create it, or write elsewhere")
     if args.server:
         data = asyncio.run(_export_from_server(args, args.match_id, args.token))
         source = f"the server at {args.server}"
@@ -96,7 +100,13 @@ def run_export(args: argparse.Namespace) -> int:
         url = database(args)
         data = asyncio.run(_export(url, args.match_id))
         source = redacted(url)
-    args.output.write_bytes(data)
+    # Whole or not at all: a file cut short (a full disk, an interrupt) would not verify.
+    partial = args.output.with_name(args.output.name + ".partial")
+    try:
+        partial.write_bytes(data)
+        os.replace(partial, args.output)
+    finally:
+        partial.unlink(missing_ok=True)
     err.print(f"wrote {args.output} ({len(data):,} bytes) from {source}")
     return 0
 
@@ -121,10 +131,30 @@ async def _export_all(url: str, folder: Path, since: datetime | None, bar: Bar) 
 
 
 async def _export_from_server(args: argparse.Namespace, match_id: str, token: str) -> bytes:
+    import grpc
+
     async with channel(args, args.server) as connected:
         stub = pb_grpc.MatchServiceStub(connected)  # type: ignore[no-untyped-call]  # generated, untyped
-        reply = await stub.ExportReplay(pb.ExportReplayRequest(match_id=match_id, token=token), timeout=60)
+        try:
+            reply = await stub.ExportReplay(pb.ExportReplayRequest(match_id=match_id, token=token), timeout=60)
+        except grpc.aio.AioRpcError as refused:
+            # The server asks for the admin token only for a match that has not ended (docs/api.md).
+            if reason(refused) in _ADMIN_ONLY:
+                raise PermissionError(_running(match_id, bool(token))) from None
+            raise
         return bytes(reply.replay)
+
+
+_ADMIN_ONLY = ("TOKEN_MISSING", "ADMIN_REQUIRED")
+"""What ``ExportReplay`` answers for a running match without the admin token, or with another token."""
+
+
+def _running(match_id: str, token_given: bool) -> str:
+    needs = "and --token is not the server's admin token, which" if token_given else "and only its admin token"
+    return (
+        f"match {match_id} is still running, {needs} exports a running match (without its seed): "
+        "export it once it has ended, or pass --token with the token `duelhall serve --admin-token` was given"
+    )
 
 
 def _each(files: Sequence[Path], what: str, check: Callable[[Path], tuple[bool, str]]) -> tuple[int, Table]:

@@ -10,11 +10,9 @@ from pathlib import Path
 from services.cli.common import add_database_option, database, positive
 from services.cli.environment import from_environment
 from services.core import logs
+from services.core.addresses import ListenError, listen_address
+from services.core.limits import LEASE_SECONDS, MAX_STREAMS
 from services.core.secrets import hide
-from services.edge.observer import MAX_STREAMS
-from services.edge.transport import Tls
-from services.matches.ownership import LEASE_SECONDS
-from services.server import ListenError, ServerConfig, listen_address, serve
 
 YOUNG_COLLECTION = 10_000
 """Allocations between two collections of Python's youngest generation (its default is 700). A call allocates
@@ -114,7 +112,11 @@ def run(args: argparse.Namespace) -> int:
     except ListenError as exc:
         args.parser.error(str(exc))
     hide(args.admin_token)
+    # Before gRPC is imported: its C core reads how much to log (services/core/logs.py, json) then.
     logs.configure(args.log_format, args.log_level)
+    from services.edge.transport import Tls
+    from services.server import ServerConfig, serve
+
     if (args.tls_cert is None) != (args.tls_key is None) or (args.tls_client_ca and not args.tls_cert):
         raise ValueError("TLS needs both --tls-cert and --tls-key (and --tls-client-ca only with them)")
     tls = Tls(args.tls_cert, args.tls_key, args.tls_client_ca) if args.tls_cert else None

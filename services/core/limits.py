@@ -81,3 +81,12 @@ def labels(found: dict[str, str]) -> dict[str, str]:
             reason="LABELS_INVALID",
         )
     return found
+
+
+MAX_STREAMS = 10_000
+"""Streams (watches, ``Play``, lifecycle) a server holds open by default. Each holds a task, a mailbox and gRPC's
+buffers; past the bound a client hears RESOURCE_EXHAUSTED rather than the process running out of memory."""
+
+LEASE_SECONDS = 10.0
+"""How long a match's lease lasts without renewal (``serve --lease-seconds``, services/matches/ownership.py): the
+longest a dead instance's matches wait for a survivor, plus one heartbeat."""

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import copy
 import logging
+import os
 import sys
 import threading
 import time
 from datetime import UTC, datetime
+from types import TracebackType
 from typing import Any, NamedTuple, TextIO
 
 import msgspec
@@ -225,11 +227,27 @@ def quiet_driver_retries() -> None:
         pool.addFilter(_ONE_LINE)
 
 
+def quiet_client() -> None:
+    """Logging for a command that only uses the store or a server (all but ``serve`` and ``migrate``, which
+    ``configure``): the driver's reconnect retries are not written at all, since a command whose database stays
+    down ends with one sentence of its own (``services/cli/errors.py``); anything worse is one line."""
+    quiet_driver_retries()
+    logging.getLogger("asyncpg.pool").setLevel(logging.ERROR)
+
+
 def configure(log_format: str = "console", level: str = "info") -> None:
-    """Send every logger's records to stderr in ``log_format`` from ``level`` up (replacing an earlier call's)."""
+    """Send every logger's records to stderr in ``log_format`` from ``level`` up (replacing an earlier call's).
+
+    Everything the process writes to stderr then comes through here, so that a ``json`` log is all JSON: Python's
+    warnings, and exceptions no code caught (in the main thread or another), become records too; ``fatal`` says
+    the failure that ends a command. gRPC's C core writes lines of its own (a client's failed TLS handshake, a
+    connection reset), as plain text: with ``json`` it is told to write none (``GRPC_VERBOSITY=NONE``, unless
+    the environment sets it), which it reads when gRPC is imported, so the commands configure before that."""
     global _handler
     if log_format not in FORMATS:
         raise ValueError(f"log format must be one of {', '.join(FORMATS)}, not {log_format!r}")
+    if log_format == "json":
+        os.environ.setdefault("GRPC_VERBOSITY", "NONE")
     root = logging.getLogger()
     if _handler is not None:
         root.removeHandler(_handler)
@@ -239,12 +257,40 @@ def configure(log_format: str = "console", level: str = "info") -> None:
     root.addHandler(_handler)
     root.setLevel(level.upper())
     quiet_driver_retries()
+    logging.getLogger("asyncpg.pool").setLevel(logging.NOTSET)  # a server says each retry (quiet_client)
+    logging.captureWarnings(True)
+    sys.excepthook = _uncaught
+    threading.excepthook = _uncaught_in_thread
     # The formatters use none of these record attributes; computing them (a stack walk for the caller's file
     # and line) was a third of the cost of a line, and the server writes one per call.
     logging._srcfile = None
     logging.logThreads = False
     logging.logProcesses = False
     logging.logMultiprocessing = False
+
+
+def fatal(message: str) -> bool:
+    """Logs the failure that ends the command (``duelhall: ...``) when ``configure`` set the ``json`` format, and
+    writes it out at once; False otherwise (the caller prints the sentence, as a person at a console reads it)."""
+    if _handler is None or not isinstance(_handler.formatter, JsonFormatter):
+        return False
+    logging.getLogger("duelhall").critical(message)
+    _handler.flush()
+    return True
+
+
+def _uncaught(kind: type[BaseException], error: BaseException, trace: TracebackType | None) -> None:
+    logging.getLogger("duelhall").critical("uncaught exception", exc_info=(kind, error, trace))
+
+
+def _uncaught_in_thread(hook: threading.ExceptHookArgs) -> None:
+    if hook.exc_type is SystemExit or hook.exc_value is None:
+        return
+    logging.getLogger("duelhall").critical(
+        "uncaught exception in thread %s",
+        hook.thread.name if hook.thread else "?",
+        exc_info=(hook.exc_type, hook.exc_value, hook.exc_traceback),
+    )
 
 
 def add_options(parser: Any) -> None:

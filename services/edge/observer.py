@@ -29,6 +29,7 @@ from google.rpc import error_details_pb2, status_pb2
 from grpc_status import rpc_status
 
 from services.core.errors import Exhausted, ServiceError, Unavailable
+from services.core.limits import MAX_STREAMS
 from services.core.logs import line
 from services.core.tasks import cancel
 from services.edge.methods import Method
@@ -43,9 +44,6 @@ CONNECT = "connect"
 """The protocols a call can come over: gRPC, or Connect on the HTTP port."""
 _QUIET = ("/grpc.health.v1.Health/",)
 """Services whose calls (probes every few seconds) are logged at debug level."""
-MAX_STREAMS = 10_000
-"""Streams (watches, ``Play``, lifecycle) a server holds open by default. Each holds a task, a mailbox and gRPC's
-buffers; past the bound a client hears RESOURCE_EXHAUSTED rather than the process running out of memory."""
 
 
 class Finished:
@@ -61,10 +59,14 @@ class Finished:
 
 
 def status_of(context: grpc.aio.ServicerContext, failure: BaseException | None) -> tuple[str, str]:
-    """(status code name, ErrorInfo reason) the call ended with."""
+    """(status code name, ErrorInfo reason) the call ended with.
+
+    A call its client cancelled is CANCELLED however that reached the handler: its task cancelled
+    (CancelledError), or its generator dropped at the ``yield`` it was suspended at (GeneratorExit): gRPC stops
+    iterating a stream whose client is gone mid-send and leaves the generator to be closed when released."""
     code = context.code()
-    if isinstance(failure, asyncio.CancelledError):
-        code = code or grpc.StatusCode.CANCELLED
+    if code is None and isinstance(failure, asyncio.CancelledError | GeneratorExit):
+        code = grpc.StatusCode.CANCELLED
     elif failure is not None and code is None:
         code = grpc.StatusCode.UNKNOWN
     name = code.name if isinstance(code, grpc.StatusCode) else "OK"

@@ -33,6 +33,7 @@ INVALID_ARGUMENT MALFORMED_REQUEST.
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import inspect
 import logging
@@ -164,9 +165,17 @@ def rpc_errors(method: Callable[..., Any]) -> Callable[..., Any]:
         try:
             return await method(self, request, context)
         except Exception as exc:
+            if _client_gone(exc):  # a cancel, not a fault: no INTERNAL, no "internal error" logged
+                raise asyncio.CancelledError from exc
             await context.abort_with_status(rpc_status.to_status(to_status(exc)))
 
     return unary
+
+
+def _client_gone(exc: Exception) -> bool:
+    """Whether a write failed because the stream's client went away while it was being sent: gRPC raises its
+    ExecuteBatchError then, which its public API and stubs do not name."""
+    return type(exc).__name__ == "ExecuteBatchError"
 
 
 def command_error(exc: BaseException) -> pb.CommandError:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 
 from eventstore import AsyncEventStore, StoreError
 from services.core.tasks import cancel, keep
@@ -37,6 +37,8 @@ class EndRecorder:
         """Ends being recorded after the command that ended the match was answered (``recorded``)."""
         self._retries: set[asyncio.Task[None]] = set()
         """Ends the store failed to record, recorded again until it takes them (not waited for: an outage)."""
+        self.listeners: list[Callable[[HotMatch], None]] = []
+        """Told of each end this recorder recorded first (another instance's, or an earlier try's, is not)."""
 
     def begin(self, hot: HotMatch) -> None:
         """Records the end of ``hot`` in the background."""
@@ -64,6 +66,9 @@ class EndRecorder:
             hot.match_id, created.ruleset, created.seats, labels, hot.outcome, hot.version, hot.spectators.policy
         )
         recorded = await lifecycle.record_end(self._store, ended)
+        if not recorded.duplicate:
+            for listener in self.listeners:
+                listener(hot)
         await listed(self._list.ended(ended, recorded.recorded_at, row), hot.match_id)
         await self._ownership.release(hot.match_id)
 

@@ -47,10 +47,12 @@ class Follower:
         self._task: asyncio.Task[None] | None = None
         self.lag = 0.0
         """Seconds between the commit of the last command folded and its folding here (metrics)."""
+        self.position = 0
+        """The last position handed over, or the head when it started (the lag metric reads it)."""
 
     async def start(self) -> None:
         if self._task is None:
-            head = await self._source.head()
+            head = self.position = await self._source.head()
             self._task = asyncio.create_task(self._run(head + 1), name="duelhall-follower")
 
     async def stop(self) -> None:
@@ -74,7 +76,8 @@ class Follower:
                     events = [item for item in taken if isinstance(item, RecordedEvent)]
                     for command in commands(events):
                         await self._fold(command)
-                        position = command[-1].position + 1
+                        self.position = command[-1].position
+                        position = self.position + 1
                         self.lag = max(0.0, time.time() - command[-1].meta.recorded_at.timestamp())
                     end = taken[-1]
                     if end is None:

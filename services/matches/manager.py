@@ -86,6 +86,8 @@ class MatchManager:
         self.snapshot_every = snapshot_every
         self._hot: OrderedDict[str, HotMatch] = OrderedDict()
         self._on_change: list[OnChange] = []
+        self.creations: list[OnChange] = []
+        """Told of each match this manager created (metrics count them)."""
         self._on_events: list[OnEvents] = []
         self._follower = Follower(store, self.apply_foreign) if shared else None
         self._loading: dict[str, list[int]] = {}
@@ -103,6 +105,11 @@ class MatchManager:
 
     def on_events(self, listener: OnEvents) -> None:
         self._on_events.append(listener)
+
+    @property
+    def followed(self) -> int | None:
+        """The position of the last event the follower handed over (None: no follower, the database not shared)."""
+        return self._follower.position if self._follower is not None else None
 
     async def start(self) -> None:
         """Follows the other instances' appends, on a shared database."""
@@ -174,6 +181,8 @@ class MatchManager:
             ),
             match_id,
         )
+        for listener in self.creations:
+            listener(hot)
         self._changed(hot)
         return Created(row=row, tokens=new.tokens, spectator_token=new.spectator_token, caster_token=new.caster_token)
 

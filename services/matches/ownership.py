@@ -21,13 +21,11 @@ from typing import Any
 
 from eventstore import StoreError
 from eventstore.leases import PostgresLeases
+from services.core.limits import LEASE_SECONDS
 from services.core.tasks import cancel, keep
 
 log = logging.getLogger(__name__)
 
-LEASE_SECONDS = 10.0
-"""How long a lease lasts without renewal (``serve --lease-seconds``): the longest a dead instance's matches
-wait for a survivor, plus one heartbeat."""
 TAKE_OVER_AT_ONCE = 200
 """Expired leases one heartbeat takes over: a dead instance's matches are taken over in batches of this many."""
 

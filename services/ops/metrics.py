@@ -3,7 +3,8 @@
 Every collector lives in ``Metrics.registry`` (one registry per server, so several servers in one process
 count apart); whatever serves HTTP exposes it (``services/ops/metrics_listener.py`` today, for
 ``serve --metrics HOST:PORT``). ``attach`` subscribes the collectors to the parts that report: the RPC
-observer, the observed store, the turn timers, the match manager and the bot seats; the store's writer feeds
+observer, the observed store, the turn timers, the match manager (its creations and recorded ends, and the
+lags of its readers of the store, ``services/ops/lag.py``) and the bot seats; the store's writer feeds
 ``commit_batch`` itself, through the ``on_commit`` it was opened with (``services/server.py``).
 """
 
@@ -15,15 +16,20 @@ from collections.abc import Callable
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 
 from services.api import duelhall_pb2 as pb
+from services.core.clock import Clock
 from services.edge.observer import CallObserver, Finished
 from services.matches.bot_player import BotPlayer
+from services.matches.hot import HotMatch
 from services.matches.manager import MatchManager
 from services.matches.ownership import Ownership
 from services.matches.presence import Presence
 from services.matches.timers import Timers
+from services.ops.lag import LagSampler
 from services.ops.observed_store import ObservedStore
 
 SUBMIT = "SubmitCommand"
+PROJECTION = "projection"
+FOLLOWER = "follower"
 ACCEPTED = "accepted"
 REJECTED = "rejected"
 _LATENCY = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
@@ -98,6 +104,24 @@ class Metrics:
         self.connected_seats = Gauge(
             "duelhall_connected_seats", "Seats with a Play or watch stream open on this instance", registry=r
         )
+        self.created = Counter(
+            "duelhall_matches_created", "Matches this instance created, by ruleset", ["ruleset"], registry=r
+        )
+        self.ended = Counter(
+            "duelhall_matches_ended",
+            "Match ends this instance recorded (each end once, whichever instance records it), by ruleset and the "
+            "outcome's reason",
+            ["ruleset", "reason"],
+            registry=r,
+        )
+        self.lag = Gauge(
+            "duelhall_lag_events",
+            "Events between the store's head and a reader of its global order: the match list's projection "
+            "(projection), and on a shared database the follower of the other instances' appends (follower)",
+            ["reader"],
+            registry=r,
+        )
+        self._lag: LagSampler | None = None
 
     def attach(
         self,
@@ -108,8 +132,10 @@ class Metrics:
         play_results: list[Callable[[str, pb.CommandResult], None]],
         presence: Presence,
         bots: BotPlayer,
+        clock: Clock,
     ) -> None:
-        """Feed the collectors from the server's parts (``play_results``: the Play streams' commands)."""
+        """Feed the collectors from the server's parts (``play_results``: the Play streams' commands), and
+        start sampling the lags on ``clock`` (until ``stop``)."""
 
         # One child per label set, looked up once: ``labels`` takes a lock and checks its arguments every call.
         latency = functools.cache(self.rpc_seconds.labels)
@@ -139,6 +165,25 @@ class Metrics:
         self.connected_seats.set_function(lambda: presence.connected)
         decisions = functools.cache(self.bot_decision_seconds.labels)
         bots.listeners.append(lambda ruleset, level, seconds: decisions(ruleset, level).observe(seconds))
+        manager.creations.append(lambda hot: self.created.labels(hot.ruleset.id).inc())
+        manager.ends.listeners.append(self._count_end)
+        readers = {PROJECTION: lambda: manager.match_list.position, FOLLOWER: lambda: manager.followed}
+        self._lag = LagSampler(manager.store.head, readers, self.lag, clock)
+        self._lag.start()
+
+    def _count_end(self, hot: HotMatch) -> None:
+        reason = hot.outcome.reason if hot.outcome is not None else ""
+        self.ended.labels(hot.ruleset.id, reason).inc()
+
+    async def sample_lags(self) -> None:
+        """Samples the lags now, without waiting for the next due sample."""
+        if self._lag is not None:
+            await self._lag.sample()
+
+    async def stop(self) -> None:
+        """Stops sampling the lags."""
+        if self._lag is not None:
+            await self._lag.stop()
 
     def attach_ownership(self, ownership: Ownership) -> None:
         """Count this instance's leases (``services/matches/ownership.py``)."""

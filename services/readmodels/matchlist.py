@@ -211,6 +211,11 @@ class MatchList:
             self.start()
         return created
 
+    @property
+    def position(self) -> int:
+        """The last position of the store's global order the list has taken in."""
+        return self._projector.position
+
     def start(self) -> None:
         """Follows the store from the position ``catch_up`` reached."""
         self._projector.start()

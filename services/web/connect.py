@@ -202,6 +202,7 @@ def _endpoint(method: Method) -> Any:
     async def written(request: Any, context: RequestContext[Any, Any]) -> AsyncIterator[Any]:
         stand_in = _Context()
         running = asyncio.ensure_future(call(request, stand_in))
+        message: asyncio.Future[Any] | None = None
         try:
             while True:
                 if stand_in.written.empty() and running.done():
@@ -214,7 +215,11 @@ def _endpoint(method: Method) -> Any:
                 else:
                     message.cancel()
         finally:
-            if not running.done():  # the client went away: stop the call
+            # The client went away: stop the call, and the read of its next message, which would otherwise stay
+            # pending until collected and then be logged as a task destroyed while pending.
+            if message is not None and not message.done():
+                message.cancel()
+            if not running.done():
                 await cancel(running)
 
     return Endpoint.server_stream(info, written)

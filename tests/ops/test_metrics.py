@@ -3,17 +3,21 @@
 from __future__ import annotations
 
 import asyncio
+import functools
+import json
 import urllib.request
 from pathlib import Path
 
 import grpc
 import pytest
+from prometheus_client import CollectorRegistry, Gauge
 
 from eventstore import open_store
 from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
 from services.matches.manager import MatchManager
 from services.matches.tokens import SeatToken
+from services.ops.lag import LagSampler
 from services.server import Running, ServerConfig, create_server
 from tests.services.client import create_match, error_reason, play_random
 from tests.services.clock import ManualClock
@@ -51,6 +55,44 @@ async def test_counters_move_under_a_bot_match(server: Running, matches: pb_grpc
     assert 1 <= value(server, "duelhall_store_commit_batch_size_count") <= appends
     assert value(server, "duelhall_hot_matches") == 1
     assert value(server, "duelhall_timers_total", event="armed") >= 2
+    assert value(server, "duelhall_matches_created_total", ruleset="card_monsters") == 1
+    await matches.ListMatches(pb.ListMatchesRequest())  # answered once the ends under way are recorded
+    ended = json.loads((await matches.GetMatch(pb.GetMatchRequest(match_id=created.match_id))).outcome_json)
+    assert value(server, "duelhall_matches_ended_total", ruleset="card_monsters", reason=ended["reason"]) == 1
+    assert sum(s.value for s in server.metrics.ended.collect()[0].samples if s.name.endswith("_total")) == 1
+
+
+async def test_the_lags_behind_the_store_head_are_sampled_on_the_clock() -> None:
+    gauge = Gauge("lag", "lag", ["reader"], registry=CollectorRegistry())
+    head, positions = [10], {"projection": 7, "follower": None}
+    clock = ManualClock()
+    asked = asyncio.Event()
+
+    async def read_head() -> int:
+        asked.set()  # the sample is set in the same step, before the waiter below resumes
+        return head[0]
+
+    readers = {name: functools.partial(positions.get, name) for name in positions}
+    sampler = LagSampler(read_head, readers, gauge, clock, interval=5)
+    sampler.start()
+    clock.advance(0)  # the first sample as the server starts
+    await asyncio.wait_for(asked.wait(), 10)
+    # A server alone on its database has no follower, so no follower lag.
+    assert {s.labels["reader"]: s.value for s in gauge.collect()[0].samples} == {"projection": 3}
+    asked.clear()
+    head[0], positions["projection"], positions["follower"] = 20, 20, 14
+    clock.advance(4.9)
+    assert not asked.is_set()  # not yet due
+    clock.advance(0.1)
+    await asyncio.wait_for(asked.wait(), 10)
+    assert {s.labels["reader"]: s.value for s in gauge.collect()[0].samples} == {"projection": 0, "follower": 6}
+    await sampler.stop()
+
+
+async def test_a_server_samples_its_projection_lag_and_on_a_shared_store_its_followers(server: Running) -> None:
+    await server.metrics.sample_lags()
+    lags = {s.labels["reader"]: s.value for s in server.metrics.lag.collect()[0].samples}
+    assert lags == ({"projection": 0.0, "follower": 0.0} if server.manager.shared else {"projection": 0.0})
 
 
 async def test_commands_over_play_streams_are_counted_like_submitted_ones(

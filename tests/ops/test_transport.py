@@ -185,7 +185,11 @@ CLIENTS: list[tuple[list[str], int, str]] = [
     (["matches"], 0, "match"),
     (["play", "duel"], 0, "open http"),
     (["join", "no-such-match", "--name", "ann"], 1, "NOT_FOUND"),
-    (["replay", "export", "no-such-match", "-o", "{tmp}/r.json"], 1, "the server refused the request (NOT_FOUND)"),
+    (
+        ["replay", "export", "no-such-match", "-o", "{tmp}/r.json"],
+        1,
+        "the server refused the request (NOT_FOUND / MATCH_NOT_FOUND)",
+    ),
     *(
         (["tournament", verb, *extra], 1, "(TOURNAMENT_NOT_FOUND)")
         for verb, extra in [

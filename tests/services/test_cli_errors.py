@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import os
 import subprocess
+import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import grpc
@@ -16,6 +19,7 @@ from services.api import duelhall_pb2_grpc as pb_grpc
 from services.cli.main import main
 from services.server import ListenError, Running, ServerConfig, create_server
 from tests.services.client import create_match, play_random
+from tests.services.conftest import ADMIN_TOKEN
 from tests.services.process import BIN
 
 USAGE = [
@@ -180,3 +184,69 @@ async def test_a_port_in_use_is_refused(server: Running, tmp_path: Path) -> None
         await create_server(
             ServerConfig(database_url=f"sqlite:///{tmp_path / 'second.db'}", listen=f"127.0.0.1:{server.port}")
         )
+
+
+@pytest.fixture
+def pool_logger() -> Iterator[logging.Logger]:
+    """asyncpg's pool logger, left as it was found (the CLI's quiet logging is process-wide)."""
+    pool = logging.getLogger("asyncpg.pool")
+    level, filters = pool.level, list(pool.filters)
+    yield pool
+    pool.setLevel(level)
+    pool.filters[:] = filters
+
+
+def test_a_client_command_does_not_print_the_drivers_retries(
+    pool_logger: logging.Logger, caplog: pytest.LogCaptureFixture
+) -> None:
+    # During a PostgreSQL outage asyncpg's pool warns of each failed reconnect with its traceback; a client
+    # command ends with its own one-line error instead.
+    assert main(["rulesets"]) == 0
+    caplog.clear()
+    try:
+        raise ConnectionRefusedError(111, "Connect call failed")
+    except OSError:
+        pool_logger.warning("Failed to restore the pool connection floor; retrying", exc_info=True)
+        pool_logger.error("something worse", exc_info=True)
+    written = [(r.levelname, r.getMessage(), r.exc_info) for r in caplog.records]
+    assert written == [("ERROR", "something worse: ConnectionRefusedError: [Errno 111] Connect call failed", None)]
+
+
+def test_the_error_module_leaves_the_server_and_drivers_unimported() -> None:
+    loaded = subprocess.run(
+        [sys.executable, "-c", "import sys, services.cli.errors; print(' '.join(sorted(sys.modules)))"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
+    assert not {"services.server", "grpc", "eventstore", "sqlalchemy", "psycopg"} & set(loaded)
+
+
+async def test_refusals_name_their_reason_and_a_running_match_says_how_to_export_it(
+    server: Running, tmp_path: Path
+) -> None:
+    address = f"127.0.0.1:{server.port}"
+    (tmp_path / "out").mkdir()
+    out = tmp_path / "out" / "r.json"
+    proc = await _run("replay", "export", "0" * 32, "-o", str(out), "--server", address)
+    assert proc.returncode == 1 and "(NOT_FOUND / MATCH_NOT_FOUND)" in _one_sentence(proc.stderr)
+    async with grpc.aio.insecure_channel(address) as channel:
+        created = await create_match(pb_grpc.MatchServiceStub(channel))
+    proc = await _run("replay", "export", created.match_id, "-o", str(out), "--server", address)
+    said = _one_sentence(proc.stderr)
+    assert proc.returncode == 1 and f"match {created.match_id} is still running" in said
+    assert "only its admin token exports a running match" in said and "--token" in said
+    proc = await _run("replay", "export", created.match_id, "-o", str(out), "--server", address, "--token", "nope")
+    assert proc.returncode == 1 and "--token is not the server's admin token" in _one_sentence(proc.stderr)
+    proc = await _run("replay", "export", created.match_id, "-o", str(out), "--server", address, "--token", ADMIN_TOKEN)
+    assert proc.returncode == 0, proc.stderr
+    assert [p.name for p in out.parent.iterdir()] == ["r.json"]  # written whole, under its name only
+
+
+def test_exporting_into_a_missing_directory_says_so(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    url = f"sqlite:///{tmp_path / 'x.db'}"
+    target = tmp_path / "missing" / "x.json"
+    assert main(["replay", "export", "0" * 32, "-o", str(target), "--database-url", url]) == 1
+    said = _one_sentence(capsys.readouterr().err)
+    assert f"the directory {target.parent} does not exist" in said
+    assert not target.parent.exists()

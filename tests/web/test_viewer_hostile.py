@@ -14,7 +14,7 @@ from playwright.async_api import Browser, Page, Route
 from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
 from services.core import limits
-from services.edge.observer import MAX_STREAMS
+from services.core.limits import MAX_STREAMS
 from services.server import Running, ServerConfig, create_server
 from tests.services.client import Created, create_match, play_random
 from tests.web.test_viewer import choose_seat, ended_match, go_to, open_match, views
