@@ -201,8 +201,21 @@ CLIENTS: list[tuple[list[str], int, str]] = [
             ("report", ["t-none", "1", "1", "1", "0", "--by", "judge", "--why", "test", "--admin-token", ADMIN]),
             ("drop", ["t-none", "ann", "--by", "judge", "--admin-token", ADMIN]),
             ("show", ["t-none"]),
+            ("check-in", ["t-none", "ann", "--admin-token", ADMIN]),
+            ("reinstate", ["t-none", "ann", "--by", "judge", "--why", "test", "--admin-token", ADMIN]),
+            ("repair", ["t-none", "--by", "judge", "--why", "test", "--admin-token", ADMIN]),
+            ("edit", ["t-none", "swap", "ann", "bob", "--by", "judge", "--why", "test", "--admin-token", ADMIN]),
+            ("seat", ["t-none", "ann", "--admin-token", ADMIN]),
+            ("choose-first", ["t-none", "ann", "bob", "--admin-token", ADMIN]),
+            ("side-deck", ["t-none", "ann", "--out", "c1", "--in", "s1", "--admin-token", ADMIN]),
+            ("events", ["t-none", "--admin-token", ADMIN]),
+            ("watch", ["t-none"]),
+            ("play", ["t-none", "ann", "--admin-token", ADMIN]),
+            ("reissue", ["t-none", "ann", "--by", "judge", "--why", "test", "--admin-token", ADMIN]),
+            ("publish", ["t-none", "--by", "judge", "--why", "test", "--admin-token", ADMIN]),
         ]
     ),
+    (["tournament", "list"], 0, "tournaments"),
     (["tournament", "create", "open", "--ruleset", "card_monsters", "--admin-token", ADMIN], 0, ""),
 ]
 
