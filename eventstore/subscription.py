@@ -47,7 +47,10 @@ class HeadSignal:
         waiter = asyncio.get_running_loop().create_future()
         self._waiters.add(waiter)
         try:
-            await asyncio.wait_for(waiter, timeout)
+            # Not asyncio.wait_for: on Python 3.11 it swallows a cancellation that arrives as the waiter is woken,
+            # and a subscriber's task then never stops (a server's shutdown waited for it for ever).
+            async with asyncio.timeout(timeout):
+                await waiter
         except TimeoutError:
             pass
         finally:

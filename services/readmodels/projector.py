@@ -121,7 +121,8 @@ class Projector:
         waiter = asyncio.get_running_loop().create_future()
         self._waiters.append((position, waiter))
         try:
-            await asyncio.wait_for(waiter, timeout)
+            async with asyncio.timeout(timeout):  # not wait_for, which may swallow a cancellation (subscription.py)
+                await waiter
         except TimeoutError:
             return False
         finally:

@@ -20,6 +20,7 @@ from eventstore import (
     open_sync_store,
     verify_chain,
 )
+from eventstore.subscription import HeadSignal
 from tests.eventstore.conftest import command, events, run_sql
 
 WAIT = 30.0  # seconds: a guard against a hang, never a measurement
@@ -196,3 +197,15 @@ async def test_catching_up_over_another_process_commits_does_not_wait_for_the_ne
     finally:
         for store in stores:
             await store.close()
+
+
+async def test_a_wait_cancelled_as_a_commit_wakes_it_stops() -> None:
+    """A subscriber's task cancelled in the same turn of the loop as a commit wakes its wait must stop: a wait
+    that swallowed the cancellation kept a server's shutdown waiting for ever."""
+    signal = HeadSignal(1)
+    waiting = asyncio.ensure_future(signal.wait_past(1, 3600))
+    await asyncio.sleep(0)  # the task is now waiting on the signal
+    signal.advance(2)
+    waiting.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await waiting
