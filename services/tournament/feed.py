@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
+from typing import get_args
 
 from eventstore import AsyncEventStore
 from services.api import tournament_pb2 as tpb
@@ -32,33 +33,14 @@ from services.tournament.events import (
     ResultCorrected,
     RoundPaired,
     RoundRepaired,
+    TournamentCreated,
     TournamentEnded,
     decoder,
 )
 from services.tournament.manager import STREAM_PREFIX, TournamentManager, stream_id
 from services.tournament.state import Game, TableState, Tournament, apply, fold
 
-TYPES = (
-    "PlayerRegistered",
-    "PlayerCheckedIn",
-    "PlayerDropped",
-    "PlayerReinstated",
-    "RoundPaired",
-    "RoundRepaired",
-    "FirstChosen",
-    "DeckSided",
-    "GameRecorded",
-    "GameUnverified",
-    "MatchResulted",
-    "ResultCorrected",
-    "CutStarted",
-    "TournamentEnded",
-    "ReplaysPublished",
-    "PlayerTokenReissued",
-    "ChooserTimedOut",
-    "RoundTimeEnded",
-    "PairingsEdited",
-)
+TYPES = tuple(kind.__struct_config__.tag for kind in get_args(Event) if kind is not TournamentCreated)
 """The event types appended after a tournament's creation: what the subscription reads of the global order."""
 _PlayerEvent = PlayerRegistered | PlayerCheckedIn | PlayerDropped | PlayerReinstated | PlayerTokenReissued
 _PLAYER_CHANGES: dict[type, str] = {
