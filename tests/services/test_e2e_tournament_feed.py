@@ -14,6 +14,7 @@ import pytest
 
 from services.api import tournament_pb2 as tpb
 from services.api import tournament_pb2_grpc as tpb_grpc
+from services.cli.tournament.calls import reason_of
 from services.server import Running
 from tests.services.conftest import ADMIN_TOKEN
 from tests.services.connect_client import TOURNAMENTS, ConnectFailure, call, stream
@@ -61,12 +62,6 @@ async def refusal(call: AsyncIterator[tpb.WatchTournamentEntry]) -> tuple[grpc.S
         async for _ in call:
             pass
     return caught.value.code(), reason_of(caught.value)
-
-
-def reason_of(error: grpc.aio.AioRpcError) -> str:
-    from services.cli.tournament import _reason
-
-    return _reason(error)
 
 
 async def create(stub: tpb_grpc.TournamentServiceStub, players: list[str]) -> tuple[str, dict[str, str]]:
