@@ -3,7 +3,7 @@ tokens. Other packages of the service with a domain of their own (tournaments) u
 """
 
 from services.matches.caster import checked_delay
-from services.matches.create_requests import create_once
+from services.matches.create_requests import claimed_match, create_once
 from services.matches.creation import SeatEntry
 from services.matches.grace import split as split_grace
 from services.matches.loader import ruleset_for
@@ -18,6 +18,7 @@ __all__ = [
     "admin_asked",
     "check_admin",
     "checked_delay",
+    "claimed_match",
     "create_once",
     "is_admin",
     "new_token",

@@ -65,7 +65,7 @@ async def create_once(
     store = matches.store
     request = requested(ruleset_id, ruleset_version, seats, options, labels, spectators, caster_delay)
     fingerprint = hashlib.sha256(encode(request)).hexdigest()
-    stream = REQUEST_STREAM_PREFIX + hashlib.sha256(request_id.encode()).hexdigest()
+    stream = _stream_of(request_id)
     seed = secrets.token_bytes(32)
     claim = MatchRequested(match_id=match_id_for(seed_commitment(seed)), fingerprint=fingerprint)
     tokens = seat_tokens(seats)
@@ -126,3 +126,14 @@ async def create_once(
         spectator_token=spectator_token,
         caster_token=caster_token,
     )
+
+
+async def claimed_match(matches: MatchManager, request_id: str) -> str:
+    """The id of the match this request id stands for, "" while nobody has used it; one read, no match loaded
+    (what a watcher needs of every table, where ``create_once`` would load each match)."""
+    claimed = await matches.store.read_stream(_stream_of(request_id), 1, 1)
+    return _requested.decode(claimed[0].data).match_id if claimed else ""
+
+
+def _stream_of(request_id: str) -> str:
+    return REQUEST_STREAM_PREFIX + hashlib.sha256(request_id.encode()).hexdigest()

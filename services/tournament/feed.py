@@ -241,18 +241,20 @@ class Watcher:
 
     async def _ready(self, state: Tournament, table: TableState, game: Game) -> tpb.WatchTournamentNotice:
         """The game's match: its id once played (from the stream), else created (or found) through its request
-        id, as ``GetSeat`` does; the player's seat token in it while it is still to be played."""
+        id, as ``GetSeat`` does, with the player's seat token in it while it is still to be played. Another
+        table's match is only looked up (``game_match_id``): a watcher joining a big round loads none of them."""
         seats = table.seats(game)
         ready = tpb.WatchTournamentTableReady(round=table.round, table=table.table, game=game.number, seats=seats)
         played = self._played(table, game)
         if played:
             ready.match_id = played
-        else:
+        elif self._player in seats:
             created = await self._tournaments.game_match(state, table, game)
             ready.match_id = created.row.match_id
-            if self._player in seats:
-                ready.seat = seats.index(self._player)
-                ready.seat_token = created.tokens[ready.seat]
+            ready.seat = seats.index(self._player)
+            ready.seat_token = created.tokens[ready.seat]
+        else:
+            ready.match_id = await self._tournaments.game_match_id(state, table, game)
         return tpb.WatchTournamentNotice(table_ready=ready)
 
     def _played(self, table: TableState, game: Game) -> str:

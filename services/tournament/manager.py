@@ -25,6 +25,7 @@ from services.matches import (
     Created,
     MatchManager,
     SeatEntry,
+    claimed_match,
     create_once,
     new_token,
     ruleset_for,
@@ -320,10 +321,9 @@ class TournamentManager:
             "game": str(game.number),
             "pairing": str(table.generation),
         }
-        request_id = f"tournament/{created.tournament_id}/{table.round}/{table.table}/{game.number}/{table.generation}"
         return await create_once(
             self._matches,
-            request_id,
+            _request_id(created.tournament_id, table, game),
             created.ruleset,
             entries,
             options,
@@ -333,8 +333,18 @@ class TournamentManager:
             created.caster_delay_seconds,
         )
 
+    async def game_match_id(self, state: Tournament, table: TableState, game: Game) -> str:
+        """The game's match id, created if it is not yet (``game_match``), without loading the match when it is."""
+        claimed = await claimed_match(self._matches, _request_id(state.created.tournament_id, table, game))
+        return claimed or (await self.game_match(state, table, game)).row.match_id
+
     def _lock(self, tournament_id: str) -> asyncio.Lock:
         return self._locks.setdefault(tournament_id, asyncio.Lock())
+
+
+def _request_id(tournament_id: str, table: TableState, game: Game) -> str:
+    """The request id of a game's match: one per game of a table's pairing, so a re-paired table gets new matches."""
+    return f"tournament/{tournament_id}/{table.round}/{table.table}/{game.number}/{table.generation}"
 
 
 def _secret_name(player: str, tokens: int) -> str:

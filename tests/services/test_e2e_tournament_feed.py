@@ -16,6 +16,7 @@ from services.api import tournament_pb2 as tpb
 from services.api import tournament_pb2_grpc as tpb_grpc
 from services.cli.tournament.calls import reason_of
 from services.server import Running
+from services.tournament.manager import TournamentManager
 from tests.services.conftest import ADMIN_TOKEN
 from tests.services.connect_client import TOURNAMENTS, ConnectFailure, call, stream
 from tests.tournament.players import channel_stubs, play_match
@@ -176,6 +177,31 @@ async def test_players_play_a_tournament_from_their_own_feeds(server: Running) -
             (e.version, e.type) for e in everything.entries[middle - 1 :]
         ]
         assert [e.notices for e in resumed.entries] == [e.notices for e in everything.entries[middle - 1 :]]
+
+
+async def test_a_watcher_of_a_big_round_is_shown_its_matches_without_loading_them(
+    server: Running, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Every table's match exists once the round is paired; a watcher only looks up their ids (one read each),
+    # where going through the match's creation would load every match of the round for every watcher.
+    async with grpc.aio.insecure_channel(f"127.0.0.1:{server.port}") as channel:
+        stub, _ = channel_stubs(channel)
+        tid, _ = await create(stub, [f"p{n}" for n in range(12)])
+        await stub.Start(tpb.OrganiserRequest(admin_token=ADMIN_TOKEN, tournament_id=tid))
+        pairings = await stub.GetPairings(tpb.GetPairingsRequest(tournament_id=tid, admin_token=ADMIN_TOKEN))
+        expected = {t.table: t.games[0].match_id for t in pairings.tables}
+
+        def refused(*_: object) -> None:
+            raise AssertionError("a watcher went through a match's creation")
+
+        monkeypatch.setattr(TournamentManager, "game_match", refused)
+        feed = Feed(stub, tpb.WatchTournamentRequest(tournament_id=tid))
+        shown = {}
+        while len(shown) < len(expected):
+            ready = (await feed.notice("table_ready")).table_ready
+            shown[ready.table] = ready.match_id
+        feed.call.cancel()
+    assert shown == expected and all(expected.values())
 
 
 async def test_watch_refusals_and_reissued_tokens(server: Running) -> None:

@@ -136,26 +136,15 @@ def run_repair(args: argparse.Namespace) -> int:
 
 @refusals
 def run_edit(args: argparse.Namespace) -> int:
-    async def work(stub: Stub) -> tpb.Pairings:
-        await stub.EditPairings(
-            tpb.EditPairingsRequest(
-                admin_token=args.admin_token,
-                tournament_id=args.tournament_id,
-                edit=args.edit,
-                players=args.players,
-                by=args.by,
-                why=args.why,
-            )
-        )
-        pairings: tpb.Pairings = await stub.GetPairings(tpb.GetPairingsRequest(tournament_id=args.tournament_id))
-        return pairings
-
-    pairings = call(args, work)
-    if args.json:
-        print_json(pairings)
-    else:
-        out.print(pairings_table(pairings))
-    return 0
+    edit = tpb.EditPairingsRequest(
+        admin_token=args.admin_token,
+        tournament_id=args.tournament_id,
+        edit=args.edit,
+        players=args.players,
+        by=args.by,
+        why=args.why,
+    )
+    return paired(args, lambda stub, _: stub.EditPairings(edit))
 
 
 @refusals
