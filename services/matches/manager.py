@@ -408,9 +408,10 @@ class MatchManager:
         if hot.outcome is not None:
             await self.ends.record(hot)
 
-    async def take_over(self, match_id: str) -> None:
+    async def take_over(self, match_id: str, settle: bool = False) -> None:
         """Runs a match this instance now owns: loaded and caught up with the store, its timer armed (one
-        overdue fires at once) and its end recorded if it ended without one (its owner died in between)."""
+        overdue fires at once) and its end recorded if it ended without one (its owner died in between;
+        ``settle``: another instance may have just ended it and be recording its end)."""
         try:
             hot = await self.at_least(match_id, await self.store.last_version(match_id))
         except MatchNotFound:  # claimed by a creation that never appended
@@ -420,7 +421,7 @@ class MatchManager:
             log.warning("match %s not taken over: %s", match_id, exc)
             return
         if hot.outcome is not None:
-            self.ends.begin(hot)
+            self.ends.followed(hot, settle)
         else:
             self._changed(hot)
 
@@ -450,7 +451,7 @@ class MatchManager:
                 loading[1] = max(loading[1], last.version)
             elif self.ownership.leased and self.ownership.owns(last.stream_id):
                 # An owned match left the cache: its owner must still see its clock change and its end.
-                keep(self._owned_loads, self.take_over(last.stream_id), f"duelhall-owned-{last.stream_id}")
+                keep(self._owned_loads, self.take_over(last.stream_id, True), f"duelhall-owned-{last.stream_id}")
             return
         if last.version <= hot.version:
             return
@@ -479,9 +480,9 @@ class MatchManager:
             hot.token_hashes = await stored_hashes(self.store, hot.match_id, len(hot.token_hashes))
         self._publish(hot, happened)
         if was_running and hot.outcome is not None:
-            # In the background, as after a command: a store fault here must not lose the end, nor stall the
-            # follower (every other match's events) on its round trips.
-            self.ends.begin(hot)
+            # Another instance ended it and records its end; the owner makes sure, in the background: a store
+            # fault here must not lose the end, nor stall the follower (every other match's events).
+            self.ends.followed(hot)
 
     # -- cache ------------------------------------------------------------------------------------
 
