@@ -170,6 +170,25 @@ async def test_a_refusal_on_a_shared_database_is_decided_again_on_the_current_ma
     assert counting.reads == ["read_stream"]
 
 
+async def test_a_read_at_a_version_another_instance_appended_waits_for_the_follower(store: AsyncEventStore) -> None:
+    """A client whose seats call different instances reads at the version its last command made: the follower is
+    about to hand it over, so it is not read a second time (a round trip per command on the other instance)."""
+    writer = MatchManager(store)
+    match_id = (await writer.create("card_monsters", SEATS, {})).row.match_id
+    counting = Counting(store)
+    reader = MatchManager(cast(AsyncEventStore, counting), shared=True)
+    await reader.get(match_id)
+    await play(writer, match_id, 1)
+    version = await store.last_version(match_id)
+    tail = await store.read_stream(match_id, 2)
+    counting.reads.clear()
+    reading = asyncio.create_task(reader.at_least(match_id, version))
+    await asyncio.sleep(0)  # one turn of the loop: the read runs until it waits
+    await reader.apply_foreign(tail)  # as the follower does
+    assert (await reading).version == version
+    assert counting.reads == []
+
+
 async def test_a_cold_load_reads_in_three_round_trips(store: AsyncEventStore) -> None:
     manager = MatchManager(store, snapshot_every=5)
     match_id = (await manager.create("card_monsters", SEATS, {})).row.match_id
