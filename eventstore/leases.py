@@ -21,7 +21,8 @@ _NOW = "(extract(epoch from clock_timestamp()) * 1000000)::bigint"
 CLAIM = f"""
 INSERT INTO leases (stream_id, owner, expires_at, address)
 SELECT s, $2, {_NOW} + $3, $4 FROM unnest($1::text[]) AS s
-ON CONFLICT (stream_id) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at, address = excluded.address
+ON CONFLICT (stream_id) DO UPDATE
+SET owner = excluded.owner, expires_at = excluded.expires_at, address = excluded.address
 WHERE leases.owner = excluded.owner OR leases.expires_at < {_NOW}
 RETURNING stream_id
 """

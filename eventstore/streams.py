@@ -87,7 +87,8 @@ class _Streams:
     """What both faces do with the rows of a stream read."""
 
     def _seen_last(self, event: RecordedEvent) -> None:
-        """A stream was read to its end: ``event`` is its last as of the read (PostgreSQL remembers it)."""
+        """``event`` is a stream's last as far as a read showed (read to its end, or from the global order):
+        PostgreSQL remembers it as the hint its next append is planned from."""
 
     def _stream(self, rows: Sequence[Any], to_version: int | None) -> list[RecordedEvent]:
         stream = list(map(recorded, rows))
@@ -203,7 +204,7 @@ class AsyncStreams(_Streams, ABC):
             rows = await self.runner.read(self.runner.sql.READ_ALL, from_position=from_position, limit=limit)
             found = list(map(recorded, rows))
             if self._hears_commits:
-                self._recent.fill(found)
+                self._held(found)
             return _page(found, from_position, limit)
         if not self._signal.closed and (held := self._recent.scan(from_position, types, limit)) is not None:
             return held
@@ -217,6 +218,14 @@ class AsyncStreams(_Streams, ABC):
         reads = _type_reads(from_position, limit, types, head)
         pages = [list(map(recorded, await self.runner.read(self.runner.sql.READ_TYPE, **values))) for values in reads]
         return _typed_page(pages, limit, head, from_position)
+
+    def _held(self, found: Sequence[RecordedEvent]) -> None:
+        """Keeps events read from the global order (any process's) for the other readers, and each stream's last
+        one read as a hint for the next append to it (another instance appended it: an append on this one then
+        skips reading it back)."""
+        self._recent.fill(found)
+        for event in found:
+            self._seen_last(event)
 
     async def _filled(self, from_position: int, types: Collection[str], limit: int) -> Page | None:
         """Other processes' latest commits, read once for every type and kept for every subscriber (rather than a
@@ -235,7 +244,7 @@ class AsyncStreams(_Streams, ABC):
         found = list(
             map(recorded, await self.runner.read(self.runner.sql.READ_ALL, from_position=from_position, limit=span))
         )
-        self._recent.fill(found)
+        self._held(found)
         held = self._recent.scan(from_position, types, limit)
         if held is not None and gap_end is None and len(found) == span and held.through == found[-1].position:
             return Page(held.events, held.through, True)  # a full page: the database may hold more

@@ -207,6 +207,31 @@ async def test_another_processs_commits_are_read_once_for_every_subscriber_and_t
         await store.close()
 
 
+@pytest.mark.postgres
+async def test_an_append_after_another_processs_one_read_in_the_global_order_is_planned_from_it(
+    postgres_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With a match's seats on two instances every append followed the other instance's: planned from a stale
+    memory of the stream, it failed its guard and went the checked way (a transaction reading the stream's last
+    event). The follower's read of the other's commit now tells the store where the stream stands."""
+    store, other = await open_store(postgres_url), await open_store(postgres_url)
+    stream = f"m-{uuid.uuid4().hex}"
+    try:
+        await store.append(stream, 0, events("A"), command("c1"))
+        theirs = (await other.append(stream, 1, events("B"), command("c2"))).first_position
+        await asyncio.wait_for(store_hears(store, theirs), WAIT)
+        assert [e.type for e in (await store.read_all(theirs)).events] == ["B"]  # as the follower reads
+
+        async def checked(*args: object) -> object:
+            raise AssertionError("the append read the stream's last event back")
+
+        monkeypatch.setattr(store, "_append_checked", checked)
+        assert (await store.append(stream, 2, events("C"), command("c3"))).last_version == 3
+    finally:
+        await other.close()
+        await store.close()
+
+
 async def store_hears(store: AsyncEventStore, position: int) -> None:
     """Returns once ``store`` has heard of the commit at ``position`` (PostgreSQL's notification)."""
     while store._signal.position < position:  # type: ignore[attr-defined]
