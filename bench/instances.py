@@ -2,12 +2,15 @@
 
     python bench/instances.py [--matches 64] [--seconds 10] [--repeat 3]
 
-Three layouts, each on a new database, alternating run by run:
+Four layouts, each on a new database, alternating run by run:
 - ``1 instance``: every call to one ``duelhall serve``;
 - ``2 instances, seats split``: each match created on one instance (alternating), seat 0's calls sent to the
   instance that created it and seat 1's to the other, so every turn changes instance;
-- ``2 instances, owner``: each match's calls all sent to the instance that created it, its owner (what a client
-  that follows an owner-address redirect does once it has reconnected).
+- ``2 instances, seats split, redirect``: the seats' clients start as in the split layout but ask to be sent to
+  the match's owner (``duelhall-redirect: owner``): the one that starts on the other instance is refused
+  ``NOT_OWNER`` once and calls the owner at the address the refusal names from then on;
+- ``2 instances, owner``: each match's calls all sent to the instance that created it, its owner (where a client
+  that follows the redirect ends up, without the refusal).
 
 Each run prints commands/s, p99 submit latency, the servers' CPU per command summed over the instances, and
 conflicts per command (``duelhall_conflicts_total``, scraped from each instance's metrics listener, both causes).
@@ -31,6 +34,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 import grpc
+from google.rpc import error_details_pb2, status_pb2
 from rich.console import Console
 from rich.table import Table
 
@@ -40,11 +44,16 @@ from bench.service import CONCEDE, cpu_seconds, database, drop, start
 from engine.registry import REFERENCE
 from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
+from services.edge.routing import ADDRESS_KEY, NOT_OWNER, REDIRECT_KEY
+from services.edge.routing import OWNER as OWNER_VALUE
 
 ONE = "1 instance"
 SPLIT = "2 instances, seats split"
+REDIRECT = "2 instances, seats split, redirect"
 OWNER = "2 instances, owner"
-LAYOUTS = (ONE, SPLIT, OWNER)
+LAYOUTS = (ONE, SPLIT, REDIRECT, OWNER)
+ASKING = ((REDIRECT_KEY, OWNER_VALUE),)
+"""The metadata of a client that asks to be sent to a match's owner."""
 
 
 def free_port() -> int:
@@ -64,44 +73,70 @@ def conflicts(metrics: str) -> float:
 
 
 async def bot_match(
-    stubs: list[pb_grpc.MatchServiceStub],
+    stubs: dict[str, pb_grpc.MatchServiceStub],
     layout: str,
     index: int,
     rng: random.Random,
     latencies: list[float],
     deadline: float,
-) -> None:
-    """Plays matches one after another until the deadline; which instance each seat calls follows ``layout``."""
+) -> int:
+    """Plays matches one after another until the deadline; which instance each seat calls follows ``layout``
+    (``stubs`` by address). The redirects followed."""
+    addresses, redirects = list(stubs), 0
+    metadata = ASKING if layout == REDIRECT else None
     for number in itertools.count():
         if time.perf_counter() >= deadline:
-            return
-        home = (index + number) % len(stubs)
-        created = await stubs[home].CreateMatch(
+            return redirects
+        home = (index + number) % len(addresses)
+        created = await stubs[addresses[home]].CreateMatch(
             pb.CreateMatchRequest(ruleset=REFERENCE, seats=[pb.SeatSpec(name="a"), pb.SeatSpec(name="b")])
         )
         match_id = created.match.match_id
         tokens = {t.seat: t.token for t in created.tokens}
-        seat_stub = {seat: stubs[(home + seat) % len(stubs)] if layout == SPLIT else stubs[home] for seat in (0, 1)}
+        split = layout in (SPLIT, REDIRECT)
+        seat_stub = {seat: addresses[(home + seat) % len(addresses)] if split else addresses[home] for seat in (0, 1)}
         reply_version = created.match.version
-        to_act = list((await stubs[home].GetView(pb.GetViewRequest(match_id=match_id))).to_act)
+        to_act = list((await stubs[addresses[home]].GetView(pb.GetViewRequest(match_id=match_id))).to_act)
         count = 0
         while to_act and time.perf_counter() < deadline:
             seat = to_act[0]
-            stub = seat_stub[seat]
+            stub = stubs[seat_stub[seat]]
             # At the version last seen: the other instance may not have folded it yet (read your writes).
-            legal = await stub.ListLegalCommands(
-                pb.ListLegalCommandsRequest(match_id=match_id, token=tokens[seat], min_version=reply_version)
-            )
+            try:
+                legal = await stub.ListLegalCommands(
+                    pb.ListLegalCommandsRequest(match_id=match_id, token=tokens[seat], min_version=reply_version),
+                    metadata=metadata,
+                )
+            except grpc.aio.AioRpcError as error:
+                owner = owner_address(error)
+                if owner is None:
+                    raise
+                seat_stub[seat] = owner  # this seat calls the owner from now on
+                redirects += 1
+                continue
             options = [c for c in legal.commands_json if CONCEDE not in c]
             started = time.perf_counter()
             reply = await stub.SubmitCommand(
                 pb.SubmitCommandRequest(
                     match_id=match_id, token=tokens[seat], command_json=rng.choice(options), command_id=f"c{count}"
-                )
+                ),
+                metadata=metadata,
             )
             latencies.append(time.perf_counter() - started)
             to_act, reply_version = list(reply.to_act), reply.version
             count += 1
+    return redirects
+
+
+def owner_address(error: grpc.aio.AioRpcError) -> str | None:
+    """The owner's address of a ``NOT_OWNER`` refusal (ErrorInfo in the rich status trailer); None for another."""
+    for key, value in error.trailing_metadata() or ():
+        if key == "grpc-status-details-bin":
+            for detail in status_pb2.Status.FromString(value).details:
+                info = error_details_pb2.ErrorInfo()
+                if detail.Unpack(info) and info.reason == NOT_OWNER:
+                    return info.metadata[ADDRESS_KEY]
+    return None
 
 
 class Run(NamedTuple):
@@ -112,24 +147,27 @@ class Run(NamedTuple):
     """Server CPU per command, summed over the instances, in us."""
     conflicts: float
     """Conflicts per command."""
+    redirects: int
+    """``NOT_OWNER`` refusals the clients followed."""
 
 
-async def load(addresses: list[str], layout: str, matches: int, seconds: float) -> tuple[float, float, int]:
+async def load(addresses: list[str], layout: str, matches: int, seconds: float) -> tuple[float, float, int, int]:
     latencies: list[float] = []
-    channels = [grpc.aio.insecure_channel(address) for address in addresses]
+    channels = {address: grpc.aio.insecure_channel(address) for address in addresses}
     try:
-        stubs = [pb_grpc.MatchServiceStub(channel) for channel in channels]
+        stubs = {address: pb_grpc.MatchServiceStub(channel) for address, channel in channels.items()}
         await bot_match(stubs, layout, 0, random.Random(0), [], time.perf_counter() + 0.5)
         started = time.perf_counter()
         deadline = started + seconds
-        await asyncio.gather(
+        redirects = await asyncio.gather(
             *(bot_match(stubs, layout, i, random.Random(i), latencies, deadline) for i in range(matches))
         )
         elapsed = time.perf_counter() - started
     finally:
-        for channel in channels:
+        for channel in channels.values():
             await channel.close()
-    return len(latencies) / elapsed, statistics.quantiles(latencies, n=100)[98] * 1000, len(latencies)
+    p99 = statistics.quantiles(latencies, n=100)[98] * 1000
+    return len(latencies) / elapsed, p99, len(latencies), sum(redirects)
 
 
 _runs = itertools.count()
@@ -147,10 +185,12 @@ def run(layout: str, matches: int, seconds: float, workdir: Path) -> Run:
             servers.append((proc, address, metrics))
         before = [cpu_seconds(proc.pid) for proc, _, _ in servers]
         conflicts_before = [conflicts(metrics) for _, _, metrics in servers]
-        rate, p99, count = asyncio.run(load([address for _, address, _ in servers], layout, matches, seconds))
+        rate, p99, count, redirects = asyncio.run(
+            load([address for _, address, _ in servers], layout, matches, seconds)
+        )
         cpu = sum(cpu_seconds(proc.pid) - b for (proc, _, _), b in zip(servers, before, strict=True))
         conflicted = sum(conflicts(m) - b for (_, _, m), b in zip(servers, conflicts_before, strict=True))
-        return Run(rate, p99, count, cpu / count * 1e6, conflicted / count)
+        return Run(rate, p99, count, cpu / count * 1e6, conflicted / count, redirects)
     finally:
         for proc, _, _ in servers:
             proc.terminate()
@@ -177,13 +217,14 @@ def main() -> None:
         "p99 ms",
         "server CPU us/command (summed)",
         "conflicts/command",
+        "redirects",
         "commands/s of 1",
         "CPU/command of 1",
     )
     medians = {layout: sorted(runs[layout])[len(runs[layout]) // 2] for layout in LAYOUTS}
     one = medians[ONE]
     for layout in LAYOUTS:
-        rate, p99, count, cpu, conflicted = medians[layout]
+        rate, p99, count, cpu, conflicted, redirects = medians[layout]
         spread = " ".join(f"{r.rate:,.0f}" for r in runs[layout])
         table.add_row(
             layout,
@@ -193,6 +234,7 @@ def main() -> None:
             f"{p99:.1f}",
             f"{cpu:,.0f}",
             f"{conflicted:.2%}",
+            f"{redirects:,}",
             f"{rate / one.rate:.2f}x",
             f"{cpu / one.cpu:.2f}x",
         )

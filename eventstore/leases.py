@@ -3,8 +3,9 @@
 Expiries are taken on the database's clock, so instances whose clocks disagree still agree on who owns what.
 Each statement is one round trip and atomic on its own: a claim takes a stream that is free, expired or already
 the caller's; a takeover takes expired streams with ``FOR UPDATE SKIP LOCKED``, so two instances racing for the
-same dead owner's streams split them and never both take one. The store knows nothing of what a stream is: the
-service decides what an owner does (docs/operations.md, Running several instances).
+same dead owner's streams split them and never both take one. Each row also names the address its owner takes
+calls at (``address``, what it advertises; '' for none). The store knows nothing of what a stream is: the service
+decides what an owner does (docs/operations.md, Running several instances).
 """
 
 from __future__ import annotations
@@ -18,15 +19,16 @@ Fetch = Callable[..., Awaitable[Sequence[Any]]]
 _NOW = "(extract(epoch from clock_timestamp()) * 1000000)::bigint"
 
 CLAIM = f"""
-INSERT INTO leases (stream_id, owner, expires_at)
-SELECT s, $2, {_NOW} + $3 FROM unnest($1::text[]) AS s
-ON CONFLICT (stream_id) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at
+INSERT INTO leases (stream_id, owner, expires_at, address)
+SELECT s, $2, {_NOW} + $3, $4 FROM unnest($1::text[]) AS s
+ON CONFLICT (stream_id) DO UPDATE
+SET owner = excluded.owner, expires_at = excluded.expires_at, address = excluded.address
 WHERE leases.owner = excluded.owner OR leases.expires_at < {_NOW}
 RETURNING stream_id
 """
 RENEW = f"UPDATE leases SET expires_at = {_NOW} + $2 WHERE owner = $1 RETURNING stream_id"
 TAKE_OVER = f"""
-UPDATE leases SET owner = $1, expires_at = {_NOW} + $2
+UPDATE leases SET owner = $1, expires_at = {_NOW} + $2, address = $4
 WHERE stream_id IN (
     SELECT stream_id FROM leases WHERE expires_at < {_NOW} ORDER BY expires_at LIMIT $3 FOR UPDATE SKIP LOCKED
 )
@@ -34,18 +36,19 @@ RETURNING stream_id
 """
 RELEASE = "DELETE FROM leases WHERE stream_id = ANY($1::text[]) AND owner = $2"
 RELEASE_ALL = "DELETE FROM leases WHERE owner = $1"
-OWNER = f"SELECT owner FROM leases WHERE stream_id = $1 AND expires_at >= {_NOW}"
+OWNER = f"SELECT owner, address FROM leases WHERE stream_id = $1 AND expires_at >= {_NOW}"
 
 
 class PostgresLeases:
-    """The ``leases`` table's statements; ``seconds`` is how long a claim, a renewal or a takeover lasts."""
+    """The ``leases`` table's statements; ``seconds`` is how long a claim, a renewal or a takeover lasts, and
+    ``address`` is where the owner takes calls (what its claims and takeovers record)."""
 
     def __init__(self, fetch: Fetch) -> None:
         self._fetch = fetch
 
-    async def claim(self, owner: str, stream_ids: Collection[str], seconds: float) -> set[str]:
+    async def claim(self, owner: str, stream_ids: Collection[str], seconds: float, address: str = "") -> set[str]:
         """Claims each stream that has no live owner but ``owner``; the streams ``owner`` now holds."""
-        rows = await self._fetch(CLAIM, sorted(set(stream_ids)), owner, _micros(seconds))
+        rows = await self._fetch(CLAIM, sorted(set(stream_ids)), owner, _micros(seconds), address)
         return {row[0] for row in rows}
 
     async def renew(self, owner: str, seconds: float) -> set[str]:
@@ -53,9 +56,9 @@ class PostgresLeases:
         rows = await self._fetch(RENEW, owner, _micros(seconds))
         return {row[0] for row in rows}
 
-    async def take_over(self, owner: str, seconds: float, limit: int) -> set[str]:
+    async def take_over(self, owner: str, seconds: float, limit: int, address: str = "") -> set[str]:
         """Takes up to ``limit`` expired leases, whoever held them; the streams taken."""
-        rows = await self._fetch(TAKE_OVER, owner, _micros(seconds), limit)
+        rows = await self._fetch(TAKE_OVER, owner, _micros(seconds), limit, address)
         return {row[0] for row in rows}
 
     async def release(self, owner: str, stream_ids: Collection[str]) -> None:
@@ -66,10 +69,10 @@ class PostgresLeases:
         """Gives up every lease of ``owner`` (a graceful stop: the survivors take them at once)."""
         await self._fetch(RELEASE_ALL, owner)
 
-    async def owner(self, stream_id: str) -> str | None:
-        """The live owner of a stream, if any."""
+    async def owner(self, stream_id: str) -> tuple[str, str] | None:
+        """The live owner of a stream and the address it takes calls at ('' if none), if it has a live owner."""
         rows = await self._fetch(OWNER, stream_id)
-        return rows[0][0] if rows else None
+        return (rows[0][0], rows[0][1]) if rows else None
 
 
 def _micros(seconds: float) -> int:

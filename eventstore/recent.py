@@ -5,6 +5,11 @@ the embedded SQLite store that was almost always this process's own commit. The 
 transaction's events here, in commit order; a read from a position this buffer holds is answered from it as
 far as its positions run on without a gap (a gap is another process's commit, read from the database only as
 far as the gap runs: the process never reads back from the database an event it holds).
+
+Where the database tells every process of every commit (PostgreSQL), another process's events read from the
+database are kept here too (``fill``): each of the process's subscribers (the follower, the match list, the
+tournament feed, its clocks, ...) reads another instance's commit then once in all, not once each (and once per
+event type for those that read some types only).
 """
 
 from __future__ import annotations
@@ -33,6 +38,24 @@ class RecentEvents:
         while held and held[-1].position > found:
             held.pop()
         held.extend(events)
+
+    def fill(self, events: Iterable[RecordedEvent]) -> None:
+        """Events read from the database (committed by any process, in position order), kept among the held ones
+        where they belong; those held already, or older than every held one when the buffer is full, are not."""
+        held = self._events
+        for event in events:
+            if not held or event.position > held[-1].position:
+                held.append(event)
+                continue
+            index = bisect.bisect_left(held, event.position, key=_position)
+            if held[index].position == event.position:
+                continue
+            if len(held) == held.maxlen:
+                if index == 0:
+                    continue
+                held.popleft()
+                index -= 1
+            held.insert(index, event)
 
     def read(self, from_position: int, limit: int) -> list[RecordedEvent] | None:
         """Up to ``limit`` events from ``from_position`` while their positions run on without a gap; None when

@@ -23,7 +23,7 @@ from sqlalchemy import (
 
 from eventstore.errors import DatabaseError
 
-SCHEMA_REVISION = "0004"
+SCHEMA_REVISION = "0005"
 REVISION_QUERY = "SELECT version_num FROM alembic_version"
 """The database's alembic revision (the table is absent before the first migration)."""
 
@@ -110,6 +110,7 @@ leases = Table(
     Column(
         "expires_at", BigInteger, nullable=False, comment="microseconds since the Unix epoch, on the database's clock"
     ),
+    Column("address", Text, nullable=False, server_default=""),
     Index("leases_owner", "owner"),
     Index("leases_expires_at", "expires_at"),
 )

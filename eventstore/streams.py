@@ -87,7 +87,8 @@ class _Streams:
     """What both faces do with the rows of a stream read."""
 
     def _seen_last(self, event: RecordedEvent) -> None:
-        """A stream was read to its end: ``event`` is its last as of the read (PostgreSQL remembers it)."""
+        """``event`` is a stream's last as far as a read showed (read to its end, or from the global order):
+        PostgreSQL remembers it as the hint its next append is planned from."""
 
     def _stream(self, rows: Sequence[Any], to_version: int | None) -> list[RecordedEvent]:
         stream = list(map(recorded, rows))
@@ -201,13 +202,53 @@ class AsyncStreams(_Streams, ABC):
                 if self._hears_commits and (gap_end := self._recent.next_held(from_position)) is not None:
                     limit = min(limit, gap_end - from_position)
             rows = await self.runner.read(self.runner.sql.READ_ALL, from_position=from_position, limit=limit)
-            return _page(list(map(recorded, rows)), from_position, limit)
+            found = list(map(recorded, rows))
+            if self._hears_commits:
+                self._held(found)
+            return _page(found, from_position, limit)
         if not self._signal.closed and (held := self._recent.scan(from_position, types, limit)) is not None:
             return held
+        if (
+            self._hears_commits
+            and not self._signal.closed
+            and (filled := await self._filled(from_position, types, limit))
+        ):
+            return filled
         head = await self.head()
         reads = _type_reads(from_position, limit, types, head)
         pages = [list(map(recorded, await self.runner.read(self.runner.sql.READ_TYPE, **values))) for values in reads]
         return _typed_page(pages, limit, head, from_position)
+
+    def _held(self, found: Sequence[RecordedEvent]) -> None:
+        """Keeps events read from the global order (any process's) for the other readers, and each stream's last
+        one read as a hint for the next append to it (another instance appended it: an append on this one then
+        skips reading it back)."""
+        self._recent.fill(found)
+        for event in found:
+            self._seen_last(event)
+
+    async def _filled(self, from_position: int, types: Collection[str], limit: int) -> Page | None:
+        """Other processes' latest commits, read once for every type and kept for every subscriber (rather than a
+        read per type of each subscriber), then scanned: up to what this process holds, else a page. None for a
+        reader further behind than a page (catching up, it reads its types only) or ahead of every commit heard of.
+        """
+        gap_end = self._recent.next_held(from_position)
+        if gap_end is not None:
+            span = gap_end - from_position
+        elif from_position <= self._signal.position < from_position + PAGE:
+            span = PAGE
+        else:
+            return None
+        if span > PAGE:
+            return None
+        found = list(
+            map(recorded, await self.runner.read(self.runner.sql.READ_ALL, from_position=from_position, limit=span))
+        )
+        self._held(found)
+        held = self._recent.scan(from_position, types, limit)
+        if held is not None and gap_end is None and len(found) == span and held.through == found[-1].position:
+            return Page(held.events, held.through, True)  # a full page: the database may hold more
+        return held
 
     def subscribe(
         self, from_position: int = 1, linger: float = 0.0, types: Collection[str] = ()

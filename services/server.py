@@ -80,11 +80,14 @@ class ServerConfig(msgspec.Struct, frozen=True):
     grace_seconds: float = 10.0
     """On SIGTERM, after the drain: seconds in-flight calls get to finish before they are cancelled."""
     max_streams: int = MAX_STREAMS
+    """Streams (watches, ``Play``, lifecycle) open at once, over gRPC and Connect together; past it a new one is
+    refused RESOURCE_EXHAUSTED."""
     lease_seconds: float = LEASE_SECONDS
     """On PostgreSQL: how long this instance's ownership of a match lasts unrenewed; a dead instance's matches are
     taken over by a survivor within it and a heartbeat (docs/operations.md, Running several instances)."""
-    """Streams (watches, ``Play``, lifecycle) open at once, over gRPC and Connect together; past it a new one is
-    refused RESOURCE_EXHAUSTED."""
+    advertise: str | None = None
+    """On PostgreSQL: HOST:PORT recorded with this instance's leases, where a client that asks for a match's owner
+    is sent (``services/edge/routing.py``); None: the gRPC listen address, with the port it bound."""
 
 
 class Running:
@@ -231,6 +234,7 @@ async def _start(config: ServerConfig, clock: Clock | None, replay: bytes | None
             raise ListenError(
                 f"cannot listen on {config.listen}: the port is in use or the address is not local"
             ) from None
+    ownership.address = config.advertise or advertised(config.listen, port)
     metrics.attach(observer, store, timers, manager, matches.play_results, presence, bots, clock or LoopClock())
     metrics.attach_ownership(ownership)
     if config.listen is not None:
@@ -262,6 +266,11 @@ async def _start(config: ServerConfig, clock: Clock | None, replay: bytes | None
         http,
         bots,
     )
+
+
+def advertised(listen: str | None, port: int) -> str:
+    """The listen address with the port it bound (port 0 asks for any); '' without a gRPC port."""
+    return "" if listen is None else f"{listen_address(listen)[0]}:{port}"
 
 
 async def resume_timers(manager: MatchManager) -> int:

@@ -99,6 +99,13 @@ def arguments(parser: argparse.ArgumentParser) -> None:
         help="on PostgreSQL, how long this instance's ownership of a match lasts unrenewed: a dead instance's "
         f"matches are taken over within it and half a second (default: {LEASE_SECONDS:g})",
     )
+    parser.add_argument(
+        "--advertise",
+        default=None,
+        metavar="HOST:PORT",
+        help="on PostgreSQL, the address other instances send a client to when it asks for a match's owner "
+        "(docs/api.md, Calling a match's owner; default: the gRPC listen address, with the port it bound)",
+    )
     logs.add_options(parser)
     from_environment(parser)
     parser.set_defaults(run=run, parser=parser)
@@ -107,6 +114,8 @@ def arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     try:
         listen_address(args.listen)
+        if args.advertise is not None:
+            listen_address(args.advertise, "--advertise")
         if args.http != "off":
             listen_address(args.http, "--http")
     except ListenError as exc:
@@ -134,6 +143,7 @@ def run(args: argparse.Namespace) -> int:
         drain_seconds=args.drain_seconds,
         grace_seconds=args.grace_seconds,
         lease_seconds=args.lease_seconds,
+        advertise=args.advertise,
     )
     gc.set_threshold(YOUNG_COLLECTION, *gc.get_threshold()[1:])
     asyncio.run(serve(config))

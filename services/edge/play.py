@@ -20,6 +20,7 @@ from services.api import duelhall_pb2 as pb
 from services.core import limits
 from services.core.errors import InvalidArgument, Unavailable
 from services.edge import wire
+from services.edge.routing import to_owner
 from services.edge.rpc_errors import command_error
 from services.matches.hot import HotMatch
 from services.matches.manager import MatchManager
@@ -39,6 +40,7 @@ async def play(
     if first is None or first.WhichOneof("kind") != "start":
         raise InvalidArgument("the first message of a Play stream must be a PlayStart", reason="PLAY_START_MISSING")
     start = first.start
+    await to_owner(matches.ownership, start.match_id, context)
 
     def seat_of(hot: HotMatch) -> int:
         return seat_for(start.token, hot.token_hashes)

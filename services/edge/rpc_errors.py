@@ -20,7 +20,7 @@
 | Exhausted                      | RESOURCE_EXHAUSTED  | TOO_MANY_STREAMS (limit)         |
 | NotFound                       | NOT_FOUND           | e.g. TOURNAMENT_NOT_FOUND        |
 | Conflict                       | ALREADY_EXISTS      | e.g. REQUEST_ID_REUSED, COMMAND_ID_REUSED |
-| Refused                        | FAILED_PRECONDITION | e.g. ROUND_NOT_FINISHED, CASTER_FEED_OFF |
+| Refused                        | FAILED_PRECONDITION | e.g. ROUND_NOT_FINISHED, CASTER_FEED_OFF, NOT_OWNER |
 | RulesetUnavailable (Refused)   | FAILED_PRECONDITION | RULESET_VERSION_UNAVAILABLE (ruleset, version) |
 | ReplayInvalid                  | FAILED_PRECONDITION | REPLAY_INVALID (check, version)  |
 | ReplayConflict                 | ALREADY_EXISTS      | MATCH_EXISTS                     |

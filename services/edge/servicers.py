@@ -28,6 +28,7 @@ from services.edge import wire
 from services.edge.embargo import Embargo
 from services.edge.pages import decode_token, encode_token
 from services.edge.play import play
+from services.edge.routing import to_owner
 from services.edge.rpc_errors import rpc_errors
 from services.matches import caster, spectators
 from services.matches.caster_watch import CasterWatch
@@ -108,6 +109,7 @@ class MatchServicer(pb_grpc.MatchServiceServicer):
 
     @rpc_errors
     async def JoinSeat(self, request: pb.JoinSeatRequest, context: Context) -> pb.JoinSeatResponse:
+        await to_owner(self._matches.ownership, request.match_id, context)
         config = wire.json_object(request.config_json, "config_json")
         seat = request.seat if request.HasField("seat") else None
         request_id = limits.request_id(request.request_id)
@@ -120,6 +122,7 @@ class MatchServicer(pb_grpc.MatchServiceServicer):
 
     @rpc_errors
     async def GetMatch(self, request: pb.GetMatchRequest, context: Context) -> pb.Match:
+        await to_owner(self._matches.ownership, request.match_id, context)
         hot = await self._matches.at_least(request.match_id, limits.version(request.min_version, "min_version"))
         previous = await self._matches.read_model.get(request.match_id)
         seats = await self._presence.of(hot.match_id, len(hot.match.created.seats), hot.created_at, hot.bots)
@@ -151,6 +154,7 @@ class MatchServicer(pb_grpc.MatchServiceServicer):
 
     @rpc_errors
     async def GetView(self, request: pb.GetViewRequest, context: Context) -> pb.GetViewResponse:
+        await to_owner(self._matches.ownership, request.match_id, context)
         viewed = wire.viewed(
             await self._matches.viewed(
                 request.match_id,
@@ -170,6 +174,7 @@ class MatchServicer(pb_grpc.MatchServiceServicer):
         request: pb.ListLegalCommandsRequest,
         context: Context,
     ) -> pb.ListLegalCommandsResponse:
+        await to_owner(self._matches.ownership, request.match_id, context)
         decided = wire.decision(
             await self._matches.decision(
                 request.match_id,
@@ -186,6 +191,7 @@ class MatchServicer(pb_grpc.MatchServiceServicer):
     @rpc_errors
     async def SubmitCommand(self, request: pb.SubmitCommandRequest, context: Context) -> pb.SubmitCommandResponse:
         """A seat's command with its seat token, or a referee's with the admin token (docs/api.md)."""
+        await to_owner(self._matches.ownership, request.match_id, context)
         expected = request.expected_version if request.HasField("expected_version") else None
         raw = request.command_json.encode()
         actor: Actor | SeatToken = SeatToken(request.token)
@@ -212,6 +218,7 @@ class MatchServicer(pb_grpc.MatchServiceServicer):
         self, request: pb.WatchMatchRequest, context: Context
     ) -> Watch[pb.MatchUpdate] | CasterWatch[pb.MatchUpdate]:
         """The request's watch, in place before the client hears that the stream started."""
+        await to_owner(self._matches.ownership, request.match_id, context)
         admin = is_admin(request.token, self._admin_token)
 
         def viewer_of(hot: HotMatch) -> Viewer:

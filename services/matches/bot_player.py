@@ -33,6 +33,9 @@ from services.matches.hot import HotMatch
 
 log = logging.getLogger(__name__)
 
+BOT_COMMAND_PREFIX = "bot-"
+"""A bot's command id: this, then ``<seat>-<version>``."""
+
 RETRY = 1.0
 """Seconds before a bot's command the store could not take is decided and submitted again."""
 
@@ -104,7 +107,7 @@ class BotPlayer:
             if self._closing:  # the next start resumes it
                 return
             await self._manager.submit(
-                match_id, seat, raw, command_id=f"bot-{seat}-{version}", expected_version=version
+                match_id, seat, raw, command_id=f"{BOT_COMMAND_PREFIX}{seat}-{version}", expected_version=version
             )
         except VersionMismatch:
             pass  # the match moved on while the bot thought; the change that moved it started the next decision

@@ -5,6 +5,12 @@ store round trips (the row, the lifecycle record, the list) made that command th
 end the store refused is recorded again until it takes it (it is recorded once, whoever tries), else by the
 next start (``server.resume_timers``), or by the instance that takes the match over when this one dies
 (``services/matches/ownership.py``); then the match's lease is released.
+
+The instance whose command ended the match records the end (``begin``). Another instance that folds that end
+(``followed``) records nothing unless it owns the match, and the owner first lets the ending instance record it
+(``SETTLE``) and reads whether it did: with seats split across instances, both recording every end was every
+conflict they had (a duplicate of the lifecycle record, and its reads, per match). The owner still records an end
+whose instance died before recording it, and releases its lease either way.
 """
 
 from __future__ import annotations
@@ -24,6 +30,8 @@ log = logging.getLogger(__name__)
 
 RETRY = 1.0
 """Seconds before an end the store failed to record is recorded again."""
+SETTLE = 1.0
+"""Seconds the owner of a match another instance ended leaves that instance to record the end before it looks."""
 
 
 class EndRecorder:
@@ -39,10 +47,35 @@ class EndRecorder:
         """Ends the store failed to record, recorded again until it takes them (not waited for: an outage)."""
         self.listeners: list[Callable[[HotMatch], None]] = []
         """Told of each end this recorder recorded first (another instance's, or an earlier try's, is not)."""
+        self.settle = SETTLE
+        self.settling: set[asyncio.Task[None]] = set()
+        """Owned matches another instance ended, waiting for ``settle`` before their end is looked up (``followed``)."""
 
     def begin(self, hot: HotMatch) -> None:
-        """Records the end of ``hot`` in the background."""
+        """Records the end of ``hot`` in the background (this instance's command ended it)."""
         keep(self._recording, self._logged(hot), f"duelhall-end-{hot.match_id}")
+
+    def followed(self, hot: HotMatch, settle: bool = True) -> None:
+        """``hot`` was found ended in the store (another instance ended it): its owner makes sure the end is
+        recorded, after ``settle`` seconds when the ending instance is alive to record it itself."""
+        if self._ownership.owns(hot.match_id):
+            keep(
+                self.settling,
+                self._unless_recorded(hot, self.settle if settle else 0.0),
+                f"duelhall-end-{hot.match_id}",
+            )
+
+    async def _unless_recorded(self, hot: HotMatch, settle: float) -> None:
+        await asyncio.sleep(settle)
+        try:
+            recorded = await self._store.last_version(lifecycle.ended_stream(hot.match_id)) > 0
+        except StoreError as exc:
+            recorded = False
+            log.warning("end of match %s not looked up: %s; recording it", hot.match_id, exc)
+        if recorded:
+            await self._ownership.release(hot.match_id)
+        else:
+            await self._logged(hot)
 
     async def recorded(self) -> None:
         """Returns once the ends being recorded when called are recorded and listed (``ListMatches`` waits for
@@ -53,6 +86,8 @@ class EndRecorder:
 
     async def stop(self) -> None:
         await self.recorded()
+        for settling in list(self.settling):  # the ending instance recorded it, or a takeover or restart will
+            await cancel(settling)
         for retry in list(self._retries):  # the next start records these ends (server.resume_timers)
             await cancel(retry)
 

@@ -57,6 +57,9 @@ from services.readmodels.matchrows import PUBLIC, row_for
 log = logging.getLogger(__name__)
 
 _RETRIES = 8
+FOLLOW_WAIT = 0.25
+"""Seconds a read at a version another instance appended waits for the follower to hand that version over before
+it reads the match's stream itself (the follower is paused, or far behind)."""
 
 OnChange = Callable[[HotMatch], None]
 """Told that a match was loaded or changed (the timers re-arm)."""
@@ -90,6 +93,8 @@ class MatchManager:
         """Told of each match this manager created (metrics count them)."""
         self._on_events: list[OnEvents] = []
         self._follower = Follower(store, self.apply_foreign) if shared else None
+        self._awaited: dict[str, list[tuple[int, asyncio.Future[None]]]] = {}
+        """Reads waiting for a loaded match to reach a version (``at_least``): the version, the waiter."""
         self._loading: dict[str, list[int]] = {}
         """Matches being loaded: [loads under way, the highest version the follower handed over meanwhile]. An
         event committed after a load read the tail would otherwise pass unseen, its match loaded behind it."""
@@ -365,10 +370,14 @@ class MatchManager:
         """The loaded match, caught up with the store first when it is behind ``min_version``.
 
         Reads are served from memory, which the store subscription keeps current; a client that moves between
-        instances passes the last version it saw to read its own writes. A version the store does not hold
-        either is ``Ahead``.
+        instances passes the last version it saw to read its own writes. That version was appended by another
+        instance, and the follower is about to hand it over: it is waited for (``FOLLOW_WAIT`` at most) rather
+        than read a second time, a round trip per command saved when a match's seats call different instances.
+        A version the store does not hold either is ``Ahead``.
         """
         hot = await self.get(match_id)
+        if hot.version < min_version and self._follower is not None:
+            await self._followed(hot, min_version)
         if hot.version < min_version:
             async with hot.lock:
                 await self._catch_up(hot)
@@ -377,6 +386,21 @@ class MatchManager:
                 f"match {match_id} has no version {min_version}: it is at {hot.version}", version=str(hot.version)
             )
         return hot
+
+    async def _followed(self, hot: HotMatch, version: int) -> None:
+        """Returns once ``hot`` is at ``version`` or later, or after ``FOLLOW_WAIT`` seconds."""
+        waiter = asyncio.get_running_loop().create_future()
+        awaited = self._awaited.setdefault(hot.match_id, [])
+        awaited.append((version, waiter))
+        try:
+            async with asyncio.timeout(FOLLOW_WAIT):
+                await waiter
+        except TimeoutError:
+            pass
+        finally:
+            awaited.remove((version, waiter))
+            if not awaited:
+                del self._awaited[hot.match_id]
 
     async def viewed(self, match_id: str, token: str, min_version: int = 0, admin: bool = False) -> Viewed:
         """The view of the token's seat (a spectator's without one, as the match's spectator policy allows;
@@ -408,9 +432,10 @@ class MatchManager:
         if hot.outcome is not None:
             await self.ends.record(hot)
 
-    async def take_over(self, match_id: str) -> None:
+    async def take_over(self, match_id: str, settle: bool = False) -> None:
         """Runs a match this instance now owns: loaded and caught up with the store, its timer armed (one
-        overdue fires at once) and its end recorded if it ended without one (its owner died in between)."""
+        overdue fires at once) and its end recorded if it ended without one (its owner died in between;
+        ``settle``: another instance may have just ended it and be recording its end)."""
         try:
             hot = await self.at_least(match_id, await self.store.last_version(match_id))
         except MatchNotFound:  # claimed by a creation that never appended
@@ -420,7 +445,7 @@ class MatchManager:
             log.warning("match %s not taken over: %s", match_id, exc)
             return
         if hot.outcome is not None:
-            self.ends.begin(hot)
+            self.ends.followed(hot, settle)
         else:
             self._changed(hot)
 
@@ -450,7 +475,7 @@ class MatchManager:
                 loading[1] = max(loading[1], last.version)
             elif self.ownership.leased and self.ownership.owns(last.stream_id):
                 # An owned match left the cache: its owner must still see its clock change and its end.
-                keep(self._owned_loads, self.take_over(last.stream_id), f"duelhall-owned-{last.stream_id}")
+                keep(self._owned_loads, self.take_over(last.stream_id, True), f"duelhall-owned-{last.stream_id}")
             return
         if last.version <= hot.version:
             return
@@ -479,9 +504,9 @@ class MatchManager:
             hot.token_hashes = await stored_hashes(self.store, hot.match_id, len(hot.token_hashes))
         self._publish(hot, happened)
         if was_running and hot.outcome is not None:
-            # In the background, as after a command: a store fault here must not lose the end, nor stall the
-            # follower (every other match's events) on its round trips.
-            self.ends.begin(hot)
+            # Another instance ended it and records its end; the owner makes sure, in the background: a store
+            # fault here must not lose the end, nor stall the follower (every other match's events).
+            self.ends.followed(hot)
 
     # -- cache ------------------------------------------------------------------------------------
 
@@ -504,6 +529,9 @@ class MatchManager:
         self._changed(hot)
         for events_listener in self._on_events:
             events_listener(hot, happened)
+        for version, waiter in self._awaited.get(hot.match_id, ()):
+            if version <= hot.version and not waiter.done():
+                waiter.set_result(None)
 
     def _changed(self, hot: HotMatch) -> None:
         for listener in self._on_change:

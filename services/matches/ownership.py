@@ -44,6 +44,8 @@ class Ownership:
         self.seconds = seconds
         self.instance = uuid.uuid4().hex
         """This process's id, the owner its leases name (a restarted server is another owner)."""
+        self.address = ""
+        """Where this instance takes calls, recorded with its leases (``serve --advertise``; set once it listens)."""
         self._held: set[str] = set()
         self._valid_until = 0.0
         """Monotonic time the leases last renewed run out: past it this instance owns nothing it has not renewed."""
@@ -77,7 +79,7 @@ class Ownership:
             return set()
         started = time.monotonic()
         try:
-            claimed = await self._leases.claim(self.instance, match_ids, self.seconds)
+            claimed = await self._leases.claim(self.instance, match_ids, self.seconds, self.address)
         except StoreError as exc:
             log.warning("leases on %d matches not claimed: %s", len(match_ids), exc)
             return set()
@@ -85,6 +87,17 @@ class Ownership:
         if not self._valid_until:
             self._valid_until = started + self.seconds
         return claimed
+
+    async def elsewhere(self, match_id: str) -> str | None:
+        """The address of the match's owner when another instance owns it and says where it takes calls; None
+        when this instance owns it, nobody live does, or its owner recorded no address (then this one serves).
+        A store fault is raised: the caller asked to be sent to the owner, and it is not known."""
+        if self._leases is None or self.owns(match_id):
+            return None
+        found = await self._leases.owner(match_id)
+        if found is None or found[0] == self.instance or not found[1] or found[1] == self.address:
+            return None
+        return found[1]
 
     async def release(self, match_id: str) -> None:
         """Gives up an ended match (a fault leaves the lease to expire and a survivor to find the end recorded)."""
@@ -129,7 +142,7 @@ class Ownership:
             renewed = await leases.renew(self.instance, self.seconds)
             self._held = renewed | (self._held - before)  # with the claims made meanwhile
             self._valid_until = started + self.seconds
-            taken = await leases.take_over(self.instance, self.seconds, TAKE_OVER_AT_ONCE)
+            taken = await leases.take_over(self.instance, self.seconds, TAKE_OVER_AT_ONCE, self.address)
         except StoreError as exc:
             self._tell(RENEW_FAILED)
             log.warning("leases not renewed: %s", exc)

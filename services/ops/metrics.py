@@ -69,9 +69,10 @@ class Metrics:
         )
         self.conflicts = Counter(
             "duelhall_conflicts",
-            "Optimistic-concurrency conflicts by kind (version, duplicate) and cause (this_instance: two of its own "
-            "calls raced; other_instance)",
-            ["kind", "cause"],
+            "Optimistic-concurrency conflicts by kind (version, duplicate), cause (this_instance: two of its own "
+            "calls raced; other_instance) and what was being appended (seat, bot, timer, admin, end, join, creation, "
+            "other)",
+            ["kind", "cause", "appending"],
             registry=r,
         )
         self.timers = Counter("duelhall_timers", "Turn timers by event (armed, fired)", ["event"], registry=r)
@@ -158,7 +159,7 @@ class Metrics:
         play_results.append(played)
         observer.stream_listeners.append(lambda method, change: self.watch_streams.labels(method).inc(change))
         store.append_listeners.append(self.append_seconds.observe)
-        store.conflict_listeners.append(lambda kind, cause: self.conflicts.labels(kind, cause).inc())
+        store.conflict_listeners.append(lambda kind, cause, what: self.conflicts.labels(kind, cause, what).inc())
         timers.listeners.append(lambda event: self.timers.labels(event).inc())
         self.hot_matches.set_function(lambda: manager.loaded_count)
         self.follower_lag.set_function(lambda: manager.follower_lag)

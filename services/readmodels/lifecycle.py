@@ -88,11 +88,16 @@ async def record_end(store: AsyncEventStore, ended: MatchEnded) -> Appended:
     duplicate of the first command and returns when the first recorded it."""
     command = CommandRecord(command_id=f"end-{ended.match_id}", actor=SYSTEM, type="record_end", payload=b"{}")
     return await store.append(
-        f"{ENDED_STREAM_PREFIX}{ended.match_id}",
+        ended_stream(ended.match_id),
         0,
         [NewEvent(type=MATCH_ENDED, data=msgspec.json.encode(ended))],
         command,
     )
+
+
+def ended_stream(match_id: str) -> str:
+    """The stream holding a match's ``MatchEnded`` once its end is recorded."""
+    return f"{ENDED_STREAM_PREFIX}{match_id}"
 
 
 async def labels_of(store: AsyncEventStore, match_id: str) -> dict[str, str]:

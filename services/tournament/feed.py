@@ -42,6 +42,9 @@ from services.tournament.state import Game, TableState, Tournament, apply, fold
 
 TYPES = tuple(kind.__struct_config__.tag for kind in get_args(Event) if kind is not TournamentCreated)
 """The event types appended after a tournament's creation: what the subscription reads of the global order."""
+LINGER = 0.02
+"""Seconds the subscription lets commits gather between reads, as the other followers of the global order: on a
+database shared with other instances, one read of their commits then serves every subscriber of this process."""
 _PlayerEvent = PlayerRegistered | PlayerCheckedIn | PlayerDropped | PlayerReinstated | PlayerTokenReissued
 _PLAYER_CHANGES: dict[type, str] = {
     PlayerRegistered: "registered",
@@ -84,7 +87,7 @@ class Changes:
                 del self._waiters[tournament_id]
 
     async def _follow(self, position: int) -> None:
-        async for page in self._store.subscribe(position, types=TYPES):
+        async for page in self._store.subscribe(position, LINGER, TYPES):
             for recorded in page.events:
                 if recorded.stream_id.startswith(STREAM_PREFIX):
                     self._wake(recorded.stream_id.removeprefix(STREAM_PREFIX))

@@ -102,3 +102,15 @@ def test_where_another_processs_commits_end_is_the_next_held_position() -> None:
     recent.add(2, (event(p) for p in (3, 4)))
     recent.add(6, (event(p) for p in (7, 8)))  # 5 and 6: another process's commit
     assert [recent.next_held(p) for p in range(1, 10)] == [3, 3, None, None, 7, 7, None, None, None]
+
+
+def test_events_read_from_the_database_fill_the_gaps_among_those_held() -> None:
+    recent = RecentEvents(capacity=7)
+    recent.add(2, (event(p) for p in (3, 4)))
+    recent.add(6, (event(p) for p in (7,)))  # 5 and 6: another process's commit
+    recent.fill(event(p) for p in (4, 5, 6, 8, 9))
+    assert positions(recent.read(3, 100)) == [3, 4, 5, 6, 7, 8, 9]
+    recent.fill(event(p) for p in (1, 2))  # older than every held event of a full buffer: not kept
+    assert recent.read(2, 100) is None
+    recent.fill([event(10)])  # the oldest goes
+    assert recent.read(3, 100) is None and positions(recent.read(4, 100)) == [4, 5, 6, 7, 8, 9, 10]

@@ -183,6 +183,61 @@ async def test_a_read_over_another_processs_commits_stops_where_this_ones_own_be
         await store.close()
 
 
+@pytest.mark.postgres
+async def test_another_processs_commits_are_read_once_for_every_subscriber_and_type(postgres_url: str) -> None:
+    """Each subscriber of a few types read each of another instance's commits again, once per type: on the second
+    of two instances most of its CPU per command. Read once, they are kept with this process's own commits."""
+    store, other = await open_store(postgres_url), await open_store(postgres_url)
+    mine, theirs = f"own-{uuid.uuid4().hex}", f"other-{uuid.uuid4().hex}"
+    try:
+        first = (await store.append(mine, 0, events("A"), command("c1"))).first_position
+        await other.append(theirs, 0, events("X", "Y"), command("c2"))
+        await store.append(mine, 1, events("C"), command("c3"))
+        later = (await other.append(theirs, 2, events("Z"), command("c4"))).first_position
+        await asyncio.wait_for(store_hears(store, later), WAIT)
+        found = await store.read_all(first + 1, types=("X",))
+        assert ([e.type for e in found.events], found.through) == (["X"], first + 3)
+        found = await store.read_all(first + 4, types=("Z",))
+        assert ([e.type for e in found.events], found.through) == (["Z"], later)
+        run_sql(postgres_url, f"DELETE FROM events WHERE position > {first}")  # behind the stores' backs
+        assert [e.type for e in (await store.read_all(first + 1, types=("Y", "C"))).events] == ["Y", "C"]
+        assert [e.type for e in (await store.read_all(first)).events] == ["A", "X", "Y", "C", "Z"]
+    finally:
+        await other.close()
+        await store.close()
+
+
+@pytest.mark.postgres
+async def test_an_append_after_another_processs_one_read_in_the_global_order_is_planned_from_it(
+    postgres_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With a match's seats on two instances every append followed the other instance's: planned from a stale
+    memory of the stream, it failed its guard and went the checked way (a transaction reading the stream's last
+    event). The follower's read of the other's commit now tells the store where the stream stands."""
+    store, other = await open_store(postgres_url), await open_store(postgres_url)
+    stream = f"m-{uuid.uuid4().hex}"
+    try:
+        await store.append(stream, 0, events("A"), command("c1"))
+        theirs = (await other.append(stream, 1, events("B"), command("c2"))).first_position
+        await asyncio.wait_for(store_hears(store, theirs), WAIT)
+        assert [e.type for e in (await store.read_all(theirs)).events] == ["B"]  # as the follower reads
+
+        async def checked(*args: object) -> object:
+            raise AssertionError("the append read the stream's last event back")
+
+        monkeypatch.setattr(store, "_append_checked", checked)
+        assert (await store.append(stream, 2, events("C"), command("c3"))).last_version == 3
+    finally:
+        await other.close()
+        await store.close()
+
+
+async def store_hears(store: AsyncEventStore, position: int) -> None:
+    """Returns once ``store`` has heard of the commit at ``position`` (PostgreSQL's notification)."""
+    while store._signal.position < position:  # type: ignore[attr-defined]
+        await store._signal.wait_past(position - 1, WAIT)  # type: ignore[attr-defined]
+
+
 async def test_catching_up_over_another_process_commits_does_not_wait_for_the_next_commit(database: str) -> None:
     """This process's recent commits are read back from memory up to the first position another process
     committed; the subscriber must read on at once, not wait for a commit (or a poll) per such gap: a

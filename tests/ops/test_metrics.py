@@ -138,7 +138,7 @@ async def test_a_stale_copy_counts_its_conflict(tmp_path: Path) -> None:
                 )
                 await stub.SubmitCommand(request)
         assert refused.value.code() == grpc.StatusCode.FAILED_PRECONDITION  # caught up: the turn has passed
-        assert value(server, "duelhall_conflicts_total", kind="version", cause="other_instance") == 1
+        assert value(server, "duelhall_conflicts_total", kind="version", cause="other_instance", appending="seat") == 1
     finally:
         await server.stop(0)
 

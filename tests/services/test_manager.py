@@ -19,7 +19,9 @@ from services.matches import ends as ends_module
 from services.matches import snapshots
 from services.matches.creation import SeatEntry
 from services.matches.manager import MatchManager
+from services.matches.ownership import Ownership
 from services.matches.timers import Timers
+from services.ops.observed_store import ObservedStore
 from services.readmodels import lifecycle
 from services.readmodels.matchrows import ENDED
 from tests.versions import card_monsters_v2, hosting
@@ -168,6 +170,25 @@ async def test_a_refusal_on_a_shared_database_is_decided_again_on_the_current_ma
     assert counting.reads == ["read_stream"]
 
 
+async def test_a_read_at_a_version_another_instance_appended_waits_for_the_follower(store: AsyncEventStore) -> None:
+    """A client whose seats call different instances reads at the version its last command made: the follower is
+    about to hand it over, so it is not read a second time (a round trip per command on the other instance)."""
+    writer = MatchManager(store)
+    match_id = (await writer.create("card_monsters", SEATS, {})).row.match_id
+    counting = Counting(store)
+    reader = MatchManager(cast(AsyncEventStore, counting), shared=True)
+    await reader.get(match_id)
+    await play(writer, match_id, 1)
+    version = await store.last_version(match_id)
+    tail = await store.read_stream(match_id, 2)
+    counting.reads.clear()
+    reading = asyncio.create_task(reader.at_least(match_id, version))
+    await asyncio.sleep(0)  # one turn of the loop: the read runs until it waits
+    await reader.apply_foreign(tail)  # as the follower does
+    assert (await reading).version == version
+    assert counting.reads == []
+
+
 async def test_a_cold_load_reads_in_three_round_trips(store: AsyncEventStore) -> None:
     manager = MatchManager(store, snapshot_every=5)
     match_id = (await manager.create("card_monsters", SEATS, {})).row.match_id
@@ -310,3 +331,61 @@ async def test_a_snapshot_restores_only_under_its_own_ruleset_version(
     with pytest.raises(RulesetUnavailable) as refused:
         await MatchManager(store).get(v2)
     assert refused.value.details == {"ruleset": "card_monsters", "version": "2"}
+
+
+class NoLeases(Ownership):
+    """An instance that owns none of the matches (another instance does)."""
+
+    def owns(self, match_id: str) -> bool:
+        return False
+
+
+async def ended_by_another_instance(store: AsyncEventStore, writer: MatchManager, *readers: MatchManager) -> str:
+    """A match ``writer`` creates and concedes, which the ``readers`` have loaded and then fold from the store as
+    their followers would hand it over."""
+    match_id = (await writer.create("card_monsters", SEATS, {})).row.match_id
+    hot = await writer.get(match_id)
+    for reader in readers:
+        await reader.get(match_id)
+    await writer.submit(match_id, hot.ruleset.to_act(hot.state)[0], b'{"type": "concede"}')
+    await writer.ends.recorded()
+    for reader in readers:
+        await reader.apply_foreign(await store.read_stream(match_id, 2))
+        folded = reader.loaded(match_id)
+        assert folded is not None and folded.outcome is not None
+        await reader.ends.recorded()
+        await asyncio.gather(*reader.ends.settling)
+    return match_id
+
+
+async def test_the_owner_does_not_record_again_an_end_another_instance_recorded(store: AsyncEventStore) -> None:
+    """With seats split across instances, both recording each end was a conflict per match: the instance whose
+    command ended the match records it, its owner only looks it up."""
+    observed = ObservedStore(store)
+    conflicts: list[str] = []
+    observed.conflict_listeners.append(lambda kind, cause, what: conflicts.append(what))
+    owner = MatchManager(cast(AsyncEventStore, observed), shared=True)
+    owner.ends.settle = 0.0
+    match_id = await ended_by_another_instance(store, MatchManager(store, ownership=NoLeases(None)), owner)
+    assert len(await store.read_stream(lifecycle.ended_stream(match_id))) == 1
+    assert conflicts == []
+
+
+async def test_the_owner_records_the_end_of_a_match_whose_ending_instance_died_first(
+    store: AsyncEventStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The instance whose command ended the match dies after answering, before recording the end: its owner records
+    it (another instance that folds the end does not)."""
+    writer = MatchManager(store, ownership=NoLeases(None))
+    monkeypatch.setattr(writer.ends, "begin", lambda hot: None)  # dead before it records
+    bystander = MatchManager(store, shared=True, ownership=NoLeases(None))
+    match_id = await ended_by_another_instance(store, writer, bystander)
+    assert await store.read_stream(lifecycle.ended_stream(match_id)) == []
+    owner = MatchManager(store, shared=True)
+    owner.ends.settle = 0.0
+    await owner.get(match_id)  # loaded ended, as a takeover loads it
+    await owner.take_over(match_id)
+    await asyncio.gather(*owner.ends.settling)
+    assert len(await store.read_stream(lifecycle.ended_stream(match_id))) == 1
+    row = await owner.read_model.get(match_id)
+    assert row is not None and row.status == ENDED
