@@ -32,6 +32,7 @@ from eventstore.batch import (
     refused,
 )
 from eventstore.errors import DatabaseError, StoreError
+from eventstore.foreign import ForeignReads
 from eventstore.last_events import LastEvents
 from eventstore.leases import PostgresLeases
 from eventstore.model import Appended, AppendRequest, RecordedEvent, now_micros, to_micros
@@ -87,6 +88,8 @@ class AsyncPostgresStore(AsyncStreams):
         self._hears_commits = True  # every commit notifies duelhall_events
         self.leases = PostgresLeases(runner.fetch)
         """Which instance owns each running match (``eventstore/leases.py``)."""
+        self.foreign = ForeignReads(runner.fetch, self._recent, signal, poll_interval)
+        """Other processes' commits to chosen streams (``eventstore/foreign.py``)."""
         self.stats = CommitStats(on_commit=on_commit)
         self._last = LastEvents()
         self._appending = 0

@@ -30,6 +30,7 @@ from eventstore import (
     StoreError,
     WrongExpectedVersion,
 )
+from eventstore.foreign import foreign_of
 from services.core import limits
 from services.core.errors import Ahead, InvalidArgument, MatchNotFound, Refused, RulesetUnavailable, VersionMismatch
 from services.core.tasks import cancel, keep
@@ -89,7 +90,8 @@ class MatchManager:
         self.creations: list[OnChange] = []
         """Told of each match this manager created (metrics count them)."""
         self._on_events: list[OnEvents] = []
-        self._follower = Follower(store, self.apply_foreign) if shared else None
+        foreign = foreign_of(store) if shared else None
+        self._follower = Follower(foreign, self.apply_foreign, self._followed_streams) if foreign is not None else None
         self._loading: dict[str, list[int]] = {}
         """Matches being loaded: [loads under way, the highest version the follower handed over meanwhile]. An
         event committed after a load read the tail would otherwise pass unseen, its match loaded behind it."""
@@ -105,6 +107,12 @@ class MatchManager:
 
     def on_events(self, listener: OnEvents) -> None:
         self._on_events.append(listener)
+
+    def _followed_streams(self) -> list[str]:
+        """The matches whose other instances' events this one takes in: loaded (watched ones stay loaded), being
+        loaded (a load must not miss an append made while it reads), or owned (its clock and end are this
+        instance's to run, loaded or not)."""
+        return [*self._hot, *self._loading, *self.ownership.matches]
 
     @property
     def followed(self) -> int | None:

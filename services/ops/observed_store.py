@@ -17,6 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TypeVar
 
 from eventstore import Appended, AsyncEventStore, CommandRecord, NewEvent, Origin, WrongExpectedVersion
+from eventstore.foreign import foreign_of
 from services.core.logs import fields
 
 log = logging.getLogger(__name__)
@@ -49,6 +50,7 @@ class ObservedStore:
         self.read_stream, self.read_all, self.subscribe = store.read_stream, store.read_all, store.subscribe
         self.head, self.last_version, self.read_commands = store.head, store.last_version, store.read_commands
         self.close = store.close
+        self.foreign = foreign_of(store)
 
     async def append(
         self,
