@@ -78,5 +78,4 @@ async def attach(
     await results.start()
     await listing.start()
     await clocks.start()
-    await changes.start()
     return Tournaments(manager, results, listing, clocks, changes, servicer)
