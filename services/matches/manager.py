@@ -52,6 +52,7 @@ from services.matches.seating import (
 )
 from services.matches.spectators import viewer_of
 from services.matches.tokens import SeatToken, new_token, seat_for, token_hash
+from services.readmodels.lead import Lead
 from services.readmodels.matchlist import MatchList
 from services.readmodels.matchrows import PUBLIC, row_for
 
@@ -76,9 +77,10 @@ class MatchManager:
         capacity: int = 1024,
         snapshot_every: int = 200,
         ownership: Ownership | None = None,
+        lead: Lead | None = None,
     ) -> None:
         self.store = store
-        self.match_list = MatchList(store)
+        self.match_list = MatchList(store, lead)
         """The match list, a projection of the events; the manager hands it its own creations and ends."""
         self.read_model = self.match_list.rows
         self.shared = shared
