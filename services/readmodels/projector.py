@@ -111,11 +111,7 @@ class Projector:
         checkpoint."""
         if self._task is None:
             return
-        await cancel(self._task)
-        self._task = None
-        if self._saving is not None:
-            await cancel(self._saving)
-            self._saving = None
+        await self._halt()
         try:
             await self._save()
         except StoreError as exc:
@@ -126,11 +122,16 @@ class Projector:
         """Stops following, and forgets the position: the next catch-up starts from the stored checkpoint (from
         the first event once the caller has dropped it). True if it was following."""
         following = self._task is not None
-        if self._task is not None:
-            await cancel(self._task)
-            self._task = None
+        await self._halt()
         self._position = None
         return following
+
+    async def _halt(self) -> None:
+        """Cancels the following and a checkpoint save it scheduled (which must not land after a caller's clear)."""
+        for task in (self._task, self._saving):
+            if task is not None:
+                await cancel(task)
+        self._task = self._saving = None
 
     async def caught_up(self, position: int, timeout: float) -> bool:
         """Returns once every event up to ``position`` is projected; False if that took over ``timeout`` seconds
