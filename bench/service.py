@@ -18,6 +18,11 @@ loop. The loop does every call's Python work, so one second divided by its CPU p
 process's commands/s, whatever its other threads do. Beside them: this load generator's CPU per command, and
 how busy the machine's cores were during the run. Where the cores are nearly all busy (server, load generator
 and database on one small machine), commands/s follows the CPU all of them spend per command.
+
+On PostgreSQL, when it runs on this machine, the database's own CPU per command too: the user and system time
+(/proc/<pid>/stat) of the backends serving the run's database (pg_stat_activity), read as the run ends. Each run
+has a database of its own, so that is what the server's statements cost PostgreSQL, its start included (small),
+but not the cluster's background processes (WAL writer, checkpointer), which every database shares.
 """
 
 from __future__ import annotations
@@ -204,6 +209,21 @@ class Run(NamedTuple):
     loop: float
     client: float
     busy: float
+    database: float | None
+    """PostgreSQL's backends' CPU in us per command (None: SQLite, or a database not on this machine)."""
+
+
+def database_seconds(url: str) -> float | None:
+    """CPU seconds the backends connected to ``url``'s database have used so far (None: not readable here)."""
+    name = url.rsplit("/", 1)[1]
+    with psycopg.connect(POSTGRES, autocommit=True) as admin:
+        rows = admin.execute(
+            "SELECT pid FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()", (name,)
+        ).fetchall()
+    try:
+        return sum(cpu_seconds(pid) for (pid,) in rows)
+    except (FileNotFoundError, PermissionError):
+        return None
 
 
 def run(backend: str, kind: str, matches: int, seconds: float, workdir: Path) -> Run:
@@ -222,7 +242,11 @@ def run(backend: str, kind: str, matches: int, seconds: float, workdir: Path) ->
         cpu, loop = cpu_seconds(proc.pid) - before, cpu_seconds(proc.pid, loop=True) - loop_before
         client, (idle, total) = client_seconds() - client_before, machine_times()
         busy = 1 - (idle - idle_before) / (total - total_before)
-        return Run(rate, p50, p99, count, cpu / count * 1e6, loop / count * 1e6, client / count * 1e6, busy)
+        database_cpu = database_seconds(url) if backend == "postgres" else None
+        per_command = None if database_cpu is None else database_cpu / count * 1e6
+        return Run(
+            rate, p50, p99, count, cpu / count * 1e6, loop / count * 1e6, client / count * 1e6, busy, per_command
+        )
     finally:
         proc.terminate()
         proc.wait(10)
@@ -251,6 +275,7 @@ def main() -> None:
         "server CPU us/command",
         "event loop us/command",
         "client CPU us/command",
+        "database CPU us/command",
         "machine busy",
         *shares,
     )
@@ -261,10 +286,21 @@ def main() -> None:
                 for kind in kinds:
                     runs[kind].append(run(backend, kind, args.matches, args.seconds, Path(tmp)))
             medians = [sorted(runs[kind])[len(runs[kind]) // 2] for kind in kinds]
-            for kind, (rate, p50, p99, count, cpu, loop, client, busy) in zip(kinds, medians, strict=True):
+            for kind, (rate, p50, p99, count, cpu, loop, client, busy, database_cpu) in zip(
+                kinds, medians, strict=True
+            ):
                 of = [f"{rate / ceiling.rate:.0%}" for ceiling in medians[: len(shares)]]
                 spread = " ".join(f"{run.rate:,.0f}" for run in runs[kind])  # each run's commands/s: the noise
-                figures = (f"{p50:.1f}", f"{p99:.1f}", f"{cpu:,.0f}", f"{loop:,.0f}", f"{client:,.0f}", f"{busy:.0%}")
+                db = "-" if database_cpu is None else f"{database_cpu:,.0f}"
+                figures = (
+                    f"{p50:.1f}",
+                    f"{p99:.1f}",
+                    f"{cpu:,.0f}",
+                    f"{loop:,.0f}",
+                    f"{client:,.0f}",
+                    db,
+                    f"{busy:.0%}",
+                )
                 table.add_row(backend, kind, f"{count:,}", f"{rate:,.0f}", spread, *figures, *of)
     Console(width=200).print(table)
 

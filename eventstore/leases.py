@@ -5,7 +5,8 @@ Each statement is one round trip and atomic on its own: a claim takes a stream t
 the caller's; a takeover takes expired streams with ``FOR UPDATE SKIP LOCKED``, so two instances racing for the
 same dead owner's streams split them and never both take one. Each row also names the address its owner takes
 calls at (``address``, what it advertises; '' for none). The store knows nothing of what a stream is: the service
-decides what an owner does (docs/operations.md, Running several instances).
+decides what an owner does (docs/operations.md, Running several instances). A lease on a name starting ``role:``
+names no stream but a role one instance plays at a time: it is only ever claimed, never taken over.
 """
 
 from __future__ import annotations
@@ -30,12 +31,14 @@ RENEW = f"UPDATE leases SET expires_at = {_NOW} + $2 WHERE owner = $1 RETURNING 
 TAKE_OVER = f"""
 UPDATE leases SET owner = $1, expires_at = {_NOW} + $2, address = $4
 WHERE stream_id IN (
-    SELECT stream_id FROM leases WHERE expires_at < {_NOW} ORDER BY expires_at LIMIT $3 FOR UPDATE SKIP LOCKED
+    SELECT stream_id FROM leases WHERE expires_at < {_NOW} AND stream_id NOT LIKE 'role:%'
+    ORDER BY expires_at LIMIT $3 FOR UPDATE SKIP LOCKED
 )
 RETURNING stream_id
 """
 RELEASE = "DELETE FROM leases WHERE stream_id = ANY($1::text[]) AND owner = $2"
 RELEASE_ALL = "DELETE FROM leases WHERE owner = $1"
+ROLE_PREFIX = "role:"
 OWNER = f"SELECT owner, address FROM leases WHERE stream_id = $1 AND expires_at >= {_NOW}"
 
 

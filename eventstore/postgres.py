@@ -32,6 +32,7 @@ from eventstore.batch import (
     refused,
 )
 from eventstore.errors import DatabaseError, StoreError
+from eventstore.foreign import ForeignReads
 from eventstore.last_events import LastEvents
 from eventstore.leases import PostgresLeases
 from eventstore.model import Appended, AppendRequest, RecordedEvent, now_micros, to_micros
@@ -87,8 +88,14 @@ class AsyncPostgresStore(AsyncStreams):
         self._hears_commits = True  # every commit notifies duelhall_events
         self.leases = PostgresLeases(runner.fetch)
         """Which instance owns each running match (``eventstore/leases.py``)."""
+        self.foreign = ForeignReads(runner.fetch, self._recent, signal, poll_interval, self._seen_last)
+        """Other processes' commits to chosen streams (``eventstore/foreign.py``)."""
         self.stats = CommitStats(on_commit=on_commit)
         self._last = LastEvents()
+        self._appending = 0
+        """Appends under way: a notification heard meanwhile may be of one of them, not yet in ``_recent``."""
+        self._heard_head = 0
+        """The highest head a notification told while appends were under way, announced once they end."""
         self._queue: asyncio.Queue[_Job | None] | None = None
         self._writer: asyncio.Task[None] | None = None
         if group_commit:
@@ -131,7 +138,13 @@ class AsyncPostgresStore(AsyncStreams):
         return store
 
     def _heard(self, connection: Any, pid: int, channel: str, payload: str) -> None:
-        self._signal.advance(int(payload))
+        # A commit's notification can reach this process before the commit's own reply does: announced at
+        # once, it would send every subscriber to the database for events this store is about to hold (one
+        # read per type for a typed subscriber). Held until the appends under way end, at most a round trip.
+        if self._appending:
+            self._heard_head = max(self._heard_head, int(payload))
+        else:
+            self._signal.advance(int(payload))
 
     async def _listen(self, listener: asyncpg.Connection) -> None:
         await listener.add_listener(sql.CHANNEL, self._heard)
@@ -178,11 +191,17 @@ class AsyncPostgresStore(AsyncStreams):
 
     async def append_batch(self, requests: Sequence[AppendRequest]) -> list[AppendOutcome]:
         """Commit these appends in one transaction, each with its own outcome (never raised)."""
+        self._appending += 1
         try:
             async with self._pool.acquire() as connection:
                 return await self._append_on(connection, requests)
         except DRIVER_ERRORS as exc:
             return [refused(request, exc) for request in requests]
+        finally:
+            self._appending -= 1
+            if not self._appending and self._heard_head:
+                self._signal.advance(self._heard_head)
+                self._heard_head = 0
 
     async def _append_on(
         self, connection: asyncpg.Connection, requests: Sequence[AppendRequest]

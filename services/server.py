@@ -32,7 +32,7 @@ from services.edge.transport import OPTIONS, Tls, listen
 from services.matches.bot_player import BotPlayer
 from services.matches.grace_timers import GraceTimers
 from services.matches.manager import MatchManager
-from services.matches.ownership import Ownership
+from services.matches.ownership import Ownership, heartbeat_seconds
 from services.matches.presence import Presence
 from services.matches.timers import Timers
 from services.matches.watch import Feed
@@ -40,6 +40,7 @@ from services.ops.claim import Claim, claim
 from services.ops.metrics import Metrics
 from services.ops.metrics_listener import MetricsListener
 from services.ops.observed_store import ObservedStore
+from services.readmodels.lead import Lead
 from services.readmodels.matchlist import MatchList
 from services.readmodels.matchrows import RUNNING
 from services.tournament.wiring import SERVICE_NAME as TOURNAMENT_SERVICE
@@ -119,6 +120,8 @@ class Running:
         self.http = http
         self.claim: Claim | None = None
         """This server's claim on its SQLite file, released last."""
+        self.lead: Lead | None = None
+        """Whether this instance runs the shared projections (given up once they stopped)."""
 
     async def stop(self, grace: float | None = 2.0, drain: float = 0.0) -> None:
         """Health NOT_SERVING; ``drain`` seconds of serving on (load balancers move away); then new calls and
@@ -149,6 +152,8 @@ class Running:
         await self.manager.stop()
         await self.manager.ownership.stop()
         await self.match_list.stop()
+        if self.lead is not None:
+            await self.lead.stop()
         await self.store.close()
         if self.metrics_listener is not None:
             self.metrics_listener.close()
@@ -195,8 +200,10 @@ async def _start(config: ServerConfig, clock: Clock | None, replay: bytes | None
     )
     store = ObservedStore(opened)
     shared = is_shared(config.database_url)
-    ownership = Ownership(leases_of(opened) if shared else None, config.lease_seconds)
-    manager = MatchManager(store, shared=shared, capacity=config.capacity, ownership=ownership)
+    leases = leases_of(opened) if shared else None
+    ownership = Ownership(leases, config.lease_seconds)
+    lead = Lead(leases, config.lease_seconds, heartbeat_seconds(config.lease_seconds))
+    manager = MatchManager(store, shared=shared, capacity=config.capacity, ownership=ownership, lead=lead)
     presence = Presence(store.rows, shared, clock)
     timers = Timers(manager, clock, GraceTimers(manager, presence, clock, ownership.owns), ownership.owns)
     feed = Feed(manager, store, wire.update, timers.armed, clock, presence)
@@ -207,11 +214,12 @@ async def _start(config: ServerConfig, clock: Clock | None, replay: bytes | None
     await manager.start()
     match_list = manager.match_list
     await match_list.catch_up()
+    lead.start()
     match_list.start()
     observer = CallObserver(manager, config.admin_token, config.max_streams)
     server = grpc.aio.server(options=(*OPTIONS, ("grpc.so_reuseport", 0)))
     registration = GuardedRegistration(server, observer)
-    tournaments = await attach(registration, store, manager, config.admin_token, clock)
+    tournaments = await attach(registration, store, manager, config.admin_token, clock, lead)
     rulesets = RulesetServicer()
     matches = MatchServicer(manager, feed, config.admin_token, timers, tournaments.embargo, presence)
     # The generated registration functions carry no annotations.
@@ -230,6 +238,7 @@ async def _start(config: ServerConfig, clock: Clock | None, replay: bytes | None
             await tournaments.stop()
             await manager.stop()
             await match_list.stop()
+            await lead.stop()
             await store.close()
             raise ListenError(
                 f"cannot listen on {config.listen}: the port is in use or the address is not local"
@@ -249,7 +258,7 @@ async def _start(config: ServerConfig, clock: Clock | None, replay: bytes | None
     presence.start()
     for name in ("", *SERVICE_NAMES):
         await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
-    return Running(
+    running = Running(
         server,
         port,
         store,
@@ -266,6 +275,8 @@ async def _start(config: ServerConfig, clock: Clock | None, replay: bytes | None
         http,
         bots,
     )
+    running.lead = lead
+    return running
 
 
 def advertised(listen: str | None, port: int) -> str:

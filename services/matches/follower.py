@@ -1,7 +1,9 @@
-"""Following the store's global order, for a server that shares its database with other instances.
+"""Following the other instances' appends to the matches this one holds, for a server that shares its database.
 
-One subscription per process: each event is read once, and those another instance appended are folded
-into the loaded matches (``MatchManager.apply_foreign``), which hands them to their watchers. The events of
+One subscription per process, over the store's global order, asks the database only for the events other
+instances appended to the streams ``streams`` names when it reads (the matches loaded, being loaded or owned:
+``eventstore/foreign.py``); they are folded into the loaded matches (``MatchManager.apply_foreign``), which
+hands them to their watchers. The events of
 one command (one transaction, consecutive in the global order) are handed over together, as the instance that
 appended them hands them to its own watchers: the states between them are no state a seat can act on.
 """
@@ -15,6 +17,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from typing import Protocol
 
 from eventstore import Page, RecordedEvent, StoreError
+from eventstore.foreign import Streams
 from services.core.tasks import cancel
 
 log = logging.getLogger(__name__)
@@ -28,10 +31,10 @@ AHEAD = 4096
 
 
 class GlobalOrder(Protocol):
-    """The part of the store a follower reads."""
+    """The part of the store a follower reads (``eventstore.foreign.ForeignReads``)."""
 
     async def head(self) -> int: ...
-    def subscribe(self, from_position: int = 1, linger: float = 0.0) -> AsyncIterator[Page]: ...
+    def subscribe(self, from_position: int, linger: float, streams: Streams) -> AsyncIterator[Page]: ...
 
 
 _End = StoreError | None
@@ -39,16 +42,20 @@ _End = StoreError | None
 
 
 class Follower:
-    """Hands every event committed from now on, in global order, to ``fold``: a command's events at once."""
+    """Hands every event of ``streams`` another instance commits from now on, in global order, to ``fold``: a
+    command's events at once."""
 
-    def __init__(self, source: GlobalOrder, fold: Callable[[Sequence[RecordedEvent]], Awaitable[None]]) -> None:
+    def __init__(
+        self, source: GlobalOrder, fold: Callable[[Sequence[RecordedEvent]], Awaitable[None]], streams: Streams
+    ) -> None:
         self._source = source
         self._fold = fold
+        self._streams = streams
         self._task: asyncio.Task[None] | None = None
         self.lag = 0.0
         """Seconds between the commit of the last command folded and its folding here (metrics)."""
         self.position = 0
-        """The last position handed over, or the head when it started (the lag metric reads it)."""
+        """The last position read past (its events handed over), or the head when it started (the lag metric)."""
 
     async def start(self) -> None:
         if self._task is None:
@@ -66,12 +73,12 @@ class Follower:
         while True:
             # The subscription hands over what one read returned without pausing in between: a reader task
             # queues it whole, and what is queued when the folding looks is folded command by command.
-            queue: asyncio.Queue[RecordedEvent | _End] = asyncio.Queue(AHEAD)
+            queue: asyncio.Queue[RecordedEvent | int | _End] = asyncio.Queue(AHEAD)
             reader = asyncio.create_task(self._read(position, queue), name="duelhall-follower-read")
             try:
                 while True:
                     taken = [await queue.get()]
-                    while isinstance(taken[-1], RecordedEvent) and not queue.empty():
+                    while isinstance(taken[-1], RecordedEvent | int) and not queue.empty():
                         taken.append(queue.get_nowait())
                     events = [item for item in taken if isinstance(item, RecordedEvent)]
                     for command in commands(events):
@@ -79,6 +86,11 @@ class Follower:
                         self.position = command[-1].position
                         position = self.position + 1
                         self.lag = max(0.0, time.time() - command[-1].meta.recorded_at.timestamp())
+                    # A read covers more than the events it found: the other streams' and this instance's own.
+                    covered = max((item for item in taken if type(item) is int), default=0)
+                    if covered > self.position:
+                        self.position = covered
+                        position = covered + 1
                     end = taken[-1]
                     if end is None:
                         return
@@ -90,11 +102,12 @@ class Follower:
             finally:
                 await cancel(reader)
 
-    async def _read(self, position: int, queue: asyncio.Queue[RecordedEvent | _End]) -> None:
+    async def _read(self, position: int, queue: asyncio.Queue[RecordedEvent | int | _End]) -> None:
         try:
-            async for page in self._source.subscribe(position, linger=LINGER):
+            async for page in self._source.subscribe(position, LINGER, self._streams):
                 for recorded in page.events:
                     await queue.put(recorded)
+                await queue.put(page.through)
         except StoreError as exc:
             await queue.put(exc)
         else:

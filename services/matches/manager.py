@@ -30,6 +30,7 @@ from eventstore import (
     StoreError,
     WrongExpectedVersion,
 )
+from eventstore.foreign import foreign_of
 from services.core import limits
 from services.core.errors import Ahead, InvalidArgument, MatchNotFound, Refused, RulesetUnavailable, VersionMismatch
 from services.core.tasks import cancel, keep
@@ -51,6 +52,7 @@ from services.matches.seating import (
 )
 from services.matches.spectators import viewer_of
 from services.matches.tokens import SeatToken, new_token, seat_for, token_hash
+from services.readmodels.lead import Lead
 from services.readmodels.matchlist import MatchList
 from services.readmodels.matchrows import PUBLIC, row_for
 
@@ -78,9 +80,10 @@ class MatchManager:
         capacity: int = 1024,
         snapshot_every: int = 200,
         ownership: Ownership | None = None,
+        lead: Lead | None = None,
     ) -> None:
         self.store = store
-        self.match_list = MatchList(store)
+        self.match_list = MatchList(store, lead)
         """The match list, a projection of the events; the manager hands it its own creations and ends."""
         self.read_model = self.match_list.rows
         self.shared = shared
@@ -92,7 +95,8 @@ class MatchManager:
         self.creations: list[OnChange] = []
         """Told of each match this manager created (metrics count them)."""
         self._on_events: list[OnEvents] = []
-        self._follower = Follower(store, self.apply_foreign) if shared else None
+        foreign = foreign_of(store) if shared else None
+        self._follower = Follower(foreign, self.apply_foreign, self._followed_streams) if foreign is not None else None
         self._awaited: dict[str, list[tuple[int, asyncio.Future[None]]]] = {}
         """Reads waiting for a loaded match to reach a version (``at_least``): the version, the waiter."""
         self._loading: dict[str, list[int]] = {}
@@ -110,6 +114,12 @@ class MatchManager:
 
     def on_events(self, listener: OnEvents) -> None:
         self._on_events.append(listener)
+
+    def _followed_streams(self) -> list[str]:
+        """The matches whose other instances' events this one takes in: loaded (watched ones stay loaded), being
+        loaded (a load must not miss an append made while it reads), or owned (its clock and end are this
+        instance's to run, loaded or not)."""
+        return [*self._hot, *self._loading, *self.ownership.matches]
 
     @property
     def followed(self) -> int | None:

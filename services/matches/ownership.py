@@ -67,6 +67,11 @@ class Ownership:
         return match_id in self._held and time.monotonic() < self._valid_until
 
     @property
+    def matches(self) -> frozenset[str]:
+        """The matches whose leases this instance holds (none on SQLite, where it owns all without a lease)."""
+        return frozenset(self._held)
+
+    @property
     def held(self) -> int:
         return len(self._held) if self._leases is not None else 0
 

@@ -168,7 +168,11 @@ class Metrics:
         bots.listeners.append(lambda ruleset, level, seconds: decisions(ruleset, level).observe(seconds))
         manager.creations.append(lambda hot: self.created.labels(hot.ruleset.id).inc())
         manager.ends.listeners.append(self._count_end)
-        readers = {PROJECTION: lambda: manager.match_list.position, FOLLOWER: lambda: manager.followed}
+        readers = {
+            # Only where the list is followed: on the other instances its position is the lead's business.
+            PROJECTION: lambda: manager.match_list.position if manager.match_list.following else None,
+            FOLLOWER: lambda: manager.followed,
+        }
         self._lag = LagSampler(manager.store.head, readers, self.lag, clock)
         self._lag.start()
 

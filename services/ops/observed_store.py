@@ -21,6 +21,7 @@ from typing import TypeVar
 from engine.contract import ADMIN, SYSTEM
 from engine.seating import JOIN_COMMAND
 from eventstore import Appended, AsyncEventStore, CommandRecord, NewEvent, Origin, WrongExpectedVersion
+from eventstore.foreign import foreign_of
 from services.core.logs import fields
 from services.matches.bot_player import BOT_COMMAND_PREFIX
 from services.matches.create_requests import REQUEST_STREAM_PREFIX
@@ -63,6 +64,7 @@ class ObservedStore:
         self.read_stream, self.read_all, self.subscribe = store.read_stream, store.read_all, store.subscribe
         self.head, self.last_version, self.read_commands = store.head, store.last_version, store.read_commands
         self.close = store.close
+        self.foreign = foreign_of(store)
 
     async def append(
         self,

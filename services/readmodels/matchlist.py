@@ -22,6 +22,7 @@ from engine.seating import SEAT_JOINED, SeatJoined
 from eventstore import AsyncEventStore, RecordedEvent
 from replays.format import is_match_id
 from services.readmodels import lifecycle
+from services.readmodels.lead import Lead
 from services.readmodels.matchrows import ENDED, RUNNING, MatchRow, ReadModel
 from services.readmodels.projector import CHECKPOINT_KEY, Progress, Projector
 
@@ -102,12 +103,14 @@ class MatchList:
     checkpoint_table = CHECKPOINT
     types: tuple[str, ...] = TYPES
 
-    def __init__(self, store: AsyncEventStore) -> None:
+    def __init__(self, store: AsyncEventStore, lead: Lead | None = None) -> None:
+        """``lead``: follow the store only while this instance leads the projections (``lead.py``)."""
         self._store = store
         self.rows = ReadModel(store)
         self._known: OrderedDict[str, str] = OrderedDict()
         """The status last written per match (the most recent ones)."""
-        self._projector = Projector(store, self, _SAVE_EVERY)
+        self._lead = lead
+        self._projector = Projector(store, self, _SAVE_EVERY, lead=lead)
         self._trusted = True
         """Whether the statuses this list remembers may spare it reading a row (not while it rebuilds)."""
         self._created = 0
@@ -215,6 +218,11 @@ class MatchList:
     def position(self) -> int:
         """The last position of the store's global order the list has taken in."""
         return self._projector.position
+
+    @property
+    def following(self) -> bool:
+        """Whether this instance folds the store into the list now (the one server, or the projections' lead)."""
+        return self._lead is None or self._lead.held
 
     def start(self) -> None:
         """Follows the store from the position ``catch_up`` reached."""

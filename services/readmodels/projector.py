@@ -18,6 +18,7 @@ from typing import Protocol
 
 from eventstore import AsyncEventStore, RecordedEvent, StoreError
 from services.core.tasks import cancel
+from services.readmodels.lead import Lead
 
 log = logging.getLogger(__name__)
 
@@ -29,6 +30,10 @@ LINGER = 0.02
 """Seconds a live projection lets commits gather between reads."""
 PAGE = 500
 """Events of each type per read of a catch-up."""
+SAVE_SOON = 0.2
+"""Seconds after catching up that a led projection saves its checkpoint: instances that do not lead wait on it."""
+POLL = 0.05
+"""Seconds between reads of the stored checkpoint by an instance waiting on a projection another instance leads."""
 
 Progress = Callable[[int, int], None]
 """Told the events a catch-up has projected, and how many it has to."""
@@ -52,8 +57,18 @@ class Projection(Protocol):
 class Projector:
     """Runs one projection: ``catch_up`` and ``start`` feed it, ``stop`` cancels it."""
 
-    def __init__(self, store: AsyncEventStore, projection: Projection, save_every: int, retry: float = RETRY) -> None:
+    def __init__(
+        self,
+        store: AsyncEventStore,
+        projection: Projection,
+        save_every: int,
+        retry: float = RETRY,
+        lead: Lead | None = None,
+    ) -> None:
+        """``lead``: follow live only while this instance leads (``lead.py``); None: always."""
         self._store = store
+        self._lead = lead
+        self._saving: asyncio.Task[None] | None = None
         self._projection = projection
         self._save_every = save_every
         self._retry = retry
@@ -87,7 +102,8 @@ class Projector:
                 progress(self.position - first, max(head, self.position) - first)
 
     def start(self) -> None:
-        """Follows the store live from where the projection is (its checkpoint, if it has not caught up)."""
+        """Follows the store live from where the projection is (its checkpoint, if it has not caught up); under a
+        lead, only while this instance leads, from the stored checkpoint when it starts leading."""
         self._task = asyncio.create_task(self._run(), name=f"duelhall-{self._projection.name.replace(' ', '-')}")
 
     async def stop(self) -> None:
@@ -95,8 +111,7 @@ class Projector:
         checkpoint."""
         if self._task is None:
             return
-        await cancel(self._task)
-        self._task = None
+        await self._halt()
         try:
             await self._save()
         except StoreError as exc:
@@ -107,17 +122,24 @@ class Projector:
         """Stops following, and forgets the position: the next catch-up starts from the stored checkpoint (from
         the first event once the caller has dropped it). True if it was following."""
         following = self._task is not None
-        if self._task is not None:
-            await cancel(self._task)
-            self._task = None
+        await self._halt()
         self._position = None
         return following
 
+    async def _halt(self) -> None:
+        """Cancels the following and a checkpoint save it scheduled (which must not land after a caller's clear)."""
+        for task in (self._task, self._saving):
+            if task is not None:
+                await cancel(task)
+        self._task = self._saving = None
+
     async def caught_up(self, position: int, timeout: float) -> bool:
         """Returns once every event up to ``position`` is projected; False if that took over ``timeout`` seconds
-        (a long catch-up, a store outage)."""
+        (a long catch-up, a store outage). Where another instance leads, its stored checkpoint tells."""
         if self.position >= position:
             return True
+        if self._lead is not None and not self._lead.held:
+            return await self._stored_past(position, timeout)
         waiter = asyncio.get_running_loop().create_future()
         self._waiters.append((position, waiter))
         try:
@@ -129,10 +151,22 @@ class Projector:
             self._waiters.remove((position, waiter))
         return True
 
+    async def _stored_past(self, position: int, timeout: float) -> bool:
+        try:
+            async with asyncio.timeout(timeout):
+                while await self.checkpoint() < position:
+                    await asyncio.sleep(POLL)
+        except TimeoutError:
+            return False
+        return True
+
     async def _run(self) -> None:
         name = self._projection.name
         while True:
             try:
+                if self._lead is not None and not self._lead.held:
+                    await self._lead.acquired()
+                    self._position = None  # the instance that led meanwhile moved the checkpoint
                 await self._resume()
                 async for found in self._store.subscribe(self.position + 1, LINGER, self._projection.types):
                     for recorded in found.events:
@@ -140,7 +174,14 @@ class Projector:
                     if found.through - self._saved >= self._save_every:
                         await self._save(found.through)
                     self._passed(found.through)
-                return  # the store closed
+                    if self._lead is not None and self._lead.leased:
+                        if not self._lead.held:
+                            break
+                        if not found.more and self._saving is None:
+                            self._saving = asyncio.create_task(self._save_soon())
+                else:
+                    return  # the store closed
+                continue
             except StoreError as exc:  # the database gone a moment: no bug, no traceback
                 log.warning("%s paused at position %d: %s; retrying in %.0f s", name, self.position, exc, self._retry)
             except Exception:
@@ -155,6 +196,15 @@ class Projector:
         if await self._projection.project(recorded):
             await self._save(recorded.position)
         self._passed(recorded.position)
+
+    async def _save_soon(self) -> None:
+        try:
+            await asyncio.sleep(SAVE_SOON)
+            await self._save()
+        except StoreError as exc:
+            log.warning("%s: checkpoint not saved: %s", self._projection.name, exc)
+        finally:
+            self._saving = None
 
     def _passed(self, position: int) -> None:
         """Moves the position, and tells the waiters it reached: after any save of it, so that a waiter finds

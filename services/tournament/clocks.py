@@ -19,6 +19,7 @@ from eventstore import AsyncEventStore, StoreError
 from services.core.clock import Alarm, Clock, LoopClock
 from services.core.errors import ServiceError
 from services.core.tasks import cancel, keep
+from services.readmodels.lead import Lead
 from services.tournament import timing
 from services.tournament.listing import Listing
 from services.tournament.manager import STREAM_PREFIX, TournamentManager
@@ -45,9 +46,16 @@ STARTS_AND_STOPS = (
 
 class TournamentClocks:
     def __init__(
-        self, store: AsyncEventStore, manager: TournamentManager, listing: Listing, clock: Clock | None = None
+        self,
+        store: AsyncEventStore,
+        manager: TournamentManager,
+        listing: Listing,
+        clock: Clock | None = None,
+        lead: Lead | None = None,
     ) -> None:
+        """``lead``: follow the other instances' changes only while this instance leads the projections."""
         self._store, self._manager, self._listing = store, manager, listing
+        self._lead = lead
         self._clock: Clock = clock or LoopClock()
         self._alarms: dict[str, dict[str, tuple[datetime, Alarm]]] = {}
         """Tournament id -> deadline key -> (expiry, alarm)."""
@@ -57,9 +65,7 @@ class TournamentClocks:
 
     async def start(self) -> None:
         """Arms every running tournament's deadlines, then follows the store for changes from any instance."""
-        position = await self._store.head() + 1
-        for tournament_id in await self._listing.running():
-            await self._manager.load(tournament_id)
+        position = await self._arm_running()
         self._follow = asyncio.create_task(self._following(position), name="duelhall-tournament-clocks")
 
     async def stop(self) -> None:
@@ -119,16 +125,30 @@ class TournamentClocks:
         # Fired a little early (the loop's timer resolution), the deadline is still running: set it again.
         self.arm(state)
 
+    async def _arm_running(self) -> int:
+        """Arms every running tournament's deadlines; the position to follow the store from."""
+        position = await self._store.head() + 1
+        for tournament_id in await self._listing.running():
+            await self._manager.load(tournament_id)
+        return position
+
     async def _following(self, position: int) -> None:
         while True:
             try:
+                if self._lead is not None and not self._lead.held:
+                    # Another instance follows the changes meanwhile; this one still arms those it makes itself.
+                    await self._lead.acquired()
+                    position = await self._arm_running()
                 async for page in self._store.subscribe(position, LINGER, STARTS_AND_STOPS):
                     streams = {e.stream_id for e in page.events if e.stream_id.startswith(STREAM_PREFIX)}
                     for stream in sorted(streams):
                         # Loading folds the new events, which arms (``arm`` is the manager's listener).
                         await self._manager.load(stream.removeprefix(STREAM_PREFIX))
                     position = page.through + 1
-                return
+                    if self._lead is not None and not self._lead.held:
+                        break
+                else:
+                    return
             except (StoreError, ServiceError) as exc:
                 log.warning("tournament clocks: following the store failed (%s); resuming", exc)
                 await asyncio.sleep(RETRY)

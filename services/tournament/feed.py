@@ -3,13 +3,16 @@
 A watcher folds its own copy of the stream (never the manager's cached one, which commands change under their
 lock) and sends one entry per event, so resuming from a version is exact. Between reads it waits on
 ``Changes``, which one store subscription per server wakes whenever any instance appends to a tournament's
-stream: the wait is taken before each read, so an append that lands during the read wakes the next wait.
+stream: the wait is taken before each read, so an append that lands during the read wakes the next wait. The
+subscription runs only while the server has a watcher (an instance nobody watches tournaments on reads none of
+their events).
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+import contextlib
+from collections.abc import AsyncGenerator, AsyncIterator, Iterator
 from typing import get_args
 
 from eventstore import AsyncEventStore
@@ -56,25 +59,40 @@ _PLAYER_CHANGES: dict[type, str] = {
 
 
 class Changes:
-    """Wakes the watchers of a tournament when any instance appends to its stream."""
+    """Wakes the watchers of a tournament when any instance appends to its stream, following the store while at
+    least one ``watching`` is open."""
 
     def __init__(self, store: AsyncEventStore) -> None:
         self._store = store
         self._waiters: dict[str, set[asyncio.Future[None]]] = {}
+        self._watching = 0
         self._task: asyncio.Task[None] | None = None
-
-    async def start(self) -> None:
-        self._task = asyncio.create_task(self._follow(await self._store.head() + 1))
+        self._stopped = False
 
     async def stop(self) -> None:
+        self._stopped = True
         if self._task is not None:
             await cancel(self._task)
         for waiters in self._waiters.values():
             for waiter in waiters:
                 waiter.cancel()
 
+    @contextlib.contextmanager
+    def watching(self) -> Iterator[None]:
+        """Follows the store while open (the whole of one watch: its waiters wake on every append)."""
+        self._watching += 1
+        if self._task is None and not self._stopped:
+            self._task = asyncio.create_task(self._follow(), name="duelhall-tournament-changes")
+        try:
+            yield
+        finally:
+            self._watching -= 1
+            if not self._watching and self._task is not None:
+                self._task.cancel()
+                self._task = None
+
     def waiter(self, tournament_id: str) -> asyncio.Future[None]:
-        """Done at the next append to the tournament's stream after this call."""
+        """Done at the next append to the tournament's stream after this call (inside ``watching``)."""
         waiter = asyncio.get_running_loop().create_future()
         self._waiters.setdefault(tournament_id, set()).add(waiter)
         return waiter
@@ -86,7 +104,11 @@ class Changes:
             if not waiters:
                 del self._waiters[tournament_id]
 
-    async def _follow(self, position: int) -> None:
+    async def _follow(self) -> None:
+        position = await self._store.head() + 1
+        # The waiters taken before the head was read may have missed an append in between: they read again.
+        for tournament_id in list(self._waiters):
+            self._wake(tournament_id)
         async for page in self._store.subscribe(position, LINGER, TYPES):
             for recorded in page.events:
                 if recorded.stream_id.startswith(STREAM_PREFIX):
@@ -116,6 +138,12 @@ class Watcher:
         """The stream folded as far as read: the match ids of games played since the event being sent."""
 
     async def entries(self, from_version: int) -> AsyncIterator[tpb.WatchTournamentEntry]:
+        with self._changes.watching():
+            async with contextlib.aclosing(self._entries(from_version)) as entries:
+                async for entry in entries:
+                    yield entry
+
+    async def _entries(self, from_version: int) -> AsyncGenerator[tpb.WatchTournamentEntry, None]:
         stream = stream_id(self._id)
         read = 1
         while True:

@@ -18,6 +18,7 @@ import msgspec
 
 from eventstore import AsyncEventStore, RecordedEvent
 from services.core.errors import InvalidArgument
+from services.readmodels.lead import Lead
 from services.readmodels.projector import Projector
 from services.tournament.events import RoundPaired, TournamentCreated, TournamentEnded, decoder
 from services.tournament.manager import STREAM_PREFIX
@@ -57,9 +58,9 @@ class Listing:
     checkpoint_table = CHECKPOINTS
     types: tuple[str, ...] = ("TournamentCreated", "RoundPaired", "TournamentEnded")
 
-    def __init__(self, store: AsyncEventStore) -> None:
+    def __init__(self, store: AsyncEventStore, lead: Lead | None = None) -> None:
         self._store = store
-        self._projector = Projector(store, self, CHECKPOINT_EVERY)
+        self._projector = Projector(store, self, CHECKPOINT_EVERY, lead=lead)
 
     async def start(self) -> None:
         """Catches up (so a started server lists every tournament), then follows the store."""

@@ -20,6 +20,7 @@ from replays import storage as replay_io
 from replays.verify import verify_bytes
 from services.core.errors import ServiceError
 from services.readmodels import lifecycle
+from services.readmodels.lead import Lead
 from services.readmodels.projector import Projector
 from services.tournament import series
 from services.tournament.events import Event
@@ -43,10 +44,10 @@ class Results:
     checkpoint_table = CHECKPOINTS
     types: tuple[str, ...] = (lifecycle.MATCH_ENDED,)
 
-    def __init__(self, store: AsyncEventStore, tournaments: TournamentManager) -> None:
+    def __init__(self, store: AsyncEventStore, tournaments: TournamentManager, lead: Lead | None = None) -> None:
         self._store = store
         self._tournaments = tournaments
-        self._projector = Projector(store, self, CHECKPOINT_EVERY, RETRY_SECONDS)
+        self._projector = Projector(store, self, CHECKPOINT_EVERY, RETRY_SECONDS, lead)
 
     async def start(self) -> None:
         self._projector.start()

@@ -11,6 +11,7 @@ from services.api import tournament_pb2 as tpb
 from services.api import tournament_pb2_grpc as tpb_grpc
 from services.core.clock import Clock
 from services.matches import MatchManager
+from services.readmodels.lead import Lead
 from services.tournament.clocks import TournamentClocks
 from services.tournament.embargo import TournamentEmbargo
 from services.tournament.feed import Changes
@@ -56,12 +57,14 @@ async def attach(
     matches: MatchManager,
     admin_token: str | None,
     clock: Clock | None = None,
+    lead: Lead | None = None,
 ) -> Tournaments:
-    """``clock`` runs the tournaments' deadlines (tests move one by hand)."""
+    """``clock`` runs the tournaments' deadlines (tests move one by hand); ``lead``: the results, the list and
+    the deadlines follow the store only on the instance that leads the projections (None: on this one)."""
     manager = TournamentManager(store, matches)
-    results = Results(store, manager)
-    listing = Listing(store)
-    clocks = TournamentClocks(store, manager, listing, clock)
+    results = Results(store, manager, lead)
+    listing = Listing(store, lead)
+    clocks = TournamentClocks(store, manager, listing, clock, lead)
 
     async def settled() -> None:
         # The ends this instance is still recording first (as ListMatches does), then every end up to the head.
@@ -78,5 +81,4 @@ async def attach(
     await results.start()
     await listing.start()
     await clocks.start()
-    await changes.start()
     return Tournaments(manager, results, listing, clocks, changes, servicer)

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from typing import Any
 
 import grpc
 import pytest
@@ -149,3 +150,41 @@ async def test_an_instance_that_loads_a_match_mid_turn_runs_the_same_clock(datab
         assert kept is not None, "no command kept the clock it found"
         there = await stubs[1].GetView(pb.GetViewRequest(match_id=created.match_id, min_version=kept.version))
         assert there.version == kept.version and there.deadline == kept.deadline
+
+
+@pytest.mark.postgres
+async def test_an_instance_reads_the_others_events_only_of_the_matches_it_holds(database_url: str) -> None:
+    """The second instance watches one of the first's two matches: of the other instance's appends it reads the
+    watched match's alone, and its watcher still sees every one of them."""
+    async with two_instances(database_url) as (_, second, stubs):
+        watched, other = await create_match(stubs[0]), await create_match(stubs[0])
+        watch = stubs[1].WatchMatch(pb.WatchMatchRequest(match_id=watched.match_id))
+        await watch.initial_metadata()
+        foreign = second.store.foreign
+        assert foreign is not None
+        read: list[str] = []
+        fetch = foreign._fetch
+
+        async def recorded_fetch(text: str, *args: object) -> Sequence[Any]:
+            rows = await fetch(text, *args)
+            read.extend(row[1] for row in rows)  # the stream id
+            return rows
+
+        foreign._fetch = recorded_fetch
+        rng = random.Random(5)
+        last = watched.version
+        for index in range(6):
+            for created in (watched, other):
+                seat = (await stubs[0].GetView(pb.GetViewRequest(match_id=created.match_id))).to_act[0]
+                reply = await play_one(stubs[0], created, seat, rng, f"h{index}")
+                if created is watched:
+                    last = reply.version
+
+        async def seen() -> int:
+            async for update in watch:
+                if update.event.version == last:
+                    return last
+            return 0
+
+        assert await asyncio.wait_for(seen(), 30) == last
+        assert read and set(read) == {watched.match_id}

@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 import pytest
 
 from eventstore import DatabaseError, EventMeta, Page, RecordedEvent
+from eventstore.foreign import Streams
 from services.matches import follower as follower_module
 from services.matches.follower import Follower
 
@@ -26,7 +27,7 @@ class Flaky:
     async def head(self) -> int:
         return 2
 
-    async def subscribe(self, from_position: int = 1, linger: float = 0.0) -> AsyncIterator[Page]:
+    async def subscribe(self, from_position: int, linger: float, streams: Streams) -> AsyncIterator[Page]:
         self.subscribed.append(from_position)
         for position in range(from_position, 8):
             if len(self.subscribed) == 1 and position == 4:
@@ -47,7 +48,7 @@ async def test_a_store_fault_pauses_following_and_it_resumes_after_the_last_even
         if command[-1].position == 7:
             done.set()
 
-    follower = Follower(source, fold)
+    follower = Follower(source, fold, list)
     await follower.start()
     await asyncio.wait_for(done.wait(), 10)
     await follower.stop()
@@ -61,7 +62,7 @@ class Commands:
     async def head(self) -> int:
         return 2
 
-    async def subscribe(self, from_position: int = 1, linger: float = 0.0) -> AsyncIterator[Page]:
+    async def subscribe(self, from_position: int, linger: float, streams: Streams) -> AsyncIterator[Page]:
         layout = [("m1", 5, "c1"), ("m1", 6, "c1"), ("m1", 7, "c1"), ("m2", 2, "d1"), ("m1", 8, "c2"), ("m1", 9, "c2")]
         yield Page(
             [
@@ -84,7 +85,7 @@ async def test_the_events_of_one_command_are_folded_together() -> None:
         if len(folded) == 3:
             done.set()
 
-    follower = Follower(Commands(), fold)
+    follower = Follower(Commands(), fold, list)
     await follower.start()
     await asyncio.wait_for(done.wait(), 10)
     await follower.stop()
