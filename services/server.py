@@ -214,7 +214,7 @@ async def _start(config: ServerConfig, clock: Clock | None, replay: bytes | None
     await manager.start()
     match_list = manager.match_list
     await match_list.catch_up()
-    lead.start()
+    await lead.start()
     match_list.start()
     observer = CallObserver(manager, config.admin_token, config.max_streams)
     server = grpc.aio.server(options=(*OPTIONS, ("grpc.so_reuseport", 0)))

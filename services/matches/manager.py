@@ -386,7 +386,7 @@ class MatchManager:
         A version the store does not hold either is ``Ahead``.
         """
         hot = await self.get(match_id)
-        if hot.version < min_version and self._follower is not None:
+        if hot.version < min_version and self.shared:
             await self._followed(hot, min_version)
         if hot.version < min_version:
             async with hot.lock:

@@ -53,8 +53,11 @@ class Lead:
             self._changed.clear()
             await self._changed.wait()
 
-    def start(self) -> None:
+    async def start(self) -> None:
+        """Claims once before returning, so a server that starts with no other lead alive leads once started (its
+        match list is current at its first call), then keeps claiming in the background."""
         if self._leases is not None and self._task is None:
+            await self.claim(self._leases)
             self._task = asyncio.create_task(self._claiming(self._leases), name="duelhall-lead")
 
     async def stop(self) -> None:
@@ -84,5 +87,5 @@ class Lead:
 
     async def _claiming(self, leases: PostgresLeases) -> None:
         while True:
-            await self.claim(leases)
             await asyncio.sleep(self.every)
+            await self.claim(leases)
