@@ -14,7 +14,7 @@ budget in seconds on ``time.perf_counter`` instead, as the service does: that ru
 
 It prints per ruleset the tested bot's score (a win 1, a draw or a shared win its share, a loss 0), the Wilson 95 %
 interval of that rate, its decision times in wall-clock seconds (p50, p99 and the worst) beside the budget, the
-mean processor time per decision, the search's median iterations per decision and its iterations per processor
+mean processor time per decision and the number of decisions, the search's median iterations per decision and its iterations per processor
 second (the figure ``search_rate`` is calibrated from); progress goes to stderr.
 
     python bench/bots.py [--matches 40] [--budget 0.5] [--rulesets aq,duel,...] [--players 4] [--jobs 2]
@@ -176,6 +176,7 @@ def run_ruleset(ruleset: Ruleset, args: argparse.Namespace, pool: Executor, prog
         f"{percentile(times, 0.99):.3f}",
         f"{max(times, default=0.0):.3f}",
         f"{statistics.fmean(cpu) if cpu else 0.0:.3f}",
+        str(len(cpu)),
         f"{statistics.median(iterations):.0f}" if iterations else "-",
         f"{sum(iterations) / sum(cpu):.0f}" if iterations and sum(cpu) > 0 else "-",
         f"{time.perf_counter() - started:.0f}",
@@ -213,6 +214,7 @@ def main() -> None:
         "p99 s",
         "max s",
         "cpu mean s",
+        "decisions",
         "iterations p50",
         "iterations / cpu s",
         "run s",

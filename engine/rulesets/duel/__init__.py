@@ -24,7 +24,7 @@ RULESET = assemble(
     presets={name: {key: list(cards) for key, cards in deck.items()} for name, deck in PRESETS.items()},
     public_config=setup.public_config,
     speed_target=SpeedTarget(commands_per_s=10_000),
-    search=SearchTuning(horizon=40),
+    search=SearchTuning(rate=450, horizon=40),
 )
 
 __all__ = ["RULESET"]
