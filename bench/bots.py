@@ -6,7 +6,7 @@ seat moving one seat on with each match so that every seat is played equally. Ma
 seeds derived from it.
 
 By default the search bot's budget of ``--budget`` seconds per decision is a fixed iteration count, the budget
-times the ruleset's ``search_rate`` (what one idle core makes in that time; ``--iterations`` names the count
+times the ruleset's ``SearchTuning.rate`` (what one idle core makes in that time; ``--iterations`` names the count
 instead): the strength figures are then independent of the machine's load, a run is reproducible from its seeds,
 and ``--jobs`` may play matches in parallel processes with the same result. ``--timed`` gives the search the
 budget in seconds on ``time.perf_counter`` instead, as the service does: that run measures decision times
@@ -14,8 +14,9 @@ budget in seconds on ``time.perf_counter`` instead, as the service does: that ru
 
 It prints per ruleset the tested bot's score (a win 1, a draw or a shared win its share, a loss 0), the Wilson 95 %
 interval of that rate, its decision times in wall-clock seconds (p50, p99 and the worst) beside the budget, the
-mean processor time per decision and the number of decisions, the search's median iterations per decision and its iterations per processor
-second (the figure ``search_rate`` is calibrated from); progress goes to stderr.
+mean processor time per decision and the number of decisions, the search's median iterations per decision and its
+iterations per processor second (the figure a ruleset's ``SearchTuning.rate`` is calibrated from); progress goes
+to stderr.
 
     python bench/bots.py [--matches 40] [--budget 0.5] [--rulesets aq,duel,...] [--players 4] [--jobs 2]
                          [--bot search] [--against greedy] [--iterations N | --timed]
