@@ -203,7 +203,7 @@ def main() -> None:
     elif args.iterations is not None:
         spent = f"{args.iterations} iterations"
     else:
-        spent = f"{args.budget} s as iterations (search_rate x budget)"
+        spent = f"{args.budget} s as iterations (the ruleset's rate x budget)"
     table = Table(
         "ruleset",
         "seats",
