@@ -3,7 +3,7 @@
 For each ruleset it plays ``--matches`` matches in process (the engine alone, ``engine.selfplay``) between one bot
 of ``--bot`` (default ``search``) and bots of ``--against`` (default ``greedy``) in every other seat, the tested
 seat moving one seat on with each match so that every seat is played equally. Match ``k`` has seed ``k``, the bots
-seeds derived from it.
+seeds derived from it; ``--first`` starts at another match than 0 (to extend a run or split it).
 
 By default the search bot's budget of ``--budget`` seconds per decision is a fixed iteration count, the budget
 times the ruleset's ``SearchTuning.rate`` (what one idle core makes in that time; ``--iterations`` names the count
@@ -19,6 +19,7 @@ iterations per processor second (the figure a ruleset's ``SearchTuning.rate`` is
 to stderr.
 
     python bench/bots.py [--matches 40] [--budget 0.5] [--rulesets aq,duel,...] [--players 4] [--jobs 2]
+                         [--first 0]
                          [--bot search] [--against greedy] [--iterations N | --timed]
 """
 
@@ -153,7 +154,8 @@ def run_ruleset(ruleset: Ruleset, args: argparse.Namespace, pool: Executor, prog
     players = seats_of(ruleset, args)
     task = progress.add_task(f"{ruleset.id} ({players} seats)", total=args.matches)
     started = time.perf_counter()
-    futures = {pool.submit(play_match, ruleset.id, game, args): game for game in range(args.matches)}
+    games = range(args.first, args.first + args.matches)
+    futures = {pool.submit(play_match, ruleset.id, game, args): game for game in games}
     results: dict[int, Measured] = {}
     for future in as_completed(futures):
         results[futures[future]] = future.result()
@@ -162,7 +164,7 @@ def run_ruleset(ruleset: Ruleset, args: argparse.Namespace, pool: Executor, prog
         if not progress.console.is_terminal:  # a log gets a line per match (rich draws bars on a terminal only)
             progress.console.print(f"{ruleset.id}: match {len(results)}/{args.matches}, score {score:g}")
     total = Measured()
-    for game in range(args.matches):  # in match order, so the figures do not depend on which process ended first
+    for game in games:  # in match order, so the figures do not depend on which process ended first
         total.add(results[game])
     low, high = wilson(total.score, args.matches)
     times, cpu, iterations = total.seconds, total.cpu, total.iterations
@@ -187,6 +189,7 @@ def run_ruleset(ruleset: Ruleset, args: argparse.Namespace, pool: Executor, prog
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--matches", type=int, default=40, help="matches per ruleset (default: 40)")
+    parser.add_argument("--first", type=int, default=0, help="the first match's number (default: 0)")
     parser.add_argument("--budget", type=float, default=0.5, help="seconds per search decision (default: 0.5)")
     budget = parser.add_mutually_exclusive_group()
     budget.add_argument("--iterations", type=int, default=None, help="search iterations per decision instead")
@@ -198,6 +201,7 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=1, help="processes playing matches (default: 1)")
     args = parser.parse_args()
     rulesets = [registry.get(r) for r in args.rulesets.split(",")]
+    games = range(args.first, args.first + args.matches)
     if args.timed:
         spent = f"{args.budget} s on the clock"
     elif args.iterations is not None:
@@ -219,7 +223,7 @@ def main() -> None:
         "iterations p50",
         "iterations / cpu s",
         "run s",
-        title=f"{args.bot} vs {args.against}, {args.matches} matches per ruleset, budget {spent}, {args.jobs} jobs",
+        title=f"{args.bot} vs {args.against}, matches {games[0]}-{games[-1]}, budget {spent}, {args.jobs} jobs",
     )
     pool: Executor = ProcessPoolExecutor(args.jobs) if args.jobs > 1 else InProcess()
     with pool, Progress(console=Console(stderr=True)) as progress:
