@@ -22,6 +22,9 @@ from typing import Any, NamedTuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from rich.console import Console
+from rich.table import Table
+
 from engine import registry
 from engine.bots import Bot, GreedyBot
 from engine.search.bot import SearchBot
@@ -119,11 +122,20 @@ def main() -> None:
     decisions.sort()
     n = len(decisions)
     p50, p99 = decisions[(n - 1) // 2].wall, decisions[min(n - 1, -(-99 * n // 100) - 1)].wall
-    print(f"{ruleset.id} ({players} seats), budget {args.budget} s: {n} decisions, p50 {p50:.3f} s, p99 {p99:.3f} s")
-    print("wall s  cpu s  longest gap: wall s  cpu s  gc s  iterations  commands")
+    table = Table(
+        "wall s",
+        "cpu s",
+        "longest gap: wall s",
+        "cpu s in it",
+        "gc s",
+        "iterations",
+        "commands",
+        title=f"{ruleset.id} ({players} seats), budget {args.budget} s: {n} decisions, p50 {p50:.3f} s, "
+        f"p99 {p99:.3f} s; the slowest",
+    )
     for d in decisions[-args.worst :]:
-        gap = f"{d.gap_wall:18.3f} {d.gap_cpu:6.3f}"
-        print(f"{d.wall:6.3f} {d.cpu:6.3f}  {gap} {d.gc:5.3f} {d.iterations:11d} {d.commands:9d}")
+        table.add_row(*(f"{x:.3f}" for x in d[:5]), str(d.iterations), str(d.commands))
+    Console(width=160).print(table)
 
 
 if __name__ == "__main__":
