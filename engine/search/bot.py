@@ -43,13 +43,15 @@ class SearchBot:
             self.last_iterations = 0
             return commands[0]
         seat = view.viewer
+        # The budget counts from the start of the decision: setting up the search (scoring the root's commands)
+        # is part of it.
+        started = self._clock() if self._clock is not None else 0.0
         search = Search(self._ruleset, view, seat, commands, self._random, self._policy)
         if self._clock is None:
             for _ in range(self._iterations):
                 search.iterate()
         else:
             clock = self._clock
-            started = clock()
             deadline = started + self._seconds
 
             def expired() -> bool:
