@@ -97,3 +97,16 @@ def test_a_playout_stops_at_the_horizon_where_the_ruleset_scores_the_position() 
     SearchBot(ruleset, 1, 0.0, iterations=10).choose(ruleset.view(state, seat), legal)
     # No match ends within a few commands of its start: every playout was cut at the horizon and scored.
     assert scored == [0, 1] * 10
+
+
+@pytest.mark.parametrize("case", [c for c in cases() if ruleset_of(c)[0].evaluate is not None], ids=case_id)
+def test_a_rulesets_evaluation_is_a_chance_to_win(case: tuple[str, int, int]) -> None:
+    ruleset, players = ruleset_of(case)
+    evaluate = ruleset.evaluate
+    assert evaluate is not None and ruleset.search.horizon is not None
+    for match, _ in playout(ruleset, players, 2, 200):
+        view = ruleset.view(match.state, None)
+        scores = [evaluate(view, seat) for seat in range(players)]
+        assert all(0.0 <= score <= 1.0 for score in scores)
+        if players == 2:  # one seat's chance is the other's loss
+            assert abs(sum(scores) - 1) < 1e-9
