@@ -2,9 +2,9 @@
 
 Every ruleset package has the same layout (docs/adding-a-ruleset.md): ``model`` the types, ``setup`` the
 configuration and setup, ``rules`` the commands, ``evolve`` the fold, ``view`` what a viewer sees and
-``greedy`` the bot's heuristic and ``determinize`` the search bot's sampling of a seat's view, the modules a game
-may leave out. The protocols below are what mypy
-checks each module against, so a package that misses a member, or names it differently, does not type-check.
+``greedy`` the bot's heuristic, ``determinize`` the search bot's sampling of a seat's view and ``evaluate`` its
+score of a position, the modules a game may leave out. The protocols below are what mypy checks each module
+against, so a package that misses a member, or names it differently, does not type-check.
 """
 
 from __future__ import annotations
@@ -63,6 +63,10 @@ class Greedy(Protocol):
     def greedy_score(self, view: Any, command: Any, /) -> float: ...
 
 
+class Evaluate(Protocol):
+    def evaluate(self, view: Any, seat: int, /) -> float: ...
+
+
 class Determinize(Protocol):
     def determinize(self, view: Any, seat: int, rng: random.Random, /) -> Any: ...
 
@@ -76,6 +80,7 @@ def assemble(
     view: Views,
     greedy: Greedy | None = None,
     determinize: Determinize | None = None,
+    evaluate: Evaluate | None = None,
     **identity: Any,
 ) -> Ruleset:
     """The ruleset whose members come from these modules; ``identity`` holds the rest of ``Ruleset``'s
@@ -85,6 +90,8 @@ def assemble(
         identity["greedy_score"] = greedy.greedy_score
     if determinize is not None:
         identity["determinize"] = determinize.determinize
+    if evaluate is not None:
+        identity["evaluate"] = evaluate.evaluate
     return Ruleset(
         Config=model.Config, Options=model.Options, State=model.State, Command=model.Command,
         Event=model.Event, View=model.View,

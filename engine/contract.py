@@ -93,6 +93,18 @@ class SpeedTarget(NamedTuple):
     """Events folded per second by ``evolve`` alone."""
 
 
+class SearchTuning(NamedTuple):
+    """The search bot's figures for one game (``engine/search``)."""
+
+    rate: int = 400
+    """Iterations per second of budget it makes without a clock (self-play, ``bench/bots.py``): what one idle core
+    of the reference machine makes in this game, so that a reproducible iteration budget costs about the time it
+    stands for (``bench/bots.py`` prints the iterations per processor second it is calibrated from)."""
+    horizon: int | None = None
+    """Commands a playout plays before the ruleset's ``evaluate`` scores the position (it needs one); None plays
+    every playout to the end."""
+
+
 def _neutral(view: Any, command: Any) -> float:
     """The greedy bot's preference where a ruleset states none: every legal command alike."""
     return 0.0
@@ -167,6 +179,11 @@ class Ruleset:
     configuration has private parts carries them in its own setup events, redacted per viewer."""
     speed_target: SpeedTarget = SpeedTarget()
     """The benchmark figure the game is held to (``bench/engine_speed.py`` prints it beside the measured one)."""
+    search: SearchTuning = SearchTuning()
+    """How the search bot plays this game: its iteration rate and how far its playouts go."""
+    evaluate: Callable[[Any, int], float] | None = None
+    """``evaluate(view, seat)``: the seat's chance to win in [0, 1] judged from a spectator's view, where the
+    search bot stops a playout (``SearchTuning.horizon``); None for a game whose playouts run to the end."""
     showcase_seats: int | None = None
     """The seat count the golden playthrough (``scripts/playthroughs.py``) plays, for a game whose rules show
     only above ``min_seats`` (aq's turn direction and skipped seats need three); None plays ``min_seats``."""

@@ -17,7 +17,7 @@ from tests.postgres import require_postgres
 ROOT = Path(__file__).resolve().parent.parent
 
 RUNS = {
-    "bots": ["--matches", "2", "--rulesets", "aq,card_monsters", "--iterations", "4"],
+    "bots": ["--matches", "2", "--rulesets", "aq,card_monsters", "--iterations", "4", "--jobs", "2"],
     "bot_seats": ["--matches", "2", "--rulesets", "duel,wulin"],
     "capacity": ["--hot", "20", "--events", "300", "--tail", "20", "--loads", "2"],
     "engine_speed": ["--games", "1", "--ruleset", "duel"],
@@ -38,6 +38,7 @@ RUNS = {
     ],
     "lifecycle": ["--games", "2", "--repeat", "1"],
     "pairing": ["--sizes", "16"],
+    "search_overruns": ["card_monsters", "--matches", "1", "--budget", "0.01"],
     "service": ["--backend", "sqlite", "--matches", "2", "--seconds", "0.5", "--repeat", "1"],
     "store": ["--backends", "sqlite", "--commands", "20", "--peer-commands", "20", "--runs", "1", "--repeat", "1"],
 }

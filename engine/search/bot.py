@@ -9,15 +9,12 @@ from typing import Any
 from engine.contract import Ruleset
 from engine.search.ismcts import POLICIES, Search
 
-ITERATIONS_PER_SECOND = 400
-"""What a budget in seconds becomes without a clock: a fixed iteration count, so the bot stays reproducible."""
-
 
 class SearchBot:
     """Searches each decision from its view and legal commands alone; it never sees the state.
 
     With a ``clock`` the bot stops once ``seconds`` have passed on it (checked between iterations); without
-    one it runs ``iterations`` (by default the seconds times ``ITERATIONS_PER_SECOND``), so the same seed makes
+    one it runs ``iterations`` (by default the seconds times the ruleset's ``search.rate``), so the same seed makes
     the same decisions. ``rollout`` names the playout policy (``greedy`` or ``random``).
     """
 
@@ -36,7 +33,7 @@ class SearchBot:
         self._random = random.Random(seed)
         self._seconds = seconds
         self._clock = clock
-        self._iterations = iterations if iterations is not None else max(1, round(seconds * ITERATIONS_PER_SECOND))
+        self._iterations = iterations if iterations is not None else max(1, round(seconds * ruleset.search.rate))
         self._policy = POLICIES[rollout]
         self.last_iterations = 0
         """Iterations the last decision made (the bench reports them)."""
@@ -46,13 +43,15 @@ class SearchBot:
             self.last_iterations = 0
             return commands[0]
         seat = view.viewer
+        # The budget counts from the start of the decision: setting up the search (scoring the root's commands)
+        # is part of it.
+        started = self._clock() if self._clock is not None else 0.0
         search = Search(self._ruleset, view, seat, commands, self._random, self._policy)
         if self._clock is None:
             for _ in range(self._iterations):
                 search.iterate()
         else:
             clock = self._clock
-            started = clock()
             deadline = started + self._seconds
 
             def expired() -> bool:

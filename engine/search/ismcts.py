@@ -2,9 +2,10 @@
 
 One tree for the searching seat's information set; every iteration samples a state from the seat's view
 (``determinize``), walks the tree along the commands legal in that sample, adds one node and plays the match out
-with the rollout policy. A child's statistics are from the point of view of the actor who chose it; the UCB
-term uses its availability (how often it was legal when its parent was visited), which keeps commands that
-only some samples allow from being over-explored. The engine reads no clock: a time budget comes with an
+with the rollout policy (or, in a game with an ``evaluate``, as far as its horizon, where that scores the
+position). A child's statistics are from the point of view of the actor who chose it; the UCB term uses its
+availability (how often it was legal when its parent was visited), which keeps commands that only some samples
+allow from being over-explored. The engine reads no clock: a time budget comes with an
 injected ``clock``, and an iteration budget makes the search reproducible from its seed.
 """
 
@@ -54,9 +55,6 @@ PRIOR_FAVOURITE = 0.7
 CHECK_EVERY = 16
 """Playout steps between two looks at the clock: a long playout is cut when the time is up, so a decision ends
 close to its budget whatever a playout costs."""
-
-ABANDONED = Outcome(winners=(), losers=(), draw=True, reason="abandoned")
-"""What a playout cut off by the clock returns: it counts for nothing."""
 
 POLICIES: dict[str, Policy] = {"random": random_policy, "greedy": greedy_policy}
 
@@ -156,12 +154,11 @@ class Search:
             state = ruleset.decide_folded(state, actor, command, dice)[1]
             if ruleset.outcome(state) is None:
                 actor, legal = _mover(ruleset, state)
-        ended = self._playout(state, dice, expired)
-        if ended is ABANDONED:
+        result = self._playout(state, dice, expired)
+        if result is None:
             if added is not None:
                 del added[0].children[added[1]]
             return False
-        result = rewards(ended, self._seats)
         for visited in path:
             visited.visits += 1
             if isinstance(visited.actor, int):
@@ -188,19 +185,30 @@ class Search:
         assert best is not None
         return best
 
-    def _playout(self, state: Any, dice: Rng, expired: Callable[[], bool]) -> Outcome | None:
-        """The match played out by the policy: its outcome, None when cut off, ``ABANDONED`` when time is up."""
+    def _playout(self, state: Any, dice: Rng, expired: Callable[[], bool]) -> list[float] | None:
+        """The match played out by the policy, to its end or to the ruleset's horizon where it scores the position:
+        each seat's reward, or None when the time is up."""
         ruleset, rng = self._ruleset, self._rng
-        for step in range(MAX_ROLLOUT):
+        horizon = ruleset.search.horizon if ruleset.evaluate is not None else None
+        for step in range(MAX_ROLLOUT if horizon is None else horizon):
             outcome = ruleset.outcome(state)
             if outcome is not None:
-                return outcome
+                return rewards(outcome, self._seats)
             if step % CHECK_EVERY == CHECK_EVERY - 1 and expired():
-                return ABANDONED
+                return None
             actor, legal = _mover(ruleset, state)
             command = legal[0] if actor == SYSTEM else self._policy(ruleset, state, actor, legal, rng)  # type: ignore[arg-type]
             state = ruleset.decide_folded(state, actor, command, dice)[1]
-        return ruleset.outcome(state)
+        outcome = ruleset.outcome(state)
+        if outcome is not None or ruleset.evaluate is None:
+            return rewards(outcome, self._seats)
+        return self._score(ruleset.view(state, None), ruleset.evaluate)
+
+    def _score(self, view: Any, evaluate: Callable[[Any, int], float]) -> list[float]:
+        """The seats' rewards from the ruleset's scores of a position: each seat's share of their sum."""
+        scores = [evaluate(view, seat) for seat in range(self._seats)]
+        total = sum(scores)
+        return [score / total for score in scores] if total > 0 else [1 / self._seats] * self._seats
 
     def best(self) -> Any:
         """The most visited root command; among equals the better mean reward, then the root's order."""

@@ -4,10 +4,13 @@ bench/bots.py, never asserted here."""
 
 from __future__ import annotations
 
+import dataclasses
+from typing import Any
+
 import pytest
 
 from engine.bots import LEVELS, make_bot
-from engine.contract import Ruleset
+from engine.contract import Ruleset, SearchTuning
 from engine.match import encode
 from engine.registry import HOSTED
 from engine.search.bot import SearchBot
@@ -77,3 +80,33 @@ def test_an_iteration_budget_makes_the_same_decision_twice() -> None:
         state = match.state
     decisions = [next_move(ruleset, state, [SearchBot(ruleset, 4, 0.0, iterations=12)] * 2) for _ in range(2)]
     assert decisions[0] == decisions[1]
+
+
+def test_a_playout_stops_at_the_horizon_where_the_ruleset_scores_the_position() -> None:
+    scored: list[int] = []
+
+    def evaluate(view: Any, seat: int) -> float:
+        assert view.viewer is None  # a spectator's view: the seats are scored alike
+        scored.append(seat)
+        return 0.5
+
+    ruleset = dataclasses.replace(HOSTED["card_monsters", 1], evaluate=evaluate, search=SearchTuning(horizon=2))
+    state = next(match.state for match, _ in playout(ruleset, 2, 5, 0))
+    seat = ruleset.to_act(state)[0]
+    legal = ruleset.legal_commands(state, seat)
+    SearchBot(ruleset, 1, 0.0, iterations=10).choose(ruleset.view(state, seat), legal)
+    # No match ends within a few commands of its start: every playout was cut at the horizon and scored.
+    assert scored == [0, 1] * 10
+
+
+@pytest.mark.parametrize("case", [c for c in cases() if ruleset_of(c)[0].evaluate is not None], ids=case_id)
+def test_a_rulesets_evaluation_is_a_chance_to_win(case: tuple[str, int, int]) -> None:
+    ruleset, players = ruleset_of(case)
+    evaluate = ruleset.evaluate
+    assert evaluate is not None and ruleset.search.horizon is not None
+    for match, _ in playout(ruleset, players, 2, 200):
+        view = ruleset.view(match.state, None)
+        scores = [evaluate(view, seat) for seat in range(players)]
+        assert all(0.0 <= score <= 1.0 for score in scores)
+        if players == 2:  # one seat's chance is the other's loss
+            assert abs(sum(scores) - 1) < 1e-9

@@ -1,7 +1,7 @@
 """aq: the 2-6 player pet shedding game (docs/rulesets/aq.md)."""
 
 from engine.assemble import assemble
-from engine.contract import SpeedTarget
+from engine.contract import SearchTuning, SpeedTarget
 from engine.rulesets.aq import determinize, evolve, greedy, model, rules, setup, view
 from engine.rulesets.aq.data import CARD_DATA_HASH, PRESETS
 
@@ -21,6 +21,7 @@ RULESET = assemble(
     max_seats=6,
     presets=PRESETS,
     speed_target=SpeedTarget(commands_per_s=20_000),
+    search=SearchTuning(rate=430),
     showcase_seats=3,
 )
 

@@ -2,8 +2,8 @@
 windows, flip effects, fusion)."""
 
 from engine.assemble import assemble
-from engine.contract import SpeedTarget
-from engine.rulesets.duel import determinize, evolve, greedy, model, rules, setup, view
+from engine.contract import SearchTuning, SpeedTarget
+from engine.rulesets.duel import determinize, evaluate, evolve, greedy, model, rules, setup, view
 from engine.rulesets.duel.data import CARD_DATA_HASH, PRESETS
 
 RULESET = assemble(
@@ -14,6 +14,7 @@ RULESET = assemble(
     view=view,
     greedy=greedy,
     determinize=determinize,
+    evaluate=evaluate,
     id="duel",
     version=1,
     title="Duel (classic era)",
@@ -23,6 +24,7 @@ RULESET = assemble(
     presets={name: {key: list(cards) for key, cards in deck.items()} for name, deck in PRESETS.items()},
     public_config=setup.public_config,
     speed_target=SpeedTarget(commands_per_s=10_000),
+    search=SearchTuning(rate=450, horizon=40),
 )
 
 __all__ = ["RULESET"]

@@ -1,7 +1,7 @@
 """voidlink: commanders, HP and LP, two-faced monsters and chains (docs/rulesets/voidlink.md)."""
 
 from engine.assemble import assemble
-from engine.contract import SpeedTarget
+from engine.contract import SearchTuning, SpeedTarget
 from engine.rulesets.voidlink import determinize, evolve, greedy, model, rules, setup, view
 from engine.rulesets.voidlink.data import CARD_DATA_HASH, PRESETS, deck_builtins
 
@@ -22,6 +22,7 @@ RULESET = assemble(
     presets={name: deck_builtins(deck) for name, deck in PRESETS.items()},
     public_config=setup.public_config,
     speed_target=SpeedTarget(commands_per_s=10_000),
+    search=SearchTuning(rate=450),
 )
 
 __all__ = ["RULESET"]

@@ -1,7 +1,7 @@
 """Wulin (武侠牌对战): the ruleset of docs/rulesets/wulin.md on the engine contract."""
 
 from engine.assemble import assemble
-from engine.contract import SpeedTarget
+from engine.contract import SearchTuning, SpeedTarget
 from engine.rulesets.wulin import determinize, evolve, greedy, model, rules, setup, view
 from engine.rulesets.wulin.data import CARD_DATA_HASH, PRESET_ATTRIBUTES, PRESETS
 
@@ -24,6 +24,7 @@ RULESET = assemble(
     admin_commands=frozenset({"referee_ruling"}),
     concede_options={"allow_concede": True},
     speed_target=SpeedTarget(commands_per_s=20_000),
+    search=SearchTuning(rate=300),
 )
 
 __all__ = ["RULESET"]
