@@ -49,6 +49,9 @@ async def test_counters_move_under_a_bot_match(server: Running, matches: pb_grpc
     assert value(server, "duelhall_commands_total", ruleset="card_monsters", result="rejected", reason=reason) == 1
     assert value(server, "duelhall_rpc_duration_seconds_count", method="SubmitCommand", code="OK") == commands
     assert value(server, "duelhall_rpc_duration_seconds_count", method="CreateMatch", code="OK") == 1
+    # The end is recorded in the background after the last command: once it is (ListMatches waits for the ends
+    # under way), no append is left to land between the reads of the two append metrics below.
+    await matches.ListMatches(pb.ListMatchesRequest())
     appends = value(server, "duelhall_store_append_duration_seconds_count")
     assert appends >= commands + 1  # the creation, each command, and the server's own records
     assert value(server, "duelhall_store_commit_batch_size_sum") == appends
@@ -56,7 +59,6 @@ async def test_counters_move_under_a_bot_match(server: Running, matches: pb_grpc
     assert value(server, "duelhall_hot_matches") == 1
     assert value(server, "duelhall_timers_total", event="armed") >= 2
     assert value(server, "duelhall_matches_created_total", ruleset="card_monsters") == 1
-    await matches.ListMatches(pb.ListMatchesRequest())  # answered once the ends under way are recorded
     ended = json.loads((await matches.GetMatch(pb.GetMatchRequest(match_id=created.match_id))).outcome_json)
     assert value(server, "duelhall_matches_ended_total", ruleset="card_monsters", reason=ended["reason"]) == 1
     assert sum(s.value for s in server.metrics.ended.collect()[0].samples if s.name.endswith("_total")) == 1
