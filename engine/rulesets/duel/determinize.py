@@ -64,10 +64,13 @@ def _fits(card_id: str, monster: bool) -> bool:
     return card.monster_kind != "fusion" if monster and card.category == "monster" else card.category != "monster"
 
 
-def _side(v: SideView, mine: bool, cards: dict[str, str], rng: random.Random) -> Side:
+def _side(v: SideView, mine: bool, cards: dict[str, str], rng: random.Random, elsewhere: dict[str, str]) -> Side:
+    """``elsewhere``: this seat's cards seen on the other side (a monster the other seat took from this seat's
+    graveyard): accounted for, never dealt again into this side's hidden zones."""
     seen = _seen(v)
-    guess = closest(seen, _EXPANSIONS[v.seat], rng)
+    guess = closest(seen | elsewhere, _EXPANSIONS[v.seat], rng)
     cards.update(seen)
+    seen |= elsewhere
     hidden_monsters = sum(1 for m in v.monsters if m is not None and m.instance is UNSET)
     hidden_spells = sum(1 for c in v.spell_traps if c is not None and c.instance is UNSET)
     hidden = {
@@ -147,10 +150,17 @@ def _attack(a: AttackView | None, sides: tuple[Side, ...], defender: int) -> Att
     return Attack(a.attacker, a.attacker_slot, a.target_slot, target, a.defender_count, a.stage)  # type: ignore[arg-type]
 
 
+def _elsewhere(owner: int, shown: dict[int, dict[str, str]]) -> dict[str, str]:
+    """The cards of ``owner``'s deck list seen on the other seat's side."""
+    prefix = f"{owner}-"
+    return {i: c for side, seen in shown.items() if side != owner for i, c in seen.items() if i.startswith(prefix)}
+
+
 def determinize(v: View, seat: int, rng: random.Random) -> State:
     """A state whose ``view(state, seat)`` is ``v``, the hidden cards dealt from those unaccounted for."""
     cards: dict[str, str] = {}
-    sides = tuple(_side(s, s.seat == seat, cards, rng) for s in v.sides)
+    shown = {s.seat: _seen(s) for s in v.sides}
+    sides = tuple(_side(s, s.seat == seat, cards, rng, _elsewhere(s.seat, shown)) for s in v.sides)
     pending = None
     if v.pending is not None:
         details = v.pending.details if v.pending.details is not UNSET else Details()
