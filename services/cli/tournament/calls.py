@@ -12,11 +12,10 @@ from typing import TypeVar
 import grpc
 from google.protobuf import json_format
 from google.protobuf.message import Message
-from google.rpc import error_details_pb2, status_pb2
 
 from services.api import tournament_pb2_grpc as tpb_grpc
 from services.cli.common import channel, err, out
-from services.core.errors import DOMAIN
+from services.cli.errors import reason
 
 T = TypeVar("T")
 Stub = tpb_grpc.TournamentServiceStub
@@ -65,13 +64,8 @@ def refusals(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Nam
 
 
 def reason_of(error: grpc.aio.AioRpcError) -> str:
-    for key, value in error.trailing_metadata() or ():
-        if key == "grpc-status-details-bin":
-            for detail in status_pb2.Status.FromString(value).details:
-                info = error_details_pb2.ErrorInfo()
-                if detail.Unpack(info) and info.domain == DOMAIN:
-                    return str(info.reason)
-    return str(error.code().name)
+    """The refusal's ErrorInfo reason, else its status code's name."""
+    return reason(error) or str(error.code().name)
 
 
 def done(args: argparse.Namespace, reply: Message, line: str) -> None:
