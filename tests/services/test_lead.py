@@ -44,12 +44,18 @@ def leases(store: AsyncEventStore) -> PostgresLeases:
     return found
 
 
-async def test_one_instance_leads_and_another_takes_the_lead_once_it_is_given_up_or_runs_out(
-    store: AsyncEventStore,
-) -> None:
+async def claimed_in_turn(store: AsyncEventStore) -> tuple[Lead, Lead]:
+    """Two instances' leads, each having claimed once, the first first: it leads."""
     first, second = Lead(leases(store), LEASE, EVERY), Lead(leases(store), LEASE, EVERY)
     await first.claim(leases(store))
     await second.claim(leases(store))
+    return first, second
+
+
+async def test_one_instance_leads_and_another_takes_the_lead_once_it_is_given_up_or_runs_out(
+    store: AsyncEventStore,
+) -> None:
+    first, second = await claimed_in_turn(store)
     assert (first.held, second.held) == (True, False)
     await first.claim(leases(store))  # renewed by its holder
     assert first.held
@@ -83,9 +89,7 @@ class Seen:
 async def test_an_instance_that_does_not_lead_projects_nothing_and_waits_on_the_leads_checkpoint(
     store: AsyncEventStore,
 ) -> None:
-    holder, other = Lead(leases(store), LEASE, EVERY), Lead(leases(store), LEASE, EVERY)
-    await holder.claim(leases(store))
-    await other.claim(leases(store))
+    holder, other = await claimed_in_turn(store)
     seen = Seen()
     projector = Projector(store, seen, 100, lead=other)
     await projector.catch_up()
