@@ -5,6 +5,9 @@ store) are wired by ``create_server`` as ``duelhall serve`` wires them, but regi
 gRPC server, and called in this process. Concurrent bots send what bench/service.py sends: CreateMatch and
 GetView per match, then ListLegalCommands and SubmitCommand per command. It prints the process's CPU time per
 command: what duelhall adds to gRPC's own cost per call, which bench/service.py can only show mixed with it.
+Each run is followed by one of the rules-only servicer (bench/bare_server.py's ``EngineMatches``: the rules and
+the same append, nothing else) under the same bots, also called in this process, and the table shows both and
+their ratio: duelhall's own work beyond the rules, without gRPC's cost diluting it.
 Log lines go to stderr as the server writes them (send it to /dev/null).
 
     python bench/handlers.py [--seconds 10] [--matches 64] [--log-level info] [--repeat 3]
@@ -32,7 +35,9 @@ from rich.table import Table
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.bare_server import EngineMatches
 from bench.service import bot_match
+from eventstore import migrate, open_store
 from services.cli.serve import YOUNG_COLLECTION
 from services.core import logs
 from services.server import ServerConfig, create_server
@@ -73,16 +78,37 @@ class Context:
         raise RuntimeError(f"the call failed: {status}")
 
 
+METHODS = ("CreateMatch", "GetView", "ListLegalCommands", "SubmitCommand")
+
+
 class Stub:
     """The four MatchService methods bench/service.py's bots call, answered by the registered handlers."""
 
     def __init__(self, server: StandIn) -> None:
-        for name in ("CreateMatch", "GetView", "ListLegalCommands", "SubmitCommand"):
+        for name in METHODS:
             setattr(self, name, self._call(server.handlers[f"{SERVICE}/{name}"].unary_unary))
 
     @staticmethod
     def _call(behaviour: Callable[[Any, Context], Awaitable[Any]]) -> Callable[[Any], Awaitable[Any]]:
         return lambda request: behaviour(request, Context())
+
+
+class EngineStub:
+    """The same four methods answered by the rules-only servicer."""
+
+    def __init__(self, servicer: EngineMatches) -> None:
+        for name in METHODS:
+            setattr(self, name, Stub._call(getattr(servicer, name)))
+
+
+async def play(stub: Any, matches: int, seconds: float) -> tuple[float, float]:
+    """(CPU us, wall us) per command of ``matches`` concurrent bots for ``seconds``."""
+    await bot_match(stub, random.Random(-1), [], time.perf_counter() + 0.5)  # warm-up: caches, first matches
+    latencies: list[float] = []
+    wall, cpu = time.perf_counter(), time.process_time()
+    await asyncio.gather(*(bot_match(stub, random.Random(i), latencies, wall + seconds) for i in range(matches)))
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    return cpu / len(latencies) * 1e6, wall / len(latencies) * 1e6
 
 
 async def run(database_url: str, matches: int, seconds: float) -> tuple[float, float]:
@@ -91,15 +117,19 @@ async def run(database_url: str, matches: int, seconds: float) -> tuple[float, f
     with mock.patch("grpc.aio.server", lambda *args, **kwargs: server):
         running = await create_server(ServerConfig(database_url=database_url, listen=None))
     try:
-        stub: Any = Stub(server)
-        await bot_match(stub, random.Random(-1), [], time.perf_counter() + 0.5)  # warm-up: caches, first matches
-        latencies: list[float] = []
-        wall, cpu = time.perf_counter(), time.process_time()
-        await asyncio.gather(*(bot_match(stub, random.Random(i), latencies, wall + seconds) for i in range(matches)))
-        wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
-        return cpu / len(latencies) * 1e6, wall / len(latencies) * 1e6
+        return await play(Stub(server), matches, seconds)
     finally:
         await running.stop(0)
+
+
+async def run_engine(database_url: str, matches: int, seconds: float) -> tuple[float, float]:
+    """The same for the rules-only servicer."""
+    await asyncio.to_thread(migrate, database_url)
+    store = await open_store(database_url)
+    try:
+        return await play(EngineStub(EngineMatches(store)), matches, seconds)
+    finally:
+        await store.close()
 
 
 def main() -> None:
@@ -112,22 +142,30 @@ def main() -> None:
     args = parser.parse_args()
     logs.configure("console", args.log_level)
     gc.set_threshold(YOUNG_COLLECTION, *gc.get_threshold()[1:])  # as duelhall serve runs
-    runs = []
+    runs: dict[str, list[tuple[float, float]]] = {"duelhall": [], "rules only": []}
     with tempfile.TemporaryDirectory() as tmp:
-        for index in range(args.repeat):
-            url = args.database_url or f"sqlite:///{Path(tmp) / f'run{index}.db'}"
-            runs.append(asyncio.run(run(url, args.matches, args.seconds)))
-    cpu, wall = statistics.median(c for c, _ in runs), statistics.median(w for _, w in runs)
-    table = Table("store", "log level", "seconds per run", "CPU us/command", "wall us/command", "runs (CPU)")
-    table.add_row(
-        "postgres" if args.database_url and args.database_url.startswith("postgresql") else "sqlite",
-        args.log_level,
-        f"{args.seconds:g}",
-        f"{cpu:.1f}",
-        f"{wall:.1f}",
-        ", ".join(f"{c:.0f}" for c, _ in runs),
+        for index in range(args.repeat):  # alternating, so that a drift of the machine's speed hits both
+            for kind, runner in (("duelhall", run), ("rules only", run_engine)):
+                url = args.database_url or f"sqlite:///{Path(tmp) / f'{kind[0]}{index}.db'}"
+                runs[kind].append(asyncio.run(runner(url, args.matches, args.seconds)))
+    store = "postgres" if args.database_url and args.database_url.startswith("postgresql") else "sqlite"
+    table = Table(
+        "store", "server", "log level", "seconds per run", "CPU us/command", "wall us/command", "runs (CPU)", "ratio"
     )
-    Console(width=120).print(table)
+    engine = statistics.median(c for c, _ in runs["rules only"])
+    for kind, measured in runs.items():
+        cpu, wall = statistics.median(c for c, _ in measured), statistics.median(w for _, w in measured)
+        table.add_row(
+            store,
+            kind,
+            args.log_level,
+            f"{args.seconds:g}",
+            f"{cpu:.1f}",
+            f"{wall:.1f}",
+            ", ".join(f"{c:.0f}" for c, _ in measured),
+            f"{cpu / engine:.2f}x",
+        )
+    Console(width=140).print(table)
 
 
 if __name__ == "__main__":
