@@ -15,7 +15,8 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from engine.contract import Ruleset
+from engine.contract import SYSTEM, Ruleset
+from engine.rng import Rng
 from engine.search.bot import SearchBot
 from engine.search.determinize import determinize
 from engine.selfplay import next_move
@@ -136,3 +137,41 @@ def test_exchanging_the_real_hidden_cards_leaves_the_decision_unchanged(
         return next_move(ruleset, real, [bot] * players)
 
     assert decision(other) == decision(state)
+
+
+@pytest.mark.parametrize("case", CASES, ids=case_id)
+def test_play_goes_on_from_every_sample_without_breaking_the_rules(case: tuple[str, int, int]) -> None:
+    # A sample that deals a card twice, or loses one, is a state the rules never make: the search's playouts
+    # then fail the rules' own checks (duel dealt a second copy of a monster the other seat had taken). States
+    # deep into random matches, where cards have moved between seats, are sampled from the view of each seat
+    # to act, where the search samples them, and played on by random commands, concessions and timeouts
+    # included (each runs the rules' own play for a seat).
+    from engine.registry import HOSTED
+
+    ruleset = HOSTED[case[0], case[1]]
+    tried = 0
+    for seed in range(10):
+        for step, (match, _) in enumerate(playout(ruleset, case[2], seed, 300)):
+            if step % 20 != 19 or ruleset.outcome(match.state) is not None:
+                continue
+            for seat in ruleset.to_act(match.state):
+                sample = determinize(ruleset, ruleset.view(match.state, seat), seat, random.Random(step + seat))
+                _play_on(ruleset, sample, random.Random(seed))
+                tried += 1
+    assert tried >= 10
+
+
+def _play_on(ruleset: Ruleset, state: Any, rng: random.Random, steps: int = 200) -> None:
+    dice = Rng(rng.getrandbits(256).to_bytes(32, "big"), 1)
+    for _ in range(steps):
+        if ruleset.outcome(state) is not None:
+            return
+        seats = ruleset.to_act(state)
+        deadline = ruleset.deadline(state)
+        if seats and (deadline is None or rng.random() < 0.9):
+            actor: Any = seats[0]
+            command = rng.choice(ruleset.legal_commands(state, actor))
+        else:
+            assert deadline is not None
+            actor, command = SYSTEM, deadline.timeout
+        state = ruleset.decide_folded(state, actor, command, dice)[1]

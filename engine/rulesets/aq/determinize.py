@@ -42,9 +42,13 @@ def determinize(v: View, seat: int, rng: random.Random) -> State:
         skills=box_skills(box),
     )
     others = [s for s in v.seats if s.seat != seat]
+    pending = v.pending
+    # The drawn cards a seat may play are shown to every seat, and lie in that seat's hand.
+    drawn = pending.options or () if pending and pending.step == "drawn_choice" and pending.seat != seat else ()
+    shown = {pending.seat: drawn} if pending and drawn else {}
     pets = deal(
-        unaccounted(config.pets, (*v.field, *v.removed, *hand, *reserve)),
-        [n for s in others for n in (s.hand_count, s.reserve_count)],
+        unaccounted(config.pets, (*v.field, *v.removed, *hand, *reserve, *drawn)),
+        [n for s in others for n in (s.hand_count - len(shown.get(s.seat, ())), s.reserve_count)],
         rng,
     )
     cards = deal(
@@ -61,14 +65,13 @@ def determinize(v: View, seat: int, rng: random.Random) -> State:
         else:
             seats.append(
                 Seat(
-                    hand=tuple(sorted(next(zones))),
+                    hand=tuple(sorted((*next(zones), *shown.get(s.seat, ())))),
                     reserve=next(zones),
                     skills=next(other_skills),
                     total=s.total,
                     conceded=s.conceded,
                 )
             )
-    pending = v.pending
     return State(
         config=config,
         seats=tuple(seats),
