@@ -37,7 +37,10 @@ def heartbeat_seconds(lease_seconds: float) -> float:
 
 
 class Ownership:
-    """This instance's leases; ``owns`` is the one predicate the timers and the end recorder consult."""
+    """This instance's leases; ``owns`` is the one predicate the timers and the end recorder consult.
+
+    Leases run on the system's monotonic clock, not the server's injectable one: they expire by PostgreSQL's
+    clock, which no test can move, and a hand-moved clock would let a lease lapse here that the database holds."""
 
     def __init__(self, leases: PostgresLeases | None, seconds: float = LEASE_SECONDS) -> None:
         self._leases = leases
