@@ -156,6 +156,8 @@ def test_play_goes_on_from_every_sample_without_breaking_the_rules(case: tuple[s
                 continue
             for seat in ruleset.to_act(match.state):
                 sample = determinize(ruleset, ruleset.view(match.state, seat), seat, random.Random(step + seat))
+                # The search plays the real legal commands at the root of every sample.
+                assert ruleset.legal_commands(sample, seat) == ruleset.legal_commands(match.state, seat)
                 _play_on(ruleset, sample, random.Random(seed))
                 tried += 1
     assert tried >= 10

@@ -80,7 +80,8 @@ def _side(v: SideView, mine: bool, cards: dict[str, str], rng: random.Random, el
     }
     unseen: dict[str, list[str]] = {}
     for section in SECTIONS:
-        known = sum(1 for i in seen if _section(i) == section)
+        # Only this seat's own instances number its places: a monster taken from the other seat lies here too.
+        known = sum(1 for i in seen if i.startswith(f"{v.seat}-") and _section(i) == section)
         ids = [instance_id(v.seat, section, k) for k in range(known + hidden[section])]
         unseen[section] = [i for i in ids if i not in seen]
         pool = [c for i, c in guess.items() if _section(i) == section] or list(guess.values())

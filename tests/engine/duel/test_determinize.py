@@ -55,3 +55,8 @@ def test_a_card_under_the_other_seats_control_is_never_dealt_again() -> None:
                 assert ruleset.view(sample, seat) == seen and len(list(instances(sample))) == len(
                     list(instances(state))
                 )
+                # The seat's own deck holds exactly its instances not seen elsewhere: a monster taken from the other
+                # seat was counted among its own places, so a sample dealt an instance that does not exist in
+                # place of one of its deck (and the search played a command the real deck allowed on it).
+                assert sorted(sample.sides[seat].deck) == sorted(state.sides[seat].deck)
+                assert ruleset.legal_commands(sample, seat) == ruleset.legal_commands(state, seat)
