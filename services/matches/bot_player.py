@@ -94,9 +94,18 @@ class BotPlayer:
         self, match_id: str, ruleset: Ruleset, state: Any, version: int, seat: int, level: str, seed: int
     ) -> None:
         try:
-            raw, took = await self._workers.think(ruleset, state, seat, level, seed, self.seconds)
+            raw, took, failure = await self._workers.think(ruleset, state, seat, level, seed, self.seconds)
             for listener in self.listeners:
                 listener(ruleset.id, level, took)
+            if failure:
+                log.error(
+                    "bot (%s) of seat %d failed at version %d: %s; its first legal command was played instead",
+                    level,
+                    seat,
+                    version,
+                    failure,
+                    extra=fields(match_id=match_id),
+                )
             if took > self.seconds:
                 log.warning(
                     "bot decision took %.2f s, over its %.2f s budget",

@@ -20,7 +20,7 @@ import os
 import time
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any
+from typing import Any, NamedTuple
 
 import msgspec
 
@@ -35,23 +35,43 @@ WORKERS = max(1, (os.cpu_count() or 1) - 1)
 """Worker processes: a core is left to the event loop."""
 
 
+class Thought(NamedTuple):
+    """A bot's decision as a worker hands it back."""
+
+    command: bytes
+    """The command's JSON."""
+    seconds: float
+    """How long the bot thought on the worker (not counting its wait for the worker)."""
+    failure: str = ""
+    """The error that stopped the bot, when the seat's first legal command stands in for its choice (else empty)."""
+
+
 def choose(ruleset: Ruleset, state: Any, seat: int, level: str, seed: int, seconds: float) -> bytes:
     """The command (JSON) the bot of ``level`` in ``seat`` picks. Runs on a worker; the bot is handed the seat's view
     and legal commands as a client receives them (JSON, decoded), so it cannot reach the state."""
     view: Any = msgspec.json.decode(encode(ruleset.view(state, seat)), type=ruleset.View)
-    legal = [ruleset.command_decoder.decode(encode(c)) for c in ruleset.legal_commands(state, seat)]
-    commands = [c for c in legal if type_tag(c) != CONCEDE] or legal
+    commands = _playable(ruleset, state, seat)
     return encode(make_bot(level, ruleset, seed, seconds, time.monotonic).choose(view, commands))
 
 
-def timed(ruleset: Ruleset, state: Any, seat: int, level: str, seed: int, seconds: float) -> tuple[bytes, float]:
-    """``choose`` and the seconds it took on the worker (not counting its wait for the worker)."""
+def _playable(ruleset: Ruleset, state: Any, seat: int) -> list[Any]:
+    """The seat's legal commands as a client decodes them, concession left out while there is another."""
+    legal = [ruleset.command_decoder.decode(encode(c)) for c in ruleset.legal_commands(state, seat)]
+    return [c for c in legal if type_tag(c) != CONCEDE] or legal
+
+
+def timed(ruleset: Ruleset, state: Any, seat: int, level: str, seed: int, seconds: float) -> Thought:
+    """``choose``, and the seconds it took. A bot that fails (a defect in its search, say) must not leave its seat
+    waiting for ever: the seat's first legal command is played instead, and the failure handed back to be logged."""
     started = time.perf_counter()
-    raw = choose(ruleset, state, seat, level, seed, seconds)
-    return raw, time.perf_counter() - started
+    try:
+        raw, failure = choose(ruleset, state, seat, level, seed, seconds), ""
+    except Exception as exc:
+        raw, failure = encode(_playable(ruleset, state, seat)[0]), f"{type(exc).__name__}: {exc}"
+    return Thought(raw, time.perf_counter() - started, failure)
 
 
-def _hosted(ruleset_id: str, version: int, state: Any, seat: int, level: str, seed: int, seconds: float) -> Any:
+def _hosted(ruleset_id: str, version: int, state: Any, seat: int, level: str, seed: int, seconds: float) -> Thought:
     """``timed`` in a worker process, with the ruleset its registry hosts."""
     return timed(registry.exact(ruleset_id, version), state, seat, level, seed, seconds)
 
@@ -70,16 +90,14 @@ class BotWorkers:
         self._processes = _pool(workers)
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="duelhall-bot")
 
-    async def think(
-        self, ruleset: Ruleset, state: Any, seat: int, level: str, seed: int, seconds: float
-    ) -> tuple[bytes, float]:
-        """The bot's command (JSON) and the seconds it thought, on a worker."""
+    async def think(self, ruleset: Ruleset, state: Any, seat: int, level: str, seed: int, seconds: float) -> Thought:
+        """The bot's decision, taken on a worker."""
         loop = asyncio.get_running_loop()
         if registry.HOSTED.get((ruleset.id, ruleset.version)) is ruleset:
             work = functools.partial(_hosted, ruleset.id, ruleset.version, state, seat, level, seed, seconds)
             processes = self._processes
             try:
-                result: tuple[bytes, float] = await loop.run_in_executor(processes, work)
+                result: Thought = await loop.run_in_executor(processes, work)
             except BrokenProcessPool:
                 # A worker died (killed, out of memory) and the pool takes no more work: a fresh one decides.
                 log.warning("a bot worker process died; starting new ones")
