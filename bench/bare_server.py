@@ -20,6 +20,7 @@ import argparse
 import asyncio
 import secrets
 from collections.abc import AsyncIterator
+from typing import Any
 
 import grpc
 import msgspec
@@ -133,7 +134,7 @@ class EngineMatches(pb_grpc.MatchServiceServicer):
     async def CreateMatch(self, request: pb.CreateMatchRequest, context: object) -> pb.CreateMatchResponse:
         ruleset = registry.get(request.ruleset)
         seed = secrets.token_bytes(32)
-        config = {"seats": [{} for _ in request.seats], "options": {}}
+        config: dict[str, Any] = {"seats": [{} for _ in request.seats], "options": {}}
         events = create(ruleset, config, [seat.name for seat in request.seats], seed)
         match_id = secrets.token_hex(16)
         command = CommandRecord(command_id=f"create-{match_id}", actor="system", type="create", payload=b"{}")
@@ -200,7 +201,7 @@ async def main() -> None:
     store = await open_store(args.database_url)
     server = grpc.aio.server()
     servicer = EngineMatches(store) if args.engine else BareMatches(store, args.match_length)
-    pb_grpc.add_MatchServiceServicer_to_server(servicer, server)
+    pb_grpc.add_MatchServiceServicer_to_server(servicer, server)  # type: ignore[no-untyped-call]
     port = server.add_insecure_port(args.listen)
     await server.start()
     print(f"bare server listening on 127.0.0.1:{port}", flush=True)

@@ -127,7 +127,7 @@ async def bench(url: str, rulesets: list[str], matches: int, levels: list[str]) 
     worst, busiest = 0.0, 0.0
     try:
         async with grpc.aio.insecure_channel(f"127.0.0.1:{running.port}") as channel:
-            stub = pb_grpc.MatchServiceStub(channel)
+            stub = pb_grpc.MatchServiceStub(channel)  # type: ignore[no-untyped-call]
             for ruleset in rulesets:
                 position = await running.store.head() + 1
                 ended, verified, commands, seconds, probe = await ruleset_run(stub, ruleset, matches, levels, position)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import gc
 import time
+from typing import Any
 
 from rich.console import Console
 from rich.table import Table
@@ -23,7 +24,7 @@ from engine.selfplay import play
 
 def measure(ruleset_id: str, players: int, games: int) -> tuple[float, float, int]:
     ruleset = RULESETS[ruleset_id]
-    config = {"seats": [{} for _ in range(players)], "options": {}}
+    config: dict[str, Any] = {"seats": [{} for _ in range(players)], "options": {}}
     names = [f"p{i}" for i in range(players)]
     played = []
     commands = 0

@@ -70,7 +70,7 @@ def spectate(
         latencies: list[float] = []
         streams = []
         for index, (match_id, after) in enumerate(watches):
-            stub = pb_grpc.MatchServiceStub(channels[index % len(channels)])
+            stub = pb_grpc.MatchServiceStub(channels[index % len(channels)])  # type: ignore[no-untyped-call]
             watch = stub.WatchMatchBatched if batched else stub.WatchMatch
             streams.append(watch(pb.WatchMatchRequest(match_id=match_id, from_version=after)))
         for stream in streams:
@@ -140,7 +140,7 @@ def scenario(
 ) -> dict[str, Any]:
     async def create() -> list[tuple[str, dict[int, str], int]]:
         async with grpc.aio.insecure_channel(address) as channel:
-            stub = pb_grpc.MatchServiceStub(channel)
+            stub = pb_grpc.MatchServiceStub(channel)  # type: ignore[no-untyped-call]
             made = []
             for _ in range(matches):
                 created = await stub.CreateMatch(
@@ -171,7 +171,7 @@ def scenario(
 
     async def drive() -> int:
         async with grpc.aio.insecure_channel(address) as channel:
-            stub = pb_grpc.MatchServiceStub(channel)
+            stub = pb_grpc.MatchServiceStub(channel)  # type: ignore[no-untyped-call]
             end = time.perf_counter() + seconds
             played = await asyncio.gather(
                 *(play(stub, m, tokens, rate, end, i) for i, (m, tokens, _) in enumerate(made))

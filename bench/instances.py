@@ -135,14 +135,14 @@ def owner_address(error: grpc.aio.AioRpcError) -> str | None:
             for detail in status_pb2.Status.FromString(value).details:
                 info = error_details_pb2.ErrorInfo()
                 if detail.Unpack(info) and info.reason == NOT_OWNER:
-                    return info.metadata[ADDRESS_KEY]
+                    return str(info.metadata[ADDRESS_KEY])
     return None
 
 
 class Run(NamedTuple):
     rate: float
     p99: float
-    count: int
+    commands: int
     cpu: float
     """Server CPU per command, summed over the instances, in us."""
     conflicts: float
@@ -155,7 +155,7 @@ async def load(addresses: list[str], layout: str, matches: int, seconds: float) 
     latencies: list[float] = []
     channels = {address: grpc.aio.insecure_channel(address) for address in addresses}
     try:
-        stubs = {address: pb_grpc.MatchServiceStub(channel) for address, channel in channels.items()}
+        stubs = {address: pb_grpc.MatchServiceStub(channel) for address, channel in channels.items()}  # type: ignore[no-untyped-call]
         await bot_match(stubs, layout, 0, random.Random(0), [], time.perf_counter() + 0.5)
         started = time.perf_counter()
         deadline = started + seconds

@@ -77,7 +77,7 @@ async def rebuild(store: AsyncEventStore) -> int:
 async def watch(address: str, changes: int) -> float:
     """Seconds from the call to the ``changes``-th change of a lifecycle watch from position 1."""
     async with grpc.aio.insecure_channel(address) as channel:
-        stub = pb_grpc.MatchServiceStub(channel)
+        stub = pb_grpc.MatchServiceStub(channel)  # type: ignore[no-untyped-call]
         started = time.perf_counter()
         call = stub.WatchLifecycle(pb.WatchLifecycleRequest(from_position=1))
         seen = 0

@@ -151,7 +151,7 @@ async def load(address: str, matches: int, seconds: float, streams: bool = False
     latencies: list[float] = []
     bot = stream_match if streams else bot_match
     async with grpc.aio.insecure_channel(address) as channel:
-        stub = pb_grpc.MatchServiceStub(channel)
+        stub = pb_grpc.MatchServiceStub(channel)  # type: ignore[no-untyped-call]
         await bot(stub, random.Random(0), [], time.perf_counter() + 0.5)
         started = time.perf_counter()
         deadline = started + seconds
@@ -204,7 +204,7 @@ class Run(NamedTuple):
     rate: float
     p50: float
     p99: float
-    count: int
+    commands: int
     cpu: float
     loop: float
     client: float
