@@ -14,7 +14,7 @@ from typing import Any, Generic, TypeVar
 import msgspec
 
 from engine.commands import decode_command
-from engine.contract import SCHEMA_MARK, Actor, Ruleset, Viewer, schema_type
+from engine.contract import CONCEDE, SCHEMA_MARK, Actor, Ruleset, Viewer, schema_type
 from engine.errors import Rejected
 from engine.rng import Rng
 from engine.seating import SEAT_JOINED, SEATS_FILLED, Join, SeatJoined, SeatsFilled
@@ -242,3 +242,8 @@ def encode(value: Any) -> bytes:
 def type_tag(value: Any) -> str:
     """The ``type`` tag of an event or a command."""
     return str(value.__struct_config__.tag)
+
+
+def playable(commands: Sequence[Any]) -> list[Any]:
+    """A bot's choices among a seat's legal commands: concession left out while there is another."""
+    return [c for c in commands if type_tag(c) != CONCEDE] or list(commands)

@@ -16,8 +16,8 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from engine.contract import CONCEDE, SYSTEM, Actor, Outcome, Ruleset
-from engine.match import type_tag
+from engine.contract import SYSTEM, Actor, Outcome, Ruleset
+from engine.match import playable
 from engine.rng import Rng
 from engine.search.determinize import determinize
 
@@ -82,8 +82,7 @@ def rewards(outcome: Outcome | None, seats: int) -> list[float]:
 
 def _playable(ruleset: Ruleset, state: Any, seat: int) -> list[Any]:
     """The seat's legal commands, concession left out while there is another (bots never concede)."""
-    legal = ruleset.legal_commands(state, seat)
-    return [c for c in legal if type_tag(c) != CONCEDE] or list(legal)
+    return playable(ruleset.legal_commands(state, seat))
 
 
 def _mover(ruleset: Ruleset, state: Any) -> tuple[Actor, list[Any]]:

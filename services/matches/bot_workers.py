@@ -26,8 +26,8 @@ import msgspec
 
 from engine import registry
 from engine.bots import make_bot
-from engine.contract import CONCEDE, Ruleset
-from engine.match import encode, type_tag
+from engine.contract import Ruleset
+from engine.match import encode, playable
 
 log = logging.getLogger(__name__)
 
@@ -56,8 +56,7 @@ def choose(ruleset: Ruleset, state: Any, seat: int, level: str, seed: int, secon
 
 def _playable(ruleset: Ruleset, state: Any, seat: int) -> list[Any]:
     """The seat's legal commands as a client decodes them, concession left out while there is another."""
-    legal = [ruleset.command_decoder.decode(encode(c)) for c in ruleset.legal_commands(state, seat)]
-    return [c for c in legal if type_tag(c) != CONCEDE] or legal
+    return playable([ruleset.command_decoder.decode(encode(c)) for c in ruleset.legal_commands(state, seat)])
 
 
 def timed(ruleset: Ruleset, state: Any, seat: int, level: str, seed: int, seconds: float) -> Thought:

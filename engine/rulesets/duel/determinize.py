@@ -25,6 +25,7 @@ from engine.rulesets.duel.model.state import (
     SpellTrap,
     State,
     instance_id,
+    owner_of,
 )
 from engine.rulesets.duel.model.views import AttackView, SideView, View
 from engine.search.determinize import closest, deal
@@ -81,7 +82,7 @@ def _side(v: SideView, mine: bool, cards: dict[str, str], rng: random.Random, el
     unseen: dict[str, list[str]] = {}
     for section in SECTIONS:
         # Only this seat's own instances number its places: a monster taken from the other seat lies here too.
-        known = sum(1 for i in seen if i.startswith(f"{v.seat}-") and _section(i) == section)
+        known = sum(1 for i in seen if owner_of(i) == v.seat and _section(i) == section)
         ids = [instance_id(v.seat, section, k) for k in range(known + hidden[section])]
         unseen[section] = [i for i in ids if i not in seen]
         pool = [c for i, c in guess.items() if _section(i) == section] or list(guess.values())
