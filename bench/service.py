@@ -3,15 +3,20 @@
 For each backend it runs the real server (`duelhall serve`) and two ceilings (bench/bare_server.py: same proto,
 same store append): the bare server, with trivial validation, and the engine server, which runs the rules and
 nothing else. It drives each with the same loop (ListLegalCommands, then SubmitCommand of a random legal command;
-a new match when one ends) and prints commands/s and submit latency, and each as a share of the two ceilings.
+a new match when one ends) and prints commands/s, submit latency and server CPU per command, and commands/s and
+CPU per command against the two ceilings'.
 
     python bench/service.py [--matches 64] [--seconds 10] [--repeat 3] [--backend sqlite|postgres|both]
-                            [--play-stream]
+                            [--play-stream | --rate COMMANDS_PER_SECOND]
 
 Runs alternate between the servers and the table shows the median run of each (compare
 ratios measured side by side; absolute figures drift with the machine's load). With ``--play-stream`` the
 real server is driven both ways instead, alternating: unary calls as above, and one Play stream per seat
 (a command out; the seat's updates, result and turn back), and the ratio is to the unary path.
+
+With ``--rate`` every server is offered the same load, below what each serves flat out, on a fixed
+schedule: a server's CPU per command then does not depend on how fast it answers (flat out, a faster server
+takes more calls per wake-up of its event loop, and so spends less per command).
 
 Each server's CPU per command is shown twice: the whole process, and its main thread, which runs the event
 loop. The loop does every call's Python work, so one second divided by its CPU per command bounds the
@@ -29,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import itertools
 import os
 import random
@@ -73,9 +79,15 @@ def start(command: list[str]) -> tuple[subprocess.Popen[str], str]:
 
 
 async def bot_match(
-    stub: pb_grpc.MatchServiceStub, rng: random.Random, latencies: list[float], deadline: float
+    stub: pb_grpc.MatchServiceStub,
+    rng: random.Random,
+    latencies: list[float],
+    deadline: float,
+    interval: float = 0.0,
 ) -> None:
-    """Plays matches one after another until the deadline, recording each submit's latency."""
+    """Plays matches one after another until the deadline, recording each submit's latency; with an
+    ``interval``, one command per interval on a fixed schedule (a late one does not move the later ones)."""
+    slot = time.perf_counter() + rng.random() * interval  # spread, so that the bots do not send in step
     while time.perf_counter() < deadline:
         created = await stub.CreateMatch(
             pb.CreateMatchRequest(ruleset=REFERENCE, seats=[pb.SeatSpec(name="a"), pb.SeatSpec(name="b")])
@@ -85,6 +97,9 @@ async def bot_match(
         to_act = list((await stub.GetView(pb.GetViewRequest(match_id=match_id))).to_act)
         count = 0
         while to_act and time.perf_counter() < deadline:
+            if interval:
+                slot += interval
+                await asyncio.sleep(slot - time.perf_counter())  # behind schedule: at once
             seat = to_act[0]
             legal = await stub.ListLegalCommands(pb.ListLegalCommandsRequest(match_id=match_id, token=tokens[seat]))
             # A substring test, not a JSON decode: the client stays cheap, so the server is what is measured.
@@ -146,10 +161,13 @@ async def stream_match(
         await asyncio.gather(*seats, return_exceptions=True)
 
 
-async def load(address: str, matches: int, seconds: float, streams: bool = False) -> tuple[float, float, float, int]:
-    """(commands/s, p50 ms, p99 ms, commands) for ``matches`` concurrent bot matches."""
+async def load(
+    address: str, matches: int, seconds: float, streams: bool = False, rate: float = 0.0
+) -> tuple[float, float, float, int]:
+    """(commands/s, p50 ms, p99 ms, commands) for ``matches`` concurrent bot matches, as fast as the server
+    answers, or at ``rate`` commands/s in all."""
     latencies: list[float] = []
-    bot = stream_match if streams else bot_match
+    bot = stream_match if streams else functools.partial(bot_match, interval=matches / rate if rate else 0.0)
     async with grpc.aio.insecure_channel(address) as channel:
         stub = pb_grpc.MatchServiceStub(channel)  # type: ignore[no-untyped-call]
         await bot(stub, random.Random(0), [], time.perf_counter() + 0.5)
@@ -226,7 +244,7 @@ def database_seconds(url: str) -> float | None:
         return None
 
 
-def run(backend: str, kind: str, matches: int, seconds: float, workdir: Path) -> Run:
+def run(backend: str, kind: str, matches: int, seconds: float, workdir: Path, rate: float = 0.0) -> Run:
     url = database(backend, workdir, f"{kind.split()[0]}{next(_runs)}")  # each run on a new database
     duelhall = str(Path(sys.executable).parent / "duelhall")
     bare = [sys.executable, str(ROOT / "bench" / "bare_server.py"), "--database-url", url]
@@ -238,7 +256,7 @@ def run(backend: str, kind: str, matches: int, seconds: float, workdir: Path) ->
     try:
         before, loop_before = cpu_seconds(proc.pid), cpu_seconds(proc.pid, loop=True)
         client_before, (idle_before, total_before) = client_seconds(), machine_times()
-        rate, p50, p99, count = asyncio.run(load(address, matches, seconds, streams=kind == STREAMS))
+        rate, p50, p99, count = asyncio.run(load(address, matches, seconds, kind == STREAMS, rate))
         cpu, loop = cpu_seconds(proc.pid) - before, cpu_seconds(proc.pid, loop=True) - loop_before
         client, (idle, total) = client_seconds() - client_before, machine_times()
         busy = 1 - (idle - idle_before) / (total - total_before)
@@ -260,10 +278,15 @@ def main() -> None:
     parser.add_argument("--backend", choices=("sqlite", "postgres", "both"), default="both")
     parser.add_argument("--repeat", type=int, default=3, help="runs of each server; the median is shown")
     parser.add_argument("--play-stream", action="store_true", help="compare Play streams with the unary path")
+    parser.add_argument(
+        "--rate", type=float, default=0.0, help="commands/s offered in all, on a fixed schedule (default: flat out)"
+    )
     args = parser.parse_args()
+    if args.rate and args.play_stream:
+        parser.error("--rate paces the unary path only")
     backends = ("sqlite", "postgres") if args.backend == "both" else (args.backend,)
     kinds = ("duelhall", STREAMS) if args.play_stream else (BARE, ENGINE, "duelhall")
-    shares = ("of unary",) if args.play_stream else ("of bare", "of engine")
+    ceilings = ("unary",) if args.play_stream else ("bare", "engine")
     table = Table(
         "backend",
         "server",
@@ -277,19 +300,22 @@ def main() -> None:
         "client CPU us/command",
         "database CPU us/command",
         "machine busy",
-        *shares,
+        *(f"commands/s of {ceiling}" for ceiling in ceilings),
+        *(f"CPU of {ceiling}" for ceiling in ceilings),
     )
     with tempfile.TemporaryDirectory() as tmp:
         for backend in backends:
             runs: dict[str, list[Run]] = {kind: [] for kind in kinds}
             for _ in range(args.repeat):
                 for kind in kinds:
-                    runs[kind].append(run(backend, kind, args.matches, args.seconds, Path(tmp)))
+                    runs[kind].append(run(backend, kind, args.matches, args.seconds, Path(tmp), args.rate))
             medians = [sorted(runs[kind])[len(runs[kind]) // 2] for kind in kinds]
             for kind, (rate, p50, p99, count, cpu, loop, client, busy, database_cpu) in zip(
                 kinds, medians, strict=True
             ):
-                of = [f"{rate / ceiling.rate:.0%}" for ceiling in medians[: len(shares)]]
+                # commands/s as a share of each ceiling's, and server CPU per command as a multiple of theirs
+                of = [f"{rate / ceiling.rate:.0%}" for ceiling in medians[: len(ceilings)]]
+                of += [f"{cpu / ceiling.cpu:.2f}x" for ceiling in medians[: len(ceilings)]]
                 spread = " ".join(f"{run.rate:,.0f}" for run in runs[kind])  # each run's commands/s: the noise
                 db = "-" if database_cpu is None else f"{database_cpu:,.0f}"
                 figures = (

@@ -39,7 +39,7 @@ RUNS = {
     "lifecycle": ["--games", "2", "--repeat", "1"],
     "pairing": ["--sizes", "16"],
     "search_overruns": ["card_monsters", "--matches", "1", "--budget", "0.01"],
-    "service": ["--backend", "sqlite", "--matches", "2", "--seconds", "0.5", "--repeat", "1"],
+    "service": ["--backend", "sqlite", "--matches", "2", "--seconds", "0.5", "--repeat", "1", "--rate", "200"],
     "store": ["--backends", "sqlite", "--commands", "20", "--peer-commands", "20", "--runs", "1", "--repeat", "1"],
 }
 
