@@ -157,6 +157,20 @@ async def test_best_of_three_games_seat_the_chosen_player_first(server: Running)
             assert dict(created.labels)["game"] == str(later.game)
 
 
+async def test_a_search_bot_plays_its_tables_games_from_what_its_player_receives(server: Running) -> None:
+    """The search level as a tournament player: from its seat's views and legal commands through the server, it
+    takes a best of three from a random bot (its budget as iterations: the same seeds, the same games)."""
+    async with grpc.aio.insecure_channel(f"127.0.0.1:{server.port}") as channel:
+        stub, matches = channel_stubs(channel)
+        tid, tokens = await _tournament(stub, 2, best_of=3)
+        await stub.Start(tpb.OrganiserRequest(admin_token=ADMIN_TOKEN, tournament_id=tid))
+        paired = await play_round(stub, matches, tid, "card_monsters", tokens, seed=6, levels={"p1": "search"})
+        table = paired.tables[0]
+        assert table.finished
+        wins = {table.a: table.result.wins_a, table.b: table.result.wins_b}
+        assert wins["p1"] == 2, wins
+
+
 async def test_a_match_whose_replay_does_not_verify_is_not_counted(server: Running, database_url: str) -> None:
     async with grpc.aio.insecure_channel(f"127.0.0.1:{server.port}") as channel:
         stub, matches = channel_stubs(channel)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import grpc
@@ -19,15 +20,27 @@ from services.api import duelhall_pb2_grpc as pb_grpc
 from services.api import tournament_pb2 as tpb
 from services.api import tournament_pb2_grpc as tpb_grpc
 
+SEARCH_SECONDS = 0.02
+"""A search bot's budget here, as iterations (no clock: the same seed, the same play): a few per decision."""
+
 
 async def play_match(
-    matches: pb_grpc.MatchServiceStub, ruleset_id: str, match_id: str, tokens: list[str], seed: int
+    matches: pb_grpc.MatchServiceStub,
+    ruleset_id: str,
+    match_id: str,
+    tokens: list[str],
+    seed: int,
+    levels: Sequence[str] = (),
 ) -> None:
-    """Random bots play every seat of a match (only through their views and legal commands) to its end."""
+    """Bots play every seat of a match (only through their views and legal commands) to its end: random ones,
+    or each seat's level in ``levels``."""
     ruleset = registry.get(ruleset_id)
     views: msgspec.json.Decoder[Any] = msgspec.json.Decoder(ruleset.View)
     commands = msgspec.json.Decoder(ruleset.Command)
-    bots = [make_bot("random", ruleset, seed * 7 + seat) for seat in range(len(tokens))]
+    bots = [
+        make_bot(level, ruleset, seed * 7 + seat, SEARCH_SECONDS)
+        for seat, level in enumerate(levels or ["random"] * len(tokens))
+    ]
     to_act = list((await matches.GetView(pb.GetViewRequest(match_id=match_id))).to_act)
     count = 0
     while to_act:
@@ -57,13 +70,17 @@ async def play_table(
     table: tpb.TableEntry,
     tokens: dict[str, str],
     seed: int,
+    levels: Mapping[str, str],
 ) -> None:
-    """Both players fetch their seat in the table's current game and the bots play it."""
+    """Both players fetch their seat in the table's current game and their bots play it (random, or the
+    player's level in ``levels``)."""
     a = await stub.GetSeat(tpb.PlayerRequest(tournament_id=tournament_id, player=table.a, token=tokens[table.a]))
     b = await stub.GetSeat(tpb.PlayerRequest(tournament_id=tournament_id, player=table.b, token=tokens[table.b]))
     assert a.match_id == b.match_id and {a.seat, b.seat} == {0, 1}
+    players = [table.a, table.b] if a.seat == 0 else [table.b, table.a]
     seats = [a.token, b.token] if a.seat == 0 else [b.token, a.token]
-    await play_match(matches, ruleset_id, a.match_id, seats, seed)
+    bots = [levels.get(player, "random") for player in players]
+    await play_match(matches, ruleset_id, a.match_id, seats, seed, bots)
 
 
 async def settled(
@@ -88,6 +105,7 @@ async def play_round(
     seed: int,
     skip: frozenset[int] = frozenset(),
     concurrency: int = 16,
+    levels: Mapping[str, str] | None = None,
 ) -> tpb.Pairings:
     """Plays every unfinished table of the current round (but ``skip``) game after game until each is decided;
     after a game the loser (or the last chooser) lets the player who lost go first."""
@@ -98,7 +116,8 @@ async def play_round(
     async def table_loop(table: tpb.TableEntry) -> None:
         while not table.finished:
             async with slots:
-                await play_table(stub, matches, tournament_id, ruleset_id, table, tokens, rng.randrange(1 << 30))
+                seed = rng.randrange(1 << 30)
+                await play_table(stub, matches, tournament_id, ruleset_id, table, tokens, seed, levels or {})
             done = sum(g.played for g in table.games) + 1
             current = await settled(stub, tournament_id, pairings.round, {table.table: done})
             table = next(t for t in current.tables if t.table == table.table)
