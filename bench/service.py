@@ -244,7 +244,8 @@ def database_seconds(url: str) -> float | None:
         return None
 
 
-def run(backend: str, kind: str, matches: int, seconds: float, workdir: Path, rate: float = 0.0) -> Run:
+def run(backend: str, kind: str, matches: int, seconds: float, workdir: Path, offered: float = 0.0) -> Run:
+    """One server's run, flat out or at ``offered`` commands/s."""
     url = database(backend, workdir, f"{kind.split()[0]}{next(_runs)}")  # each run on a new database
     duelhall = str(Path(sys.executable).parent / "duelhall")
     bare = [sys.executable, str(ROOT / "bench" / "bare_server.py"), "--database-url", url]
@@ -256,7 +257,7 @@ def run(backend: str, kind: str, matches: int, seconds: float, workdir: Path, ra
     try:
         before, loop_before = cpu_seconds(proc.pid), cpu_seconds(proc.pid, loop=True)
         client_before, (idle_before, total_before) = client_seconds(), machine_times()
-        rate, p50, p99, count = asyncio.run(load(address, matches, seconds, kind == STREAMS, rate))
+        rate, p50, p99, count = asyncio.run(load(address, matches, seconds, kind == STREAMS, offered))
         cpu, loop = cpu_seconds(proc.pid) - before, cpu_seconds(proc.pid, loop=True) - loop_before
         client, (idle, total) = client_seconds() - client_before, machine_times()
         busy = 1 - (idle - idle_before) / (total - total_before)

@@ -77,10 +77,9 @@ async def play_table(
     a = await stub.GetSeat(tpb.PlayerRequest(tournament_id=tournament_id, player=table.a, token=tokens[table.a]))
     b = await stub.GetSeat(tpb.PlayerRequest(tournament_id=tournament_id, player=table.b, token=tokens[table.b]))
     assert a.match_id == b.match_id and {a.seat, b.seat} == {0, 1}
-    players = [table.a, table.b] if a.seat == 0 else [table.b, table.a]
-    seats = [a.token, b.token] if a.seat == 0 else [b.token, a.token]
-    bots = [levels.get(player, "random") for player in players]
-    await play_match(matches, ruleset_id, a.match_id, seats, seed, bots)
+    seated = sorted([(a.seat, table.a, a.token), (b.seat, table.b, b.token)])
+    bots = [levels.get(player, "random") for _, player, _ in seated]
+    await play_match(matches, ruleset_id, a.match_id, [token for _, _, token in seated], seed, bots)
 
 
 async def settled(
