@@ -1,6 +1,6 @@
 """Scale-out benchmark: the same bot load on one duelhall instance and on two sharing one PostgreSQL.
 
-    python bench/instances.py [--matches 64] [--seconds 10] [--repeat 3]
+    python bench/instances.py [--matches 64] [--seconds 10] [--repeat 3] [--rate COMMANDS_PER_SECOND]
 
 Four layouts, each on a new database, alternating run by run:
 - ``1 instance``: every call to one ``duelhall serve``;
@@ -10,12 +10,25 @@ Four layouts, each on a new database, alternating run by run:
   the match's owner (``duelhall-redirect: owner``): the one that starts on the other instance is refused
   ``NOT_OWNER`` once and calls the owner at the address the refusal names from then on;
 - ``2 instances, owner``: each match's calls all sent to the instance that created it, its owner (where a client
-  that follows the redirect ends up, without the refusal).
+  that follows the redirect ends up, without the refusal);
+- ``2 instances, two databases``: as ``owner``, but each instance on a database of its own, so that they share
+  nothing (no notifications, leases, followers or projections of the other's commits): two separate services,
+  not a deployment, shown for what sharing one database costs beside what a second process costs;
+- ``rules only, 1 instance`` and ``rules only, 2 instances``: the same, on the rules-only server of
+  ``bench/service.py`` (``bench/bare_server.py --engine``: the rules and the store append, nothing else), each
+  match on the instance that created it. What a second process costs a server that has nothing to share: the
+  floor under every two-instance layout of duelhall.
 
 Each run prints commands/s, p99 submit latency, the servers' CPU per command summed over the instances, and
 conflicts per command (``duelhall_conflicts_total``, scraped from each instance's metrics listener, both causes).
-The table shows each layout's median run, and each one's commands/s and CPU per command as a share of the
-single instance's (compare ratios measured side by side; absolute figures drift with the machine's load).
+The table shows each layout's median run (by commands/s, or with ``--rate`` by CPU per command), and each one's
+commands/s and CPU per command as a share of the same server's single instance (compare ratios measured side by
+side; absolute figures drift with the machine's load).
+
+With ``--rate`` every layout is offered the same load, below what each serves flat out, on a fixed schedule
+(as in ``bench/service.py``). Flat out, one instance takes more calls per wake-up of its event loop than each of
+two sharing the load, and so spends less CPU per command whatever the layout's own work; at an equal offered
+load the CPU per command compares the work alone.
 """
 
 from __future__ import annotations
@@ -40,7 +53,7 @@ from rich.table import Table
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.service import CONCEDE, cpu_seconds, database, drop, start
+from bench.service import CONCEDE, ROOT, Pace, cpu_seconds, database, drop, start
 from engine.registry import REFERENCE
 from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
@@ -51,7 +64,12 @@ ONE = "1 instance"
 SPLIT = "2 instances, seats split"
 REDIRECT = "2 instances, seats split, redirect"
 OWNER = "2 instances, owner"
-LAYOUTS = (ONE, SPLIT, REDIRECT, OWNER)
+APART = "2 instances, two databases"
+RULES_ONE = "rules only, 1 instance"
+RULES_TWO = "rules only, 2 instances"
+LAYOUTS = (ONE, SPLIT, REDIRECT, OWNER, APART, RULES_ONE, RULES_TWO)
+SINGLE = {layout: RULES_ONE if layout.startswith("rules") else ONE for layout in LAYOUTS}
+"""Each layout's single instance of the same server: what its ratios are to."""
 ASKING = ((REDIRECT_KEY, OWNER_VALUE),)
 """The metadata of a client that asks to be sent to a match's owner."""
 
@@ -64,7 +82,9 @@ def free_port() -> int:
 
 
 def conflicts(metrics: str) -> float:
-    """The sum of ``duelhall_conflicts_total`` on one instance's metrics listener."""
+    """The sum of ``duelhall_conflicts_total`` on one instance's metrics listener (none: 0)."""
+    if not metrics:
+        return 0.0
     with urllib.request.urlopen(f"http://{metrics}/metrics", timeout=10) as reply:
         text = reply.read().decode()
     return sum(
@@ -79,10 +99,12 @@ async def bot_match(
     rng: random.Random,
     latencies: list[float],
     deadline: float,
+    interval: float = 0.0,
 ) -> int:
     """Plays matches one after another until the deadline; which instance each seat calls follows ``layout``
-    (``stubs`` by address). The redirects followed."""
+    (``stubs`` by address); with an ``interval``, one command per interval (``Pace``). The redirects followed."""
     addresses, redirects = list(stubs), 0
+    pace = Pace(rng, interval)
     metadata = ASKING if layout == REDIRECT else None
     for number in itertools.count():
         if time.perf_counter() >= deadline:
@@ -99,6 +121,7 @@ async def bot_match(
         to_act = list((await stubs[addresses[home]].GetView(pb.GetViewRequest(match_id=match_id))).to_act)
         count = 0
         while to_act and time.perf_counter() < deadline:
+            await pace.next()
             seat = to_act[0]
             stub = stubs[seat_stub[seat]]
             # At the version last seen: the other instance may not have folded it yet (read your writes).
@@ -151,7 +174,12 @@ class Run(NamedTuple):
     """``NOT_OWNER`` refusals the clients followed."""
 
 
-async def load(addresses: list[str], layout: str, matches: int, seconds: float) -> tuple[float, float, int, int]:
+async def load(
+    addresses: list[str], layout: str, matches: int, seconds: float, rate: float
+) -> tuple[float, float, int, int]:
+    """(commands/s, p99 ms, commands, redirects) for ``matches`` concurrent bot matches, as fast as the servers
+    answer, or at ``rate`` commands/s in all."""
+    interval = matches / rate if rate else 0.0
     latencies: list[float] = []
     channels = {address: grpc.aio.insecure_channel(address) for address in addresses}
     try:
@@ -160,7 +188,7 @@ async def load(addresses: list[str], layout: str, matches: int, seconds: float) 
         started = time.perf_counter()
         deadline = started + seconds
         redirects = await asyncio.gather(
-            *(bot_match(stubs, layout, i, random.Random(i), latencies, deadline) for i in range(matches))
+            *(bot_match(stubs, layout, i, random.Random(i), latencies, deadline, interval) for i in range(matches))
         )
         elapsed = time.perf_counter() - started
     finally:
@@ -171,22 +199,28 @@ async def load(addresses: list[str], layout: str, matches: int, seconds: float) 
 
 
 _runs = itertools.count()
+DUELHALL = Path(sys.executable).parent / "duelhall"
+RULES = ROOT / "bench" / "bare_server.py"
 
 
-def run(layout: str, matches: int, seconds: float, workdir: Path) -> Run:
-    url = database("postgres", workdir, f"instances{next(_runs)}")
-    duelhall = str(Path(sys.executable).parent / "duelhall")
+def run(layout: str, matches: int, seconds: float, workdir: Path, offered: float = 0.0) -> Run:
+    """One layout's run, flat out or at ``offered`` commands/s."""
+    count = 1 if layout in (ONE, RULES_ONE) else 2
+    urls = [database("postgres", workdir, f"instances{next(_runs)}") for _ in range(count if layout == APART else 1)]
     servers = []
     try:
-        for _ in range(1 if layout == ONE else 2):
+        for url in itertools.islice(itertools.cycle(urls), count):
+            if SINGLE[layout] == RULES_ONE:  # no metrics listener, and nothing to conflict over
+                servers.append((*start([sys.executable, str(RULES), "--engine", "--database-url", url]), ""))
+                continue
             metrics = f"127.0.0.1:{free_port()}"
-            command = [duelhall, "serve", "--database-url", url, "--listen", "127.0.0.1:0", "--http", "off"]
+            command = [str(DUELHALL), "serve", "--database-url", url, "--http", "off", "--listen", "127.0.0.1:0"]
             proc, address = start([*command, "--metrics", metrics])
             servers.append((proc, address, metrics))
         before = [cpu_seconds(proc.pid) for proc, _, _ in servers]
         conflicts_before = [conflicts(metrics) for _, _, metrics in servers]
         rate, p99, count, redirects = asyncio.run(
-            load([address for _, address, _ in servers], layout, matches, seconds)
+            load([address for _, address, _ in servers], layout, matches, seconds, offered)
         )
         cpu = sum(cpu_seconds(proc.pid) - b for (proc, _, _), b in zip(servers, before, strict=True))
         conflicted = sum(conflicts(m) - b for (_, _, m), b in zip(servers, conflicts_before, strict=True))
@@ -195,7 +229,8 @@ def run(layout: str, matches: int, seconds: float, workdir: Path) -> Run:
         for proc, _, _ in servers:
             proc.terminate()
             proc.wait(10)
-        drop(url)
+        for url in urls:
+            drop(url)
 
 
 def main() -> None:
@@ -203,12 +238,15 @@ def main() -> None:
     parser.add_argument("--matches", type=int, default=64)
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--repeat", type=int, default=3, help="runs of each layout; the median is shown")
+    parser.add_argument(
+        "--rate", type=float, default=0.0, help="commands/s offered in all, on a fixed schedule (default: flat out)"
+    )
     args = parser.parse_args()
     runs: dict[str, list[Run]] = {layout: [] for layout in LAYOUTS}
     with tempfile.TemporaryDirectory() as tmp:
         for _ in range(args.repeat):
             for layout in LAYOUTS:
-                runs[layout].append(run(layout, args.matches, args.seconds, Path(tmp)))
+                runs[layout].append(run(layout, args.matches, args.seconds, Path(tmp), args.rate))
     table = Table(
         "layout",
         "commands",
@@ -221,9 +259,11 @@ def main() -> None:
         "commands/s of 1",
         "CPU/command of 1",
     )
-    medians = {layout: sorted(runs[layout])[len(runs[layout]) // 2] for layout in LAYOUTS}
-    one = medians[ONE]
+    # Paced, every run's commands/s is the rate offered: the median run is the one of median CPU.
+    key = (lambda r: r.cpu) if args.rate else (lambda r: r.rate)
+    medians = {layout: sorted(runs[layout], key=key)[len(runs[layout]) // 2] for layout in LAYOUTS}
     for layout in LAYOUTS:
+        one = medians[SINGLE[layout]]
         rate, p99, count, cpu, conflicted, redirects = medians[layout]
         spread = " ".join(f"{r.rate:,.0f}" for r in runs[layout])
         table.add_row(

@@ -9,8 +9,9 @@ CPU per command against the two ceilings'.
     python bench/service.py [--matches 64] [--seconds 10] [--repeat 3] [--backend sqlite|postgres|both]
                             [--play-stream | --rate COMMANDS_PER_SECOND]
 
-Runs alternate between the servers and the table shows the median run of each (compare
-ratios measured side by side; absolute figures drift with the machine's load). With ``--play-stream`` the
+Runs alternate between the servers and the table shows the median run of each (by commands/s, or with
+``--rate`` by CPU per command; compare ratios measured side by side; absolute figures drift with the machine's
+load). With ``--play-stream`` the
 real server is driven both ways instead, alternating: unary calls as above, and one Play stream per seat
 (a command out; the seat's updates, result and turn back), and the ratio is to the unary path.
 
@@ -78,6 +79,20 @@ def start(command: list[str]) -> tuple[subprocess.Popen[str], str]:
     return proc, line.strip().rsplit(" ", 1)[-1]
 
 
+class Pace:
+    """One command per ``interval`` seconds on a fixed schedule: a late one does not move the later ones. No
+    interval: no wait."""
+
+    def __init__(self, rng: random.Random, interval: float) -> None:
+        self._interval = interval
+        self._slot = time.perf_counter() + rng.random() * interval  # spread, so that the bots do not send in step
+
+    async def next(self) -> None:
+        if self._interval:
+            self._slot += self._interval
+            await asyncio.sleep(self._slot - time.perf_counter())  # behind schedule: at once
+
+
 async def bot_match(
     stub: pb_grpc.MatchServiceStub,
     rng: random.Random,
@@ -86,8 +101,8 @@ async def bot_match(
     interval: float = 0.0,
 ) -> None:
     """Plays matches one after another until the deadline, recording each submit's latency; with an
-    ``interval``, one command per interval on a fixed schedule (a late one does not move the later ones)."""
-    slot = time.perf_counter() + rng.random() * interval  # spread, so that the bots do not send in step
+    ``interval``, one command per interval (``Pace``)."""
+    pace = Pace(rng, interval)
     while time.perf_counter() < deadline:
         created = await stub.CreateMatch(
             pb.CreateMatchRequest(ruleset=REFERENCE, seats=[pb.SeatSpec(name="a"), pb.SeatSpec(name="b")])
@@ -97,9 +112,7 @@ async def bot_match(
         to_act = list((await stub.GetView(pb.GetViewRequest(match_id=match_id))).to_act)
         count = 0
         while to_act and time.perf_counter() < deadline:
-            if interval:
-                slot += interval
-                await asyncio.sleep(slot - time.perf_counter())  # behind schedule: at once
+            await pace.next()
             seat = to_act[0]
             legal = await stub.ListLegalCommands(pb.ListLegalCommandsRequest(match_id=match_id, token=tokens[seat]))
             # A substring test, not a JSON decode: the client stays cheap, so the server is what is measured.
@@ -310,7 +323,9 @@ def main() -> None:
             for _ in range(args.repeat):
                 for kind in kinds:
                     runs[kind].append(run(backend, kind, args.matches, args.seconds, Path(tmp), args.rate))
-            medians = [sorted(runs[kind])[len(runs[kind]) // 2] for kind in kinds]
+            # Paced, every run's commands/s is the rate offered: the median run is the one of median CPU.
+            key = (lambda r: r.cpu) if args.rate else (lambda r: r.rate)
+            medians = [sorted(runs[kind], key=key)[len(runs[kind]) // 2] for kind in kinds]
             for kind, (rate, p50, p99, count, cpu, loop, client, busy, database_cpu) in zip(
                 kinds, medians, strict=True
             ):

@@ -22,7 +22,7 @@ RUNS = {
     "capacity": ["--hot", "20", "--events", "300", "--tail", "20", "--loads", "2"],
     "engine_speed": ["--games", "1", "--ruleset", "duel"],
     "handlers": ["--seconds", "0.5", "--matches", "2", "--repeat", "1"],
-    "instances": ["--matches", "2", "--seconds", "0.5", "--repeat", "1"],
+    "instances": ["--matches", "2", "--seconds", "0.5", "--repeat", "1", "--rate", "100"],
     "fanout": [
         "--spectators",
         "3",
