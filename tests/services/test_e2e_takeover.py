@@ -1,6 +1,7 @@
 """Matches owned across instances (issue 37): the owner, a real ``duelhall serve`` process on PostgreSQL, is
 SIGKILLed; the survivors (servers in this process) take its matches over once its leases expire: the end it
-answered but did not record is recorded once, and the turn timer it would have fired fires once."""
+answered but did not record is recorded once, the tournament round it belongs to finishes, and the turn timer it
+would have fired fires once."""
 
 from __future__ import annotations
 
@@ -19,12 +20,14 @@ from eventstore import AsyncEventStore, RecordedEvent
 from eventstore.urls import asyncpg_dsn
 from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
+from services.api import tournament_pb2 as tpb
 from services.readmodels.lifecycle import ENDED_STREAM_PREFIX
 from services.server import Running, ServerConfig, create_server
 from tests.postgres import throwaway_database
 from tests.services.client import Created, create_match
 from tests.services.conftest import ADMIN_TOKEN
 from tests.services.process import ServerProcess
+from tests.tournament.players import channel_stubs, play_round
 
 pytestmark = pytest.mark.postgres
 
@@ -114,6 +117,70 @@ async def test_an_end_the_dead_owner_answered_but_did_not_record_is_recorded_by_
                 r.metrics.registry.get_sample_value("duelhall_leases_total", {"event": "taken_over"}) for r, _ in alive
             ]
             assert sum(n or 0 for n in taken) == 1  # one survivor took the match over
+    finally:
+        process.stop()
+
+
+async def test_a_tournament_round_finishes_when_the_instance_that_started_it_dies_after_a_tables_last_command(
+    database_url: str,
+) -> None:
+    process = owner(database_url)  # started first, it leads the projections too, the tournament results among them
+    try:
+        async with (
+            survivors(database_url, 2) as alive,
+            grpc.aio.insecure_channel(process.address) as doomed,
+            grpc.aio.insecure_channel(f"127.0.0.1:{alive[1][0].port}") as surviving,
+        ):
+            doomed_tournaments, doomed_matches = channel_stubs(doomed)
+            tournaments, matches = channel_stubs(surviving)
+            created = await doomed_tournaments.CreateTournament(
+                tpb.CreateTournamentRequest(
+                    admin_token=ADMIN_TOKEN,
+                    name="takeover",
+                    ruleset="card_monsters",
+                    format="swiss",
+                    best_of=1,
+                    tiebreak="mtg",
+                    seed_hex="cd" * 32,
+                )
+            )
+            tid = created.tournament_id
+            tokens = {}
+            for i in range(8):
+                player = f"p{i}"
+                registered = await doomed_tournaments.Register(
+                    tpb.RegisterRequest(admin_token=ADMIN_TOKEN, tournament_id=tid, player=player)
+                )
+                tokens[player] = registered.player_token
+            # The instance that pairs the round creates its games, and owns them.
+            await doomed_tournaments.Start(tpb.OrganiserRequest(admin_token=ADMIN_TOKEN, tournament_id=tid))
+            last = next(t for t in (await tournaments.GetPairings(tpb.GetPairingsRequest(tournament_id=tid))).tables)
+            await play_round(tournaments, matches, tid, "card_monsters", tokens, seed=8, skip=frozenset({last.table}))
+            seat = await tournaments.GetSeat(tpb.PlayerRequest(tournament_id=tid, player=last.a, token=tokens[last.a]))
+            head = await alive[0][0].store.head()
+            watch = asyncio.ensure_future(ended_change(matches, head + 1, seat.match_id))
+            # The end is recorded after the reply; a lock on the rows it reads first holds it there.
+            holder = await asyncpg.connect(asyncpg_dsn(database_url))
+            try:
+                async with holder.transaction():
+                    await holder.execute("LOCK TABLE projection_rows IN ACCESS EXCLUSIVE MODE")
+                    await doomed_matches.SubmitCommand(
+                        pb.SubmitCommandRequest(
+                            match_id=seat.match_id, token=seat.token, command_json='{"type": "concede"}'
+                        )
+                    )
+                    process.kill()
+                    killed = time.monotonic()
+            finally:
+                await holder.close()
+            await asyncio.wait_for(watch, 30)
+            took = time.monotonic() - killed
+            assert took <= LEASE + 1, took
+            # A tournament call waits for the results of the matches that ended before it.
+            pairings = await tournaments.GetPairings(tpb.GetPairingsRequest(tournament_id=tid, round=1))
+            assert all(t.finished for t in pairings.tables), pairings
+            table = next(t for t in pairings.tables if t.table == last.table)
+            assert (table.result.wins_a, table.result.wins_b) == (0, 1)  # a conceded
     finally:
         process.stop()
 
