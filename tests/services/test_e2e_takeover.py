@@ -27,7 +27,7 @@ from tests.postgres import throwaway_database
 from tests.services.client import Created, create_match
 from tests.services.conftest import ADMIN_TOKEN
 from tests.services.process import ServerProcess
-from tests.tournament.players import channel_stubs, play_round
+from tests.tournament.players import channel_stubs, open_tournament, play_round
 
 pytestmark = pytest.mark.postgres
 
@@ -133,25 +133,7 @@ async def test_a_tournament_round_finishes_when_the_instance_that_started_it_die
         ):
             doomed_tournaments, doomed_matches = channel_stubs(doomed)
             tournaments, matches = channel_stubs(surviving)
-            created = await doomed_tournaments.CreateTournament(
-                tpb.CreateTournamentRequest(
-                    admin_token=ADMIN_TOKEN,
-                    name="takeover",
-                    ruleset="card_monsters",
-                    format="swiss",
-                    best_of=1,
-                    tiebreak="mtg",
-                    seed_hex="cd" * 32,
-                )
-            )
-            tid = created.tournament_id
-            tokens = {}
-            for i in range(8):
-                player = f"p{i}"
-                registered = await doomed_tournaments.Register(
-                    tpb.RegisterRequest(admin_token=ADMIN_TOKEN, tournament_id=tid, player=player)
-                )
-                tokens[player] = registered.player_token
+            tid, tokens = await open_tournament(doomed_tournaments, ADMIN_TOKEN, 8, name="takeover", seed_hex="cd" * 32)
             # The instance that pairs the round creates its games, and owns them.
             await doomed_tournaments.Start(tpb.OrganiserRequest(admin_token=ADMIN_TOKEN, tournament_id=tid))
             last = next(t for t in (await tournaments.GetPairings(tpb.GetPairingsRequest(tournament_id=tid))).tables)

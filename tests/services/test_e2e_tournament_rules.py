@@ -19,36 +19,15 @@ from services.server import Running, ServerConfig, create_server
 from services.tournament.results import CHECKPOINTS
 from tests.services.client import error_reason
 from tests.services.conftest import ADMIN_TOKEN
-from tests.tournament.players import channel_stubs, play_match, play_round
+from tests.tournament.players import channel_stubs, open_tournament, play_match, play_round
 
 
 async def _tournament(
     stub: tpb_grpc.TournamentServiceStub, players: int, best_of: int = 1, tiebreak: str = "mtg"
 ) -> tuple[str, dict[str, str]]:
-    created = await stub.CreateTournament(
-        tpb.CreateTournamentRequest(
-            admin_token=ADMIN_TOKEN,
-            name="cup",
-            ruleset="card_monsters",
-            format="swiss",
-            rounds=2,
-            best_of=best_of,
-            tiebreak=tiebreak,
-            seed_hex="01" * 32,
-        )
+    return await open_tournament(
+        stub, ADMIN_TOKEN, players, '{"deck": "starter_b"}', rounds=2, best_of=best_of, tiebreak=tiebreak
     )
-    tokens = {}
-    for i in range(players):
-        reply = await stub.Register(
-            tpb.RegisterRequest(
-                admin_token=ADMIN_TOKEN,
-                tournament_id=created.tournament_id,
-                player=f"p{i}",
-                deck_json='{"deck": "starter_b"}',
-            )
-        )
-        tokens[f"p{i}"] = reply.player_token
-    return created.tournament_id, tokens
 
 
 async def _refused(call: object, code: grpc.StatusCode, reason: str) -> None:

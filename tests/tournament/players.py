@@ -147,5 +147,30 @@ async def play_round(
     return await stub.GetPairings(tpb.GetPairingsRequest(tournament_id=tournament_id, round=pairings.round))
 
 
+async def open_tournament(
+    stub: tpb_grpc.TournamentServiceStub, admin_token: str, players: int, deck_json: str = "", **fields: Any
+) -> tuple[str, dict[str, str]]:
+    """A tournament with ``players`` registered (p0, p1, ...), not started: its id and their tokens. ``fields`` set
+    the request's fields over a card_monsters Swiss of best of 1."""
+    request: dict[str, Any] = {
+        "name": "cup",
+        "ruleset": "card_monsters",
+        "format": "swiss",
+        "best_of": 1,
+        "tiebreak": "mtg",
+        "seed_hex": "01" * 32,
+    }
+    created = await stub.CreateTournament(tpb.CreateTournamentRequest(admin_token=admin_token, **(request | fields)))
+    tokens = {}
+    for i in range(players):
+        reply = await stub.Register(
+            tpb.RegisterRequest(
+                admin_token=admin_token, tournament_id=created.tournament_id, player=f"p{i}", deck_json=deck_json
+            )
+        )
+        tokens[f"p{i}"] = reply.player_token
+    return created.tournament_id, tokens
+
+
 def channel_stubs(channel: grpc.aio.Channel) -> tuple[tpb_grpc.TournamentServiceStub, pb_grpc.MatchServiceStub]:
     return tpb_grpc.TournamentServiceStub(channel), pb_grpc.MatchServiceStub(channel)
