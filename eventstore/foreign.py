@@ -2,9 +2,10 @@
 
 An instance needs the other instances' events only for the streams it holds (docs/operations.md, Running several
 instances). A read covers a range of the global order, as every read does (positions are gap-free and visible in
-commit order), but only the rows of the streams asked for leave the database, and never a row this process
-committed itself: its own commits in the range are skipped from memory (``recent.py``), and the database is read
-only over the other processes' commits, up to the head this process has heard of.
+commit order), but only the rows of the streams asked for leave the database, and never a row this process holds
+in memory (``recent.py``): its own commits in the range are skipped there, the other processes' commits another of
+its readers has read already are taken from there, and the database is read only over the rest, up to the head
+this process has heard of.
 """
 
 from __future__ import annotations
@@ -54,9 +55,12 @@ class ForeignReads:
         head = self._signal.position  # committed, so every position up to it is visible
         if from_position > head:
             return Page([], from_position - 1, False)
-        own = self._recent.read(from_position, PAGE)
-        if own is not None:
-            return Page([], own[-1].position, own[-1].position < head)
+        held = self._recent.others(from_position, limit)
+        if held is not None:
+            # This process's own commits, and other processes' that another reader here has read already.
+            others, covered = held
+            followed = set(streams())
+            return Page([event for event in others if event.stream_id in followed], covered, covered < head)
         gap_end = self._recent.next_held(from_position)
         through = head if gap_end is None else min(head, gap_end - 1)
         wanted = sorted(set(streams()))

@@ -29,23 +29,29 @@ class RecentEvents:
 
     def __init__(self, capacity: int = CAPACITY) -> None:
         self._events: deque[RecordedEvent] = deque(maxlen=capacity)
+        self._own: deque[bool] = deque(maxlen=capacity)
+        """Beside each held event: whether this process committed it (``add``) or read it (``fill``)."""
 
     def add(self, found: int, events: Iterable[RecordedEvent]) -> None:
         """Events of one committed transaction, after every earlier one's (call in commit order). ``found`` is
         the head the transaction found: held events above it are no longer in the database (it was restored
         or emptied under the running store), so they go."""
-        held = self._events
+        held, own = self._events, self._own
         while held and held[-1].position > found:
             held.pop()
-        held.extend(events)
+            own.pop()
+        for event in events:
+            held.append(event)
+            own.append(True)
 
     def fill(self, events: Iterable[RecordedEvent]) -> None:
         """Events read from the database (committed by any process, in position order), kept among the held ones
         where they belong; those held already, or older than every held one when the buffer is full, are not."""
-        held = self._events
+        held, own = self._events, self._own
         for event in events:
             if not held or event.position > held[-1].position:
                 held.append(event)
+                own.append(False)
                 continue
             index = bisect.bisect_left(held, event.position, key=_position)
             if held[index].position == event.position:
@@ -54,8 +60,10 @@ class RecentEvents:
                 if index == 0:
                     continue
                 held.popleft()
+                own.popleft()
                 index -= 1
             held.insert(index, event)
+            own.insert(index, False)
 
     def read(self, from_position: int, limit: int) -> list[RecordedEvent] | None:
         """Up to ``limit`` events from ``from_position`` while their positions run on without a gap; None when
@@ -66,6 +74,20 @@ class RecentEvents:
             if len(found) == limit:
                 break
         return found or None
+
+    def others(self, from_position: int, limit: int) -> tuple[list[RecordedEvent], int] | None:
+        """The other processes' events held from ``from_position`` (up to ``limit``), as far as positions run on
+        without a gap, and the last position that covers (this process's own included); None when
+        ``from_position`` is not held."""
+        found: list[RecordedEvent] = []
+        through = None
+        for index in self._indices(from_position):
+            through = self._events[index].position
+            if not self._own[index]:
+                found.append(self._events[index])
+                if len(found) == limit:
+                    break
+        return None if through is None else (found, through)
 
     def scan(self, from_position: int, types: Collection[str], limit: int) -> Page | None:
         """The events of ``types`` from ``from_position`` as far as positions run on without a gap, up to
@@ -96,6 +118,11 @@ class RecentEvents:
 
     def _run(self, from_position: int) -> Iterator[RecordedEvent]:
         """The held events from ``from_position`` on, up to the first gap; none when it is not held."""
+        for index in self._indices(from_position):
+            yield self._events[index]
+
+    def _indices(self, from_position: int) -> Iterator[int]:
+        """Where the held events from ``from_position`` on lie, up to the first gap; nowhere when it is not held."""
         events = self._events
         if not events or not events[0].position <= from_position <= events[-1].position:
             return
@@ -105,10 +132,9 @@ class RecentEvents:
             index -= 1
         expected = from_position
         for later in range(index, len(events)):
-            event = events[later]
-            if event.position != expected:
+            if events[later].position != expected:
                 return
-            yield event
+            yield later
             expected += 1
 
 

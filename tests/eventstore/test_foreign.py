@@ -98,3 +98,24 @@ async def test_an_append_after_another_processs_one_read_here_is_planned_from_it
     finally:
         await this.close()
         await other.close()
+
+
+async def test_another_processs_commit_another_reader_read_first_is_still_handed_over(postgres_url: str) -> None:
+    """A reader of the whole global order here (the projections' lead, a ``WatchLifecycle``) keeps what it read of
+    the other processes' commits in memory: those are not this process's own, so the follower still gets them."""
+    this, other, foreign = await _stores(postgres_url)
+    try:
+        await this.append("mine", 0, events("A"), command("t1"))  # 1: this process's own
+        await other.append("split", 0, events("B", "C"), command("o1"))  # 2, 3
+        await other.append("elsewhere", 0, events("D"), command("o2"))  # 4
+        await _heard(foreign, 4)
+        assert [e.position for e in (await this.read_all(2, 100)).events] == [2, 3, 4]  # read first, kept
+        found = await foreign.read(1, 100, lambda: ["split", "mine"])
+        assert ([(e.position, e.type) for e in found.events], found.through, found.more) == (
+            [(2, "B"), (3, "C")],
+            4,
+            False,
+        )
+    finally:
+        await this.close()
+        await other.close()
