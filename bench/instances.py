@@ -205,11 +205,12 @@ RULES = ROOT / "bench" / "bare_server.py"
 
 def run(layout: str, matches: int, seconds: float, workdir: Path, offered: float = 0.0) -> Run:
     """One layout's run, flat out or at ``offered`` commands/s."""
-    count = 1 if layout in (ONE, RULES_ONE) else 2
-    urls = [database("postgres", workdir, f"instances{next(_runs)}") for _ in range(count if layout == APART else 1)]
+    instances = 1 if layout in (ONE, RULES_ONE) else 2
+    databases = instances if layout == APART else 1
+    urls = [database("postgres", workdir, f"instances{next(_runs)}") for _ in range(databases)]
     servers = []
     try:
-        for url in itertools.islice(itertools.cycle(urls), count):
+        for url in itertools.islice(itertools.cycle(urls), instances):
             if SINGLE[layout] == RULES_ONE:  # no metrics listener, and nothing to conflict over
                 servers.append((*start([sys.executable, str(RULES), "--engine", "--database-url", url]), ""))
                 continue

@@ -24,7 +24,7 @@ from services.api import tournament_pb2 as tpb
 from services.readmodels.lifecycle import ENDED_STREAM_PREFIX
 from services.server import Running, ServerConfig, create_server
 from tests.postgres import throwaway_database
-from tests.services.client import Created, create_match
+from tests.services.client import create_match
 from tests.services.conftest import ADMIN_TOKEN
 from tests.services.process import ServerProcess
 from tests.tournament.players import channel_stubs, open_tournament, play_round
@@ -98,7 +98,7 @@ async def test_an_end_the_dead_owner_answered_but_did_not_record_is_recorded_by_
             try:
                 async with holder.transaction():
                     await holder.execute("LOCK TABLE projection_rows IN ACCESS EXCLUSIVE MODE")
-                    await concede(stub, created)
+                    await concede(stub, created.match_id, created.tokens[0])
                     process.kill()
                     killed = time.monotonic()
             finally:
@@ -136,9 +136,9 @@ async def test_a_tournament_round_finishes_when_the_instance_that_started_it_die
             tid, tokens = await open_tournament(doomed_tournaments, ADMIN_TOKEN, 8, name="takeover", seed_hex="cd" * 32)
             # The instance that pairs the round creates its games, and owns them.
             await doomed_tournaments.Start(tpb.OrganiserRequest(admin_token=ADMIN_TOKEN, tournament_id=tid))
-            last = next(t for t in (await tournaments.GetPairings(tpb.GetPairingsRequest(tournament_id=tid))).tables)
-            await play_round(tournaments, matches, tid, "card_monsters", tokens, seed=8, skip=frozenset({last.table}))
-            seat = await tournaments.GetSeat(tpb.PlayerRequest(tournament_id=tid, player=last.a, token=tokens[last.a]))
+            kept = next(t for t in (await tournaments.GetPairings(tpb.GetPairingsRequest(tournament_id=tid))).tables)
+            await play_round(tournaments, matches, tid, "card_monsters", tokens, seed=8, skip=frozenset({kept.table}))
+            seat = await tournaments.GetSeat(tpb.PlayerRequest(tournament_id=tid, player=kept.a, token=tokens[kept.a]))
             head = await alive[0][0].store.head()
             watch = asyncio.ensure_future(ended_change(matches, head + 1, seat.match_id))
             # The end is recorded after the reply; a lock on the rows it reads first holds it there.
@@ -146,11 +146,7 @@ async def test_a_tournament_round_finishes_when_the_instance_that_started_it_die
             try:
                 async with holder.transaction():
                     await holder.execute("LOCK TABLE projection_rows IN ACCESS EXCLUSIVE MODE")
-                    await doomed_matches.SubmitCommand(
-                        pb.SubmitCommandRequest(
-                            match_id=seat.match_id, token=seat.token, command_json='{"type": "concede"}'
-                        )
-                    )
+                    await concede(doomed_matches, seat.match_id, seat.token)
                     process.kill()
                     killed = time.monotonic()
             finally:
@@ -161,16 +157,15 @@ async def test_a_tournament_round_finishes_when_the_instance_that_started_it_die
             # A tournament call waits for the results of the matches that ended before it.
             pairings = await tournaments.GetPairings(tpb.GetPairingsRequest(tournament_id=tid, round=1))
             assert all(t.finished for t in pairings.tables), pairings
-            table = next(t for t in pairings.tables if t.table == last.table)
+            table = next(t for t in pairings.tables if t.table == kept.table)
             assert (table.result.wins_a, table.result.wins_b) == (0, 1)  # a conceded
     finally:
         process.stop()
 
 
-async def concede(stub: pb_grpc.MatchServiceStub, created: Created) -> None:
-    await stub.SubmitCommand(
-        pb.SubmitCommandRequest(match_id=created.match_id, token=created.tokens[0], command_json='{"type": "concede"}')
-    )
+async def concede(stub: pb_grpc.MatchServiceStub, match_id: str, token: str) -> None:
+    concession = pb.SubmitCommandRequest(match_id=match_id, token=token, command_json='{"type": "concede"}')
+    await stub.SubmitCommand(concession)
 
 
 @pytest.mark.parametrize("count", [2])
