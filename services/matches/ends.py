@@ -1,16 +1,19 @@
 """Recording a match's end: once in the lifecycle (``services/readmodels/lifecycle.py``), then in the match list.
 
-An end is recorded in the background after the command that ended the match is answered: waiting on its three
-store round trips (the row, the lifecycle record, the list) made that command the slowest of all (p99 x2). An
-end the store refused is recorded again until it takes it (it is recorded once, whoever tries), else by the
-next start (``server.resume_timers``), or by the instance that takes the match over when this one dies
-(``services/matches/ownership.py``); then the match's lease is released.
+The instance whose command ended the match records the end in the lifecycle before it answers that command
+(``begin``): a call any instance receives after the reply then finds it, such as a tournament call, which waits
+for the results of the matches that ended before it. The match list follows in the background: waiting on its
+store round trips too made that command the slowest of all (p99 x2). An end the store refused is recorded again
+until it takes it (it is recorded once, whoever tries), else by the next start (``server.resume_timers``), or by
+the instance that takes the match over when this one dies (``services/matches/ownership.py``); then the match's
+lease is released.
 
-The instance whose command ended the match records the end (``begin``). Another instance that folds that end
-(``followed``) records nothing unless it owns the match, and the owner first lets the ending instance record it
-(``SETTLE``) and reads whether it did: with seats split across instances, both recording every end was every
-conflict they had (a duplicate of the lifecycle record, and its reads, per match). The owner still records an end
-whose instance died before recording it, and releases its lease either way.
+Another instance that folds that end (``followed``) records nothing unless it owns the match, and the owner first
+lets the ending instance record it (``SETTLE``) and reads whether it did: with seats split across instances, both
+recording every end was every conflict they had (a duplicate of the lifecycle record, and its reads, per match).
+The owner still records an end whose instance died before recording it, and releases its lease either way. An
+instance that answers a retried command of an ended match makes sure the end is recorded first (``confirm``): the
+instance that ended it may have died before it could.
 """
 
 from __future__ import annotations
@@ -19,12 +22,13 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 
-from eventstore import AsyncEventStore, StoreError
+from eventstore import Appended, AsyncEventStore, StoreError
 from services.core.tasks import cancel, keep
 from services.matches.hot import HotMatch
 from services.matches.ownership import Ownership
 from services.readmodels import lifecycle
 from services.readmodels.matchlist import MatchList
+from services.readmodels.matchrows import MatchRow
 
 log = logging.getLogger(__name__)
 
@@ -51,9 +55,24 @@ class EndRecorder:
         self.settling: set[asyncio.Task[None]] = set()
         """Owned matches another instance ended, waiting for ``settle`` before their end is looked up (``followed``)."""
 
-    def begin(self, hot: HotMatch) -> None:
-        """Records the end of ``hot`` in the background (this instance's command ended it)."""
-        keep(self._recording, self._logged(hot), f"duelhall-end-{hot.match_id}")
+    async def begin(self, hot: HotMatch) -> None:
+        """Records the end of ``hot`` in the lifecycle now (this instance's command ended it, and is answered
+        next), and lists it in the background. A store fault leaves the end to the retries: the command is stored,
+        and answered."""
+        try:
+            ended, row, recorded = await self._recorded(hot)
+        except StoreError as exc:
+            self._retry(hot, exc)
+            return
+        except Exception:  # a bug: said where it happened, and the stored command still answered
+            log.exception("end of match %s not recorded", hot.match_id)
+            return
+        keep(self._recording, self._finished(hot, ended, row, recorded), f"duelhall-end-{hot.match_id}")
+
+    async def confirm(self, hot: HotMatch) -> None:
+        """Records the end of ``hot`` unless it is recorded (a retried command of the ended match is answered next:
+        the instance whose command ended it may have died before recording it)."""
+        await self._unless_recorded(hot, 0.0)
 
     def followed(self, hot: HotMatch, settle: bool = True) -> None:
         """``hot`` was found ended in the store (another instance ended it): its owner makes sure the end is
@@ -93,6 +112,10 @@ class EndRecorder:
 
     async def record(self, hot: HotMatch) -> None:
         """Records the end of ``hot`` now, once in the lifecycle, and lists it (a store fault is raised)."""
+        await self._listing(hot, *await self._recorded(hot))
+
+    async def _recorded(self, hot: HotMatch) -> tuple[lifecycle.MatchEnded, MatchRow | None, Appended]:
+        """Records the end in the lifecycle, once; what listing it takes."""
         row = await self._list.rows.get(hot.match_id)
         labels = row.labels if row is not None else await lifecycle.labels_of(self._store, hot.match_id)
         created = hot.match.created
@@ -104,13 +127,29 @@ class EndRecorder:
         if not recorded.duplicate:
             for listener in self.listeners:
                 listener(hot)
+        return ended, row, recorded
+
+    async def _listing(
+        self, hot: HotMatch, ended: lifecycle.MatchEnded, row: MatchRow | None, recorded: Appended
+    ) -> None:
         await listed(self._list.ended(ended, recorded.recorded_at, row), hot.match_id)
         await self._ownership.release(hot.match_id)
 
+    async def _finished(
+        self, hot: HotMatch, ended: lifecycle.MatchEnded, row: MatchRow | None, recorded: Appended
+    ) -> None:
+        try:
+            await self._listing(hot, ended, row, recorded)
+        except StoreError as exc:
+            self._retry(hot, exc)
+
     async def _logged(self, hot: HotMatch) -> None:
         if (error := await self._tried(hot)) is not None:
-            log.warning("end of match %s not recorded: %s; retrying in %.0f s", hot.match_id, error, RETRY)
-            keep(self._retries, self._retried(hot), f"duelhall-end-retry-{hot.match_id}")
+            self._retry(hot, error)
+
+    def _retry(self, hot: HotMatch, error: StoreError) -> None:
+        log.warning("end of match %s not recorded: %s; retrying in %.0f s", hot.match_id, error, RETRY)
+        keep(self._retries, self._retried(hot), f"duelhall-end-retry-{hot.match_id}")
 
     async def _retried(self, hot: HotMatch) -> None:
         while True:

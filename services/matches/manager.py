@@ -239,6 +239,8 @@ class MatchManager:
         async with hot.lock:
             for _ in range(_RETRIES):
                 if command_id in hot.command_ids:
+                    if self.shared and hot.outcome is not None:
+                        await self.ends.confirm(hot)
                     return await replayed(self.store, hot, command_id, actor)
                 if expected_version is not None and expected_version != hot.version:
                     raise VersionMismatch(
@@ -343,7 +345,7 @@ class MatchManager:
         hot.advance(after, command_id, happened[-1].recorded_at)
         self._publish(hot, happened)
         if was_running and hot.outcome is not None:
-            self.ends.begin(hot)
+            await self.ends.begin(hot)
         if hot.version // self.snapshot_every != (hot.version - len(happened)) // self.snapshot_every:
             await save_snapshot(self.store, hot)
 

@@ -16,9 +16,14 @@ import pytest
 
 from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
+from services.api import tournament_pb2 as tpb
+from services.matches.replies import Submitted
+from services.readmodels import lifecycle
 from tests.postgres import throwaway_database
 from tests.services.client import Created, create_match, play_one
+from tests.services.conftest import ADMIN_TOKEN
 from tests.services.instances import two_instances
+from tests.tournament.players import channel_stubs, open_tournament
 
 
 @pytest.fixture
@@ -188,3 +193,45 @@ async def test_an_instance_reads_the_others_events_only_of_the_matches_it_holds(
 
         assert await asyncio.wait_for(seen(), 30) == last
         assert read and set(read) == {watched.match_id}
+
+
+@pytest.mark.postgres
+async def test_a_tournament_call_on_the_other_instance_right_after_a_games_last_command_finds_it_counted(
+    database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The instance whose command ends a match records the end before it answers: a tournament call the other
+    instance takes next waits for its result, so the round reads as finished and the next one pairs at once."""
+    async with (
+        two_instances(database_url) as (first, second, _),
+        grpc.aio.insecure_channel(f"127.0.0.1:{first.port}") as one,
+        grpc.aio.insecure_channel(f"127.0.0.1:{second.port}") as other,
+    ):
+        # Whether each end is recorded when its command is answered (the race this test meets only under load).
+        recorded_when_answered = []
+        submit = first.manager.submit
+
+        async def answered(match_id: str, *args: Any) -> Submitted:
+            submitted = await submit(match_id, *args)
+            ended = await first.store.read_stream(lifecycle.ended_stream(match_id))
+            recorded_when_answered.append(bool(ended))
+            return submitted
+
+        monkeypatch.setattr(first.manager, "submit", answered)
+        (tournaments, matches), (elsewhere, _) = channel_stubs(one), channel_stubs(other)
+        tid, tokens = await open_tournament(tournaments, ADMIN_TOKEN, 4, seed_hex="ef" * 32, rounds=2)
+        await tournaments.Start(tpb.OrganiserRequest(admin_token=ADMIN_TOKEN, tournament_id=tid))
+        for round_ in (1, 2):
+            paired = await tournaments.GetPairings(tpb.GetPairingsRequest(tournament_id=tid, round=round_))
+            for table in paired.tables:  # a concedes
+                seat = await tournaments.GetSeat(
+                    tpb.PlayerRequest(tournament_id=tid, player=table.a, token=tokens[table.a])
+                )
+                concession = '{"type": "concede"}'
+                await matches.SubmitCommand(
+                    pb.SubmitCommandRequest(match_id=seat.match_id, token=seat.token, command_json=concession)
+                )
+            read = await elsewhere.GetPairings(tpb.GetPairingsRequest(tournament_id=tid, round=round_))
+            assert [(t.finished, t.result.wins_a, t.result.wins_b) for t in read.tables] == [(True, 0, 1)] * 2, read
+            if round_ == 1:
+                await elsewhere.PairRound(tpb.OrganiserRequest(admin_token=ADMIN_TOKEN, tournament_id=tid))
+        assert recorded_when_answered == [True] * 4

@@ -1,7 +1,7 @@
 """Matches owned across instances (issue 37): the owner, a real ``duelhall serve`` process on PostgreSQL, is
 SIGKILLed; the survivors (servers in this process) take its matches over once its leases expire: the end it
-answered but did not record is recorded once, the tournament round it belongs to finishes, and the turn timer it
-would have fired fires once."""
+stored but did not record is recorded once, the tournament round it belongs to finishes, and the turn timer it
+would have fired fires once. A client that retries the last command on a survivor finds the end recorded at once."""
 
 from __future__ import annotations
 
@@ -80,7 +80,7 @@ async def ended_change(stub: pb_grpc.MatchServiceStub, from_position: int, match
 
 
 @pytest.mark.parametrize("count", [1, 2])
-async def test_an_end_the_dead_owner_answered_but_did_not_record_is_recorded_by_a_survivor(
+async def test_an_end_the_dead_owner_stored_but_did_not_record_is_recorded_by_a_survivor(
     database_url: str, count: int
 ) -> None:
     process = owner(database_url)
@@ -91,22 +91,16 @@ async def test_an_end_the_dead_owner_answered_but_did_not_record_is_recorded_by_
         ):
             stub = pb_grpc.MatchServiceStub(channel)
             created = await create_match(stub)
-            head = await alive[0][0].store.head()
+            store = alive[0][0].store
+            head = await store.head()
             watches = [asyncio.ensure_future(ended_change(b, head + 1, created.match_id)) for _, b in alive]
-            # The end is recorded after the reply; a lock on the rows it reads first holds it there.
-            holder = await asyncpg.connect(asyncpg_dsn(database_url))
-            try:
-                async with holder.transaction():
-                    await holder.execute("LOCK TABLE projection_rows IN ACCESS EXCLUSIVE MODE")
-                    await concede(stub, created.match_id, created.tokens[0])
-                    process.kill()
-                    killed = time.monotonic()
-            finally:
-                await holder.close()
+            killed = await killed_after_the_last_append(
+                process, database_url, stub, store, created.match_id, created.tokens[0]
+            )
             changes = await asyncio.wait_for(asyncio.gather(*watches), 30)
             took = time.monotonic() - killed
             assert took <= LEASE + 1, took
-            ended = await alive[0][0].store.read_stream(ENDED_STREAM_PREFIX + created.match_id)
+            ended = await store.read_stream(ENDED_STREAM_PREFIX + created.match_id)
             assert len(ended) == 1  # recorded once, whoever recorded it
             ended_position = ended[0].position
             assert {change.position for change in changes} == {ended_position}
@@ -117,6 +111,26 @@ async def test_an_end_the_dead_owner_answered_but_did_not_record_is_recorded_by_
                 r.metrics.registry.get_sample_value("duelhall_leases_total", {"event": "taken_over"}) for r, _ in alive
             ]
             assert sum(n or 0 for n in taken) == 1  # one survivor took the match over
+    finally:
+        process.stop()
+
+
+async def test_a_survivor_answers_a_retried_last_command_once_the_end_the_dead_owner_did_not_record_is(
+    database_url: str,
+) -> None:
+    process = owner(database_url)
+    try:
+        async with (
+            survivors(database_url, 1) as alive,
+            grpc.aio.insecure_channel(process.address) as channel,
+        ):
+            stub = pb_grpc.MatchServiceStub(channel)
+            created = await create_match(stub)
+            store = alive[0][0].store
+            await killed_after_the_last_append(process, database_url, stub, store, created.match_id, created.tokens[0])
+            # Long before the lease expires: the survivor does not own the match yet.
+            await concede(alive[0][1], created.match_id, created.tokens[0])
+            assert len(await store.read_stream(ENDED_STREAM_PREFIX + created.match_id)) == 1
     finally:
         process.stop()
 
@@ -141,16 +155,10 @@ async def test_a_tournament_round_finishes_when_the_instance_that_started_it_die
             seat = await tournaments.GetSeat(tpb.PlayerRequest(tournament_id=tid, player=kept.a, token=tokens[kept.a]))
             head = await alive[0][0].store.head()
             watch = asyncio.ensure_future(ended_change(matches, head + 1, seat.match_id))
-            # The end is recorded after the reply; a lock on the rows it reads first holds it there.
-            holder = await asyncpg.connect(asyncpg_dsn(database_url))
-            try:
-                async with holder.transaction():
-                    await holder.execute("LOCK TABLE projection_rows IN ACCESS EXCLUSIVE MODE")
-                    await concede(doomed_matches, seat.match_id, seat.token)
-                    process.kill()
-                    killed = time.monotonic()
-            finally:
-                await holder.close()
+            store = alive[0][0].store
+            killed = await killed_after_the_last_append(
+                process, database_url, doomed_matches, store, seat.match_id, seat.token
+            )
             await asyncio.wait_for(watch, 30)
             took = time.monotonic() - killed
             assert took <= LEASE + 1, took
@@ -164,8 +172,37 @@ async def test_a_tournament_round_finishes_when_the_instance_that_started_it_die
 
 
 async def concede(stub: pb_grpc.MatchServiceStub, match_id: str, token: str) -> None:
-    concession = pb.SubmitCommandRequest(match_id=match_id, token=token, command_json='{"type": "concede"}')
+    concession = pb.SubmitCommandRequest(
+        match_id=match_id, token=token, command_json='{"type": "concede"}', command_id=f"concede-{match_id}"
+    )
     await stub.SubmitCommand(concession)
+
+
+async def killed_after_the_last_append(
+    process: ServerProcess,
+    database_url: str,
+    stub: pb_grpc.MatchServiceStub,
+    store: AsyncEventStore,
+    match_id: str,
+    token: str,
+) -> float:
+    """Concedes the match on ``process`` and SIGKILLs it once the concession is stored, before the end is recorded
+    and the command answered (a lock on the rows the recording reads first holds it there); when it was killed."""
+    head = await store.head()
+    holder = await asyncpg.connect(asyncpg_dsn(database_url))
+    try:
+        async with holder.transaction():
+            await holder.execute("LOCK TABLE projection_rows IN ACCESS EXCLUSIVE MODE")
+            answer = asyncio.ensure_future(concede(stub, match_id, token))
+            await stored(store, head + 1, match_id)
+            process.kill()
+            killed = time.monotonic()
+    finally:
+        await holder.close()
+    with pytest.raises(grpc.aio.AioRpcError) as refused:
+        await answer
+    assert refused.value.code() == grpc.StatusCode.UNAVAILABLE
+    return killed
 
 
 @pytest.mark.parametrize("count", [2])
@@ -196,8 +233,13 @@ async def test_the_turn_timer_of_a_dead_owners_match_fires_once_on_a_survivor(da
 
 
 async def system_event(store: AsyncEventStore, from_position: int, match_id: str) -> RecordedEvent:
+    return await stored(store, from_position, match_id, "system")
+
+
+async def stored(store: AsyncEventStore, from_position: int, match_id: str, actor: str = "") -> RecordedEvent:
+    """The first event of the match from ``from_position`` on (by ``actor``, if given), once it is stored."""
     async for page in store.subscribe(from_position):
         for recorded in page.events:
-            if recorded.stream_id == match_id and recorded.meta.actor == "system":
+            if recorded.stream_id == match_id and actor in ("", recorded.meta.actor):
                 return recorded
     raise AssertionError("the store closed")

@@ -18,6 +18,7 @@ from services.core.errors import RulesetUnavailable
 from services.matches import ends as ends_module
 from services.matches import snapshots
 from services.matches.creation import SeatEntry
+from services.matches.hot import HotMatch
 from services.matches.manager import MatchManager
 from services.matches.ownership import Ownership
 from services.matches.timers import Timers
@@ -374,10 +375,14 @@ async def test_the_owner_does_not_record_again_an_end_another_instance_recorded(
 async def test_the_owner_records_the_end_of_a_match_whose_ending_instance_died_first(
     store: AsyncEventStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The instance whose command ended the match dies after answering, before recording the end: its owner records
-    it (another instance that folds the end does not)."""
+    """The instance whose command ended the match dies after appending it, before recording the end: its owner
+    records it (another instance that folds the end does not)."""
     writer = MatchManager(store, ownership=NoLeases(None))
-    monkeypatch.setattr(writer.ends, "begin", lambda hot: None)  # dead before it records
+
+    async def dead(hot: HotMatch) -> None:
+        """Dead before it records."""
+
+    monkeypatch.setattr(writer.ends, "begin", dead)
     bystander = MatchManager(store, shared=True, ownership=NoLeases(None))
     match_id = await ended_by_another_instance(store, writer, bystander)
     assert await store.read_stream(lifecycle.ended_stream(match_id)) == []
