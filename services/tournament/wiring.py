@@ -24,7 +24,8 @@ log = logging.getLogger(__name__)
 
 SERVICE_NAME = tpb.DESCRIPTOR.services_by_name["TournamentService"].full_name
 SETTLE_SECONDS = 10.0
-"""How long a tournament call waits for the results of the matches that ended before it."""
+"""How long a tournament call waits for the results of the matches that ended before it (on several instances,
+a lease more)."""
 
 
 class Tournaments:
@@ -66,13 +67,14 @@ async def attach(
     listing = Listing(store, lead)
     clocks = TournamentClocks(store, manager, listing, clock, lead)
 
+    # Where another instance may lead the projections, its death leaves them to a survivor within a lease.
+    patience = SETTLE_SECONDS + (lead.seconds + lead.every if lead is not None and lead.leased else 0.0)
+
     async def settled() -> None:
         # The ends this instance is still recording first (as ListMatches does), then every end up to the head.
         await matches.ends.recorded()
-        if not await results.caught_up(await store.head(), SETTLE_SECONDS):
-            log.warning(
-                "tournament results are more than %.0f s behind the matches; answering as they are", SETTLE_SECONDS
-            )
+        if not await results.caught_up(await store.head(), patience):
+            log.warning("tournament results are more than %.0f s behind the matches; answering as they are", patience)
 
     changes = Changes(store)
     servicer = TournamentServicer(manager, admin_token, settled, listing, changes)
