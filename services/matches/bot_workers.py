@@ -4,10 +4,11 @@ the server's GIL, and with it the event loop.
 A decision is handed to a worker as the ruleset's id and version, the state, the seat, the level, the decision's
 seed and its budget in seconds (the level spends it, ``engine.bots.make_bot``); the worker finds the ruleset in its
 own registry and hands back the command's JSON and the seconds it thought. The processes come from a forkserver
-that has imported this module once (never a fork of the server, whose gRPC threads a fork would corrupt), and
-start on the first decision; as with any forkserver, the program's main module must guard its entry point
-(``if __name__ == "__main__"``), which ``duelhall`` and the benches do. A pool whose worker died is replaced.
-A ruleset the registry does not host as the match holds it (a test's own version) thinks on a thread instead.
+that has imported this module once (never a fork of the server, whose gRPC threads a fork would corrupt), start on
+the first decision, and end with the server, even a killed one; as with any forkserver, the program's main module
+must guard its entry point (``if __name__ == "__main__"``), which ``duelhall`` and the benches do. A pool whose
+worker died is replaced. A ruleset the registry does not host as the match holds it (a test's own version) thinks
+on a thread instead.
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ import functools
 import logging
 import multiprocessing
 import os
+import select
+import threading
 import time
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -78,7 +81,26 @@ def _hosted(ruleset_id: str, version: int, state: Any, seat: int, level: str, se
 def _pool(workers: int) -> ProcessPoolExecutor:
     context = multiprocessing.get_context("forkserver")
     context.set_forkserver_preload([__name__])
-    return ProcessPoolExecutor(max_workers=workers, mp_context=context)
+    return ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_bound, initargs=(os.getpid(),))
+
+
+def _bound(server: int) -> None:
+    """Runs first in each worker: ends it when the server process ends, however it ended. A worker whose server was
+    SIGKILLed (no shutdown runs) would otherwise wait for work for ever, keeping its forkserver alive, and with it
+    the server's output pipe open."""
+    try:
+        handle = os.pidfd_open(server)
+    except ProcessLookupError:  # the server is already gone
+        os._exit(0)
+    except (AttributeError, OSError):  # no pidfd (not Linux 5.3+): only a shutdown ends the workers
+        return
+    threading.Thread(target=_exit_once_readable, args=(handle,), name="duelhall-server-watch", daemon=True).start()
+
+
+def _exit_once_readable(handle: int) -> None:
+    """A pidfd turns readable when its process ends."""
+    select.select([handle], [], [])
+    os._exit(0)
 
 
 class BotWorkers:

@@ -4,7 +4,11 @@ the match."""
 
 from __future__ import annotations
 
+import contextlib
+import os
 import random
+import select
+from pathlib import Path
 
 import grpc
 import msgspec
@@ -17,6 +21,7 @@ from services.api import duelhall_pb2_grpc as pb_grpc
 from services.server import Running, ServerConfig, create_server
 from tests.services.client import error_reason
 from tests.services.instances import two_instances
+from tests.services.process import ServerProcess
 
 RULESETS = ("aq", "card_monsters", "duel", "voidlink", "wulin")
 
@@ -185,3 +190,42 @@ async def test_two_instances_driving_one_bot_seat_do_not_fork_the_match(database
         decisions = [c for c in replay.commands if c.actor == "1"]
         # Each of the bot's commands was decided at the version it was appended after, under that decision's id.
         assert decisions and all(c.command_id == f"bot-1-{c.first_version - 1}" for c in decisions)
+
+
+async def test_the_bot_workers_of_a_killed_server_end_with_it(tmp_path: Path) -> None:
+    """SIGKILL runs no shutdown: the worker processes, their forkserver and the resource tracker must end all the
+    same, or they live on, holding the server's output pipe open (``kill`` reads it to its end)."""
+    process = ServerProcess(f"sqlite:///{tmp_path / 'bots.db'}")
+    try:
+        async with grpc.aio.insecure_channel(process.address) as channel:
+            stub = pb_grpc.MatchServiceStub(channel)
+            created = await stub.CreateMatch(
+                pb.CreateMatchRequest(ruleset="duel", seats=[bot("greedy"), bot("random")])
+            )
+            await ended(stub, created.match.match_id)
+        helpers = descendants(process.proc.pid)
+        assert len(helpers) >= 3  # the forkserver, its workers, the resource tracker
+        handles = [os.pidfd_open(pid) for pid in helpers]
+        process.kill()
+        alive = set(handles)
+        while alive:
+            gone, _, _ = select.select(list(alive), [], [], 10)
+            assert gone, f"{len(alive)} of the server's processes outlived it"
+            alive -= set(gone)
+    finally:
+        process.stop()
+
+
+def descendants(pid: int) -> list[int]:
+    """The process ids under ``pid`` (from /proc)."""
+    children: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError):  # a process that ended meanwhile
+            parent = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+            children.setdefault(parent, []).append(int(stat.parent.name))
+    found, todo = [], [pid]
+    while todo:
+        below = children.get(todo.pop(), [])
+        found += below
+        todo += below
+    return found
