@@ -12,8 +12,9 @@ connected since the match's creation and has no rows.
 Whoever follows a match here (its watchers, and its disconnect grace) is told each change of its presence: at once
 for a change made on this instance (after the rows are written), and, when instances share the database, within
 ``POLL`` seconds for one made on another instance (the rows of the followed matches are read again every ``POLL``
-seconds). Timers run on the injectable clock. When matches get an owner instance, the counting moves there; the
-rows stay the record.
+seconds). Timers run on the injectable clock. The rows are the one place a seat's streams are counted, whichever
+instances hold them, so a match's owner (``services/matches/ownership.py``), which alone forfeits a seat whose grace
+ran out, reads the same presence as every other instance, and a survivor that takes the match over reads it too.
 """
 
 from __future__ import annotations

@@ -21,12 +21,15 @@ from eventstore.urls import asyncpg_dsn
 from services.api import duelhall_pb2 as pb
 from services.api import duelhall_pb2_grpc as pb_grpc
 from services.api import tournament_pb2 as tpb
+from services.matches import presence
 from services.readmodels.lifecycle import ENDED_STREAM_PREFIX
 from services.server import Running, ServerConfig, create_server
 from tests.postgres import throwaway_database
 from tests.services.client import create_match
 from tests.services.conftest import ADMIN_TOKEN
 from tests.services.process import ServerProcess
+from tests.services.test_e2e_play import start
+from tests.services.test_e2e_presence import next_presence
 from tests.tournament.players import channel_stubs, open_tournament, play_round
 
 pytestmark = pytest.mark.postgres
@@ -243,3 +246,42 @@ async def stored(store: AsyncEventStore, from_position: int, match_id: str, acto
             if recorded.stream_id == match_id and actor in ("", recorded.meta.actor):
                 return recorded
     raise AssertionError("the store closed")
+
+
+async def test_a_dead_owners_seat_that_never_comes_back_is_forfeited_once_by_a_survivor(database_url: str) -> None:
+    """Both seats played on the owner, which is killed: the seats read away since its last presence heartbeat, and
+    the survivor that takes the match over forfeits the seat the match waits on once its grace has run out."""
+    grace = 1
+    process = owner(database_url)
+    try:
+        async with (
+            survivors(database_url, 1) as alive,
+            grpc.aio.insecure_channel(process.address) as channel,
+        ):
+            stub = pb_grpc.MatchServiceStub(channel)
+            created = await create_match(stub, options=f'{{"turn_seconds": 600, "disconnect_grace_seconds": {grace}}}')
+            watcher = stub.WatchMatch(pb.WatchMatchRequest(match_id=created.match_id, from_version=created.version))
+            plays = []
+            for seat in (0, 1):
+                play = stub.Play()
+                await play.write(start(created, seat))
+                plays.append(play)
+            while {seat for seat, connected, _ in await next_presence(watcher) if connected} != {0, 1}:
+                pass
+            waits_on = list((await stub.GetView(pb.GetViewRequest(match_id=created.match_id))).to_act)
+            store = alive[0][0].store
+            head = await store.head()
+            process.kill()
+            killed = time.monotonic()
+            forfeit = await asyncio.wait_for(system_event(store, head + 1, created.match_id), 30)
+            took = time.monotonic() - killed
+            # Away since the owner's last heartbeat, known once it is stale; the lease has passed on by then.
+            assert took <= presence.STALE + grace + 1, took
+            assert forfeit.type == "MatchEnded"
+            ended = await alive[0][1].GetMatch(pb.GetMatchRequest(match_id=created.match_id))
+            outcome = msgspec.json.decode(ended.outcome_json)
+            assert (outcome["losers"], outcome["reason"]) == (waits_on, "disconnected")
+            forfeits = [c for c, _, _ in await store.read_commands(created.match_id) if c.type == "forfeit"]
+            assert [c.command_id for c in forfeits] == [f"disconnected-{waits_on[0]}-{created.version}"]
+    finally:
+        process.stop()
