@@ -7,11 +7,14 @@ from collections import defaultdict
 from fractions import Fraction
 
 import grpc
+import pytest
 
 from services.api import tournament_pb2 as tpb
-from services.server import Running
+from services.matches.ownership import heartbeat_seconds
+from services.server import Running, ServerConfig, create_server
+from services.tournament.wiring import SETTLE_SECONDS
 from tests.services.conftest import ADMIN_TOKEN
-from tests.tournament.players import channel_stubs, play_round
+from tests.tournament.players import channel_stubs, open_tournament, play_round
 
 FLOOR = Fraction(33, 100)
 
@@ -177,3 +180,31 @@ async def test_a_64_player_swiss_with_top_8_drops_and_a_corrected_result(server:
     final = cut_rounds[-1].tables[0]
     assert final.result.wins_a != final.result.wins_b
     assert state.winner == (final.a if final.result.wins_a > final.result.wins_b else final.b)
+
+
+async def test_a_tournament_call_waits_a_lease_longer_for_the_results_where_another_instance_may_run_them(
+    database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On PostgreSQL the instance that runs the projections may die: a survivor takes them over within a lease and a
+    heartbeat, so a tournament call waits that much longer than 10 s for the results before it answers as they are."""
+    lease = 20.0
+    running = await create_server(
+        ServerConfig(database_url=database_url, listen="127.0.0.1:0", admin_token=ADMIN_TOKEN, lease_seconds=lease)
+    )
+    try:
+        waits = []
+        caught_up = running.tournaments.results.caught_up
+
+        async def waited(position: int, timeout: float) -> bool:
+            waits.append(timeout)
+            return await caught_up(position, timeout)
+
+        monkeypatch.setattr(running.tournaments.results, "caught_up", waited)
+        async with grpc.aio.insecure_channel(f"127.0.0.1:{running.port}") as channel:
+            tournaments, _ = channel_stubs(channel)
+            tid, _ = await open_tournament(tournaments, ADMIN_TOKEN, 2)
+            await tournaments.GetStandings(tpb.GetStandingsRequest(tournament_id=tid))
+        shared = database_url.startswith("postgresql")
+        assert waits and set(waits) == {SETTLE_SECONDS + (lease + heartbeat_seconds(lease) if shared else 0.0)}
+    finally:
+        await running.stop(0)
