@@ -67,17 +67,13 @@ async def survivors(database_url: str, count: int) -> AsyncIterator[list[tuple[R
             await running.stop(0)
 
 
-def owner(database_url: str) -> ServerProcess:
-    return ServerProcess(database_url, "--lease-seconds", str(LEASE), "--admin-token", ADMIN_TOKEN)
-
-
 @contextlib.asynccontextmanager
 async def owned(
     database_url: str, count: int
 ) -> AsyncIterator[tuple[ServerProcess, list[tuple[Running, pb_grpc.MatchServiceStub]], grpc.aio.Channel]]:
     """The owner (a real process, started first: it leads the projections too), ``count`` survivors, and a channel
     to the owner."""
-    process = owner(database_url)
+    process = ServerProcess(database_url, "--lease-seconds", str(LEASE), "--admin-token", ADMIN_TOKEN)
     try:
         async with (
             survivors(database_url, count) as alive,
