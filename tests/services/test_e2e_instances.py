@@ -106,6 +106,17 @@ async def test_a_retry_answered_by_the_other_instance_returns_the_first_result(d
         assert [e.data_json for e in retried.events] == [e.data_json for e in original.events]
 
 
+async def acting(watch: grpc.aio.UnaryStreamCall, through: int, versions: list[int]) -> None:
+    """Reads ``watch`` up to version ``through``, noting the versions whose update names a seat to act."""
+    while True:
+        update = await watch.read()
+        assert update is not grpc.aio.EOF, "the watch ended"
+        if update.to_act:
+            versions.append(update.event.version)
+        if update.event.version == through:
+            return
+
+
 @pytest.mark.postgres
 async def test_another_instance_shows_who_acts_only_once_a_command_is_folded_whole(database_url: str) -> None:
     """The events of one command are one transaction: the instance that follows them must not hand its watchers
@@ -113,27 +124,20 @@ async def test_another_instance_shows_who_acts_only_once_a_command_is_folded_who
     whose turn just ended still on the clock after its ``TurnEnded``."""
     async with two_instances(database_url) as (_, _, stubs):
         created = await create_match(stubs[0])
-        watches = [s.WatchMatch(pb.WatchMatchRequest(match_id=created.match_id)) for s in stubs]
+        # Live updates only: which catch-up update names the seats to act depends on when it was rendered.
+        request = pb.WatchMatchRequest(match_id=created.match_id, from_version=created.version)
+        watches = [s.WatchMatch(request) for s in stubs]
         for watch in watches:
             await watch.initial_metadata()
         rng = random.Random(3)
-        last = created.version
+        here: list[int] = []
+        there: list[int] = []
         for index in range(12):
             seat = (await stubs[0].GetView(pb.GetViewRequest(match_id=created.match_id))).to_act[0]
             reply = await play_one(stubs[0], created, seat, rng, f"w{index}")
-            last = reply.version
-            await asyncio.sleep(0.05)  # the follower reads each command on its own, not several at once
-
-        async def acting(watch: grpc.aio.UnaryStreamCall) -> list[int]:
-            versions = []
-            async for update in watch:
-                if update.to_act:
-                    versions.append(update.event.version)
-                if update.event.version == last:
-                    return versions
-            return versions
-
-        here, there = [await asyncio.wait_for(acting(w), 30) for w in watches]
+            # The other instance folds each command before the next is sent: its follower reads them one by one.
+            await asyncio.wait_for(acting(watches[1], reply.version, there), 30)
+        await asyncio.wait_for(acting(watches[0], reply.version, here), 30)
         assert there == here
 
 
