@@ -10,7 +10,9 @@ this process has heard of.
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import AsyncIterator, Callable, Collection
+from operator import attrgetter
 
 from eventstore.leases import Fetch
 from eventstore.model import Page, RecordedEvent
@@ -18,12 +20,22 @@ from eventstore.recent import RecentEvents
 from eventstore.statements import recorded
 from eventstore.subscription import PAGE, HeadSignal, follow
 
-READ = """
-SELECT position, stream_id, version, type, data, command_id, actor, recorded_at, hash, chain FROM events
-WHERE position >= $1 AND position <= $2 AND stream_id = ANY($3::text[])
+COLUMNS = "position, stream_id, version, type, data, command_id, actor, recorded_at, hash, chain"
+"""The columns of ``statements.EVENT_COLUMNS``."""
+OTHERS = f"""
+SELECT {COLUMNS} FROM events
+WHERE position >= $1 AND position <= $2 AND position <> ALL($3::bigint[])
 ORDER BY position LIMIT $4
 """
-"""The events of some streams in a range of positions (the columns of ``statements.EVENT_COLUMNS``)."""
+"""The events in a range of positions but those at the positions given (held in memory)."""
+READ = f"""
+SELECT {COLUMNS} FROM events
+WHERE position >= $1 AND position <= $2 AND position <> ALL($3::bigint[]) AND stream_id = ANY($4::text[])
+ORDER BY position LIMIT $5
+"""
+"""The same, of some streams only."""
+SPAN = PAGE
+"""Positions one read covers at most: the positions held in memory it leaves out are sent along with it."""
 
 Streams = Callable[[], Collection[str]]
 """The streams to follow, asked again before each read (they change as the follower's owner loads and drops)."""
@@ -51,28 +63,35 @@ class ForeignReads:
 
     async def read(self, from_position: int, limit: int, streams: Streams) -> Page:
         """Other processes' events of ``streams`` from ``from_position``, up to ``limit``; ``through`` is the last
-        position the read covered (this process's own commits included, skipped)."""
+        position the read covered (this process's own commits included, skipped). One query at most, however this
+        process's own commits and the other processes' interleave in the range (with a match's seats on two
+        instances, every other command is the other instance's)."""
         head = self._signal.position  # committed, so every position up to it is visible
         if from_position > head:
             return Page([], from_position - 1, False)
-        held = self._recent.others(from_position, limit)
-        if held is not None:
-            # This process's own commits, and other processes' that another reader here has read already.
-            others, covered = held
-            followed = set(streams())
-            return Page([event for event in others if event.stream_id in followed], covered, covered < head)
-        gap_end = self._recent.next_held(from_position)
-        through = head if gap_end is None else min(head, gap_end - 1)
-        wanted = sorted(set(streams()))
-        if not wanted:
-            return Page([], through, through < head)
-        rows = await self._fetch(READ, from_position, through, wanted, limit)
-        found = [recorded(row) for row in rows]
-        for event in found:
-            self._seen(event)
-        if len(found) >= limit:
-            return Page(found, found[-1].position, True)
+        through = min(head, from_position + SPAN - 1)
+        held, kept = self._recent.within(from_position, through)
+        followed = set(streams())
+        found = [event for event in kept if event.stream_id in followed]
+        if followed and len(held) < through - from_position + 1:
+            rows = await self._fetch(READ, from_position, through, held, sorted(followed), limit)
+            read = [recorded(row) for row in rows]
+            for event in read:
+                self._seen(event)
+            if len(read) >= limit:  # a full page: the range may hold more past its last event
+                through = read[-1].position
+            found = [e for e in heapq.merge(found, read, key=attrgetter("position")) if e.position <= through]
+        if len(found) > limit:
+            found = found[:limit]
+            through = found[-1].position
         return Page(found, through, through < head)
+
+    async def others(self, from_position: int, through: int) -> list[RecordedEvent]:
+        """Every event from ``from_position`` through ``through`` that this process does not hold (read in one
+        query, never a row it holds); at most ``SPAN`` positions."""
+        held, _ = self._recent.within(from_position, through)
+        rows = await self._fetch(OTHERS, from_position, through, held, through - from_position + 1)
+        return [recorded(row) for row in rows]
 
     def subscribe(self, from_position: int, linger: float, streams: Streams) -> AsyncIterator[Page]:
         """``read`` after ``read`` from ``from_position`` on, as ``AsyncEventStore.subscribe``; ends when the store

@@ -85,11 +85,11 @@ class AsyncPostgresStore(AsyncStreams):
         signal = HeadSignal()
         runner = PoolRunner(pool, signal)
         super().__init__(runner, signal, poll_interval)
-        self._hears_commits = True  # every commit notifies duelhall_events
         self.leases = PostgresLeases(runner.fetch)
         """Which instance owns each running match (``eventstore/leases.py``)."""
         self.foreign = ForeignReads(runner.fetch, self._recent, signal, poll_interval, self._seen_last)
         """Other processes' commits to chosen streams (``eventstore/foreign.py``)."""
+        self._others = self.foreign.others  # every commit notifies duelhall_events
         self.stats = CommitStats(on_commit=on_commit)
         self._last = LastEvents()
         self._appending = 0

@@ -106,6 +106,32 @@ class RecentEvents:
                     return Page(found, through, next(run, None) is not None)
         return Page(found, through, False) if through >= from_position else None
 
+    def holds(self, from_position: int, through: int) -> bool:
+        """Whether every position from ``from_position`` through ``through`` is held."""
+        events = self._events
+        if not events or from_position < events[0].position or through > events[-1].position:
+            return False
+        first = bisect.bisect_left(events, from_position, key=_position)
+        last = first + through - from_position  # positions are unique and rising: no gap puts it there
+        return events[first].position == from_position and last < len(events) and events[last].position == through
+
+    def within(self, from_position: int, through: int) -> tuple[list[int], list[RecordedEvent]]:
+        """The positions held from ``from_position`` through ``through``, and the other processes' events among
+        them: what a read of that range takes from memory, and which positions it need not ask the database for."""
+        events, own = self._events, self._own
+        positions: list[int] = []
+        others: list[RecordedEvent] = []
+        if not events or from_position > events[-1].position:
+            return positions, others
+        for index in range(bisect.bisect_left(events, from_position, key=_position), len(events)):
+            event = events[index]
+            if event.position > through:
+                break
+            positions.append(event.position)
+            if not own[index]:
+                others.append(event)
+        return positions, others
+
     def next_held(self, from_position: int) -> int | None:
         """The first position after ``from_position`` this buffer holds, if ``from_position`` is not held but a
         later one is: where another process's commits that a read must take from the database end."""

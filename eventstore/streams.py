@@ -9,8 +9,9 @@ contracts are the protocols' in ``eventstore/store.py``.
 
 from __future__ import annotations
 
+import asyncio
 from abc import ABC, abstractmethod
-from collections.abc import AsyncIterator, Collection, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Mapping, Sequence
 from operator import attrgetter
 from typing import Any
 
@@ -39,6 +40,9 @@ from eventstore.parts import (
 from eventstore.recent import RecentEvents
 from eventstore.statements import MAX_VERSION, recorded
 from eventstore.subscription import PAGE, HeadSignal, follow
+
+Others = Callable[[int, int], Awaitable[list[RecordedEvent]]]
+"""Reads the events from one position through another that this process does not hold (``ForeignReads.others``)."""
 
 # -- statements and how the rows come back, shared by both faces -----------------------------------------
 
@@ -164,11 +168,15 @@ class AsyncStreams(_Streams, ABC):
         self.rows = AsyncRowsPart(runner)
         self._signal, self._poll_interval = signal, poll_interval
         self._recent = RecentEvents()
-        self._hears_commits = False
-        """Whether ``signal`` hears every process's commits (PostgreSQL's NOTIFY): then a read over another
-        process's commits stops where this one's own held events begin, and the subscription, which knows the
-        head, reads on. Without it (SQLite's other processes, seen by polling) the read runs on in the database,
-        so that a subscriber does not wait for a poll to learn what follows."""
+        self._others: Others | None = None
+        """How this process reads the other processes' commits that it does not hold, where ``signal`` hears every
+        process's commits (PostgreSQL's NOTIFY; ``ForeignReads.others``). Then a read of the whole global order
+        over another process's commits stops where this one's own held events begin, and the subscription, which
+        knows the head, reads on; a read of some types takes the other processes' commits up to the head into
+        memory, once for every such reader. Without it (SQLite's other processes, seen by polling) the read runs
+        on in the database, so that a subscriber does not wait for a poll to learn what follows."""
+        self._gathering: asyncio.Future[None] | None = None
+        """The read of other processes' commits into memory under way, shared by every reader that needs it."""
 
     @abstractmethod
     async def _commit(self, request: AppendRequest) -> AppendOutcome:
@@ -199,21 +207,18 @@ class AsyncStreams(_Streams, ABC):
                 if (recent := self._recent.read(from_position, limit)) is not None:
                     return _page(recent, from_position, limit)
                 # Another process's commits before this one's own: read only them (a full page: read on).
-                if self._hears_commits and (gap_end := self._recent.next_held(from_position)) is not None:
+                if self._others is not None and (gap_end := self._recent.next_held(from_position)) is not None:
                     limit = min(limit, gap_end - from_position)
             rows = await self.runner.read(self.runner.sql.READ_ALL, from_position=from_position, limit=limit)
             found = list(map(recorded, rows))
-            if self._hears_commits:
+            if self._others is not None:
                 self._held(found)
             return _page(found, from_position, limit)
-        if not self._signal.closed and (held := self._recent.scan(from_position, types, limit)) is not None:
-            return held
-        if (
-            self._hears_commits
-            and not self._signal.closed
-            and (filled := await self._filled(from_position, types, limit))
-        ):
-            return filled
+        if not self._signal.closed:
+            if self._others is not None:
+                await self._gathered(self._others, from_position)
+            if (held := self._recent.scan(from_position, types, limit)) is not None:
+                return held
         head = await self.head()
         reads = _type_reads(from_position, limit, types, head)
         pages = [list(map(recorded, await self.runner.read(self.runner.sql.READ_TYPE, **values))) for values in reads]
@@ -227,28 +232,29 @@ class AsyncStreams(_Streams, ABC):
         for event in found:
             self._seen_last(event)
 
-    async def _filled(self, from_position: int, types: Collection[str], limit: int) -> Page | None:
-        """Other processes' latest commits, read once for every type and kept for every subscriber (rather than a
-        read per type of each subscriber), then scanned: up to what this process holds, else a page. None for a
-        reader further behind than a page (catching up, it reads its types only) or ahead of every commit heard of.
-        """
-        gap_end = self._recent.next_held(from_position)
-        if gap_end is not None:
-            span = gap_end - from_position
-        elif from_position <= self._signal.position < from_position + PAGE:
-            span = PAGE
-        else:
-            return None
-        if span > PAGE:
-            return None
-        found = list(
-            map(recorded, await self.runner.read(self.runner.sql.READ_ALL, from_position=from_position, limit=span))
-        )
-        self._held(found)
-        held = self._recent.scan(from_position, types, limit)
-        if held is not None and gap_end is None and len(found) == span and held.through == found[-1].position:
-            return Page(held.events, held.through, True)  # a full page: the database may hold more
-        return held
+    async def _gathered(self, others: Others, from_position: int) -> None:
+        """Reads into memory the other processes' commits from ``from_position`` up to the head heard of, in one
+        query however they interleave with this process's own, unless memory holds them all or the reader is
+        further behind than a page (catching up, it reads its types only). Shared: a subscriber of a few types
+        read each of another instance's commits again, once per type (on the second of two instances most of its
+        CPU per command), then once per run of them between this instance's own commits; the subscribers that
+        linger wake in the same turn of the loop (``subscription.follow``) and share one read."""
+        for _ in range(2):  # another reader's read under way (perhaps of less), then this reader's own
+            head = self._signal.position
+            if not from_position <= head < from_position + PAGE or self._recent.holds(from_position, head):
+                return
+            if self._gathering is None:
+                self._gathering = asyncio.ensure_future(self._gather(others, from_position, head))
+                self._gathering.add_done_callback(self._gathered_done)
+            await asyncio.shield(self._gathering)
+
+    async def _gather(self, others: Others, from_position: int, through: int) -> None:
+        self._held(await others(from_position, through))
+
+    def _gathered_done(self, gathering: asyncio.Future[None]) -> None:
+        self._gathering = None
+        if not gathering.cancelled():
+            gathering.exception()  # raised to every reader awaiting it; retrieved here should none be left
 
     def subscribe(
         self, from_position: int = 1, linger: float = 0.0, types: Collection[str] = ()

@@ -73,8 +73,10 @@ async def follow(
     """``subscribe``: every page ``read`` finds from ``from_position`` on, each read from where the last one
     ended, in order; a page that covered nothing new is not handed on. Ends when the signal closes.
 
-    ``linger``: once caught up, wait at least this long before the next read, so that one read takes the
-    commits of that whole interval (a follower that can afford the delay saves a query per commit).
+    ``linger``: once caught up, wait for the next tick of this many seconds on the loop's clock before the next
+    read, so that one read takes the commits of that interval (a follower that can afford the delay saves a query
+    per commit), and the subscribers that linger as long wake in the same turn of the loop: their reads of other
+    processes' commits are one (``streams.AsyncStreams``) and their work one wake-up.
     """
     position = from_position
     delay = RETRY_FIRST
@@ -98,5 +100,5 @@ async def follow(
             if found.more or position <= heard:
                 continue
         if linger:
-            await asyncio.sleep(linger)
+            await asyncio.sleep(linger - asyncio.get_running_loop().time() % linger)
         await signal.wait_past(max(position - 1, heard), poll_interval)
