@@ -4,8 +4,9 @@ An instance needs the other instances' events only for the streams it holds (doc
 instances). A read covers a range of the global order, as every read does (positions are gap-free and visible in
 commit order), but only the rows of the streams asked for leave the database, and never a row this process holds
 in memory (``recent.py``): its own commits in the range are skipped there, the other processes' commits another of
-its readers has read already are taken from there, and the database is read only over the rest, up to the head
-this process has heard of.
+its readers has read already are taken from there, and one query takes the rest, up to the head this process has
+heard of, leaving out by position the rows it holds. One query, not one per run of the others' commits between
+this process's own: with a match's seats on two instances the two instances' commands alternate.
 """
 
 from __future__ import annotations

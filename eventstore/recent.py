@@ -9,7 +9,8 @@ far as the gap runs: the process never reads back from the database an event it 
 Where the database tells every process of every commit (PostgreSQL), another process's events read from the
 database are kept here too (``fill``): each of the process's subscribers (the follower, the match list, the
 tournament feed, its clocks, ...) reads another instance's commit then once in all, not once each (and once per
-event type for those that read some types only).
+event type for those that read some types only). Such a read asks the database for the positions of a range
+this buffer does not hold (``within``), in one query.
 """
 
 from __future__ import annotations

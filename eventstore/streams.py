@@ -235,10 +235,8 @@ class AsyncStreams(_Streams, ABC):
     async def _gathered(self, others: Others, from_position: int) -> None:
         """Reads into memory the other processes' commits from ``from_position`` up to the head heard of, in one
         query however they interleave with this process's own, unless memory holds them all or the reader is
-        further behind than a page (catching up, it reads its types only). Shared: a subscriber of a few types
-        read each of another instance's commits again, once per type (on the second of two instances most of its
-        CPU per command), then once per run of them between this instance's own commits; the subscribers that
-        linger wake in the same turn of the loop (``subscription.follow``) and share one read."""
+        further behind than a page (catching up, it reads its types only). One read for every reader: those that
+        linger wake in the same turn of the loop (``subscription.follow``), and the first one's read serves all."""
         for _ in range(2):  # another reader's read under way (perhaps of less), then this reader's own
             head = self._signal.position
             if not from_position <= head < from_position + PAGE or self._recent.holds(from_position, head):

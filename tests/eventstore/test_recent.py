@@ -132,3 +132,26 @@ def test_the_other_processes_events_held_are_told_from_this_ones_own() -> None:
     recent.add(3, [event(4)])  # the database was restored under the store: what it no longer has goes
     assert recent.others(1, 100) is None
     assert recent.others(2, 100) == ([event(3)], 4)
+
+
+@given(
+    st.lists(st.sampled_from(["own", "read", "not held"]), min_size=1, max_size=16),
+    st.integers(1, 18),
+    st.integers(0, 8),
+)
+def test_a_range_is_told_by_the_positions_held_and_the_other_processes_events_among_them(
+    kinds: list[str], start: int, span: int
+) -> None:
+    """What a read of a range takes from memory, and which positions it leaves out of its query."""
+    recent = RecentEvents()
+    for position, kind in enumerate(kinds, start=1):
+        if kind == "own":
+            recent.add(position - 1, [event(position)])
+        elif kind == "read":
+            recent.fill([event(position)])
+    through = start + span
+    inside = list(enumerate(kinds, start=1))[start - 1 : through]
+    held, others = recent.within(start, through)
+    assert held == [p for p, kind in inside if kind != "not held"]
+    assert positions(others) == [p for p, kind in inside if kind == "read"]
+    assert recent.holds(start, through) == (through <= len(kinds) and all(k != "not held" for _, k in inside))
