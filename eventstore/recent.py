@@ -76,20 +76,6 @@ class RecentEvents:
                 break
         return found or None
 
-    def others(self, from_position: int, limit: int) -> tuple[list[RecordedEvent], int] | None:
-        """The other processes' events held from ``from_position`` (up to ``limit``), as far as positions run on
-        without a gap, and the last position that covers (this process's own included); None when
-        ``from_position`` is not held."""
-        found: list[RecordedEvent] = []
-        through = None
-        for index in self._indices(from_position):
-            through = self._events[index].position
-            if not self._own[index]:
-                found.append(self._events[index])
-                if len(found) == limit:
-                    break
-        return None if through is None else (found, through)
-
     def scan(self, from_position: int, types: Collection[str], limit: int) -> Page | None:
         """The events of ``types`` from ``from_position`` as far as positions run on without a gap, up to
         ``limit`` of each type (``Page``: ``more`` when held events follow the one that filled its type); None

@@ -114,8 +114,8 @@ def test_events_read_from_the_database_fill_the_gaps_among_those_held() -> None:
     assert recent.read(2, 100) is None
     recent.fill([event(10)])  # the oldest goes
     assert recent.read(3, 100) is None and positions(recent.read(4, 100)) == [4, 5, 6, 7, 8, 9, 10]
-    others = recent.others(4, 100)
-    assert others is not None and (positions(others[0]), others[1]) == ([5, 6, 8, 9, 10], 10)
+    held, others = recent.within(4, 100)
+    assert (held, positions(others)) == ([4, 5, 6, 7, 8, 9, 10], [5, 6, 8, 9, 10])
 
 
 def test_the_other_processes_events_held_are_told_from_this_ones_own() -> None:
@@ -124,14 +124,12 @@ def test_the_other_processes_events_held_are_told_from_this_ones_own() -> None:
     recent.fill(event(p) for p in (3, 4))  # another process's commit, read here
     recent.add(4, [event(5)])
     recent.fill([event(6)])
-    assert recent.others(1, 100) == ([event(3), event(4), event(6)], 6)
-    assert recent.others(1, 1) == ([event(3)], 3)  # a full page ends at its last event
-    assert recent.others(5, 100) == ([event(6)], 6)
-    assert recent.others(7, 100) is None
+    assert recent.within(1, 100) == ([1, 2, 3, 4, 5, 6], [event(3), event(4), event(6)])
+    assert recent.within(5, 100) == ([5, 6], [event(6)])
+    assert recent.within(7, 100) == ([], [])
     recent.add(6, [event(7)])  # the buffer is full: the oldest goes, own or not
     recent.add(3, [event(4)])  # the database was restored under the store: what it no longer has goes
-    assert recent.others(1, 100) is None
-    assert recent.others(2, 100) == ([event(3)], 4)
+    assert recent.within(1, 100) == ([2, 3, 4], [event(3)])
 
 
 @given(
