@@ -59,7 +59,10 @@ def _stream_range(stream_id: str, from_version: int, to_version: int | None) -> 
 
 
 def _type_reads(from_position: int, limit: int, types: Collection[str], head: int) -> list[dict[str, Any]]:
-    """READ_TYPE's values for each type, up to ``head``: every position up to it is committed and visible."""
+    """READ_TYPE's values for each type, up to ``head``: every position up to it is committed and visible. None
+    past the head (an idle subscriber's poll on SQLite: one read of the head, not one more per type)."""
+    if head < from_position:
+        return []
     return [{"type": t, "from_position": from_position, "through": head, "limit": limit} for t in types]
 
 

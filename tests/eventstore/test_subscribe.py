@@ -264,3 +264,22 @@ async def test_a_wait_cancelled_as_a_commit_wakes_it_stops() -> None:
     waiting.cancel()
     with pytest.raises(asyncio.CancelledError):
         await waiting
+
+
+async def test_a_read_of_some_types_past_the_head_reads_the_head_only(
+    store: AsyncEventStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What an idle subscriber's poll costs (every 0.2 s on SQLite): one read, not one more per type."""
+    head = (await store.append("m1", 0, events("A", "B"), command("c1"))).last_position
+    runner = store.runner  # type: ignore[attr-defined]
+    reads = []
+    read = runner.read
+
+    async def counted(statement: object, /, **values: object) -> object:
+        reads.append(statement)
+        return await read(statement, **values)
+
+    monkeypatch.setattr(runner, "read", counted)
+    found = await store.read_all(head + 1, types=("A", "B", "C"))
+    assert (found.events, found.through, found.more) == ([], head, False)
+    assert reads == [runner.sql.READ_HEAD]
