@@ -147,3 +147,9 @@ def command(command_id: str, actor: str = "0") -> CommandRecord:
 def events(*types: str) -> list[NewEvent]:
     """New events of the given types, each with data naming its type and place."""
     return [NewEvent(type_, f'{{"n":{n},"t":"{type_}"}}'.encode()) for n, type_ in enumerate(types)]
+
+
+async def store_hears(store: AsyncEventStore, position: int) -> None:
+    """Returns once ``store`` has heard of the commit at ``position`` (PostgreSQL's notification)."""
+    while store._signal.position < position:  # type: ignore[attr-defined]
+        await store._signal.wait_past(position - 1, 30.0)  # type: ignore[attr-defined]

@@ -10,7 +10,7 @@ import pytest
 
 from eventstore import AsyncEventStore, open_store
 from eventstore.foreign import ForeignReads, foreign_of
-from tests.eventstore.conftest import command, events, run_sql
+from tests.eventstore.conftest import command, events, run_sql, store_hears
 
 WAIT = 30.0  # seconds: a guard against a hang, never a measurement
 
@@ -23,12 +23,6 @@ async def _stores(url: str) -> tuple[AsyncEventStore, AsyncEventStore, ForeignRe
     foreign = foreign_of(this)
     assert foreign is not None
     return this, other, foreign
-
-
-async def _heard(foreign: ForeignReads, position: int) -> None:
-    async with asyncio.timeout(WAIT):
-        while await foreign.head() < position:
-            await asyncio.sleep(0.01)
 
 
 def _asked(foreign: ForeignReads) -> list[list[int]]:
@@ -52,7 +46,7 @@ async def test_a_read_takes_only_the_other_processes_events_of_the_streams_asked
         await other.append("elsewhere", 0, events("A"), command("o2"))  # 3
         await this.append("theirs", 2, events("C"), command("t1"))  # 4: this process's own
         await other.append("theirs", 3, events("D"), command("o3"))  # 5
-        await _heard(foreign, 5)
+        await asyncio.wait_for(store_hears(this, 5), WAIT)
         wanted = ["theirs"]
         asked = _asked(foreign)
         first = await foreign.read(1, 100, lambda: wanted)
@@ -78,7 +72,7 @@ async def test_a_subscription_follows_the_streams_it_is_told_as_they_change(post
     pages = foreign.subscribe(await foreign.head() + 1, 0.0, lambda: wanted)
     try:
         await other.append("later", 0, events("A"), command("o1"))  # 1: not followed when read
-        await _heard(foreign, 1)
+        await asyncio.wait_for(store_hears(this, 1), WAIT)
         async with asyncio.timeout(WAIT):
             skipped = await anext(pages)
         assert (skipped.events, skipped.through) == ([], 1)
@@ -102,7 +96,7 @@ async def test_an_append_after_another_processs_one_read_here_is_planned_from_it
     try:
         await this.append("split", 0, events("A"), command("t1"))  # 1
         await other.append("split", 1, events("B"), command("o1"))  # 2
-        await _heard(foreign, 2)
+        await asyncio.wait_for(store_hears(this, 2), WAIT)
         assert [e.type for e in (await foreign.read(1, 100, lambda: ["split"])).events] == ["B"]  # its own skipped
 
         async def checked(*args: object) -> object:
@@ -123,7 +117,7 @@ async def test_another_processs_commit_another_reader_read_first_is_still_handed
         await this.append("mine", 0, events("A"), command("t1"))  # 1: this process's own
         await other.append("split", 0, events("B", "C"), command("o1"))  # 2, 3
         await other.append("elsewhere", 0, events("D"), command("o2"))  # 4
-        await _heard(foreign, 4)
+        await asyncio.wait_for(store_hears(this, 4), WAIT)
         assert [e.position for e in (await this.read_all(2, 100)).events] == [2, 3, 4]  # read first, kept
         found = await foreign.read(1, 100, lambda: ["split", "mine"])
         assert ([(e.position, e.type) for e in found.events], found.through, found.more) == (

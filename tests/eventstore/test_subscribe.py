@@ -21,7 +21,7 @@ from eventstore import (
     verify_chain,
 )
 from eventstore.subscription import HeadSignal
-from tests.eventstore.conftest import command, events, run_sql
+from tests.eventstore.conftest import command, events, run_sql, store_hears
 
 WAIT = 30.0  # seconds: a guard against a hang, never a measurement
 
@@ -230,12 +230,6 @@ async def test_an_append_after_another_processs_one_read_in_the_global_order_is_
     finally:
         await other.close()
         await store.close()
-
-
-async def store_hears(store: AsyncEventStore, position: int) -> None:
-    """Returns once ``store`` has heard of the commit at ``position`` (PostgreSQL's notification)."""
-    while store._signal.position < position:  # type: ignore[attr-defined]
-        await store._signal.wait_past(position - 1, WAIT)  # type: ignore[attr-defined]
 
 
 async def test_catching_up_over_another_process_commits_does_not_wait_for_the_next_commit(database: str) -> None:

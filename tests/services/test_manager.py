@@ -296,18 +296,24 @@ async def test_an_end_the_store_failed_to_record_is_recorded_once_it_is_back(
     monkeypatch.setattr(ends_module, "RETRY", 0.01)
     failing = EndFails(store)
     manager = MatchManager(cast(AsyncEventStore, failing))
+    released = asyncio.Event()
+    release = manager.ownership.release
+
+    async def releasing(match_id: str) -> None:
+        await release(match_id)
+        released.set()
+
+    monkeypatch.setattr(manager.ownership, "release", releasing)
     match_id = (await manager.create("card_monsters", SEATS, {})).row.match_id
     hot = manager.loaded(match_id)
     assert hot is not None
     await manager.submit(match_id, hot.ruleset.to_act(hot.state)[0], b'{"type": "concede"}')
     await manager.ends.recorded()
     assert failing.failed == 1
-    async with asyncio.timeout(5):
-        while not await store.read_stream(f"{lifecycle.ENDED_STREAM_PREFIX}{match_id}"):
-            await asyncio.sleep(0.01)
-    async with asyncio.timeout(5):
-        while (row := await manager.read_model.get(match_id)) is None or row.status != ENDED:
-            await asyncio.sleep(0.01)
+    await asyncio.wait_for(released.wait(), 5)  # the retry's last step, once the end is recorded and listed
+    assert len(await store.read_stream(f"{lifecycle.ENDED_STREAM_PREFIX}{match_id}")) == 1
+    row = await manager.read_model.get(match_id)
+    assert row is not None and row.status == ENDED
     await manager.stop()
 
 
