@@ -18,11 +18,11 @@ from operator import attrgetter
 from eventstore.leases import Fetch
 from eventstore.model import Page, RecordedEvent
 from eventstore.recent import RecentEvents
-from eventstore.statements import recorded
+from eventstore.statements import EVENT_COLUMNS, recorded
 from eventstore.subscription import PAGE, HeadSignal, follow
 
-COLUMNS = "position, stream_id, version, type, data, command_id, actor, recorded_at, hash, chain"
-"""The columns of ``statements.EVENT_COLUMNS``."""
+COLUMNS = ", ".join(column.name for column in EVENT_COLUMNS)
+"""The columns ``recorded`` reads a row of."""
 OTHERS = f"""
 SELECT {COLUMNS} FROM events
 WHERE position >= $1 AND position <= $2 AND position <> ALL($3::bigint[])
